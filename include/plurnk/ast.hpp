@@ -1,0 +1,133 @@
+// The typed AST of a PLURNK parse: statements, targets, matcher bodies, items and the result.
+// Shapes follow SPEC §12 and BEHAVIOUR §3; to_json() (json.hpp) writes them as the reference does.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace plurnk {
+
+// The sixteen minted keywords. The first thirteen are the protocol ops (SPEC §3), TURN is the
+// log-tier wrapper, LOOK and BUFF are client-tier commands.
+enum class op : std::uint8_t {
+    FIND, READ, EDIT, COPY, MOVE, OPEN, FOLD, SEND, EXEC, WORK, FORK, KILL, PLAN, TURN, LOOK, BUFF
+};
+inline constexpr int k_op_count = 16;
+inline constexpr int k_protocol_op_count = 13;
+
+// 1-based line, 0-based column in Unicode code points. {0,0} is the unknown sentinel.
+struct position {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    friend bool operator==(const position&, const position&) = default;
+    friend auto operator<=>(const position&, const position&) = default;
+};
+
+// A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
+struct parsed_path {
+    enum class kind_t : std::uint8_t { local, url };
+    kind_t kind = kind_t::local;
+    std::string raw;  // decoded text; for URLs it includes the `{key: value}` blocks
+    // The fields below are meaningful for kind_t::url only.
+    std::string scheme;  // protocol without ':'
+    std::optional<std::string> username;
+    std::optional<std::string> password;
+    std::optional<std::string> hostname;  // empty host is nullopt
+    std::optional<std::uint32_t> port;    // default ports vanish
+    std::string pathname;
+    std::optional<std::string> query;     // nullopt when no '?', "" for a bare '?'
+    std::optional<std::string> fragment;  // nullopt when absent or empty
+    std::optional<std::vector<std::pair<std::string, std::string>>> headers;  // only when blocks were present
+};
+
+// The `<scope>` slot: ordered numeric components (SPEC §7).
+struct line_marker {
+    std::vector<double> marks;
+};
+
+enum class dialect : std::uint8_t { xpath, regex, jsonpath, semantic, graph, glob };
+
+// A FIND/READ/OPEN/FOLD/LOOK/BUFF body, classified by its leading characters (SPEC §6).
+struct matcher_body {
+    plurnk::dialect dialect = plurnk::dialect::glob;
+    std::string raw;
+    std::string pattern;  // regex only
+    std::string flags;    // regex only
+};
+
+// A SEND body: the exact text plus, when it parses as JSON, the value re-serialized the way
+// JavaScript's JSON.stringify(JSON.parse(raw)) writes it.
+struct send_body {
+    std::string raw;
+    std::optional<std::string> json;
+};
+
+// A COPY/MOVE body: the destination target plus an optional destination scope.
+struct resource_selection {
+    parsed_path target;
+    std::optional<line_marker> marker;
+};
+
+// The `[signal]` slot, whose shape depends on the op family.
+struct signal {
+    enum class kind_t : std::uint8_t { none, tags, number, text };
+    kind_t kind = kind_t::none;
+    std::vector<std::string> tags;  // kind_t::tags
+    double number = 0;              // kind_t::number (SEND, KILL)
+    std::string text;               // kind_t::text (EXEC executor, WORK/FORK branch)
+};
+
+using body = std::variant<std::monostate, std::string, matcher_body, send_body, resource_selection>;
+
+struct statement {
+    plurnk::op op = plurnk::op::PLAN;
+    std::string suffix;
+    plurnk::signal signal;
+    std::optional<parsed_path> target;
+    std::optional<line_marker> marker;  // JSON key "lineMarker"
+    plurnk::body body;                  // monostate = null
+    plurnk::position position;
+};
+
+enum class source : std::uint8_t { lexer, parser, visitor };
+enum class severity : std::uint8_t { error, warning };
+
+struct diagnostic {
+    plurnk::position position;
+    plurnk::source source = plurnk::source::parser;
+    plurnk::severity severity = plurnk::severity::error;
+    std::string message;
+};
+
+struct text_item {
+    std::string text;
+    plurnk::position position;
+};
+
+using item = std::variant<statement, diagnostic, text_item>;
+
+struct unparsed_tail {
+    position from;
+    std::string reason;
+};
+
+struct [[nodiscard]] parse_result {
+    std::vector<item> items;
+    std::optional<unparsed_tail> tail;
+
+    // True when there is no error item (warnings included, as the reference CLI counts them)
+    // and no unparsed tail: the CLI exits 0 exactly then.
+    [[nodiscard]] bool clean() const noexcept;
+};
+
+// Keyword text of an op ("FIND", ...).
+[[nodiscard]] const char* op_name(op o) noexcept;
+// The op whose keyword is exactly `word`, if any.
+[[nodiscard]] std::optional<op> op_from_name(std::string_view word) noexcept;
+
+}  // namespace plurnk

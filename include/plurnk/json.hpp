@@ -1,0 +1,61 @@
+// JSON: writing parse results exactly as the reference serializes them, and a small JSON reader
+// (RFC 8259, JavaScript JSON.parse semantics) used for SEND bodies and the CLI's JSON Lines.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "plurnk/ast.hpp"
+
+namespace plurnk {
+
+struct json_options {
+    bool pretty = false;  // two-space indentation, as JSON.stringify(x, null, 2)
+};
+
+// The reference's result object {"items":[...], "unparsedTail"?:{...}}. Output is valid UTF-8
+// whatever the input bytes: each invalid input byte becomes U+FFFD.
+[[nodiscard]] std::string to_json(const parse_result& result, const json_options& options = {});
+void append_json(std::string& out, const parse_result& result, const json_options& options = {});
+
+// Appends `text` as a JSON string literal (quotes included), escaping as JSON.stringify does
+// and replacing each invalid UTF-8 byte with U+FFFD.
+void append_json_string(std::string& out, std::string_view text);
+
+// Appends a number the way JavaScript's Number#toString writes it (1e+21, 0.7, -0 -> "0").
+void append_js_number(std::string& out, double value);
+
+// A parsed JSON value. Objects keep JavaScript property order (integer-like keys ascending
+// first, then the others in insertion order; a duplicate key keeps its first place, last value).
+struct json_value {
+    enum class kind_t : std::uint8_t { null, boolean, number, string, array, object };
+    kind_t kind = kind_t::null;
+    bool boolean = false;
+    double number = 0;
+    std::string string;  // UTF-8
+    std::vector<json_value> array;
+    std::vector<std::pair<std::string, json_value>> object;
+
+    // Member lookup for objects (nullptr when absent or not an object).
+    [[nodiscard]] const json_value* find(std::string_view key) const noexcept;
+};
+
+// JSON.parse semantics on UTF-8 text; nullopt on any syntax error. Nesting depth is bounded
+// (k_json_max_depth) so hostile input cannot exhaust the stack.
+inline constexpr int k_json_max_depth = 512;
+[[nodiscard]] std::optional<json_value> parse_json(std::string_view text);
+
+// JSON.stringify of a value (compact).
+[[nodiscard]] std::string stringify_json(const json_value& value);
+void append_json_value(std::string& out, const json_value& value);
+
+// JSON.stringify(JSON.parse(raw)) or nullopt when raw is not JSON: the SEND body "json" field.
+[[nodiscard]] std::optional<std::string> canonical_json(std::string_view raw);
+
+}  // namespace plurnk

@@ -1,0 +1,43 @@
+// The four document tiers (SPEC §12 §tier-entrypoints, BEHAVIOUR §2.1).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "plurnk/ast.hpp"
+
+namespace plurnk {
+
+enum class tier : std::uint8_t {
+    parse,       // one PLAN-anchored turn, text allowed
+    statements,  // protocol statements only
+    log,         // one or more TURN-wrapped turns
+    client,      // protocol statements plus LOOK and BUFF
+};
+
+[[nodiscard]] const char* tier_name(tier t) noexcept;
+[[nodiscard]] std::optional<tier> tier_from_name(std::string_view name) noexcept;
+
+struct parse_options {
+    // Deepest `<<TURN:` nesting accepted; deeper openers become a diagnostic.
+    std::size_t max_turn_depth = 256;
+};
+
+// Parses `input` (UTF-8; invalid bytes count one column each) as the given tier.
+// Never throws on any input; a malformed turn is reported through the result.
+parse_result parse(std::string_view input, tier t, const parse_options& options = {});
+
+inline parse_result parse_turn(std::string_view input, const parse_options& options = {}) {
+    return parse(input, tier::parse, options);
+}
+inline parse_result parse_statements(std::string_view input, const parse_options& options = {}) {
+    return parse(input, tier::statements, options);
+}
+inline parse_result parse_log(std::string_view input, const parse_options& options = {}) {
+    return parse(input, tier::log, options);
+}
+inline parse_result parse_client(std::string_view input, const parse_options& options = {}) {
+    return parse(input, tier::client, options);
+}
+
+}  // namespace plurnk

@@ -1,0 +1,60 @@
+// Target paths (SPEC §5, BEHAVIOUR §3.4): escape decoding, local vs. URL, WHATWG decomposition,
+// `{key: value}` request metadata, COPY/MOVE resource selections, glob detection, worker names.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "plurnk/ast.hpp"
+
+namespace plurnk {
+
+// The result of parse_path: a path (nullopt for empty input), or a visitor error message
+// ("invalid URI in path", "invalid request metadata: ...").
+struct [[nodiscard]] path_result {
+    std::optional<parsed_path> path;
+    std::optional<std::string> error;
+};
+
+// `raw` is the target slot text as written (escapes not yet decoded).
+path_result parse_path(std::string_view raw);
+
+struct [[nodiscard]] selection_result {
+    std::optional<resource_selection> selection;  // nullopt for empty input or a bare scope
+    std::optional<std::string> error;
+};
+
+// A COPY/MOVE body: target plus an optional trailing scope literal.
+selection_result parse_resource_selection(std::string_view raw);
+
+// A WHATWG URL record, as Node's `URL` exposes it.
+struct url_record {
+    std::string href;
+    std::string protocol;  // with trailing ':'
+    std::string username;
+    std::string password;
+    std::string hostname;
+    std::string port;      // "" when default or absent
+    std::string pathname;
+    std::string search;    // "" or "?..."
+    std::string hash;      // "" or "#..."
+};
+
+// WHATWG URL parse without a base; nullopt on failure.
+[[nodiscard]] std::optional<url_record> parse_url(std::string_view input);
+
+// Glob detection (SPEC §5 §path-glob): `*`, `?`, character class, brace, extglob, escape.
+[[nodiscard]] bool has_glob(std::string_view pathname) noexcept;
+// First glob-magic position, or nullopt when the path has none.
+[[nodiscard]] std::optional<std::size_t> glob_magic_index(std::string_view pathname) noexcept;
+
+// SPEC §5 §worker-name: a lowercase DNS label `[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`.
+[[nodiscard]] bool is_worker_name(std::string_view name) noexcept;
+inline constexpr std::array<std::string_view, 2> k_reserved_authorities = {"commons", "plurnk"};
+[[nodiscard]] bool is_reserved_authority(std::string_view name) noexcept;
+
+}  // namespace plurnk

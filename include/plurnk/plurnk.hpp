@@ -1,0 +1,9 @@
+// Umbrella header for the plurnk library.
+#pragma once
+
+#include "plurnk/ast.hpp"
+#include "plurnk/json.hpp"
+#include "plurnk/parse.hpp"
+#include "plurnk/path.hpp"
+#include "plurnk/validate.hpp"
+#include "plurnk/version.hpp"

@@ -1,0 +1,43 @@
+// Small AST helpers: op names and the clean-result predicate.
+#include "plurnk/ast.hpp"
+
+#include <array>
+
+#include "plurnk/parse.hpp"
+
+namespace plurnk {
+
+namespace {
+constexpr std::array<const char*, k_op_count> k_op_names = {
+    "FIND", "READ", "EDIT", "COPY", "MOVE", "OPEN", "FOLD", "SEND",
+    "EXEC", "WORK", "FORK", "KILL", "PLAN", "TURN", "LOOK", "BUFF"};
+constexpr std::array<const char*, 4> k_tier_names = {"parse", "statements", "log", "client"};
+}  // namespace
+
+const char* op_name(op o) noexcept { return k_op_names[static_cast<std::size_t>(o)]; }
+
+std::optional<op> op_from_name(std::string_view word) noexcept {
+    for (std::size_t i = 0; i < k_op_names.size(); ++i) {
+        if (word == k_op_names[i]) return static_cast<op>(i);
+    }
+    return std::nullopt;
+}
+
+bool parse_result::clean() const noexcept {
+    if (tail) return false;
+    for (const item& it : items) {
+        if (std::holds_alternative<diagnostic>(it)) return false;
+    }
+    return true;
+}
+
+const char* tier_name(tier t) noexcept { return k_tier_names[static_cast<std::size_t>(t)]; }
+
+std::optional<tier> tier_from_name(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < k_tier_names.size(); ++i) {
+        if (name == k_tier_names[i]) return static_cast<tier>(i);
+    }
+    return std::nullopt;
+}
+
+}  // namespace plurnk

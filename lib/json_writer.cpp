@@ -1,0 +1,463 @@
+// Writes a parse_result as the reference's JSON: key order and shapes of BEHAVIOUR §3, compact
+// like JSON.stringify(result) or indented like JSON.stringify(result, null, 2). Strings are
+// escaped as JSON.stringify escapes them; input bytes that are not valid UTF-8 are written as
+// U+FFFD, one replacement per invalid byte, so the output is always valid UTF-8.
+#include <cstdint>
+#include <string>
+
+#include "plurnk/json.hpp"
+
+namespace plurnk {
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 when the byte there does not start
+// one (overlongs, surrogates and code points past U+10FFFF are invalid).
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) return 1;
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        len = 2;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        len = 3;
+        if (b0 == 0xE0) lo = 0xA0;
+        if (b0 == 0xED) hi = 0x9F;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        len = 4;
+        if (b0 == 0xF0) lo = 0x90;
+        if (b0 == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (i + len > s.size()) return 0;
+    const auto b1 = static_cast<unsigned char>(s[i + 1]);
+    if (b1 < lo || b1 > hi) return 0;
+    for (std::size_t k = 2; k < len; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        if (b < 0x80 || b > 0xBF) return 0;
+    }
+    return len;
+}
+
+class writer {
+public:
+    writer(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
+
+    void result(const parse_result& r) {
+        open('{');
+        key("items");
+        if (r.items.empty()) {
+            out_ += "[]";
+        } else {
+            open('[');
+            bool first = true;
+            for (const item& it : r.items) {
+                element(first);
+                std::visit([this](const auto& x) { this->item_(x); }, it);
+            }
+            close(']');
+        }
+        if (r.tail) {
+            comma();
+            key("unparsedTail");
+            open('{');
+            key("from");
+            pos(r.tail->from);
+            comma();
+            key("reason");
+            str(r.tail->reason);
+            close('}');
+        }
+        close('}');
+    }
+
+private:
+    void item_(const statement& s) {
+        open('{');
+        key("kind");
+        str("statement");
+        comma();
+        key("statement");
+        stmt(s);
+        close('}');
+    }
+    void item_(const diagnostic& d) {
+        open('{');
+        key("kind");
+        str("error");
+        comma();
+        key("error");
+        open('{');
+        key("line");
+        num(d.position.line);
+        comma();
+        key("column");
+        num(d.position.column);
+        comma();
+        key("source");
+        str(d.source == source::lexer ? "lexer" : d.source == source::parser ? "parser" : "visitor");
+        comma();
+        key("severity");
+        str(d.severity == severity::error ? "error" : "warning");
+        comma();
+        key("message");
+        str(d.message);
+        close('}');
+        close('}');
+    }
+    void item_(const text_item& t) {
+        open('{');
+        key("kind");
+        str("text");
+        comma();
+        key("text");
+        str(t.text);
+        comma();
+        key("position");
+        pos(t.position);
+        close('}');
+    }
+
+    void stmt(const statement& s) {
+        open('{');
+        key("op");
+        str(op_name(s.op));
+        comma();
+        key("suffix");
+        str(s.suffix);
+        comma();
+        key("signal");
+        switch (s.signal.kind) {
+            case signal::kind_t::none: out_ += "null"; break;
+            case signal::kind_t::number: append_js_number(out_, s.signal.number); break;
+            case signal::kind_t::text: str(s.signal.text); break;
+            case signal::kind_t::tags:
+                if (s.signal.tags.empty()) {
+                    out_ += "[]";
+                } else {
+                    open('[');
+                    bool first = true;
+                    for (const auto& t : s.signal.tags) {
+                        element(first);
+                        str(t);
+                    }
+                    close(']');
+                }
+                break;
+        }
+        comma();
+        key("target");
+        path(s.target);
+        comma();
+        key("lineMarker");
+        marker(s.marker);
+        comma();
+        key("body");
+        std::visit([this](const auto& b) { this->body_(b); }, s.body);
+        comma();
+        key("position");
+        pos(s.position);
+        close('}');
+    }
+
+    void body_(const std::monostate&) { out_ += "null"; }
+    void body_(const std::string& raw) { str(raw); }
+    void body_(const matcher_body& m) {
+        static constexpr const char* k_dialects[] = {"xpath", "regex", "jsonpath", "semantic", "graph", "glob"};
+        open('{');
+        key("dialect");
+        str(k_dialects[static_cast<int>(m.dialect)]);
+        comma();
+        key("raw");
+        str(m.raw);
+        if (m.dialect == dialect::regex) {
+            comma();
+            key("pattern");
+            str(m.pattern);
+            comma();
+            key("flags");
+            str(m.flags);
+        }
+        close('}');
+    }
+    void body_(const send_body& b) {
+        open('{');
+        key("raw");
+        str(b.raw);
+        comma();
+        key("json");
+        if (!b.json) {
+            out_ += "null";
+        } else if (!pretty_) {
+            out_ += *b.json;
+        } else {
+            reindent(*b.json);
+        }
+        close('}');
+    }
+    void body_(const resource_selection& r) {
+        open('{');
+        key("target");
+        path(r.target);
+        comma();
+        key("lineMarker");
+        marker(r.marker);
+        close('}');
+    }
+
+    void path(const std::optional<parsed_path>& p) {
+        if (!p) {
+            out_ += "null";
+            return;
+        }
+        path(*p);
+    }
+    void path(const parsed_path& p) {
+        open('{');
+        key("kind");
+        if (p.kind == parsed_path::kind_t::local) {
+            str("local");
+            comma();
+            key("raw");
+            str(p.raw);
+            close('}');
+            return;
+        }
+        str("url");
+        comma();
+        key("raw");
+        str(p.raw);
+        comma();
+        key("scheme");
+        str(p.scheme);
+        comma();
+        key("username");
+        opt_str(p.username);
+        comma();
+        key("password");
+        opt_str(p.password);
+        comma();
+        key("hostname");
+        opt_str(p.hostname);
+        comma();
+        key("port");
+        if (p.port) {
+            num(*p.port);
+        } else {
+            out_ += "null";
+        }
+        comma();
+        key("pathname");
+        str(p.pathname);
+        comma();
+        key("query");
+        opt_str(p.query);
+        comma();
+        key("fragment");
+        opt_str(p.fragment);
+        if (p.headers) {
+            comma();
+            key("headers");
+            if (p.headers->empty()) {
+                out_ += "[]";
+            } else {
+                open('[');
+                bool first = true;
+                for (const auto& [k, v] : *p.headers) {
+                    element(first);
+                    open('[');
+                    bool first_inner = true;
+                    element(first_inner);
+                    str(k);
+                    element(first_inner);
+                    str(v);
+                    close(']');
+                }
+                close(']');
+            }
+        }
+        close('}');
+    }
+
+    void marker(const std::optional<line_marker>& m) {
+        if (!m) {
+            out_ += "null";
+            return;
+        }
+        open('{');
+        key("marks");
+        if (m->marks.empty()) {
+            out_ += "[]";
+        } else {
+            open('[');
+            bool first = true;
+            for (double d : m->marks) {
+                element(first);
+                append_js_number(out_, d);
+            }
+            close(']');
+        }
+        close('}');
+    }
+
+    void pos(const position& p) {
+        open('{');
+        key("line");
+        num(p.line);
+        comma();
+        key("column");
+        num(p.column);
+        close('}');
+    }
+
+    void opt_str(const std::optional<std::string>& s) {
+        if (s) {
+            str(*s);
+        } else {
+            out_ += "null";
+        }
+    }
+    void str(std::string_view s) { append_json_string(out_, s); }
+    void num(std::uint32_t v) { out_ += std::to_string(v); }
+
+    void key(std::string_view k) {
+        str(k);
+        out_ += pretty_ ? ": " : ":";
+    }
+    void open(char c) {
+        out_ += c;
+        ++depth_;
+        newline();
+    }
+    void close(char c) {
+        --depth_;
+        newline();
+        out_ += c;
+    }
+    void comma() {
+        out_ += ',';
+        newline();
+    }
+    void element(bool& first) {
+        if (!first) comma();
+        first = false;
+    }
+    void newline() {
+        if (!pretty_) return;
+        out_ += '\n';
+        out_.append(static_cast<std::size_t>(depth_) * 2, ' ');
+    }
+
+    // Re-emits compact canonical JSON text with pretty indentation at the current depth.
+    void reindent(std::string_view json) {
+        if (auto v = parse_json(json)) {
+            value(*v);
+        } else {
+            out_ += json;
+        }
+    }
+    void value(const json_value& v) {
+        switch (v.kind) {
+            case json_value::kind_t::array:
+                if (v.array.empty()) {
+                    out_ += "[]";
+                    return;
+                }
+                open('[');
+                {
+                    bool first = true;
+                    for (const auto& e : v.array) {
+                        element(first);
+                        value(e);
+                    }
+                }
+                close(']');
+                return;
+            case json_value::kind_t::object:
+                if (v.object.empty()) {
+                    out_ += "{}";
+                    return;
+                }
+                open('{');
+                {
+                    bool first = true;
+                    for (const auto& [k, e] : v.object) {
+                        element(first);
+                        key(k);
+                        value(e);
+                    }
+                }
+                close('}');
+                return;
+            default:
+                append_json_value(out_, v);
+        }
+    }
+
+    std::string& out_;
+    bool pretty_;
+    int depth_ = 0;
+};
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+    static constexpr char k_hex[] = "0123456789abcdef";
+    out += '"';
+    std::size_t i = 0;
+    const std::size_t n = text.size();
+    while (i < n) {
+        // Copy the longest run that needs no escaping in one append.
+        std::size_t run = i;
+        while (run < n) {
+            const auto c = static_cast<unsigned char>(text[run]);
+            if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+            ++run;
+        }
+        out.append(text.data() + i, run - i);
+        i = run;
+        if (i >= n) break;
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            const std::size_t len = utf8_sequence_length(text, i);
+            if (len == 0) {
+                out += "\xEF\xBF\xBD";
+                ++i;
+            } else {
+                out.append(text.data() + i, len);
+                i += len;
+            }
+            continue;
+        }
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\b': out += "\\b"; break;
+            case '\f': out += "\\f"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                out += "\\u00";
+                out += k_hex[c >> 4];
+                out += k_hex[c & 0xF];
+        }
+        ++i;
+    }
+    out += '"';
+}
+
+void append_json(std::string& out, const parse_result& result, const json_options& options) {
+    writer(out, options.pretty).result(result);
+}
+
+std::string to_json(const parse_result& result, const json_options& options) {
+    std::string out;
+    out.reserve(256);
+    append_json(out, result, options);
+    return out;
+}
+
+}  // namespace plurnk

@@ -1,0 +1,1 @@
+// (lexer: work in progress)

@@ -1,0 +1,79 @@
+// The JSON writer: JavaScript number text, JSON.stringify string escapes, U+FFFD for invalid
+// UTF-8, and the result object's key order.
+#include <catch2/catch_test_macros.hpp>
+
+#include <string>
+
+#include "plurnk/plurnk.hpp"
+
+using namespace plurnk;
+
+namespace {
+std::string num(double d) {
+    std::string s;
+    append_js_number(s, d);
+    return s;
+}
+std::string quoted(std::string_view text) {
+    std::string s;
+    append_json_string(s, text);
+    return s;
+}
+}  // namespace
+
+TEST_CASE("numbers are written as JavaScript writes them", "[json_writer]") {
+    struct row {
+        double in;
+        const char* out;
+    };
+    const row rows[] = {
+        {0, "0"},          {-0.0, "0"},        {1, "1"},           {-1, "-1"},
+        {0.7, "0.7"},      {11, "11"},         {1.5, "1.5"},       {100, "100"},
+        {1e21, "1e+21"},   {1e20, "100000000000000000000"},        {123e-7, "0.0000123"},
+        {1e-7, "1e-7"},    {1.25e-7, "1.25e-7"}, {0.000001, "0.000001"},
+        {12345678901234567890.0, "12345678901234567000"},          {2.5e300, "2.5e+300"},
+        {0.1 + 0.2, "0.30000000000000004"},
+    };
+    for (const auto& r : rows) {
+        CAPTURE(r.in);
+        CHECK(num(r.in) == r.out);
+    }
+}
+
+TEST_CASE("strings are escaped as JSON.stringify does", "[json_writer]") {
+    CHECK(quoted("plain") == "\"plain\"");
+    CHECK(quoted("a\"b\\c") == "\"a\\\"b\\\\c\"");
+    CHECK(quoted("\n\r\t\b\f") == "\"\\n\\r\\t\\b\\f\"");
+    CHECK(quoted(std::string_view("\x00\x1f", 2)) == "\"\\u0000\\u001f\"");
+    CHECK(quoted("\x7f") == "\"\x7f\"");
+    CHECK(quoted("é𝒜") == "\"é𝒜\"");
+}
+
+TEST_CASE("invalid UTF-8 becomes one U+FFFD per byte", "[json_writer]") {
+    CHECK(quoted("a\xffz") == "\"a\xEF\xBF\xBDz\"");
+    CHECK(quoted("\xC3") == "\"\xEF\xBF\xBD\"");                      // truncated sequence
+    CHECK(quoted("\xC0\xAF") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");      // overlong
+    CHECK(quoted("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");  // surrogate
+}
+
+TEST_CASE("result objects keep the reference's key order", "[json_writer]") {
+    parse_result r;
+    statement s;
+    s.op = op::READ;
+    s.target = parsed_path{parsed_path::kind_t::local, "a.md", {}, {}, {}, {}, {}, {}, {}, {}, {}};
+    s.marker = line_marker{{1, 5}};
+    s.position = {1, 0};
+    r.items.emplace_back(s);
+    r.items.emplace_back(diagnostic{{2, 3}, source::lexer, severity::error, "m"});
+    r.items.emplace_back(text_item{"t", {3, 0}});
+    r.tail = unparsed_tail{{4, 0}, "why"};
+    CHECK(to_json(r) ==
+          R"({"items":[{"kind":"statement","statement":{"op":"READ","suffix":"","signal":null,)"
+          R"("target":{"kind":"local","raw":"a.md"},"lineMarker":{"marks":[1,5]},"body":null,)"
+          R"("position":{"line":1,"column":0}}},{"kind":"error","error":{"line":2,"column":3,)"
+          R"("source":"lexer","severity":"error","message":"m"}},{"kind":"text","text":"t",)"
+          R"("position":{"line":3,"column":0}}],"unparsedTail":{"from":{"line":4,"column":0},)"
+          R"("reason":"why"}})");
+    CHECK(to_json(parse_result{}) == R"({"items":[]})");
+    CHECK(to_json(parse_result{}, {.pretty = true}) == "{\n  \"items\": []\n}");
+}
