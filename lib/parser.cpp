@@ -1,5 +1,544 @@
-// STUB: the statement parser lands here.
+// parse(): lexer, statement parser, AST builder and the reference's post-passes, in that order
+// (BEHAVIOUR §3-§4). The statement parser (syntax.cpp) yields statement units over the token
+// stream; this file turns each unit into a statement or its first error ("one hard error per
+// statement"), builds the typed AST with the validators, emits text items, appends the errors no
+// statement claimed, cuts everything from the unparsed tail on, and runs the advisory and
+// turn-shape passes of the `parse` tier.
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+#include "grammar.hpp"
+#include "lexer.hpp"
+#include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
+#include "plurnk/path.hpp"
+#include "plurnk/validate.hpp"
+#include "position.hpp"
+#include "syntax.hpp"
+
 namespace plurnk {
-parse_result parse(std::string_view, tier, const parse_options&) { return {}; }
+
+namespace {
+
+using detail::tok;
+using detail::token;
+
+bool is_word_char(unsigned char c) noexcept {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+struct pending_error {
+    std::uint32_t offset;
+    diagnostic diag;
+    bool consumed = false;
+};
+
+// Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`).
+line_marker scope_marks(std::string_view s) {
+    line_marker m;
+    std::size_t i = 0;
+    if (i < s.size() && s[i] == '<') ++i;
+    while (i < s.size() && s[i] != '>') {
+        const std::size_t start = i;
+        if (s[i] == '-') ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        if (i < s.size() && s[i] == '.') {
+            ++i;
+            while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        }
+        double v = 0;
+        std::from_chars(s.data() + start + (s[start] == '-' ? 1 : 0), s.data() + i, v);
+        if (s[start] == '-') v = -v;
+        m.marks.push_back(v);
+        if (i < s.size() && s[i] == ',') {
+            ++i;
+            if (i < s.size() && s[i] == ' ') ++i;
+        } else if (i < s.size() && s[i] == '-') {
+            ++i;
+        } else if (i == start) {
+            ++i;  // defensive: never loop without progress
+        }
+    }
+    return m;
+}
+
+double parse_int_signal(std::string_view s) {
+    const bool neg = !s.empty() && s[0] == '-';
+    double v = 0;
+    std::from_chars(s.data() + (neg ? 1 : 0), s.data() + s.size(), v);
+    return neg ? -v : v;
+}
+
+bool is_matcher_op(op o) {
+    return o == op::FIND || o == op::READ || o == op::OPEN || o == op::FOLD || o == op::LOOK || o == op::BUFF;
+}
+
+class builder {
+public:
+    builder(std::string_view in, tier t, const parse_options& options)
+        : in_(in), tier_(t), options_(options), pos_(in) {}
+
+    parse_result run() {
+        lexed_ = detail::lex(in_, options_.max_turn_depth);
+        tree_ = detail::parse_syntax(lexed_, in_, tier_);
+        collect_errors();
+        walk();
+        append_unclaimed();
+        apply_tail();
+        if (tier_ == tier::parse) post_passes();
+        return std::move(result_);
+    }
+
+private:
+    position at(std::size_t offset) { return pos_.at(offset); }
+    std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
+
+    void collect_errors() {
+        // Lexer errors, with the cascade of adjacent same-context errors collapsed.
+        const detail::lex_error* prev = nullptr;
+        position prev_pos{};
+        for (const auto& e : lexed_.errors) {
+            const position p = at(e.begin);
+            const bool cascade = prev != nullptr && prev_pos.line == p.line && prev_pos.column + 1 == p.column &&
+                                 prev->context == e.context;
+            prev = &e;
+            prev_pos = p;
+            if (cascade) continue;
+            errors_.push_back(pending_error{e.begin, diagnostic{p, source::lexer, severity::error, e.message}});
+        }
+        for (const auto& e : tree_.errors) {
+            errors_.push_back(pending_error{e.offset, diagnostic{at(e.offset), source::parser, severity::error, e.message}});
+        }
+        std::stable_sort(errors_.begin(), errors_.end(),
+                         [](const pending_error& a, const pending_error& b) { return a.offset < b.offset; });
+    }
+
+    // Depth-first order: units and the text tokens outside them, by token position.
+    void walk() {
+        const auto& toks = lexed_.tokens;
+        std::size_t err = 0;  // errors before the current unit are never claimed by a later one
+        for (std::size_t i = 0; i < toks.size(); ++i) {
+            const std::int32_t u = tree_.token_unit[i];
+            if (u >= 0) {
+                const detail::unit& un = tree_.units[static_cast<std::size_t>(u)];
+                if (un.first != i) continue;
+                emit_unit(un, err);
+                continue;
+            }
+            if (toks[i].kind == tok::text) {
+                result_.items.emplace_back(text_item{std::string(text(toks[i])), at(toks[i].begin)});
+            }
+        }
+    }
+
+    void emit_unit(const detail::unit& un, std::size_t& err) {
+        const auto& toks = lexed_.tokens;
+        const std::uint32_t lo = toks[un.first].begin;
+        const std::uint32_t hi = toks[un.last].begin;
+        while (err < errors_.size() && errors_[err].offset < lo) ++err;
+        pending_error* first = nullptr;
+        for (std::size_t k = err; k < errors_.size() && errors_[k].offset <= hi; ++k) {
+            if (errors_[k].consumed) continue;
+            if (first == nullptr) first = &errors_[k];
+            errors_[k].consumed = true;
+        }
+        if (first != nullptr) {
+            result_.items.emplace_back(first->diag);
+            return;
+        }
+        if (!un.clean) return;
+        build_statement(un);
+    }
+
+    void visitor_error(position p, std::string message) {
+        result_.items.emplace_back(diagnostic{p, source::visitor, severity::error, std::move(message)});
+    }
+
+    void build_statement(const detail::unit& un) {
+        const auto& toks = lexed_.tokens;
+        statement st;
+        const token& open = toks[un.first];
+        st.op = open.op;
+        st.suffix = std::string(in_.substr(open.begin + 6, open.end - open.begin - 6));
+        st.position = at(open.begin);
+        bool has_signal = false, has_target = false, has_body = false;
+        std::string target_raw, body;
+        std::vector<std::string_view> signal_values;
+        std::string_view scope_text;
+        for (std::uint32_t i = un.first + 1; i <= un.last; ++i) {
+            const token& t = toks[i];
+            switch (t.kind) {
+                case tok::lbrack: has_signal = true; break;
+                case tok::tag:
+                case tok::integer:
+                case tok::disposition:
+                case tok::ident: signal_values.push_back(text(t)); break;
+                case tok::lparen: has_target = true; break;
+                case tok::target_text: target_raw.append(text(t)); break;
+                case tok::scope: scope_text = text(t); break;
+                case tok::body_text:
+                    has_body = true;
+                    body.append(text(t));
+                    break;
+                default: break;
+            }
+        }
+        // signal
+        switch (st.op) {
+            case op::SEND:
+            case op::KILL:
+                if (!signal_values.empty()) {
+                    st.signal.kind = signal::kind_t::number;
+                    st.signal.number = parse_int_signal(signal_values.front());
+                }
+                break;
+            case op::EXEC:
+            case op::WORK:
+            case op::FORK:
+                if (!signal_values.empty()) {
+                    st.signal.kind = signal::kind_t::text;
+                    st.signal.text = std::string(signal_values.front());
+                }
+                break;
+            default:
+                if (has_signal) {
+                    st.signal.kind = signal::kind_t::tags;
+                    for (auto v : signal_values) st.signal.tags.emplace_back(v);
+                }
+        }
+        // target
+        if (has_target) {
+            path_result p = parse_path(target_raw);
+            if (p.error) return visitor_error(st.position, std::move(*p.error));
+            st.target = std::move(p.path);
+        }
+        if (!scope_text.empty()) st.marker = scope_marks(scope_text);
+        // body
+        if (has_body && !body.empty()) {
+            if (is_matcher_op(st.op)) {
+                matcher_body m;
+                m.raw = body;
+                std::optional<std::string> err;
+                if (body.rfind("//", 0) == 0) {
+                    m.dialect = dialect::xpath;
+                    err = check_xpath_matcher(body);
+                } else if (body[0] == '/') {
+                    m.dialect = dialect::regex;
+                    err = check_regex_matcher(body);
+                    if (!err) {
+                        const regex_split sp = split_regex(body);
+                        m.pattern = std::string(sp.pattern);
+                        m.flags = std::string(sp.flags);
+                    }
+                } else if (body[0] == '$') {
+                    m.dialect = dialect::jsonpath;
+                    err = check_jsonpath_matcher(body);
+                } else if (body[0] == '~') {
+                    m.dialect = dialect::semantic;
+                } else if (body[0] == '@') {
+                    m.dialect = dialect::graph;
+                } else {
+                    m.dialect = dialect::glob;
+                }
+                if (err) return visitor_error(st.position, std::move(*err));
+                st.body = std::move(m);
+            } else if (st.op == op::SEND) {
+                send_body b;
+                b.json = canonical_json(body);
+                b.raw = std::move(body);
+                st.body = std::move(b);
+            } else if (st.op == op::COPY || st.op == op::MOVE) {
+                selection_result sel = parse_resource_selection(body);
+                if (sel.error) return visitor_error(st.position, std::move(*sel.error));
+                if (sel.selection) st.body = std::move(*sel.selection);
+            } else {
+                st.body = std::move(body);
+            }
+        }
+        result_.items.emplace_back(std::move(st));
+    }
+
+    void append_unclaimed() {
+        for (auto& e : errors_) {
+            if (!e.consumed) result_.items.emplace_back(e.diag);
+        }
+    }
+
+    static position item_position(const item& it) {
+        if (const auto* s = std::get_if<statement>(&it)) return s->position;
+        if (const auto* d = std::get_if<diagnostic>(&it)) return d->position;
+        return std::get<text_item>(it).position;
+    }
+
+    void apply_tail() {
+        if (lexed_.final_mode == detail::mode::normal) return;
+        const position from = at(lexed_.last_open_begin);
+        const std::string_view tag = in_.substr(lexed_.open_tag_begin, lexed_.open_tag_end - lexed_.open_tag_begin);
+        const std::string line = std::to_string(from.line);
+        std::string reason;
+        switch (lexed_.final_mode) {
+            case detail::mode::body:
+                reason = "body of `<<" + std::string(tag) + "` opened at line " + line +
+                         " but never closed - add `:" + std::string(tag) + "` to terminate";
+                reason += invented_closer(tag);
+                break;
+            case detail::mode::signal_tags:
+            case detail::mode::signal_int:
+            case detail::mode::signal_ident:
+                reason = "signal slot of `<<" + std::string(tag) + "` opened at line " + line +
+                         " but never closed - add `]` to terminate the signal";
+                break;
+            case detail::mode::target:
+                reason = "target slot of `<<" + std::string(tag) + "` opened at line " + line +
+                         " but never closed - add `)` to terminate the target";
+                break;
+            default:
+                reason = "statement `<<" + std::string(tag) + "` opened at line " + line +
+                         " but never reached its close tag - add `:" + std::string(tag) + "` to terminate";
+        }
+        auto& items = result_.items;
+        items.erase(std::remove_if(items.begin(), items.end(),
+                                   [&](const item& it) { return !(item_position(it) < from); }),
+                    items.end());
+        result_.tail = unparsed_tail{from, std::move(reason)};
+    }
+
+    // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
+    // unclosed body that is not the op's own closer.
+    std::string invented_closer(std::string_view tag) const {
+        std::string upper(tag);
+        for (char& c : upper) {
+            if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+        }
+        const std::string_view body = in_.substr(lexed_.body_begin);
+        for (std::size_t i = 0; i < body.size(); ++i) {
+            if (body[i] != ':') continue;
+            std::size_t k = i + 1;
+            if (k >= body.size() || !(body[k] >= 'A' && body[k] <= 'Z')) continue;
+            ++k;
+            while (k < body.size() && ((body[k] >= 'A' && body[k] <= 'Z') || (body[k] >= '0' && body[k] <= '9') || body[k] == '_')) ++k;
+            if (k - i - 1 < 2) continue;
+            if (k < body.size() && is_word_char(static_cast<unsigned char>(body[k]))) continue;
+            const std::string_view name = body.substr(i + 1, k - i - 1);
+            if (name == upper) return {};
+            return "; found `:" + std::string(name) + "`, which is body text - the closer echoes the op's name";
+        }
+        return {};
+    }
+
+    // --- post-passes of the parse tier (BEHAVIOUR §4.3) --------------------------------------------
+    void post_passes() {
+        advisories();
+        if (result_.tail) return;
+        turn_shape();
+    }
+
+    static const char* near_miss(std::string_view upper) {
+        struct entry {
+            const char* word;
+            const char* suggestion;
+        };
+        static constexpr entry k_map[] = {
+            {"CLOSE", "`<<FOLD`"},   {"HIDE", "`<<FOLD`"},    {"COLLAPSE", "`<<FOLD`"}, {"SHOW", "`<<OPEN`"},
+            {"EXPAND", "`<<OPEN`"},  {"DELETE", "`<<KILL`"},  {"REMOVE", "`<<KILL`"},   {"DROP", "`<<KILL`"},
+            {"GET", "`<<READ`"},     {"FETCH", "`<<READ`"},   {"CAT", "`<<READ`"},      {"WRITE", "`<<EDIT`"},
+            {"CREATE", "`<<EDIT`"},  {"UPDATE", "`<<EDIT`"},  {"SET", "`<<EDIT`"},      {"LIST", "`<<FIND`"},
+            {"SEARCH", "`<<FIND`"},  {"GREP", "`<<FIND`"},    {"QUERY", "`<<FIND`"},    {"RUN", "`<<EXEC`"},
+            {"SHELL", "`<<EXEC`"},   {"SPAWN", "`<<WORK(worker://name)` to spawn a worker"},
+            {"DELEGATE", "`<<WORK(worker://name)` to spawn a worker"},
+        };
+        for (const auto& e : k_map) {
+            if (upper == e.word) return e.suggestion;
+        }
+        return nullptr;
+    }
+
+    void advisories() {
+        std::vector<item> out;
+        out.reserve(result_.items.size());
+        for (auto& it : result_.items) {
+            out.push_back(std::move(it));
+            const item& cur = out.back();
+            if (const auto* t = std::get_if<text_item>(&cur)) {
+                auto extra = near_miss_advisories(*t);
+                for (auto& d : extra) out.emplace_back(std::move(d));
+            } else if (const auto* s = std::get_if<statement>(&cur)) {
+                if (auto d = plan_body_advisory(*s)) out.emplace_back(std::move(*d));
+                if (auto d = misplaced_target_advisory(*s)) out.emplace_back(std::move(*d));
+            }
+        }
+        result_.items = std::move(out);
+    }
+
+    std::vector<diagnostic> near_miss_advisories(const text_item& t) {
+        std::vector<diagnostic> out;
+        const std::string_view s = t.text;
+        for (std::size_t i = 0; i + 2 < s.size(); ++i) {
+            if (s[i] != '<' || s[i + 1] != '<') continue;
+            std::size_t k = i + 2;
+            while (k < s.size() && ((s[k] >= 'A' && s[k] <= 'Z') || (s[k] >= 'a' && s[k] <= 'z'))) ++k;
+            if (k == i + 2) continue;
+            const std::string_view word = s.substr(i + 2, k - i - 2);
+            std::string upper(word);
+            for (char& c : upper) {
+                if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+            }
+            const char* suggestion = near_miss(upper);
+            if (suggestion == nullptr) continue;
+            // the same text item must also hold `:Word` at a word boundary
+            bool closed = false;
+            const std::string needle = ":" + std::string(word);
+            for (std::size_t f = s.find(needle); f != std::string_view::npos; f = s.find(needle, f + 1)) {
+                const std::size_t e = f + needle.size();
+                if (e >= s.size() || !is_word_char(static_cast<unsigned char>(s[e]))) {
+                    closed = true;
+                    break;
+                }
+            }
+            if (!closed) continue;
+            out.push_back(diagnostic{offset_in_text(t, i), source::parser, severity::warning,
+                                     "`<<" + std::string(word) + "` is not a Plurnk operation, so it was read as text; did you mean " +
+                                         suggestion + "?"});
+        }
+        return out;
+    }
+
+    // Position of byte `k` of a text item, recomputed across any newlines it holds.
+    position offset_in_text(const text_item& t, std::size_t k) const {
+        position p = t.position;
+        const std::string_view s = t.text;
+        std::size_t line_start = 0;
+        for (std::size_t i = 0; i < k; ++i) {
+            if (s[i] == '\n') {
+                ++p.line;
+                p.column = 0;
+                line_start = i + 1;
+            }
+        }
+        const std::size_t from = line_start;
+        detail::position_map pm(s);
+        const std::uint32_t cps = pm.count_code_points(from, k);
+        p.column = (line_start == 0 ? t.position.column : 0) + cps;
+        return p;
+    }
+
+    std::optional<diagnostic> plan_body_advisory(const statement& s) const {
+        if (s.op != op::PLAN || !s.suffix.empty()) return std::nullopt;
+        const auto* body = std::get_if<std::string>(&s.body);
+        if (body == nullptr) return std::nullopt;
+        const std::string_view b = *body;
+        for (std::size_t i = b.find("<<"); i != std::string_view::npos; i = b.find("<<", i + 1)) {
+            for (int o = 0; o < k_protocol_op_count; ++o) {
+                const std::string_view name = op_name(static_cast<op>(o));
+                if (b.substr(i + 2, name.size()) != name) continue;
+                const std::size_t e = i + 2 + name.size();
+                if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
+                return diagnostic{s.position, source::parser, severity::warning,
+                                  "PLAN body contains op-shaped text (`<<" + std::string(name) +
+                                      "`) - ops belong after the plan closes; did you omit `:PLAN`?"};
+            }
+        }
+        return std::nullopt;
+    }
+
+    static bool path_shaped(std::string_view tag) {
+        if (tag.find('/') != std::string_view::npos) return true;
+        // ends with .<letter><alnum>* and the char before the dot is not '/'
+        std::size_t k = tag.size();
+        while (k > 0 && ((tag[k - 1] >= 'A' && tag[k - 1] <= 'Z') || (tag[k - 1] >= 'a' && tag[k - 1] <= 'z') ||
+                         (tag[k - 1] >= '0' && tag[k - 1] <= '9'))) {
+            --k;
+        }
+        if (k == tag.size() || k == 0 || tag[k - 1] != '.') return false;
+        const char first = tag[k];
+        if (!((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z'))) return false;
+        return !(k >= 2 && tag[k - 2] == '/');
+    }
+
+    std::optional<diagnostic> misplaced_target_advisory(const statement& s) const {
+        if (s.op != op::EDIT && s.op != op::COPY && s.op != op::MOVE) return std::nullopt;
+        if (s.target || s.signal.kind != signal::kind_t::tags) return std::nullopt;
+        for (const auto& tag : s.signal.tags) {
+            if (!path_shaped(tag)) continue;
+            const std::string name = std::string(op_name(s.op)) + s.suffix;
+            return diagnostic{s.position, source::parser, severity::warning,
+                              "`<<" + name + "` has no `(target)` - that path sits in the `[…]` tag slot; a target goes in `(…)`. Try `" +
+                                  name + "(" + tag + "):…`"};
+        }
+        return std::nullopt;
+    }
+
+    static bool is_disposition(const statement& s) {
+        if (s.op != op::SEND || s.signal.kind != signal::kind_t::number) return false;
+        const double n = s.signal.number;
+        return n == 102 || n == 200 || n == 202 || n == 300 || n == 499;
+    }
+
+    void turn_shape() {
+        auto& items = result_.items;
+        bool has_plan = false, has_terminal = false, hard_non_parser = false;
+        for (const auto& it : items) {
+            if (const auto* s = std::get_if<statement>(&it)) {
+                has_plan = has_plan || s->op == op::PLAN;
+                has_terminal = has_terminal || is_disposition(*s);
+            } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+                if (d->severity == severity::error && d->source != source::parser) hard_non_parser = true;
+            }
+        }
+        if (!has_plan || !has_terminal) {
+            std::optional<position> first_removed;
+            std::vector<item> kept;
+            for (auto& it : items) {
+                if (const auto* d = std::get_if<diagnostic>(&it)) {
+                    if (d->severity == severity::error && d->source == source::parser) {
+                        if (!first_removed) first_removed = d->position;
+                        continue;
+                    }
+                }
+                kept.push_back(std::move(it));
+            }
+            items = std::move(kept);
+            if (first_removed && !hard_non_parser) {
+                items.emplace_back(diagnostic{*first_removed, source::parser, severity::error,
+                                              !has_plan ? "a turn must begin with `<<PLAN:…:PLAN` (the required first operation)"
+                                                        : "a turn must end with a terminal `<<SEND[code]:…:SEND` carrying the loop status"});
+            }
+            return;
+        }
+        if (hard_non_parser) return;
+        // Mid-termination: parser hard errors after the first disposition SEND.
+        std::optional<position> terminal;
+        for (const auto& it : items) {
+            if (const auto* s = std::get_if<statement>(&it); s && is_disposition(*s)) {
+                terminal = s->position;
+                break;
+            }
+        }
+        for (auto& it : items) {
+            if (auto* d = std::get_if<diagnostic>(&it)) {
+                if (d->severity == severity::error && d->source == source::parser && *terminal < d->position) {
+                    d->message = "a disposition SEND ends the turn - nothing may follow it";
+                }
+            }
+        }
+    }
+
+    std::string_view in_;
+    tier tier_;
+    const parse_options& options_;
+    detail::position_map pos_;
+    detail::lex_output lexed_;
+    detail::syntax_tree tree_;
+    std::vector<pending_error> errors_;
+    parse_result result_;
+};
+
+}  // namespace
+
+parse_result parse(std::string_view input, tier t, const parse_options& options) {
+    return builder(input, t, options).run();
+}
+
 }  // namespace plurnk

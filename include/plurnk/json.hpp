@@ -42,16 +42,29 @@ struct json_value {
     std::vector<json_value> array;
     std::vector<std::pair<std::string, json_value>> object;
 
+    json_value() = default;
+    json_value(const json_value&) = default;  // copying recurses over the nesting depth
+    json_value(json_value&&) noexcept = default;
+    json_value& operator=(const json_value&) = default;
+    json_value& operator=(json_value&&) noexcept = default;
+    // Destroys children with an explicit work list, so dropping a value nested millions deep
+    // (which parse_json accepts) cannot overflow the stack.
+    ~json_value();
+
     // Member lookup for objects (nullptr when absent or not an object).
     [[nodiscard]] const json_value* find(std::string_view key) const noexcept;
 };
 
-// JSON.parse semantics on UTF-8 text; nullopt on any syntax error. Nesting depth is bounded
-// (k_json_max_depth) so hostile input cannot exhaust the stack.
+// JSON.parse semantics on UTF-8 text; nullopt on any syntax error. Strings are UTF-8, except
+// that an escaped lone surrogate (\ud800) is kept as its 3-byte generalized UTF-8 form (WTF-8,
+// ED A0 80), which stringify_json writes back as \ud800; each input byte that is not valid
+// UTF-8 inside a string becomes U+FFFD. parse_json and stringify_json are iterative: nesting
+// depth is not limited. k_json_max_depth is a bound for callers that recurse over a value.
 inline constexpr int k_json_max_depth = 512;
 [[nodiscard]] std::optional<json_value> parse_json(std::string_view text);
 
-// JSON.stringify of a value (compact).
+// JSON.stringify of a value (compact). Members are written in vector order (parse_json already
+// stores them in JavaScript property order); NaN and infinities are written as null.
 [[nodiscard]] std::string stringify_json(const json_value& value);
 void append_json_value(std::string& out, const json_value& value);
 

@@ -1,13 +1,601 @@
-// STUB: the JSON reader lands here.
+// Reads JSON text into json_value with the semantics of JavaScript's JSON.parse, and writes a
+// value back as JSON.stringify does, so canonical_json(raw) equals
+// JSON.stringify(JSON.parse(raw)). The grammar is RFC 8259 as V8 accepts it (whitespace is only
+// space, tab, LF and CR; no trailing commas, leading zeros, NaN or Infinity; no raw control
+// characters in strings). Both directions are iterative over an explicit stack, so nesting depth
+// is not limited and hostile input cannot exhaust the call stack; every scan is bounded by the
+// input's size() and runs in linear time. Numbers are doubles read by std::from_chars (correctly
+// rounded, overflow to Infinity and underflow to 0 as in JavaScript). Strings hold UTF-8; an
+// escaped lone surrogate, which a JavaScript string can hold but UTF-8 cannot, is stored in its
+// generalized 3-byte form (WTF-8) and written back as a \uXXXX escape as JSON.stringify writes
+// it; each input byte that is not valid UTF-8 is read as U+FFFD. Object members are stored in
+// JavaScript property order: array-index keys ("0".."4294967294", canonical form) first in
+// ascending numeric order, then the others in insertion order; a repeated key keeps its first
+// place and takes the last value. Large objects find repeated keys through a small hash index so
+// that reading stays linear.
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
 #include "plurnk/json.hpp"
+
 namespace plurnk {
+
+namespace {
+
+constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
+
+constexpr bool is_ws(unsigned char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+constexpr bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
+
+// Whether c may be copied verbatim into a string value (no quote, backslash, control or non-ASCII
+// byte needing validation).
+constexpr bool is_plain(unsigned char c) noexcept { return c >= 0x20 && c != '"' && c != '\\' && c < 0x80; }
+
+// Length of the valid UTF-8 sequence starting at s[i] (a byte >= 0x80), or 0 when it does not
+// start one: overlongs, encoded surrogates and code points past U+10FFFF are invalid.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        len = 2;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        len = 3;
+        if (b0 == 0xE0) lo = 0xA0;
+        if (b0 == 0xED) hi = 0x9F;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        len = 4;
+        if (b0 == 0xF0) lo = 0x90;
+        if (b0 == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (len > s.size() - i) return 0;
+    const auto b1 = static_cast<unsigned char>(s[i + 1]);
+    if (b1 < lo || b1 > hi) return 0;
+    for (std::size_t k = 2; k < len; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        if (b < 0x80 || b > 0xBF) return 0;
+    }
+    return len;
+}
+
+// Appends code point cp (<= U+10FFFF) in UTF-8; a surrogate gets the generalized 3-byte form.
+void append_code_point(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        const char b[2] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
+        out.append(b, 2);
+    } else if (cp < 0x10000) {
+        const char b[3] = {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
+                           static_cast<char>(0x80 | (cp & 0x3F))};
+        out.append(b, 3);
+    } else {
+        const char b[4] = {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)),
+                           static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
+        out.append(b, 4);
+    }
+}
+
+// Value of a hex digit, or -1.
+constexpr int hex_value(unsigned char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// Whether key is an array index in canonical form: "0".."4294967294", no leading zero.
+bool is_array_index(std::string_view key) noexcept {
+    if (key.empty() || key.size() > 10) return false;
+    if (key[0] == '0') return key.size() == 1;
+    std::uint64_t v = 0;
+    for (char c : key) {
+        if (!is_digit(static_cast<unsigned char>(c))) return false;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return v <= 4294967294u;
+}
+
+using member_list = std::vector<std::pair<std::string, json_value>>;
+
+// Puts members in JavaScript property order: array-index keys ascending, then the rest in
+// insertion order. Keys are unique here, and canonical index strings compare numerically by
+// (length, text).
+void order_members(member_list& members) {
+    const auto is_index = [](const auto& m) { return is_array_index(m.first); };
+    if (std::none_of(members.begin(), members.end(), is_index)) return;
+    const auto split = std::stable_partition(members.begin(), members.end(), is_index);
+    std::sort(members.begin(), split, [](const auto& a, const auto& b) {
+        return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
+    });
+}
+
+// An object under construction: its members plus, once it has many, an open-addressing hash
+// index of member positions so a repeated key is found in constant time.
+struct object_builder {
+    static constexpr std::size_t k_linear_limit = 8;
+    std::vector<std::uint32_t> slots;  // 0 = empty, else member position + 1
+
+    // Adds key -> value to members: a repeated key keeps its place and takes the new value.
+    void add(member_list& members, std::string& key, json_value&& value) {
+        if (members.size() < k_linear_limit) {
+            for (auto& m : members) {
+                if (m.first == key) {
+                    m.second = std::move(value);
+                    return;
+                }
+            }
+            members.emplace_back(std::move(key), std::move(value));
+            return;
+        }
+        if (slots.empty()) rebuild(members, 64);
+        const std::size_t mask = slots.size() - 1;
+        std::size_t i = std::hash<std::string_view>{}(key) & mask;
+        for (; slots[i] != 0; i = (i + 1) & mask) {
+            auto& m = members[slots[i] - 1];
+            if (m.first == key) {
+                m.second = std::move(value);
+                return;
+            }
+        }
+        members.emplace_back(std::move(key), std::move(value));
+        slots[i] = static_cast<std::uint32_t>(members.size());
+        if (members.size() * 2 > slots.size()) rebuild(members, slots.size() * 2);
+    }
+
+    void rebuild(const member_list& members, std::size_t size) {
+        slots.assign(size, 0);
+        const std::size_t mask = size - 1;
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            std::size_t i = std::hash<std::string_view>{}(members[k].first) & mask;
+            while (slots[i] != 0) i = (i + 1) & mask;
+            slots[i] = static_cast<std::uint32_t>(k + 1);
+        }
+    }
+};
+
+// One open container on the reader's stack.
+struct frame {
+    json_value value;     // kind is array or object
+    std::string key;      // the current member's key (objects)
+    object_builder index;  // objects only
+};
+
+// The reader: one pass over text_ with pos_, containers on an explicit stack.
+class reader {
+public:
+    explicit reader(std::string_view text) noexcept : text_(text) {}
+
+    // value -> ws (object | array | string | number | true | false | null) ws, then end of input.
+    std::optional<json_value> parse_text() {
+        std::vector<frame> stack;
+        json_value v;
+        for (;;) {
+            // Here a value must start.
+            skip_ws();
+            if (pos_ >= text_.size()) return std::nullopt;
+            const auto c = static_cast<unsigned char>(text_[pos_]);
+            if (c == '[') {
+                ++pos_;
+                stack.emplace_back().value.kind = json_value::kind_t::array;
+                skip_ws();
+                if (!accept(']')) continue;
+                v = std::move(stack.back().value);
+                stack.pop_back();
+            } else if (c == '{') {
+                ++pos_;
+                stack.emplace_back().value.kind = json_value::kind_t::object;
+                skip_ws();
+                if (!accept('}')) {
+                    if (!parse_member_key(stack.back().key)) return std::nullopt;
+                    continue;
+                }
+                v = std::move(stack.back().value);
+                stack.pop_back();
+            } else if (!parse_scalar(v)) {
+                return std::nullopt;
+            }
+            // Here v is complete: attach it to its container, closing containers as they end.
+            for (;;) {
+                if (stack.empty()) {
+                    skip_ws();
+                    if (pos_ != text_.size()) return std::nullopt;
+                    return v;
+                }
+                frame& f = stack.back();
+                const bool is_array = f.value.kind == json_value::kind_t::array;
+                if (is_array) {
+                    f.value.array.push_back(std::move(v));
+                } else {
+                    f.index.add(f.value.object, f.key, std::move(v));
+                }
+                skip_ws();
+                if (pos_ >= text_.size()) return std::nullopt;
+                const char d = text_[pos_++];
+                if (d == ',') {
+                    if (!is_array) {
+                        skip_ws();
+                        if (!parse_member_key(f.key)) return std::nullopt;
+                    }
+                    break;  // the next element's value
+                }
+                if (d != (is_array ? ']' : '}')) return std::nullopt;
+                if (!is_array) order_members(f.value.object);
+                v = std::move(f.value);
+                stack.pop_back();
+            }
+        }
+    }
+
+private:
+    void skip_ws() noexcept {
+        while (pos_ < text_.size() && is_ws(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    }
+    bool accept(char c) noexcept {
+        if (pos_ < text_.size() && text_[pos_] == c) {
+            ++pos_;
+            return true;
+        }
+        return false;
+    }
+
+    // member-key -> string ws ':' (pos_ at the string's opening quote).
+    bool parse_member_key(std::string& key) {
+        if (!parse_string(key)) return false;
+        skip_ws();
+        return accept(':');
+    }
+
+    // scalar -> string | number | true | false | null, into v.
+    bool parse_scalar(json_value& v) {
+        const char c = text_[pos_];
+        switch (c) {
+            case '"':
+                v.kind = json_value::kind_t::string;
+                return parse_string(v.string);
+            case 't':
+                v.kind = json_value::kind_t::boolean;
+                v.boolean = true;
+                return parse_word("true");
+            case 'f':
+                v.kind = json_value::kind_t::boolean;
+                v.boolean = false;
+                return parse_word("false");
+            case 'n':
+                v.kind = json_value::kind_t::null;
+                return parse_word("null");
+            default:
+                v.kind = json_value::kind_t::number;
+                return parse_number(v.number);
+        }
+    }
+
+    bool parse_word(std::string_view word) noexcept {
+        if (text_.substr(pos_, word.size()) != word) return false;
+        pos_ += word.size();
+        return true;
+    }
+
+    // number -> '-'? ('0' | [1-9][0-9]*) ('.' [0-9]+)? ([eE] [+-]? [0-9]+)?
+    bool parse_number(double& out) noexcept {
+        const std::size_t start = pos_;
+        const std::size_t n = text_.size();
+        const bool negative = accept('-');
+        if (pos_ >= n || !is_digit(static_cast<unsigned char>(text_[pos_]))) return false;
+        const std::size_t int_start = pos_;
+        if (text_[pos_] == '0') {
+            ++pos_;
+        } else {
+            while (pos_ < n && is_digit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+        }
+        const std::size_t int_end = pos_;
+        bool is_integer = true;
+        if (accept('.')) {
+            is_integer = false;
+            if (pos_ >= n || !is_digit(static_cast<unsigned char>(text_[pos_]))) return false;
+            while (pos_ < n && is_digit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+        }
+        std::size_t exp_start = 0;
+        if (pos_ < n && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+            is_integer = false;
+            ++pos_;
+            if (pos_ < n && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+            exp_start = pos_;
+            if (pos_ >= n || !is_digit(static_cast<unsigned char>(text_[pos_]))) return false;
+            while (pos_ < n && is_digit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+        }
+        // Integers below 2^53 convert exactly; skip from_chars for them.
+        if (is_integer && int_end - int_start <= 15) {
+            std::uint64_t m = 0;
+            for (std::size_t i = int_start; i < int_end; ++i) m = m * 10 + static_cast<std::uint64_t>(text_[i] - '0');
+            const auto d = static_cast<double>(m);
+            out = negative ? -d : d;
+            return true;
+        }
+        const char* first = text_.data() + start;
+        const char* last = text_.data() + pos_;
+        double d = 0;
+        const auto res = std::from_chars(first, last, d);
+        if (res.ec == std::errc::result_out_of_range) {
+            d = overflows(int_start, exp_start) ? std::numeric_limits<double>::infinity() : 0.0;
+            if (negative) d = -d;
+        } else if (res.ec != std::errc() || res.ptr != last) {
+            return false;  // cannot happen for text the grammar above accepted
+        }
+        out = d;
+        return true;
+    }
+
+    // For a number from_chars found out of range: whether it is too large (else too small).
+    // Compares the decimal exponent of the leading nonzero digit with 0, saturating the exponent.
+    bool overflows(std::size_t int_start, std::size_t exp_start) const noexcept {
+        std::int64_t lead = 0;  // decimal exponent of the leading nonzero digit, before the exponent part
+        std::size_t i = int_start;
+        std::int64_t int_digits = 0;
+        while (i < text_.size() && is_digit(static_cast<unsigned char>(text_[i]))) {
+            ++int_digits;
+            ++i;
+        }
+        if (!(int_digits == 1 && text_[int_start] == '0')) {
+            lead = int_digits - 1;
+        } else if (i < text_.size() && text_[i] == '.') {
+            ++i;
+            std::int64_t zeros = 0;
+            while (i < text_.size() && text_[i] == '0') {
+                ++zeros;
+                ++i;
+            }
+            lead = -zeros - 1;
+        }
+        std::int64_t e = 0;
+        if (exp_start != 0) {
+            for (std::size_t k = exp_start; k < text_.size() && is_digit(static_cast<unsigned char>(text_[k])); ++k) {
+                e = std::min<std::int64_t>(e * 10 + (text_[k] - '0'), std::int64_t{1} << 40);
+            }
+            if (text_[exp_start - 1] == '-') e = -e;
+        }
+        return lead + e > 0;
+    }
+
+    // string -> '"' char* '"' (pos_ at the opening quote), decoded into out (cleared first).
+    bool parse_string(std::string& out) {
+        out.clear();
+        const std::size_t n = text_.size();
+        if (pos_ >= n || text_[pos_] != '"') return false;
+        ++pos_;
+        for (;;) {
+            const std::size_t run = pos_;
+            while (pos_ < n && is_plain(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+            out.append(text_.data() + run, pos_ - run);
+            if (pos_ >= n) return false;
+            const auto c = static_cast<unsigned char>(text_[pos_]);
+            if (c == '"') {
+                ++pos_;
+                return true;
+            }
+            if (c >= 0x80) {
+                const std::size_t len = utf8_sequence_length(text_, pos_);
+                if (len == 0) {
+                    out += k_replacement;
+                    ++pos_;
+                } else {
+                    out.append(text_.data() + pos_, len);
+                    pos_ += len;
+                }
+                continue;
+            }
+            if (c < 0x20) return false;
+            // A backslash escape.
+            ++pos_;
+            if (pos_ >= n) return false;
+            switch (text_[pos_++]) {
+                case '"': out += '"'; break;
+                case '\\': out += '\\'; break;
+                case '/': out += '/'; break;
+                case 'b': out += '\b'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'u': {
+                    std::uint32_t u = 0;
+                    if (!read_hex4(pos_, u)) return false;
+                    pos_ += 4;
+                    // A high surrogate directly followed by an escaped low one is one code point.
+                    if (u >= 0xD800 && u <= 0xDBFF && text_.size() - pos_ >= 6 && text_[pos_] == '\\' &&
+                        text_[pos_ + 1] == 'u') {
+                        std::uint32_t low = 0;
+                        if (read_hex4(pos_ + 2, low) && low >= 0xDC00 && low <= 0xDFFF) {
+                            u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
+                            pos_ += 6;
+                        }
+                    }
+                    append_code_point(out, u);
+                    break;
+                }
+                default: return false;
+            }
+        }
+    }
+
+    // Reads four hex digits at text_[at] into u.
+    bool read_hex4(std::size_t at, std::uint32_t& u) const noexcept {
+        if (text_.size() - at < 4) return false;
+        u = 0;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const int h = hex_value(static_cast<unsigned char>(text_[at + k]));
+            if (h < 0) return false;
+            u = (u << 4) | static_cast<std::uint32_t>(h);
+        }
+        return true;
+    }
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+};
+
+// Position of the next generalized-UTF-8 surrogate (ED A0..BF 80..BF) in s from `from`, or npos.
+std::size_t find_surrogate(std::string_view s, std::size_t from) noexcept {
+    for (;;) {
+        from = s.find('\xED', from);
+        if (from == std::string_view::npos || s.size() - from < 3) return std::string_view::npos;
+        const auto b1 = static_cast<unsigned char>(s[from + 1]);
+        const auto b2 = static_cast<unsigned char>(s[from + 2]);
+        if (b1 >= 0xA0 && b1 <= 0xBF && b2 >= 0x80 && b2 <= 0xBF) return from;
+        ++from;
+    }
+}
+
+// Appends s as JSON.stringify writes a string: append_json_string, except that a stored lone
+// surrogate is written as its \uXXXX escape rather than as invalid bytes.
+void append_string_value(std::string& out, std::string_view s) {
+    std::size_t at = find_surrogate(s, 0);
+    if (at == std::string_view::npos) {
+        append_json_string(out, s);
+        return;
+    }
+    static constexpr char k_hex[] = "0123456789abcdef";
+    out += '"';
+    std::size_t from = 0;
+    while (from < s.size()) {
+        const std::size_t end = at == std::string_view::npos ? s.size() : at;
+        if (end > from) {
+            // Write the segment with append_json_string and drop its quotes.
+            const std::size_t mark = out.size();
+            append_json_string(out, s.substr(from, end - from));
+            out.pop_back();
+            out.erase(mark, 1);
+        }
+        if (at == std::string_view::npos) break;
+        const std::uint32_t u = 0xD000 | ((static_cast<std::uint32_t>(s[at + 1]) & 0x3F) << 6) |
+                                (static_cast<std::uint32_t>(s[at + 2]) & 0x3F);
+        const char esc[6] = {'\\', 'u', k_hex[(u >> 12) & 0xF], k_hex[(u >> 8) & 0xF], k_hex[(u >> 4) & 0xF],
+                             k_hex[u & 0xF]};
+        out.append(esc, 6);
+        from = at + 3;
+        at = find_surrogate(s, from);
+    }
+    out += '"';
+}
+
+// Appends a scalar, or the opening bracket of a non-empty container (returning true so the
+// caller pushes it), or "[]"/"{}" for an empty one.
+bool open_value(std::string& out, const json_value& v) {
+    switch (v.kind) {
+        case json_value::kind_t::null: out += "null"; return false;
+        case json_value::kind_t::boolean: out += v.boolean ? "true" : "false"; return false;
+        case json_value::kind_t::number: append_js_number(out, v.number); return false;
+        case json_value::kind_t::string: append_string_value(out, v.string); return false;
+        case json_value::kind_t::array:
+            if (v.array.empty()) {
+                out += "[]";
+                return false;
+            }
+            out += '[';
+            return true;
+        case json_value::kind_t::object:
+            if (v.object.empty()) {
+                out += "{}";
+                return false;
+            }
+            out += '{';
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+json_value::~json_value() {
+    if (array.empty() && object.empty()) return;
+    // Move every descendant that has children of its own into a flat work list; each value is
+    // then destroyed with no grandchildren left, so destruction never recurses more than a level.
+    std::vector<json_value> pending;
+    const auto has_children = [](const json_value& v) { return !v.array.empty() || !v.object.empty(); };
+    const auto take_children = [&pending, &has_children](json_value& v) {
+        for (auto& e : v.array) {
+            if (has_children(e)) pending.push_back(std::move(e));
+        }
+        for (auto& m : v.object) {
+            if (has_children(m.second)) pending.push_back(std::move(m.second));
+        }
+        v.array.clear();
+        v.object.clear();
+    };
+    take_children(*this);
+    while (!pending.empty()) {
+        json_value v = std::move(pending.back());
+        pending.pop_back();
+        take_children(v);
+    }
+}
+
 const json_value* json_value::find(std::string_view key) const noexcept {
     if (kind != kind_t::object) return nullptr;
-    for (const auto& [k, v] : object) if (k == key) return &v;
+    for (const auto& [k, v] : object) {
+        if (k == key) return &v;
+    }
     return nullptr;
 }
-std::optional<json_value> parse_json(std::string_view) { return std::nullopt; }
-std::string stringify_json(const json_value& v) { std::string s; append_json_value(s, v); return s; }
-void append_json_value(std::string& out, const json_value&) { out += "null"; }
-std::optional<std::string> canonical_json(std::string_view) { return std::nullopt; }
+
+std::optional<json_value> parse_json(std::string_view text) { return reader(text).parse_text(); }
+
+void append_json_value(std::string& out, const json_value& value) {
+    struct open_container {
+        const json_value* value;
+        std::size_t next;  // index of the next element or member to write
+    };
+    std::vector<open_container> stack;
+    if (open_value(out, value)) stack.push_back({&value, 0});
+    while (!stack.empty()) {
+        open_container& top = stack.back();
+        const json_value& v = *top.value;
+        const bool is_array = v.kind == json_value::kind_t::array;
+        const std::size_t size = is_array ? v.array.size() : v.object.size();
+        if (top.next == size) {
+            out += is_array ? ']' : '}';
+            stack.pop_back();
+            continue;
+        }
+        if (top.next > 0) out += ',';
+        const json_value* child = nullptr;
+        if (is_array) {
+            child = &v.array[top.next];
+        } else {
+            append_string_value(out, v.object[top.next].first);
+            out += ':';
+            child = &v.object[top.next].second;
+        }
+        ++top.next;  // before the push below, which may move `top`
+        if (open_value(out, *child)) stack.push_back({child, 0});
+    }
+}
+
+std::string stringify_json(const json_value& value) {
+    std::string out;
+    append_json_value(out, value);
+    return out;
+}
+
+std::optional<std::string> canonical_json(std::string_view raw) {
+    auto value = parse_json(raw);
+    if (!value) return std::nullopt;
+    std::string out;
+    out.reserve(raw.size());
+    append_json_value(out, *value);
+    return out;
+}
+
 }  // namespace plurnk

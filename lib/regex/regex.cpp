@@ -1,21 +1,1499 @@
-// STUB: the ECMAScript regex validator lands here.
+// ECMAScript RegExp validator: decides whether `new RegExp(pattern, flags)` in Node 20 (V8
+// 11.3) would accept a pattern, and if not, which SyntaxError message V8 would give. It never
+// builds a tree and never matches. The pattern is decoded from UTF-8 into UTF-16 code units,
+// because that is what V8 parses: without the u or v flag every code unit is a character (a
+// supplementary character is two of them), with u or v a surrogate pair read from the input is
+// one character. An invalid UTF-8 byte becomes U+FFFD, as a JavaScript host would decode it.
+// The parser follows the ECMA-262 Pattern grammar (§22.2.1) plus Annex B (§B.1.2) in the order
+// V8 checks things, because with several errors in one pattern only the first one V8 meets is
+// reported: groups are kept on an explicit stack (V8 allows any depth there), the back
+// reference rules need a one-time pre-scan that counts capture groups, named back references
+// are resolved after the whole pattern is read, and a duplicate group name is found when the
+// second group closes. Only v-mode nested classes recurse; their depth is charged against
+// k_class_stack_budget, which imitates the stack limit where V8 gives up with "Maximum call
+// stack size exceeded". Every loop consumes input or rewinds a bounded distance once, so time
+// is linear, and nothing is read past the input. Property names come from generated tables
+// (gen/unicode_tables.inc, made by gen/gen_unicode_tables.py from the Unicode data files).
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "plurnk/validate.hpp"
+
 namespace plurnk {
-verdict validate_regex(std::string_view, std::string_view) { return {}; }
+
+namespace {
+
+struct code_point_range {
+    std::uint32_t first;
+    std::uint32_t last;
+};
+
+#include "gen/unicode_tables.inc"
+
+// The diagnostics V8 can give while parsing a pattern, in the wording of its regexp-error.h.
+enum class regex_error : unsigned char {
+    none,
+    stack_overflow,                   // v-mode classes nested past k_class_stack_budget
+    unterminated_group,               // end of input inside (
+    unmatched_paren,                  // ) with no open group
+    escape_at_end,                    // \ as the last character
+    invalid_property_name,            // \p{…} outside a class with an unknown name
+    invalid_escape,                   // identity escape not allowed in this mode
+    invalid_decimal_escape,           // \0 followed by a digit (u, v)
+    invalid_unicode_escape,           // bad \u, or \c without a letter (u, v)
+    nothing_to_repeat,                // quantifier after nothing or after an assertion
+    lone_quantifier_brackets,         // lone { } ] (u, v)
+    range_out_of_order,               // {n,m} with m < n
+    incomplete_quantifier,            // { not completing a quantifier after an atom (u, v)
+    invalid_quantifier,               // quantified lookbehind, or lookahead (u, v)
+    invalid_group,                    // (? followed by something else
+    too_many_captures,                // more than k_max_capture_groups groups
+    invalid_capture_group_name,       // (?<…> or \k<…> name is not an identifier
+    duplicate_capture_group_name,     // the same group name twice
+    invalid_named_reference,          // \k not followed by <
+    invalid_named_capture_reference,  // \k<name> with no group of that name
+    invalid_class_escape,             // octal escape inside a class (u, v)
+    invalid_class_property_name,      // \p{…} inside a class with an unknown name
+    invalid_character_class,          // class escape as a range end (u, v)
+    unterminated_character_class,     // end of input inside [
+    out_of_order_character_class,     // [z-a]
+    invalid_class_set_operation,      // mixed or doubled set operators (v)
+    invalid_character_in_class,       // unescaped syntax character in a class (v)
+    negated_class_with_strings,       // [^…] that may contain strings (v)
+    count_
+};
+
+constexpr std::array<std::string_view, static_cast<std::size_t>(regex_error::count_)>
+    k_messages = {
+        "",
+        "Maximum call stack size exceeded",
+        "Unterminated group",
+        "Unmatched ')'",
+        "\\ at end of pattern",
+        "Invalid property name",
+        "Invalid escape",
+        "Invalid decimal escape",
+        "Invalid Unicode escape",
+        "Nothing to repeat",
+        "Lone quantifier brackets",
+        "numbers out of order in {} quantifier",
+        "Incomplete quantifier",
+        "Invalid quantifier",
+        "Invalid group",
+        "Too many captures",
+        "Invalid capture group name",
+        "Duplicate capture group name",
+        "Invalid named reference",
+        "Invalid named capture referenced",
+        "Invalid class escape",
+        "Invalid property name in character class",
+        "Invalid character class",
+        "Unterminated character class",
+        "Range out of order in character class",
+        "Invalid set operation in character class",
+        "Invalid character in character class",
+        "Negated character class may contain strings",
+};
+static_assert(k_messages.size() == static_cast<std::size_t>(regex_error::count_),
+              "one message per regex_error");
+
+constexpr std::string_view k_invalid_pattern_prefix = "Invalid regular expression: /";
+constexpr std::string_view k_invalid_flags_prefix = "Invalid flags supplied to RegExp constructor '";
+constexpr std::string_view k_matcher_prefix =
+    "pattern leads with `/` but is not a valid `/pattern/flags` regex - ";
+constexpr std::string_view k_flags_hint =
+    " - use only ECMAScript flags after the closing `/`; escape a literal `/` inside the pattern "
+    "as `\\/`";
+constexpr std::string_view k_unclosed_message =
+    "regex matcher must use `/pattern/flags`; this matcher has no closing `/`: `";
+// The reference quotes at most this many UTF-16 code units of a body, then an ellipsis.
+constexpr std::size_t k_quote_limit = 80;
+
+// V8 refuses to open the 32768th capture group.
+constexpr int k_max_capture_groups = 32767;
+// Quantifier bounds saturate here (V8's RegExpTree::kInfinity).
+constexpr int k_infinity = 0x7FFFFFFF;
+// The end-of-input marker: past every code point.
+constexpr std::uint32_t k_end = 1u << 21;
+
+// V8 parses nested v-mode classes recursively and stops when its stack runs out: in Node 20
+// with the default stack, at the 6269th `[` of `[[[…` and at the 3918th of `[a&&[a&&…`. Each
+// nested class charges its entry cost to this budget; past it the pattern gets V8's stack
+// overflow message. This is also what bounds this parser's own recursion.
+constexpr long k_class_stack_budget = 626800;
+constexpr long k_class_frame_cost = 100;         // reached as a union operand or first operand
+constexpr long k_class_set_frame_cost = 160;     // reached as an && or -- operand
+
+constexpr bool is_lead_surrogate(std::uint32_t c) noexcept { return c >= 0xD800 && c <= 0xDBFF; }
+constexpr bool is_trail_surrogate(std::uint32_t c) noexcept { return c >= 0xDC00 && c <= 0xDFFF; }
+constexpr bool is_decimal_digit(std::uint32_t c) noexcept { return c >= '0' && c <= '9'; }
+constexpr std::uint32_t combine_surrogates(std::uint32_t lead, std::uint32_t trail) noexcept {
+    return 0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
+}
+
+constexpr int hex_value(std::uint32_t c) noexcept {
+    if (c >= '0' && c <= '9') return static_cast<int>(c - '0');
+    if (c >= 'a' && c <= 'f') return static_cast<int>(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F') return static_cast<int>(c - 'A' + 10);
+    return -1;
+}
+
+bool in_ranges(const code_point_range* begin, const code_point_range* end, std::uint32_t c) {
+    const auto* it = std::upper_bound(begin, end, c, [](std::uint32_t v, const code_point_range& r) {
+        return v < r.first;
+    });
+    return it != begin && c <= std::prev(it)->last;
+}
+
+// spec: ECMA-262 §22.2.1 RegExpIdentifierStart (V8 adds the backslash, refused separately).
+bool is_identifier_start(std::uint32_t c) {
+    if (c < 0x80) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '$' || c == '_';
+    }
+    return in_ranges(std::begin(k_id_start), std::end(k_id_start), c);
+}
+
+// spec: ECMA-262 §22.2.1 RegExpIdentifierPart.
+bool is_identifier_part(std::uint32_t c) {
+    if (c < 0x80) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '$' || c == '_';
+    }
+    if (c == 0x200C || c == 0x200D) return true;
+    return in_ranges(std::begin(k_id_continue), std::end(k_id_continue), c);
+}
+
+template <std::size_t N>
+bool contains_name(const std::string_view (&table)[N], std::string_view name) {
+    return std::binary_search(std::begin(table), std::end(table), name);
+}
+
+// spec: ECMA-262 §22.2.1 SyntaxCharacter, plus `/`.
+constexpr bool is_syntax_character_or_slash(std::uint32_t c) noexcept {
+    switch (c) {
+        case '^': case '$': case '\\': case '.': case '*': case '+': case '?': case '(':
+        case ')': case '[': case ']': case '{': case '}': case '|': case '/':
+            return true;
+        default:
+            return false;
+    }
+}
+
+// spec: ECMA-262 §22.2.1 ClassSetSyntaxCharacter.
+constexpr bool is_class_set_syntax_character(std::uint32_t c) noexcept {
+    switch (c) {
+        case '(': case ')': case '[': case ']': case '{': case '}': case '/': case '-':
+        case '\\': case '|':
+            return true;
+        default:
+            return false;
+    }
+}
+
+// spec: ECMA-262 §22.2.1 ClassSetReservedPunctuator.
+constexpr bool is_class_set_reserved_punctuator(std::uint32_t c) noexcept {
+    switch (c) {
+        case '&': case '-': case '!': case '#': case '%': case ',': case ':': case ';':
+        case '<': case '=': case '>': case '@': case '`': case '~':
+            return true;
+        default:
+            return false;
+    }
+}
+
+// spec: ECMA-262 §22.2.1 ClassSetReservedDoublePunctuator (the first character of the pair).
+constexpr bool is_class_set_double_punctuator(std::uint32_t c) noexcept {
+    switch (c) {
+        case '&': case '!': case '#': case '$': case '%': case '*': case '+': case ',':
+        case '.': case ':': case ';': case '<': case '=': case '>': case '?': case '@':
+        case '^': case '`': case '~':
+            return true;
+        default:
+            return false;
+    }
+}
+
+// V8 checks property names byte by byte after truncating each code point to a char.
+constexpr bool is_property_name_char(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// One decoded UTF-8 sequence: its code point (U+FFFD for an invalid byte) and its length.
+// Surrogates encoded as three bytes (WTF-8) decode to themselves.
+struct decoded {
+    std::uint32_t code_point;
+    std::size_t length;
+};
+
+decoded decode_utf8(std::string_view s, std::size_t i) noexcept {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) return {b0, 1};
+    std::size_t len = 0;
+    std::uint32_t cp = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        len = 2;
+        cp = b0 & 0x1Fu;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        len = 3;
+        cp = b0 & 0x0Fu;
+        if (b0 == 0xE0) lo = 0xA0;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        len = 4;
+        cp = b0 & 0x07u;
+        if (b0 == 0xF0) lo = 0x90;
+        if (b0 == 0xF4) hi = 0x8F;
+    } else {
+        return {0xFFFD, 1};
+    }
+    if (i + len > s.size()) return {0xFFFD, 1};
+    for (std::size_t k = 1; k < len; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return {0xFFFD, 1};
+        cp = (cp << 6) | (b & 0x3Fu);
+    }
+    return {cp, len};
+}
+
+// The pattern as UTF-16 code units, with the byte offset where each unit's character starts.
+struct utf16_text {
+    std::u16string units;
+    std::vector<std::size_t> byte_offset;  // one per unit, plus the input size at the end
+};
+
+utf16_text to_utf16(std::string_view s) {
+    utf16_text t;
+    t.units.reserve(s.size());
+    t.byte_offset.reserve(s.size() + 1);
+    for (std::size_t i = 0; i < s.size();) {
+        const decoded d = decode_utf8(s, i);
+        if (d.code_point >= 0x10000) {
+            const std::uint32_t v = d.code_point - 0x10000;
+            t.units.push_back(static_cast<char16_t>(0xD800 + (v >> 10)));
+            t.byte_offset.push_back(i);
+            t.units.push_back(static_cast<char16_t>(0xDC00 + (v & 0x3FF)));
+            t.byte_offset.push_back(i);
+        } else {
+            t.units.push_back(static_cast<char16_t>(d.code_point));
+            t.byte_offset.push_back(i);
+        }
+        i += d.length;
+    }
+    t.byte_offset.push_back(s.size());
+    return t;
+}
+
+enum class class_escape_context : unsigned char { not_in_class, in_class };
+
+// How a v-mode ClassSetOperand was derived; decides what may follow `-` and MayContainStrings.
+enum class operand_kind : unsigned char {
+    character,           // ClassSetCharacter
+    string_disjunction,  // \q{…}
+    nested_class,        // [ … ]
+    class_escape,        // \d, \p{…}, …
+    range,               // ClassSetRange (only as the previous operand of a union)
+};
+
+struct class_operand {
+    operand_kind kind = operand_kind::character;
+    bool may_contain_strings = false;
+    std::uint32_t character = 0;
+};
+
+// What the term just parsed was, for the quantifier that may follow it.
+enum class atom_kind : unsigned char { plain, lookahead, lookbehind };
+
+enum class group_kind : unsigned char { capture, grouping, lookahead, lookbehind };
+
+// One open parenthesis on the group stack.
+struct group_frame {
+    group_kind kind = group_kind::grouping;
+    int capture_index = 0;  // for a capture: its number; otherwise the count before it
+    bool named = false;
+    std::u16string name;
+};
+
+// The parser over one pattern. Position primitives mirror V8's: `current_` is the character
+// at `next_pos_ - 1` (a whole surrogate pair in Unicode mode), k_end past the input.
+class pattern_parser {
+public:
+    pattern_parser(const std::u16string& units, bool unicode, bool unicode_sets)
+        : in_(units), unicode_(unicode || unicode_sets), unicode_sets_(unicode_sets) {
+        advance();
+    }
+
+    // Parses the whole pattern; returns the first error V8 would report, or none.
+    regex_error parse() {
+        parse_pattern();
+        return error_;
+    }
+
+    // Code unit index where the error was found.
+    [[nodiscard]] int error_position() const noexcept { return error_pos_; }
+
+private:
+    const std::u16string& in_;
+    const bool unicode_;
+    const bool unicode_sets_;
+    bool force_unicode_ = false;  // set while reading a group name (RegExpIdentifierName is +U)
+
+    std::uint32_t current_ = k_end;
+    int next_pos_ = 0;
+    bool has_more_ = true;
+
+    regex_error error_ = regex_error::none;
+    int error_pos_ = 0;
+
+    int captures_started_ = 0;
+    int capture_count_ = 0;  // valid once scanned_for_captures_
+    bool scanned_for_captures_ = false;
+    bool has_named_captures_ = false;
+    std::set<std::u16string> named_captures_;
+    std::vector<std::u16string> named_references_;
+    long class_stack_used_ = 0;
+
+    // --- position primitives ---
+
+    [[nodiscard]] bool unicode_mode() const noexcept { return unicode_ || force_unicode_; }
+    [[nodiscard]] int length() const noexcept { return static_cast<int>(in_.size()); }
+    [[nodiscard]] bool failed() const noexcept { return error_ != regex_error::none; }
+    [[nodiscard]] int position() const noexcept { return next_pos_ - 1; }
+    [[nodiscard]] bool has_next() const noexcept { return next_pos_ < length(); }
+
+    // The character at `pos`, a surrogate pair joined in Unicode mode; sets `width`.
+    std::uint32_t read_at(int pos, int& width) const noexcept {
+        const std::uint32_t c0 = in_[static_cast<std::size_t>(pos)];
+        width = 1;
+        if (unicode_mode() && pos + 1 < length() && is_lead_surrogate(c0)) {
+            const std::uint32_t c1 = in_[static_cast<std::size_t>(pos + 1)];
+            if (is_trail_surrogate(c1)) {
+                width = 2;
+                return combine_surrogates(c0, c1);
+            }
+        }
+        return c0;
+    }
+
+    // The character after current_, without consuming it.
+    [[nodiscard]] std::uint32_t next() const noexcept {
+        if (!has_next()) return k_end;
+        int width = 0;
+        return read_at(next_pos_, width);
+    }
+
+    void advance() noexcept {
+        if (has_next()) {
+            int width = 0;
+            current_ = read_at(next_pos_, width);
+            next_pos_ += width;
+        } else {
+            current_ = k_end;
+            next_pos_ = length() + 1;
+            has_more_ = false;
+        }
+    }
+
+    void advance(int distance) noexcept {
+        next_pos_ += distance - 1;
+        advance();
+    }
+
+    void reset(int pos) noexcept {
+        next_pos_ = pos;
+        has_more_ = pos < length();
+        advance();
+    }
+
+    // Steps back over the character just read, so the next advance() reads it again.
+    void rewind_one_code_point() noexcept {
+        if (!has_more_) return;
+        advance(current_ > 0xFFFF ? -2 : -1);
+    }
+
+    // Records the first error and jumps to the end so nothing more is read.
+    void fail(regex_error e) noexcept {
+        if (failed()) return;
+        error_ = e;
+        error_pos_ = position();
+        current_ = k_end;
+        next_pos_ = length();
+        has_more_ = false;
+    }
+
+    // --- Pattern, Disjunction, Alternative, Term ---
+
+    // spec: ECMA-262 §22.2.1 Pattern :: Disjunction
+    void parse_pattern() {
+        parse_disjunction();
+        if (failed()) return;
+        resolve_named_references();
+    }
+
+    // spec: ECMA-262 §22.2.1 Disjunction :: Alternative ( | Alternative )*
+    //       Alternative :: Term*    Term :: Assertion | Atom Quantifier?
+    // Groups push a frame instead of recursing.
+    void parse_disjunction() {
+        std::vector<group_frame> groups;
+        while (true) {
+            atom_kind atom = atom_kind::plain;
+            switch (current_) {
+                case k_end:
+                    if (failed()) return;
+                    if (!groups.empty()) fail(regex_error::unterminated_group);
+                    return;
+                case ')': {
+                    if (groups.empty()) return fail(regex_error::unmatched_paren);
+                    advance();
+                    group_frame& g = groups.back();
+                    if (g.kind == group_kind::capture && g.named &&
+                        !named_captures_.insert(g.name).second) {
+                        return fail(regex_error::duplicate_capture_group_name);
+                    }
+                    if (g.kind == group_kind::lookahead) atom = atom_kind::lookahead;
+                    if (g.kind == group_kind::lookbehind) atom = atom_kind::lookbehind;
+                    groups.pop_back();
+                    break;
+                }
+                case '|':
+                    advance();
+                    continue;
+                case '*':
+                case '+':
+                case '?':
+                    return fail(regex_error::nothing_to_repeat);
+                case '^':
+                case '$':
+                    advance();
+                    continue;
+                case '.':
+                    advance();
+                    break;
+                case '(':
+                    parse_open_parenthesis(groups);
+                    if (failed()) return;
+                    continue;
+                case '[':
+                    parse_character_class(k_class_frame_cost);
+                    if (failed()) return;
+                    break;
+                case '\\':
+                    if (!parse_atom_escape(groups)) continue;  // \b and \B are assertions
+                    if (failed()) return;
+                    break;
+                case '{': {
+                    int min = 0, max = 0;
+                    if (parse_interval_quantifier(min, max)) {
+                        return fail(regex_error::nothing_to_repeat);
+                    }
+                    [[fallthrough]];
+                }
+                case '}':
+                case ']':
+                    if (unicode_mode()) return fail(regex_error::lone_quantifier_brackets);
+                    [[fallthrough]];
+                default:
+                    advance();
+                    break;
+            }
+            parse_quantifier(atom);
+            if (failed()) return;
+        }
+    }
+
+    // spec: ECMA-262 §22.2.1 Quantifier :: QuantifierPrefix ?opt, after an Atom.
+    void parse_quantifier(atom_kind atom) {
+        int min = 0, max = 0;
+        switch (current_) {
+            case '*':
+            case '+':
+            case '?':
+                advance();
+                break;
+            case '{':
+                if (parse_interval_quantifier(min, max)) {
+                    if (max < min) return fail(regex_error::range_out_of_order);
+                    break;
+                }
+                if (unicode_mode()) fail(regex_error::incomplete_quantifier);
+                return;
+            default:
+                return;
+        }
+        if (current_ == '?') advance();
+        // Annex B lets a lookahead be quantified without u or v; a lookbehind never.
+        if (atom == atom_kind::lookbehind || (atom == atom_kind::lookahead && unicode_mode())) {
+            fail(regex_error::invalid_quantifier);
+        }
+    }
+
+    // spec: ECMA-262 §22.2.1 QuantifierPrefix :: { DecimalDigits (, DecimalDigits?)? }
+    // On success consumes it; otherwise leaves the position at the `{`.
+    bool parse_interval_quantifier(int& min_out, int& max_out) {
+        const int start = position();
+        advance();
+        if (!is_decimal_digit(current_)) {
+            reset(start);
+            return false;
+        }
+        const int min = parse_bounded_decimal();
+        int max = 0;
+        if (current_ == '}') {
+            max = min;
+            advance();
+        } else if (current_ == ',') {
+            advance();
+            if (current_ == '}') {
+                max = k_infinity;
+                advance();
+            } else {
+                max = parse_bounded_decimal();
+                if (current_ != '}') {
+                    reset(start);
+                    return false;
+                }
+                advance();
+            }
+        } else {
+            reset(start);
+            return false;
+        }
+        min_out = min;
+        max_out = max;
+        return true;
+    }
+
+    // DecimalDigits, saturating at k_infinity.
+    int parse_bounded_decimal() {
+        int value = 0;
+        while (is_decimal_digit(current_)) {
+            const int digit = static_cast<int>(current_ - '0');
+            if (value > (k_infinity - digit) / 10) {
+                while (is_decimal_digit(current_)) advance();
+                return k_infinity;
+            }
+            value = value * 10 + digit;
+            advance();
+        }
+        return value;
+    }
+
+    // spec: ECMA-262 §22.2.1 Atom :: ( GroupSpecifier? Disjunction ) | (?: Disjunction ),
+    //       Assertion :: (?= (?! (?<= (?<!
+    void parse_open_parenthesis(std::vector<group_frame>& groups) {
+        group_frame g;
+        g.kind = group_kind::capture;
+        advance();
+        if (current_ == '?') {
+            switch (next()) {
+                case ':':
+                    advance(2);
+                    g.kind = group_kind::grouping;
+                    break;
+                case '=':
+                case '!':
+                    advance(2);
+                    g.kind = group_kind::lookahead;
+                    break;
+                case '<':
+                    advance();
+                    if (next() == '=' || next() == '!') {
+                        advance(2);
+                        g.kind = group_kind::lookbehind;
+                        break;
+                    }
+                    g.named = true;
+                    has_named_captures_ = true;
+                    advance();
+                    break;
+                default:
+                    return fail(regex_error::invalid_group);
+            }
+        }
+        if (g.kind == group_kind::capture) {
+            if (captures_started_ >= k_max_capture_groups) {
+                return fail(regex_error::too_many_captures);
+            }
+            ++captures_started_;
+            if (g.named) {
+                g.name = parse_capture_group_name();
+                if (failed()) return;
+            }
+        }
+        g.capture_index = captures_started_;
+        groups.push_back(std::move(g));
+    }
+
+    // spec: ECMA-262 §22.2.1 GroupName :: < RegExpIdentifierName >
+    // Called with current_ on the first character of the name; consumes through the `>`.
+    std::u16string parse_capture_group_name() {
+        // The name is read as if the u flag were set (pairs joined, \u{…} allowed), so the
+        // first character is read again under that rule.
+        rewind_one_code_point();
+        std::u16string name;
+        force_unicode_ = true;
+        bool at_start = true;
+        while (true) {
+            advance();
+            std::uint32_t c = current_;
+            if (c == '\\' && next() == 'u') {
+                advance(2);
+                if (!parse_unicode_escape(c)) {
+                    force_unicode_ = false;
+                    fail(regex_error::invalid_unicode_escape);
+                    return name;
+                }
+                rewind_one_code_point();
+            }
+            if (c == '\\') break;  // refused below
+            if (at_start) {
+                if (!is_identifier_start(c)) break;
+                at_start = false;
+            } else if (c == '>') {
+                force_unicode_ = false;
+                advance();
+                return name;
+            } else if (!is_identifier_part(c)) {
+                break;
+            }
+            if (c > 0xFFFF) {
+                const std::uint32_t v = c - 0x10000;
+                name.push_back(static_cast<char16_t>(0xD800 + (v >> 10)));
+                name.push_back(static_cast<char16_t>(0xDC00 + (v & 0x3FF)));
+            } else {
+                name.push_back(static_cast<char16_t>(c));
+            }
+        }
+        force_unicode_ = false;
+        fail(regex_error::invalid_capture_group_name);
+        return name;
+    }
+
+    // spec: ECMA-262 §22.2.1 AtomEscape :: DecimalEscape | CharacterClassEscape |
+    //       CharacterEscape | k GroupName  (and Annex B's ExtendedAtom forms)
+    // Called on the backslash. Returns false for \b and \B, which are assertions.
+    bool parse_atom_escape(const std::vector<group_frame>& groups) {
+        const std::uint32_t after = next();
+        switch (after) {
+            case k_end:
+                fail(regex_error::escape_at_end);
+                return true;
+            case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+            case '9': {
+                if (parse_back_reference_index()) return true;
+                if (unicode_mode()) {
+                    fail(regex_error::invalid_escape);
+                    return true;
+                }
+                if (after == '8' || after == '9') {  // Annex B: identity escape
+                    advance(2);
+                    return true;
+                }
+                [[fallthrough]];
+            }
+            case '0':
+                advance();
+                if (unicode_mode() && is_decimal_digit(next())) {
+                    fail(regex_error::invalid_decimal_escape);
+                    return true;
+                }
+                parse_legacy_octal();
+                return true;
+            case 'b':
+            case 'B':
+                advance(2);
+                return false;
+            case 'd': case 'D': case 's': case 'S': case 'w': case 'W': case 'p': case 'P': {
+                bool strings = false;
+                if (!try_parse_character_class_escape(after, class_escape_context::not_in_class,
+                                                      strings)) {
+                    advance(2);  // Annex B: \p and \P are identity escapes without u or v
+                }
+                return true;
+            }
+            case 'k':
+                if (has_named_captures(class_escape_context::not_in_class) || unicode_mode()) {
+                    advance(2);
+                    parse_named_back_reference(groups);
+                    return true;
+                }
+                [[fallthrough]];
+            default:
+                parse_character_escape(class_escape_context::not_in_class);
+                return true;
+        }
+    }
+
+    // spec: ECMA-262 §22.2.1 DecimalEscape, as a back reference. Called on the backslash;
+    // consumes the escape and returns true when it names an existing capture group,
+    // otherwise leaves the position unchanged.
+    bool parse_back_reference_index() {
+        const int start = position();
+        int value = static_cast<int>(next() - '0');
+        advance(2);
+        while (is_decimal_digit(current_)) {
+            value = value * 10 + static_cast<int>(current_ - '0');
+            if (value > k_max_capture_groups) {
+                reset(start);
+                return false;
+            }
+            advance();
+        }
+        if (value > captures_started_) {
+            if (!scanned_for_captures_) scan_for_captures(class_escape_context::not_in_class);
+            if (value > capture_count_) {
+                reset(start);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // spec: ECMA-262 §B.1.2 LegacyOctalEscapeSequence: up to three octal digits below 256.
+    std::uint32_t parse_legacy_octal() {
+        std::uint32_t value = current_ - '0';
+        advance();
+        if (current_ >= '0' && current_ <= '7') {
+            value = value * 8 + (current_ - '0');
+            advance();
+            if (value < 32 && current_ >= '0' && current_ <= '7') {
+                value = value * 8 + (current_ - '0');
+                advance();
+            }
+        }
+        return value;
+    }
+
+    // spec: ECMA-262 §22.2.1 AtomEscape :: k GroupName. Called after `\k`.
+    void parse_named_back_reference(const std::vector<group_frame>& groups) {
+        if (current_ != '<') return fail(regex_error::invalid_named_reference);
+        advance();
+        std::u16string name = parse_capture_group_name();
+        if (failed()) return;
+        // A reference inside the group it names matches empty and needs no resolution.
+        for (auto it = groups.rbegin(); it != groups.rend(); ++it) {
+            if (it->named && it->name == name) return;
+        }
+        named_references_.push_back(std::move(name));
+    }
+
+    // spec: ECMA-262 §22.2.1.1 early errors: every \k<name> names some group.
+    void resolve_named_references() {
+        for (const auto& name : named_references_) {
+            if (named_captures_.find(name) == named_captures_.end()) {
+                return fail(regex_error::invalid_named_capture_reference);
+            }
+        }
+    }
+
+    // Whether the pattern has a named group anywhere (decides what \k means without u).
+    bool has_named_captures(class_escape_context context) {
+        if (has_named_captures_ || scanned_for_captures_) return has_named_captures_;
+        scan_for_captures(context);
+        return has_named_captures_;
+    }
+
+    // Counts the capture groups of the whole pattern and notes whether any is named,
+    // skipping escapes and classes the way V8's pre-scan does (it lets classes nest only in
+    // v mode, even though Annex B reads a `[` inside a class as a literal), then returns to
+    // where it was.
+    void scan_for_captures(class_escape_context context) {
+        const int saved = position();
+        int count = captures_started_;
+        if (context == class_escape_context::in_class) {
+            while (current_ != k_end) {
+                const std::uint32_t c = current_;
+                advance();
+                if (c == '\\') {
+                    advance();
+                } else if (c == ']') {
+                    break;
+                }
+            }
+        }
+        while (current_ != k_end) {
+            const std::uint32_t c = current_;
+            advance();
+            if (c == '\\') {
+                advance();
+            } else if (c == '[') {
+                int nesting = 0;
+                while (current_ != k_end) {
+                    const std::uint32_t d = current_;
+                    advance();
+                    if (d == '\\') {
+                        advance();
+                    } else if (d == '[' && unicode_sets_) {  // classes nest only with v
+                        ++nesting;
+                    } else if (d == ']') {
+                        if (nesting == 0) break;
+                        --nesting;
+                    }
+                }
+            } else if (c == '(') {
+                if (current_ == '?') {
+                    advance();
+                    if (current_ != '<') continue;
+                    advance();
+                    if (current_ == '=' || current_ == '!') continue;
+                    has_named_captures_ = true;
+                }
+                ++count;
+            }
+        }
+        capture_count_ = count;
+        scanned_for_captures_ = true;
+        reset(saved);
+    }
+
+    // --- escapes ---
+
+    // spec: ECMA-262 §22.2.1 CharacterClassEscape :: d D s S w W p{…} P{…}
+    // Called on the backslash with `after` the character after it. Returns false (consuming
+    // nothing) when this is not a class escape; true otherwise, even when the property name
+    // is refused (the error is then recorded).
+    bool try_parse_character_class_escape(std::uint32_t after, class_escape_context context,
+                                          bool& may_contain_strings) {
+        switch (after) {
+            case 'd': case 'D': case 's': case 'S': case 'w': case 'W':
+                advance(2);
+                return true;
+            case 'p':
+            case 'P': {
+                if (!unicode_mode()) return false;
+                const bool negated = after == 'P';
+                advance(2);
+                std::string name;
+                std::string value;
+                bool has_value = false;
+                if (!parse_property_class_name(name, value, has_value) ||
+                    !lookup_property(negated, name, value, has_value, may_contain_strings)) {
+                    fail(context == class_escape_context::in_class
+                             ? regex_error::invalid_class_property_name
+                             : regex_error::invalid_property_name);
+                }
+                return true;
+            }
+            default:
+                return false;
+        }
+    }
+
+    // spec: ECMA-262 §22.2.1 UnicodePropertyValueExpression, the `{name}` or `{name=value}`
+    // after \p. Names are [A-Za-z0-9_]+ as V8 sees them.
+    bool parse_property_class_name(std::string& name, std::string& value, bool& has_value) {
+        if (current_ != '{') return false;
+        for (advance(); current_ != '}' && current_ != '='; advance()) {
+            const char c = static_cast<char>(current_);
+            if (!is_property_name_char(c) || !has_next()) return false;
+            name.push_back(c);
+        }
+        if (current_ == '=') {
+            has_value = true;
+            for (advance(); current_ != '}'; advance()) {
+                const char c = static_cast<char>(current_);
+                if (!is_property_name_char(c) || !has_next()) return false;
+                value.push_back(c);
+            }
+        }
+        advance();
+        return true;
+    }
+
+    // spec: ECMA-262 §22.2.2.9 (CompileToCharSet of UnicodePropertyValueExpression), tables
+    // 67-69 of property names and values, with V8's allow-lists. Sets may_contain_strings
+    // for a property of strings.
+    bool lookup_property(bool negated, const std::string& name, const std::string& value,
+                         bool has_value, bool& may_contain_strings) const {
+        if (!has_value) {
+            if (contains_name(k_general_category_values, name)) return true;
+            if (contains_name(k_binary_properties, name)) return true;
+            if (unicode_sets_ && contains_name(k_string_properties, name)) {
+                if (negated) return false;
+                may_contain_strings = true;
+                return true;
+            }
+            return false;
+        }
+        if (name == "General_Category" || name == "gc") {
+            return contains_name(k_general_category_values, value);
+        }
+        if (name == "Script" || name == "sc" || name == "Script_Extensions" || name == "scx") {
+            return contains_name(k_script_values, value);
+        }
+        return false;
+    }
+
+    // spec: ECMA-262 §22.2.1 RegExpUnicodeEscapeSequence, after `\u`. Consumes it and sets
+    // `value` on success; otherwise leaves the position where it was.
+    bool parse_unicode_escape(std::uint32_t& value) {
+        if (current_ == '{' && unicode_mode()) {
+            const int start = position();
+            advance();
+            if (parse_hex_number_up_to(0x10FFFF, value) && current_ == '}') {
+                advance();
+                return true;
+            }
+            reset(start);
+            return false;
+        }
+        const bool ok = parse_hex_escape(4, value);
+        if (ok && unicode_mode() && is_lead_surrogate(value) && current_ == '\\') {
+            const int start = position();
+            if (next() == 'u') {
+                advance(2);
+                std::uint32_t trail = 0;
+                if (parse_hex_escape(4, trail) && is_trail_surrogate(trail)) {
+                    value = combine_surrogates(value, trail);
+                    return true;
+                }
+            }
+            reset(start);
+        }
+        return ok;
+    }
+
+    // Exactly `digits` hex digits; on failure the position is left unchanged.
+    bool parse_hex_escape(int digits, std::uint32_t& value) {
+        const int start = position();
+        std::uint32_t v = 0;
+        for (int i = 0; i < digits; ++i) {
+            const int d = hex_value(current_);
+            if (d < 0) {
+                reset(start);
+                return false;
+            }
+            v = v * 16 + static_cast<std::uint32_t>(d);
+            advance();
+        }
+        value = v;
+        return true;
+    }
+
+    // One or more hex digits whose value stays within `max`.
+    bool parse_hex_number_up_to(std::uint32_t max, std::uint32_t& value) {
+        int d = hex_value(current_);
+        if (d < 0) return false;
+        std::uint32_t v = 0;
+        while (d >= 0) {
+            v = v * 16 + static_cast<std::uint32_t>(d);
+            if (v > max) return false;
+            advance();
+            d = hex_value(current_);
+        }
+        value = v;
+        return true;
+    }
+
+    // spec: ECMA-262 §22.2.1 CharacterEscape (and Annex B IdentityEscape, c ClassControlLetter,
+    // LegacyOctalEscapeSequence). Called on the backslash; returns the character's value.
+    std::uint32_t parse_character_escape(class_escape_context context) {
+        advance();
+        const std::uint32_t c = current_;
+        switch (c) {
+            case 'f': advance(); return '\f';
+            case 'n': advance(); return '\n';
+            case 'r': advance(); return '\r';
+            case 't': advance(); return '\t';
+            case 'v': advance(); return '\v';
+            case 'c': {
+                const std::uint32_t control = next();
+                const std::uint32_t letter = control & ~std::uint32_t{'A' ^ 'a'};
+                if (letter >= 'A' && letter <= 'Z') {
+                    advance(2);
+                    return control & 0x1F;
+                }
+                if (unicode_mode()) {
+                    fail(regex_error::invalid_unicode_escape);
+                    return 0;
+                }
+                if (context == class_escape_context::in_class &&
+                    (is_decimal_digit(control) || control == '_')) {
+                    advance(2);
+                    return control & 0x1F;
+                }
+                return '\\';  // Annex B: the backslash is a literal; `c` is read next
+            }
+            case '0':
+                if (!is_decimal_digit(next())) {
+                    advance();
+                    return 0;
+                }
+                [[fallthrough]];
+            case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+                if (unicode_mode()) {
+                    fail(regex_error::invalid_class_escape);
+                    return 0;
+                }
+                return parse_legacy_octal();
+            case 'x': {
+                advance();
+                std::uint32_t value = 0;
+                if (parse_hex_escape(2, value)) return value;
+                if (unicode_mode()) {
+                    fail(regex_error::invalid_escape);
+                    return 0;
+                }
+                return 'x';
+            }
+            case 'u': {
+                advance();
+                std::uint32_t value = 0;
+                if (parse_unicode_escape(value)) return value;
+                if (unicode_mode()) {
+                    fail(regex_error::invalid_unicode_escape);
+                    return 0;
+                }
+                return 'u';
+            }
+            default:
+                break;
+        }
+        // IdentityEscape.
+        if (unicode_sets_ && context == class_escape_context::in_class &&
+            is_class_set_reserved_punctuator(c)) {
+            advance();
+            return c;
+        }
+        if (unicode_mode()) {
+            if (!is_syntax_character_or_slash(c)) {
+                fail(regex_error::invalid_escape);
+                return 0;
+            }
+            advance();
+            return c;
+        }
+        advance();
+        if (c == 'k' && has_named_captures(context)) {
+            fail(regex_error::invalid_escape);
+            return 0;
+        }
+        return c;
+    }
+
+    // --- character classes ---
+
+    // spec: ECMA-262 §22.2.1 CharacterClass :: [ ClassContents ] | [^ ClassContents ]
+    // Called on the `[`. Returns MayContainStrings (v mode; false otherwise). `frame_cost`
+    // is this nesting level's charge against k_class_stack_budget.
+    bool parse_character_class(long frame_cost) {
+        class_stack_used_ += frame_cost;
+        if (class_stack_used_ > k_class_stack_budget) {
+            fail(regex_error::stack_overflow);
+            return false;
+        }
+        const bool may_contain_strings = parse_class_contents();
+        class_stack_used_ -= frame_cost;
+        return may_contain_strings;
+    }
+
+    bool parse_class_contents() {
+        advance();
+        bool negated = false;
+        if (current_ == '^') {
+            negated = true;
+            advance();
+        }
+        if (current_ == ']') {
+            advance();
+            return false;
+        }
+        if (!unicode_sets_) {
+            parse_class_ranges();
+            if (failed()) return false;
+            if (!has_more_) fail(regex_error::unterminated_character_class);
+            advance();
+            return false;
+        }
+        class_operand first;
+        parse_class_set_operand(first, k_class_frame_cost);
+        if (failed()) return false;
+        if (current_ == '-' && next() == '-') return parse_class_subtraction(negated, first);
+        if (current_ == '&' && next() == '&') return parse_class_intersection(negated, first);
+        return parse_class_union(negated, first);
+    }
+
+    // spec: ECMA-262 §22.2.1 ClassRanges (no v flag): ClassAtom ( - ClassAtom )? …
+    void parse_class_ranges() {
+        while (has_more_ && current_ != ']') {
+            std::uint32_t from = 0;
+            bool from_is_class = false;
+            parse_class_atom(from, from_is_class);
+            if (failed()) return;
+            if (current_ != '-') continue;
+            advance();
+            if (!has_more_) return;  // unterminated, reported by the caller
+            if (current_ == ']') return;
+            std::uint32_t to = 0;
+            bool to_is_class = false;
+            parse_class_atom(to, to_is_class);
+            if (failed()) return;
+            if (from_is_class || to_is_class) {
+                // Annex B treats the `-` literally; with u a class escape cannot bound a range.
+                if (unicode_mode()) return fail(regex_error::invalid_character_class);
+                continue;
+            }
+            if (from > to) return fail(regex_error::out_of_order_character_class);
+        }
+    }
+
+    // spec: ECMA-262 §22.2.1 ClassAtom :: - | ClassAtomNoDash, ClassEscape :: b | - | …
+    void parse_class_atom(std::uint32_t& value, bool& is_class_escape) {
+        is_class_escape = false;
+        if (current_ != '\\') {
+            value = current_;
+            advance();
+            return;
+        }
+        const std::uint32_t after = next();
+        switch (after) {
+            case 'b':
+                value = '\b';
+                advance(2);
+                return;
+            case '-':
+                if (unicode_mode()) {
+                    value = '-';
+                    advance(2);
+                    return;
+                }
+                break;
+            case k_end:
+                return fail(regex_error::escape_at_end);
+            default:
+                break;
+        }
+        bool strings = false;
+        is_class_escape =
+            try_parse_character_class_escape(after, class_escape_context::in_class, strings);
+        if (is_class_escape) return;
+        value = parse_character_escape(class_escape_context::in_class);
+    }
+
+    // spec: ECMA-262 §22.2.1 ClassSetOperand :: NestedClass | ClassStringDisjunction |
+    //       ClassSetCharacter (v flag). `frame_cost` is charged if it is a nested class.
+    void parse_class_set_operand(class_operand& operand, long frame_cost) {
+        operand = class_operand{};
+        const std::uint32_t c = current_;
+        if (c == '\\') {
+            const std::uint32_t after = next();
+            if (after == 'q') {
+                operand.kind = operand_kind::string_disjunction;
+                operand.may_contain_strings = parse_class_string_disjunction();
+                return;
+            }
+            bool strings = false;
+            if (try_parse_character_class_escape(after, class_escape_context::in_class,
+                                                 strings)) {
+                operand.kind = operand_kind::class_escape;
+                operand.may_contain_strings = strings;
+                return;
+            }
+        }
+        if (c == '[') {
+            operand.kind = operand_kind::nested_class;
+            operand.may_contain_strings = parse_character_class(frame_cost);
+            return;
+        }
+        operand.kind = operand_kind::character;
+        operand.character = parse_class_set_character();
+    }
+
+    // spec: ECMA-262 §22.2.1 ClassSetCharacter.
+    std::uint32_t parse_class_set_character() {
+        const std::uint32_t c = current_;
+        if (c == '\\') {
+            const std::uint32_t after = next();
+            if (after == 'b') {
+                advance(2);
+                return '\b';
+            }
+            if (after == k_end) {
+                fail(regex_error::escape_at_end);
+                return 0;
+            }
+            return parse_character_escape(class_escape_context::in_class);
+        }
+        if (is_class_set_syntax_character(c)) {
+            fail(regex_error::invalid_character_in_class);
+            return 0;
+        }
+        if (is_class_set_double_punctuator(c) && next() == c) {
+            fail(regex_error::invalid_class_set_operation);
+            return 0;
+        }
+        advance();
+        return c;
+    }
+
+    // spec: ECMA-262 §22.2.1 ClassStringDisjunction :: \q{ ClassString ( | ClassString )* }
+    // Returns whether some ClassString is not exactly one character long.
+    bool parse_class_string_disjunction() {
+        advance(2);
+        if (current_ != '{') {
+            fail(regex_error::invalid_escape);
+            return false;
+        }
+        advance();
+        bool has_strings = false;
+        int length = 0;
+        while (has_more_ && current_ != '}') {
+            if (current_ == '|') {
+                if (length != 1) has_strings = true;
+                length = 0;
+                advance();
+            } else {
+                parse_class_set_character();
+                if (failed()) return false;
+                ++length;
+            }
+        }
+        if (length != 1) has_strings = true;
+        // A missing `}` surfaces as an unterminated class or an invalid `]` in the caller.
+        advance();
+        return has_strings;
+    }
+
+    static bool may_contain_strings(const class_operand& operand) noexcept {
+        switch (operand.kind) {
+            case operand_kind::character:
+            case operand_kind::range:
+                return false;
+            default:
+                return operand.may_contain_strings;
+        }
+    }
+
+    // spec: ECMA-262 §22.2.1 ClassUnion :: ( ClassSetRange | ClassSetOperand )*
+    bool parse_class_union(bool negated, const class_operand& first) {
+        bool may = may_contain_strings(first);
+        operand_kind last = first.kind;
+        std::uint32_t character = first.character;
+        while (has_more_ && current_ != ']') {
+            if (current_ == '-') {
+                if (next() == '-') {  // a range and a subtraction cannot mix
+                    fail(regex_error::invalid_class_set_operation);
+                    return false;
+                }
+                advance();
+                if (!has_more_) break;
+                if (last != operand_kind::character) {
+                    fail(regex_error::invalid_character_class);
+                    return false;
+                }
+                const std::uint32_t from = character;
+                class_operand to;
+                parse_class_set_operand(to, k_class_frame_cost);
+                if (failed()) return false;
+                if (to.kind != operand_kind::character) {
+                    fail(regex_error::invalid_character_class);
+                    return false;
+                }
+                if (from > to.character) {
+                    fail(regex_error::out_of_order_character_class);
+                    return false;
+                }
+                last = operand_kind::range;
+            } else {
+                class_operand operand;
+                parse_class_set_operand(operand, k_class_frame_cost);
+                if (failed()) return false;
+                may = may || may_contain_strings(operand);
+                last = operand.kind;
+                character = operand.character;
+            }
+        }
+        if (!has_more_) {
+            fail(regex_error::unterminated_character_class);
+            return false;
+        }
+        advance();
+        if (negated && may) fail(regex_error::negated_class_with_strings);
+        return may;
+    }
+
+    // spec: ECMA-262 §22.2.1 ClassIntersection :: ClassSetOperand ( && ClassSetOperand )+
+    bool parse_class_intersection(bool negated, const class_operand& first) {
+        bool may = may_contain_strings(first);
+        while (has_more_ && current_ != ']') {
+            if (current_ != '&' || next() != '&') {
+                fail(regex_error::invalid_class_set_operation);
+                return false;
+            }
+            advance(2);
+            if (current_ == '&') {  // [lookahead ≠ &]
+                fail(regex_error::invalid_character_in_class);
+                return false;
+            }
+            class_operand operand;
+            parse_class_set_operand(operand, k_class_set_frame_cost);
+            if (failed()) return false;
+            may = may && may_contain_strings(operand);
+        }
+        if (!has_more_) {
+            fail(regex_error::unterminated_character_class);
+            return false;
+        }
+        if (negated && may) {
+            fail(regex_error::negated_class_with_strings);
+            return false;
+        }
+        advance();
+        return may;
+    }
+
+    // spec: ECMA-262 §22.2.1 ClassSubtraction :: ClassSetOperand ( -- ClassSetOperand )+
+    bool parse_class_subtraction(bool negated, const class_operand& first) {
+        const bool may = may_contain_strings(first);
+        if (negated && may) {
+            fail(regex_error::negated_class_with_strings);
+            return false;
+        }
+        while (has_more_ && current_ != ']') {
+            if (current_ != '-' || next() != '-') {
+                fail(regex_error::invalid_class_set_operation);
+                return false;
+            }
+            advance(2);
+            class_operand operand;
+            parse_class_set_operand(operand, k_class_set_frame_cost);
+            if (failed()) return false;
+        }
+        if (!has_more_) {
+            fail(regex_error::unterminated_character_class);
+            return false;
+        }
+        advance();
+        return may;
+    }
+};
+
+// The flags in V8's canonical order, or nullopt when V8 refuses them.
+// spec: ECMA-262 §22.2.3.1 RegExpInitialize steps 4-5 (each of dgimsuvy at most once, and
+// not both u and v).
+std::optional<std::string> canonical_flags(std::string_view flags) {
+    constexpr std::string_view k_order = "dgimsuvy";
+    std::array<bool, k_order.size()> seen{};
+    for (const char c : flags) {
+        const std::size_t i = k_order.find(c);
+        if (i == std::string_view::npos || seen[i]) return std::nullopt;
+        seen[i] = true;
+    }
+    if (seen[k_order.find('u')] && seen[k_order.find('v')]) return std::nullopt;
+    std::string out;
+    for (std::size_t i = 0; i < k_order.size(); ++i) {
+        if (seen[i]) out.push_back(k_order[i]);
+    }
+    return out;
+}
+
+// `body` as the reference quotes it: whole up to k_quote_limit UTF-16 code units, otherwise
+// the first k_quote_limit units and an ellipsis. A cut through a surrogate pair keeps the
+// lead surrogate, written as WTF-8 like the rest of the library writes lone surrogates.
+std::string quote_body(std::string_view body) {
+    std::size_t units = 0;
+    for (std::size_t i = 0; i < body.size();) {
+        const decoded d = decode_utf8(body, i);
+        const std::size_t width = d.code_point >= 0x10000 ? 2 : 1;
+        if (units + width > k_quote_limit) {
+            std::string out(body.substr(0, i));
+            if (units < k_quote_limit) {  // half of a pair fits
+                const std::uint32_t lead = 0xD800 + ((d.code_point - 0x10000) >> 10);
+                out.push_back(static_cast<char>(0xE0 | (lead >> 12)));
+                out.push_back(static_cast<char>(0x80 | ((lead >> 6) & 0x3F)));
+                out.push_back(static_cast<char>(0x80 | (lead & 0x3F)));
+            }
+            out += "\u2026";
+            return out;
+        }
+        units += width;
+        i += d.length;
+    }
+    return std::string(body);
+}
+
+}  // namespace
+
+verdict validate_regex(std::string_view pattern, std::string_view flags) {
+    verdict v;
+    const std::optional<std::string> canonical = canonical_flags(flags);
+    if (!canonical) {
+        v.ok = false;
+        v.offset = 0;
+        v.message.reserve(k_invalid_flags_prefix.size() + flags.size() + 1);
+        v.message += k_invalid_flags_prefix;
+        v.message += flags;
+        v.message += '\'';
+        return v;
+    }
+    const utf16_text text = to_utf16(pattern);
+    const bool unicode = canonical->find('u') != std::string::npos;
+    const bool unicode_sets = canonical->find('v') != std::string::npos;
+    pattern_parser parser(text.units, unicode, unicode_sets);
+    const regex_error e = parser.parse();
+    if (e == regex_error::none) return v;
+    v.ok = false;
+    const int pos = std::clamp(parser.error_position(), 0, static_cast<int>(text.units.size()));
+    v.offset = text.byte_offset[static_cast<std::size_t>(pos)];
+    const std::string_view what = k_messages[static_cast<std::size_t>(e)];
+    v.message.reserve(k_invalid_pattern_prefix.size() + pattern.size() + canonical->size() +
+                      what.size() + 3);
+    v.message += k_invalid_pattern_prefix;
+    v.message += pattern;
+    v.message += '/';
+    v.message += *canonical;
+    v.message += ": ";
+    v.message += what;
+    return v;
+}
+
+// BEHAVIOUR §5: after the leading `/`, a backslash skips the next character, `[` enters a
+// class and `]` leaves it, and the first `/` outside a class ends the pattern.
 regex_split split_regex(std::string_view body) noexcept {
     regex_split s;
     bool in_class = false;
     for (std::size_t i = 1; i < body.size(); ++i) {
-        char c = body[i];
-        if (c == '\\') { ++i; continue; }
-        if (c == '[') in_class = true;
-        else if (c == ']') in_class = false;
-        else if (c == '/' && !in_class) {
-            s.closed = true; s.pattern = body.substr(1, i - 1); s.flags = body.substr(i + 1);
+        const char c = body[i];
+        if (c == '\\') {
+            ++i;
+        } else if (c == '[') {
+            in_class = true;
+        } else if (c == ']') {
+            in_class = false;
+        } else if (c == '/' && !in_class) {
+            s.closed = true;
+            s.pattern = body.substr(1, i - 1);
+            s.flags = body.substr(i + 1);
             return s;
         }
     }
     return s;
 }
-std::optional<std::string> check_regex_matcher(std::string_view) { return std::nullopt; }
+
+std::optional<std::string> check_regex_matcher(std::string_view body) {
+    if (body.empty() || body.front() != '/') return std::nullopt;
+    const regex_split split = split_regex(body);
+    std::string message;
+    if (!split.closed) {
+        message += k_unclosed_message;
+    } else {
+        const verdict v = validate_regex(split.pattern, split.flags);
+        if (v.ok) return std::nullopt;
+        message += k_matcher_prefix;
+        message += v.message;
+        if (v.message.find("Invalid flags supplied") != std::string::npos) message += k_flags_hint;
+        message += ": `";
+    }
+    message += quote_body(body);
+    message += '`';
+    return message;
+}
+
 }  // namespace plurnk

@@ -1,26 +1,301 @@
-// STUB: target paths land here.
+// Target paths (SPEC §5, BEHAVIOUR §3.4). parse_path decodes the three target escapes in one
+// left-to-right pass, keeps text without a `scheme://` prefix as a local path, and otherwise
+// splits the text at its first `{` into the URL and back-to-back `{name: value}` request
+// metadata blocks, checks the blocks (their faults are reported before the URL is looked at),
+// runs the WHATWG parser (url.cpp) on the URL part and projects the record onto the
+// ParsedPath fields. parse_resource_selection cuts a trailing `<scope>` literal off a
+// COPY/MOVE body first. The glob helpers scan for the magic a glob matcher would honour.
+// Error texts never quote input (SPEC §path-request-metadata). No exceptions.
+#include <cstddef>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 #include "plurnk/path.hpp"
+
 namespace plurnk {
+namespace {
+
+constexpr std::string_view k_invalid_uri = "invalid URI in path";
+constexpr std::string_view k_meta_expected = "invalid request metadata: expected a `{name: value}` block";
+constexpr std::string_view k_meta_unclosed = "invalid request metadata: unclosed `{name: value}` block";
+constexpr std::string_view k_meta_no_colon = "invalid request metadata: missing `:` separator";
+constexpr std::string_view k_meta_empty_name = "invalid request metadata: empty name";
+
+bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+// BEHAVIOUR §3.4 step 2: `\\`, `\(`, `\)` lose their backslash; any other `\x` stays.
+std::string decode_escapes(std::string_view raw) {
+    std::string out;
+    out.reserve(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        if (raw[i] == '\\' && i + 1 < raw.size() &&
+            (raw[i + 1] == '\\' || raw[i + 1] == '(' || raw[i + 1] == ')')) {
+            out.push_back(raw[i + 1]);
+            ++i;
+        } else {
+            out.push_back(raw[i]);
+        }
+    }
+    return out;
+}
+
+// `[A-Za-z][A-Za-z0-9+.-]*://` at the start.
+bool has_scheme_prefix(std::string_view s) noexcept {
+    if (s.empty() || !is_alpha(s[0])) return false;
+    std::size_t i = 1;
+    while (i < s.size() && (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '+' || s[i] == '.' || s[i] == '-')) ++i;
+    return s.substr(i, 3) == "://";
+}
+
+// JavaScript String#trim whitespace, restricted to what can matter here: ASCII whitespace
+// and the Unicode space separators, line/paragraph separators, NBSP and BOM (UTF-8).
+std::size_t space_len_at(std::string_view s, std::size_t i) noexcept {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r') return 1;
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA0) return 2;
+    if (c == 0xE1 && s.substr(i, 3) == "\xE1\x9A\x80") return 3;
+    if (c == 0xE2 && i + 2 < s.size()) {
+        const auto c1 = static_cast<unsigned char>(s[i + 1]);
+        const auto c2 = static_cast<unsigned char>(s[i + 2]);
+        if (c1 == 0x80 && (c2 <= 0x8A || c2 == 0xA8 || c2 == 0xA9 || c2 == 0xAF)) return 3;
+        if (c1 == 0x81 && c2 == 0x9F) return 3;
+    }
+    if (c == 0xE3 && s.substr(i, 3) == "\xE3\x80\x80") return 3;
+    if (c == 0xEF && s.substr(i, 3) == "\xEF\xBB\xBF") return 3;
+    return 0;
+}
+std::string_view js_trim(std::string_view s) noexcept {
+    std::size_t b = 0;
+    while (b < s.size()) {
+        const std::size_t n = space_len_at(s, b);
+        if (n == 0) break;
+        b += n;
+    }
+    s.remove_prefix(b);
+    // Trailing: step back over whole UTF-8 sequences.
+    for (;;) {
+        if (s.empty()) break;
+        std::size_t start = s.size() - 1;
+        while (start > 0 && s.size() - start < 3 && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
+        bool trimmed = false;
+        for (std::size_t k = start; k < s.size(); ++k) {
+            if (space_len_at(s, k) == s.size() - k) {
+                s.remove_suffix(s.size() - k);
+                trimmed = true;
+                break;
+            }
+        }
+        if (!trimmed) break;
+    }
+    return s;
+}
+
+// BEHAVIOUR §3.4 step 4: `{name: value}` blocks, back to back, each ending at its first `}`.
+std::optional<std::string> parse_header_blocks(std::string_view rest,
+                                               std::vector<std::pair<std::string, std::string>>& out) {
+    while (!rest.empty()) {
+        if (rest.front() != '{') return std::string(k_meta_expected);
+        const std::size_t close = rest.find('}');
+        if (close == std::string_view::npos) return std::string(k_meta_unclosed);
+        const std::string_view inner = rest.substr(1, close - 1);
+        const std::size_t colon = inner.find(':');
+        if (colon == std::string_view::npos) return std::string(k_meta_no_colon);
+        const std::string_view name = js_trim(inner.substr(0, colon));
+        if (name.empty()) return std::string(k_meta_empty_name);
+        out.emplace_back(std::string(name), std::string(js_trim(inner.substr(colon + 1))));
+        rest.remove_prefix(close + 1);
+    }
+    return std::nullopt;
+}
+
+// `-?\d+(\.\d+)?` at `i`; advances `i` and stores the value.
+bool scan_number(std::string_view s, std::size_t& i, double& value) {
+    const std::size_t start = i;
+    if (i < s.size() && s[i] == '-') ++i;
+    const std::size_t digits = i;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    if (i == digits) { i = start; return false; }
+    if (i + 1 < s.size() && s[i] == '.' && is_digit(s[i + 1])) {
+        ++i;
+        while (i < s.size() && is_digit(s[i])) ++i;
+    }
+    const std::string text(s.substr(start, i - start));
+    value = std::strtod(text.c_str(), nullptr);
+    return true;
+}
+
+// A whole scope literal `<n(sep n)*>` with separators `,`, `, ` or `-` (BEHAVIOUR §3.2).
+std::optional<line_marker> parse_scope_literal(std::string_view s) {
+    if (s.size() < 3 || s.front() != '<' || s.back() != '>') return std::nullopt;
+    const std::string_view inner = s.substr(1, s.size() - 2);
+    line_marker m;
+    std::size_t i = 0;
+    double v = 0;
+    if (!scan_number(inner, i, v)) return std::nullopt;
+    m.marks.push_back(v);
+    while (i < inner.size()) {
+        if (inner[i] == ',') {
+            ++i;
+            if (i < inner.size() && inner[i] == ' ') ++i;
+        } else if (inner[i] == '-') {
+            ++i;
+        } else {
+            return std::nullopt;
+        }
+        if (!scan_number(inner, i, v)) return std::nullopt;
+        m.marks.push_back(v);
+    }
+    return m;
+}
+
+// Index of the `]` closing a character class opened at `open`, or npos.
+std::size_t class_end(std::string_view s, std::size_t open) noexcept {
+    std::size_t i = open + 1;
+    if (i < s.size() && (s[i] == '!' || s[i] == '^')) ++i;
+    if (i < s.size() && s[i] == ']') ++i;  // a leading `]` is a member
+    for (; i < s.size(); ++i) {
+        if (s[i] == '\\') { ++i; continue; }
+        if (s[i] == ']') return i;
+    }
+    return std::string_view::npos;
+}
+
+// True when the brace opened at `open` closes and holds a top-level `,` or `..` (a
+// brace expansion rather than a literal `{x}`). Nesting is counted, not recursed.
+bool brace_is_magic(std::string_view s, std::size_t open) noexcept {
+    int depth = 0;
+    bool sep = false;
+    for (std::size_t i = open; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '\\') { ++i; continue; }
+        if (c == '{') { ++depth; continue; }
+        if (c == '}') {
+            if (--depth == 0) return sep;
+            continue;
+        }
+        if (depth == 1 && (c == ',' || (c == '.' && i + 1 < s.size() && s[i + 1] == '.'))) sep = true;
+    }
+    return false;
+}
+
+bool paren_closes(std::string_view s, std::size_t open) noexcept {
+    int depth = 0;
+    for (std::size_t i = open; i < s.size(); ++i) {
+        if (s[i] == '\\') { ++i; continue; }
+        if (s[i] == '(') ++depth;
+        else if (s[i] == ')' && --depth == 0) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 path_result parse_path(std::string_view raw) {
     path_result r;
     if (raw.empty()) return r;
     parsed_path p;
-    p.raw = std::string(raw);
+    p.raw = decode_escapes(raw);
+    if (!has_scheme_prefix(p.raw)) {
+        r.path = std::move(p);
+        return r;
+    }
+    p.kind = parsed_path::kind_t::url;
+    std::string_view url_text = p.raw;
+    if (const std::size_t brace = url_text.find('{'); brace != std::string_view::npos) {
+        std::vector<std::pair<std::string, std::string>> headers;
+        if (auto err = parse_header_blocks(url_text.substr(brace), headers)) {
+            r.error = std::move(err);
+            return r;
+        }
+        url_text = url_text.substr(0, brace);
+        p.headers = std::move(headers);
+    }
+    auto url = parse_url(url_text);
+    if (!url) {
+        r.error = std::string(k_invalid_uri);
+        return r;
+    }
+    p.scheme = url->protocol.substr(0, url->protocol.size() - 1);
+    if (!url->username.empty()) p.username = url->username;
+    if (!url->password.empty()) p.password = url->password;
+    if (!url->hostname.empty()) p.hostname = url->hostname;
+    if (!url->port.empty()) p.port = static_cast<std::uint32_t>(std::strtoul(url->port.c_str(), nullptr, 10));
+    p.pathname = url->pathname;
+    // The query is read off the href, as the reference does: between the first `?` and the
+    // `#` after it.
+    if (const std::size_t q = url->href.find('?'); q != std::string::npos) {
+        const std::size_t h = url->href.find('#', q + 1);
+        p.query = url->href.substr(q + 1, h == std::string::npos ? std::string::npos : h - q - 1);
+    }
+    if (url->hash.size() > 1) p.fragment = url->hash.substr(1);
     r.path = std::move(p);
     return r;
 }
+
 selection_result parse_resource_selection(std::string_view raw) {
     selection_result r;
-    auto p = parse_path(raw);
-    if (p.error) { r.error = p.error; return r; }
-    if (p.path) r.selection = resource_selection{*p.path, std::nullopt};
+    if (raw.empty()) return r;
+    std::optional<line_marker> marker;
+    std::string_view target = raw;
+    if (raw.back() == '>') {
+        // The scope literal holds no `<`, so the last `<` is its only candidate opener.
+        if (const std::size_t open = raw.rfind('<'); open != std::string_view::npos) {
+            if (auto m = parse_scope_literal(raw.substr(open))) {
+                marker = std::move(m);
+                target = raw.substr(0, open);
+            }
+        }
+    }
+    auto p = parse_path(target);
+    if (p.error) {
+        r.error = std::move(p.error);
+        return r;
+    }
+    if (p.path) r.selection = resource_selection{std::move(*p.path), std::move(marker)};
     return r;
 }
-bool has_glob(std::string_view) noexcept { return false; }
-std::optional<std::size_t> glob_magic_index(std::string_view) noexcept { return std::nullopt; }
-bool is_worker_name(std::string_view) noexcept { return false; }
+
+std::optional<std::size_t> glob_magic_index(std::string_view s) noexcept {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        switch (c) {
+            case '*': case '?': return i;
+            case '\\':
+                if (i + 1 < s.size()) return i;
+                break;
+            case '[':
+                if (class_end(s, i) != std::string_view::npos) return i;
+                break;
+            case '{':
+                if (brace_is_magic(s, i)) return i;
+                break;
+            case '@': case '!': case '+':
+                if (i + 1 < s.size() && s[i + 1] == '(' && paren_closes(s, i + 1)) return i;
+                break;
+            default: break;
+        }
+    }
+    return std::nullopt;
+}
+
+bool has_glob(std::string_view pathname) noexcept { return glob_magic_index(pathname).has_value(); }
+
+bool is_worker_name(std::string_view name) noexcept {
+    if (name.empty() || name.size() > 63) return false;
+    auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    if (!alnum(name.front()) || !alnum(name.back())) return false;
+    for (char c : name) if (!alnum(c) && c != '-') return false;
+    return true;
+}
+
 bool is_reserved_authority(std::string_view name) noexcept {
     for (auto r : k_reserved_authorities) if (r == name) return true;
     return false;
 }
+
 }  // namespace plurnk

@@ -1,6 +1,638 @@
-// STUB: the XPath 1.0 validator lands here.
+// XPath 1.0 validator: decides whether the npm `xpath` package's parse() would accept an
+// expression, and with which message it would refuse it. It never builds a tree and never
+// evaluates. A lexer turns the input into the reference's token kinds (including its quirks:
+// `*`, `and`, `or`, `mod` and `div` are operators unless the previous token is one of a fixed
+// set, a name glued to `(` is a function name or node type, a name glued to `::` is an axis
+// name whatever it spells, a NUL where a token would start ends the input), and a recursive
+// descent parser with one parse_* per XPath 1.0 EBNF production checks the token stream. The
+// reference tokenizes the whole expression before parsing, so a lexical error anywhere wins
+// over a syntax error found earlier: after a syntax error the lexer is drained to look for
+// one. Characters are classified as UTF-16 code units, as JavaScript sees them: a
+// supplementary character arrives as its high surrogate, an invalid UTF-8 byte as U+FFFD.
+// Nesting (parentheses, predicates, arguments) is capped at k_max_depth; every loop consumes
+// a token, so time is linear in the input, and nothing reads past input.size().
+#include <cstddef>
+#include <iterator>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
 #include "plurnk/validate.hpp"
+#include "xml_chars.hpp"
+
 namespace plurnk {
-verdict validate_xpath(std::string_view) { return {}; }
-std::optional<std::string> check_xpath_matcher(std::string_view) { return std::nullopt; }
+
+namespace {
+
+// How many levels an Expr may nest inside the top-level Expr (via `(`, `[` or a function
+// argument). The reference's table-driven parser has no limit; real selectors nest a handful
+// of levels, and 256 levels stay well under 256 KiB of stack even in sanitizer builds.
+constexpr std::size_t k_max_depth = 256;
+
+// The diagnostics; each is one message template, completed by an optional detail.
+enum class xpath_error : unsigned char {
+    unspecified,           // empty input
+    unexpected_character,  // detail: the offending UTF-16 code unit
+    unterminated_literal,  // detail: the quote, the rest of the input and a NUL
+    parse_error,           // the token stream is not an Expr
+    too_deep,              // nesting beyond k_max_depth (this library's limit, not the reference's)
+    count_
+};
+
+constexpr std::string_view k_messages[] = {
+    "XPath expression unspecified.",
+    "Unexpected character ",
+    "Unterminated string literal: ",
+    "XPath parse error",
+    "XPath expression nested too deeply",
+};
+static_assert(std::size(k_messages) == static_cast<std::size_t>(xpath_error::count_),
+              "one message per xpath_error");
+
+constexpr std::string_view k_matcher_prefix =
+    "pattern leads with `//` but is not a valid xpath selector - ";
+
+// The reference's token kinds. Names follow XPath 1.0 §3.7 (Lexical Structure).
+enum class lexeme : unsigned char {
+    end,                 // end of input, or a NUL where a token would start
+    error,               // a lexical error was recorded; the lexer yields this forever
+    double_dot,          // ..
+    double_colon,        // ::
+    double_slash,        // //
+    not_equal,           // !=
+    less_equal,          // <=
+    greater_equal,       // >=
+    op_and,              // `and` in operator position
+    op_or,               // `or` in operator position
+    op_mod,              // `mod` in operator position
+    op_div,              // `div` in operator position
+    multiply,            // `*` in operator position
+    function_name,       // QName glued to `(` that is not a node type
+    axis_name,           // NCName glued to `::` (any spelling)
+    literal,             // '...' or "..."
+    number,              // Digits ('.' Digits)? | '.' Digits
+    star_name_test,      // `*` in operand position
+    qname,               // NCName (':' NCName)?
+    ncname_star,         // NCName ':' '*'
+    node_type,           // comment( text( node( processing-instruction()
+    pi_with_literal,     // processing-instruction( not directly followed by `)`
+    equal,               // =
+    less,                // <
+    greater,             // >
+    plus,                // +
+    minus,               // -
+    bar,                 // |
+    slash,               // /
+    lparen,              // (
+    rparen,              // )
+    comma,               // ,
+    at,                  // @
+    lbracket,            // [
+    rbracket,            // ]
+    dot,                 // .
+    dollar,              // $
+};
+
+struct token {
+    lexeme kind = lexeme::end;
+    std::size_t offset = 0;  // byte offset of the token's first character
+};
+
+// One UTF-16 code unit as JavaScript would see it at a byte offset, and the bytes it spans.
+struct code_unit {
+    std::uint32_t unit = 0;
+    std::size_t length = 0;  // 0 only at end of input
+};
+
+// Decodes the UTF-8 sequence at s[i]. A supplementary character yields its high surrogate
+// (spanning all four bytes, since the low surrogate can never continue a name); a byte that
+// does not start a valid sequence yields U+FFFD and spans one byte.
+code_unit decode_unit(std::string_view s, std::size_t i) noexcept {
+    if (i >= s.size()) return {0, 0};
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) return {b0, 1};
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    std::uint32_t cp = 0;
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        len = 2;
+        cp = b0 & 0x1Fu;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        len = 3;
+        cp = b0 & 0x0Fu;
+        if (b0 == 0xE0) lo = 0xA0;
+        if (b0 == 0xED) hi = 0x9F;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        len = 4;
+        cp = b0 & 0x07u;
+        if (b0 == 0xF0) lo = 0x90;
+        if (b0 == 0xF4) hi = 0x8F;
+    } else {
+        return {0xFFFD, 1};
+    }
+    if (len > s.size() - i) return {0xFFFD, 1};
+    for (std::size_t k = 1; k < len; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return {0xFFFD, 1};
+        cp = (cp << 6) | (b & 0x3Fu);
+    }
+    if (cp > 0xFFFF) cp = 0xD800 + ((cp - 0x10000) >> 10);
+    return {cp, len};
+}
+
+// Appends a UTF-16 code unit as UTF-8 (a lone surrogate as its 3-byte generalized form).
+void append_unit(std::string& out, std::uint32_t u) {
+    if (u < 0x80) {
+        out += static_cast<char>(u);
+    } else if (u < 0x800) {
+        out += static_cast<char>(0xC0 | (u >> 6));
+        out += static_cast<char>(0x80 | (u & 0x3F));
+    } else {
+        out += static_cast<char>(0xE0 | (u >> 12));
+        out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (u & 0x3F));
+    }
+}
+
+constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// spec: XPath 1.0 §3.7 — the reference's tokenizer. next() returns one token per call.
+class lexer {
+public:
+    explicit lexer(std::string_view input) noexcept : in_(input) {}
+
+    // Consumes and returns the next token; after an error or the end, returns that forever.
+    token next() {
+        if (done_) return {done_kind_, pos_};
+        while (pos_ < in_.size() && is_space(in_[pos_])) ++pos_;
+        start_ = pos_;
+        if (pos_ >= in_.size() || in_[pos_] == '\0') return finish(lexeme::end);
+        const char c = in_[pos_];
+        switch (c) {
+            case '(': return single(lexeme::lparen);
+            case ')': return single(lexeme::rparen);
+            case '[': return single(lexeme::lbracket);
+            case ']': return single(lexeme::rbracket);
+            case '@': return single(lexeme::at);
+            case ',': return single(lexeme::comma);
+            case '|': return single(lexeme::bar);
+            case '+': return single(lexeme::plus);
+            case '-': return single(lexeme::minus);
+            case '=': return single(lexeme::equal);
+            case '$': return single(lexeme::dollar);
+            case '.': return lex_dot();
+            case '\'':
+            case '"': return lex_literal(c);
+            case '*':
+                ++pos_;
+                return emit(operand_expected() ? lexeme::star_name_test : lexeme::multiply);
+            case ':':
+                if (byte(pos_ + 1) == ':') return pair(lexeme::double_colon);
+                return fail_unexpected();
+            case '/': return byte(pos_ + 1) == '/' ? pair(lexeme::double_slash) : single(lexeme::slash);
+            case '!':
+                if (byte(pos_ + 1) == '=') return pair(lexeme::not_equal);
+                return fail_unexpected();
+            case '<': return byte(pos_ + 1) == '=' ? pair(lexeme::less_equal) : single(lexeme::less);
+            case '>':
+                return byte(pos_ + 1) == '=' ? pair(lexeme::greater_equal) : single(lexeme::greater);
+            default: break;
+        }
+        if (is_digit(c)) return lex_number();
+        if (xpath_chars::is_name_start(decode_unit(in_, pos_).unit)) return lex_name();
+        return fail_unexpected();
+    }
+
+    [[nodiscard]] bool failed() const noexcept { return done_ && done_kind_ == lexeme::error; }
+    [[nodiscard]] xpath_error error() const noexcept { return error_; }
+    [[nodiscard]] std::size_t error_offset() const noexcept { return start_; }
+    [[nodiscard]] const std::string& error_detail() const noexcept { return detail_; }
+
+private:
+    // The byte at i, or NUL past the end: the reference appends a NUL sentinel to its input.
+    [[nodiscard]] char byte(std::size_t i) const noexcept { return i < in_.size() ? in_[i] : '\0'; }
+
+    // Whether `*` or a name here is an operand (name test) rather than an operator: at the
+    // start, or after one of the tokens the reference lists. Note `,` and `$` are not listed.
+    [[nodiscard]] bool operand_expected() const noexcept {
+        if (!has_prev_) return true;
+        switch (prev_) {
+            case lexeme::at: case lexeme::double_colon: case lexeme::lparen: case lexeme::lbracket:
+            case lexeme::op_and: case lexeme::op_or: case lexeme::op_mod: case lexeme::op_div:
+            case lexeme::multiply: case lexeme::slash: case lexeme::double_slash: case lexeme::bar:
+            case lexeme::plus: case lexeme::minus: case lexeme::equal: case lexeme::not_equal:
+            case lexeme::less: case lexeme::less_equal: case lexeme::greater:
+            case lexeme::greater_equal:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    token emit(lexeme kind) noexcept {
+        prev_ = kind;
+        has_prev_ = true;
+        return {kind, start_};
+    }
+    token single(lexeme kind) noexcept {
+        pos_ += 1;
+        return emit(kind);
+    }
+    token pair(lexeme kind) noexcept {
+        pos_ += 2;
+        return emit(kind);
+    }
+    token finish(lexeme kind) noexcept {
+        done_ = true;
+        done_kind_ = kind;
+        return {kind, start_};
+    }
+
+    // The character at start_ begins no token.
+    token fail_unexpected() {
+        error_ = xpath_error::unexpected_character;
+        detail_.clear();
+        append_unit(detail_, decode_unit(in_, start_).unit);
+        return finish(lexeme::error);
+    }
+
+    // At '.': `..`, `.` Digits (a number) or `.`.
+    token lex_dot() noexcept {
+        if (byte(pos_ + 1) == '.') return pair(lexeme::double_dot);
+        ++pos_;
+        if (!is_digit(byte(pos_))) return emit(lexeme::dot);
+        while (is_digit(byte(pos_))) ++pos_;
+        return emit(lexeme::number);
+    }
+
+    // At a digit: Digits ('.' Digits)?; a '.' not followed by a digit is left for the next token.
+    token lex_number() noexcept {
+        while (is_digit(byte(pos_))) ++pos_;
+        if (byte(pos_) == '.' && is_digit(byte(pos_ + 1))) {
+            ++pos_;
+            while (is_digit(byte(pos_))) ++pos_;
+        }
+        return emit(lexeme::number);
+    }
+
+    // At a quote: the literal runs to the next same quote. Unterminated, the reference's
+    // message echoes the quote, the rest of the input and its NUL sentinel.
+    token lex_literal(char quote) {
+        const std::size_t close = in_.find(quote, pos_ + 1);
+        if (close == std::string_view::npos) {
+            error_ = xpath_error::unterminated_literal;
+            detail_.assign(in_.substr(pos_));
+            detail_ += '\0';
+            pos_ = in_.size();
+            return finish(lexeme::error);
+        }
+        pos_ = close + 1;
+        return emit(lexeme::literal);
+    }
+
+    // Advances over NCName characters.
+    void skip_name_chars() noexcept {
+        for (;;) {
+            const code_unit u = decode_unit(in_, pos_);
+            if (u.length == 0 || !xpath_chars::is_name_char(u.unit)) return;
+            pos_ += u.length;
+        }
+    }
+
+    // At a name start: an operator name, `prefix:*`, a QName, a function name, an axis name
+    // or a node type, decided by the previous token and the characters glued to the name.
+    token lex_name() {
+        pos_ += decode_unit(in_, pos_).length;
+        skip_name_chars();
+        const std::string_view name = in_.substr(start_, pos_ - start_);
+        if (!operand_expected()) {
+            if (name == "and") return emit(lexeme::op_and);
+            if (name == "or") return emit(lexeme::op_or);
+            if (name == "mod") return emit(lexeme::op_mod);
+            if (name == "div") return emit(lexeme::op_div);
+        }
+        if (byte(pos_) == ':') {
+            const char after = byte(pos_ + 1);
+            if (after == '*') {
+                pos_ += 2;
+                return emit(lexeme::ncname_star);
+            }
+            if (after == '_' || xpath_chars::is_letter(decode_unit(in_, pos_ + 1).unit)) {
+                pos_ += 1;
+                skip_name_chars();
+                return emit(byte(pos_) == '(' ? lexeme::function_name : lexeme::qname);
+            }
+            if (after == ':') return emit(lexeme::axis_name);
+        }
+        if (byte(pos_) == '(') {
+            if (name == "comment" || name == "text" || name == "node") return emit(lexeme::node_type);
+            if (name == "processing-instruction")
+                return emit(byte(pos_ + 1) == ')' ? lexeme::node_type : lexeme::pi_with_literal);
+            return emit(lexeme::function_name);
+        }
+        return emit(lexeme::qname);
+    }
+
+    std::string_view in_;
+    std::size_t pos_ = 0;
+    std::size_t start_ = 0;
+    lexeme prev_ = lexeme::end;
+    bool has_prev_ = false;
+    bool done_ = false;
+    lexeme done_kind_ = lexeme::end;
+    xpath_error error_ = xpath_error::parse_error;
+    std::string detail_;
+};
+
+// Tokens that can begin a Step (XPath 1.0 [4]): an axis, a node test or an abbreviated step.
+constexpr bool starts_step(lexeme k) noexcept {
+    switch (k) {
+        case lexeme::axis_name: case lexeme::at: case lexeme::star_name_test:
+        case lexeme::ncname_star: case lexeme::qname: case lexeme::node_type:
+        case lexeme::pi_with_literal: case lexeme::dot: case lexeme::double_dot:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Tokens that can begin a PrimaryExpr (XPath 1.0 [15]), hence a FilterExpr.
+constexpr bool starts_primary(lexeme k) noexcept {
+    switch (k) {
+        case lexeme::dollar: case lexeme::lparen: case lexeme::literal: case lexeme::number:
+        case lexeme::function_name:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Recursive descent over the XPath 1.0 grammar as the reference's parse tables encode it.
+// Each parse_* returns false once an error is recorded; callers stop at the first false.
+class parser {
+public:
+    explicit parser(std::string_view input) noexcept : lex_(input) {}
+
+    verdict run() {
+        advance();
+        bool ok = parse_expr() && (tok_.kind == lexeme::end || fail());
+        if (!ok) {
+            // The reference tokenizes everything first: a later lexical error takes precedence.
+            while (tok_.kind != lexeme::end && tok_.kind != lexeme::error) advance();
+        }
+        verdict v;
+        if (lex_.failed()) {
+            v.ok = false;
+            v.offset = lex_.error_offset();
+            v.message = std::string(k_messages[static_cast<std::size_t>(lex_.error())]);
+            v.message += lex_.error_detail();
+        } else if (!ok) {
+            v.ok = false;
+            v.offset = error_offset_;
+            v.message = std::string(k_messages[static_cast<std::size_t>(error_)]);
+        }
+        return v;
+    }
+
+private:
+    void advance() { tok_ = lex_.next(); }
+
+    [[nodiscard]] bool at(lexeme k) const noexcept { return tok_.kind == k; }
+
+    bool accept(lexeme k) {
+        if (!at(k)) return false;
+        advance();
+        return true;
+    }
+
+    bool expect(lexeme k) { return accept(k) || fail(); }
+
+    bool fail(xpath_error e = xpath_error::parse_error) noexcept {
+        error_ = e;
+        error_offset_ = tok_.offset;
+        return false;
+    }
+
+    // [14] Expr ::= OrExpr
+    // spec: XPath 1.0 §3.1; the nesting guard lives here since every nested Expr passes by.
+    bool parse_expr() {
+        if (depth_ > k_max_depth) return fail(xpath_error::too_deep);
+        ++depth_;
+        const bool ok = parse_or_expr();
+        --depth_;
+        return ok;
+    }
+
+    // [21] OrExpr ::= AndExpr | OrExpr 'or' AndExpr
+    // spec: XPath 1.0 §3.4
+    bool parse_or_expr() {
+        if (!parse_and_expr()) return false;
+        while (accept(lexeme::op_or))
+            if (!parse_and_expr()) return false;
+        return true;
+    }
+
+    // [22] AndExpr ::= EqualityExpr | AndExpr 'and' EqualityExpr
+    // spec: XPath 1.0 §3.4
+    bool parse_and_expr() {
+        if (!parse_equality_expr()) return false;
+        while (accept(lexeme::op_and))
+            if (!parse_equality_expr()) return false;
+        return true;
+    }
+
+    // [23] EqualityExpr ::= RelationalExpr | EqualityExpr ('=' | '!=') RelationalExpr
+    // spec: XPath 1.0 §3.4
+    bool parse_equality_expr() {
+        if (!parse_relational_expr()) return false;
+        while (accept(lexeme::equal) || accept(lexeme::not_equal))
+            if (!parse_relational_expr()) return false;
+        return true;
+    }
+
+    // [24] RelationalExpr ::= AdditiveExpr | RelationalExpr ('<' | '>' | '<=' | '>=') AdditiveExpr
+    // spec: XPath 1.0 §3.4
+    bool parse_relational_expr() {
+        if (!parse_additive_expr()) return false;
+        while (accept(lexeme::less) || accept(lexeme::greater) || accept(lexeme::less_equal) ||
+               accept(lexeme::greater_equal))
+            if (!parse_additive_expr()) return false;
+        return true;
+    }
+
+    // [25] AdditiveExpr ::= MultiplicativeExpr | AdditiveExpr ('+' | '-') MultiplicativeExpr
+    // spec: XPath 1.0 §3.5
+    bool parse_additive_expr() {
+        if (!parse_multiplicative_expr()) return false;
+        while (accept(lexeme::plus) || accept(lexeme::minus))
+            if (!parse_multiplicative_expr()) return false;
+        return true;
+    }
+
+    // [26] MultiplicativeExpr ::= UnaryExpr | MultiplicativeExpr ('*' | 'div' | 'mod') UnaryExpr
+    // spec: XPath 1.0 §3.5
+    bool parse_multiplicative_expr() {
+        if (!parse_unary_expr()) return false;
+        while (accept(lexeme::multiply) || accept(lexeme::op_div) || accept(lexeme::op_mod))
+            if (!parse_unary_expr()) return false;
+        return true;
+    }
+
+    // [27] UnaryExpr ::= UnionExpr | '-' UnaryExpr
+    // spec: XPath 1.0 §3.5; the right recursion is a loop, so a run of minuses costs no stack.
+    bool parse_unary_expr() {
+        while (accept(lexeme::minus)) {
+        }
+        return parse_union_expr();
+    }
+
+    // [18] UnionExpr ::= PathExpr | UnionExpr '|' PathExpr
+    // spec: XPath 1.0 §3.3
+    bool parse_union_expr() {
+        if (!parse_path_expr()) return false;
+        while (accept(lexeme::bar))
+            if (!parse_path_expr()) return false;
+        return true;
+    }
+
+    // [19] PathExpr ::= LocationPath | FilterExpr | FilterExpr '/' RelativeLocationPath
+    //                 | FilterExpr '//' RelativeLocationPath
+    // spec: XPath 1.0 §3.3
+    bool parse_path_expr() {
+        if (!starts_primary(tok_.kind)) return parse_location_path();
+        if (!parse_filter_expr()) return false;
+        if (accept(lexeme::slash) || accept(lexeme::double_slash))
+            return parse_relative_location_path();
+        return true;
+    }
+
+    // [1] LocationPath ::= RelativeLocationPath | AbsoluteLocationPath
+    // spec: XPath 1.0 §2
+    bool parse_location_path() {
+        if (at(lexeme::slash) || at(lexeme::double_slash)) return parse_absolute_location_path();
+        if (starts_step(tok_.kind)) return parse_relative_location_path();
+        return fail();
+    }
+
+    // [2] AbsoluteLocationPath ::= '/' RelativeLocationPath? | AbbreviatedAbsoluteLocationPath
+    // [10] AbbreviatedAbsoluteLocationPath ::= '//' RelativeLocationPath
+    // spec: XPath 1.0 §2, §2.5; a lone '/' ends the path unless a Step can follow.
+    bool parse_absolute_location_path() {
+        if (accept(lexeme::double_slash)) return parse_relative_location_path();
+        if (!expect(lexeme::slash)) return false;
+        return starts_step(tok_.kind) ? parse_relative_location_path() : true;
+    }
+
+    // [3] RelativeLocationPath ::= Step | RelativeLocationPath '/' Step
+    //                            | AbbreviatedRelativeLocationPath
+    // [11] AbbreviatedRelativeLocationPath ::= RelativeLocationPath '//' Step
+    // spec: XPath 1.0 §2, §2.5
+    bool parse_relative_location_path() {
+        if (!parse_step()) return false;
+        while (accept(lexeme::slash) || accept(lexeme::double_slash))
+            if (!parse_step()) return false;
+        return true;
+    }
+
+    // [4] Step ::= AxisSpecifier NodeTest Predicate* | AbbreviatedStep
+    // [12] AbbreviatedStep ::= '.' | '..'
+    // spec: XPath 1.0 §2.1, §2.5
+    bool parse_step() {
+        if (accept(lexeme::dot) || accept(lexeme::double_dot)) return true;
+        if (!parse_axis_specifier() || !parse_node_test()) return false;
+        while (at(lexeme::lbracket))
+            if (!parse_predicate()) return false;
+        return true;
+    }
+
+    // [5] AxisSpecifier ::= AxisName '::' | AbbreviatedAxisSpecifier
+    // [13] AbbreviatedAxisSpecifier ::= '@'?
+    // spec: XPath 1.0 §2.2; like the reference, any NCName before '::' is taken as an axis.
+    bool parse_axis_specifier() {
+        if (accept(lexeme::axis_name)) return expect(lexeme::double_colon);
+        accept(lexeme::at);
+        return true;
+    }
+
+    // [7] NodeTest ::= NameTest | NodeType '(' ')' | 'processing-instruction' '(' Literal ')'
+    // [37] NameTest ::= '*' | NCName ':' '*' | QName
+    // spec: XPath 1.0 §2.3, §3.7
+    bool parse_node_test() {
+        if (accept(lexeme::star_name_test) || accept(lexeme::ncname_star) || accept(lexeme::qname))
+            return true;
+        if (accept(lexeme::node_type)) return expect(lexeme::lparen) && expect(lexeme::rparen);
+        if (accept(lexeme::pi_with_literal))
+            return expect(lexeme::lparen) && expect(lexeme::literal) && expect(lexeme::rparen);
+        return fail();
+    }
+
+    // [8] Predicate ::= '[' PredicateExpr ']'
+    // [9] PredicateExpr ::= Expr
+    // spec: XPath 1.0 §2.4
+    bool parse_predicate() {
+        return expect(lexeme::lbracket) && parse_expr() && expect(lexeme::rbracket);
+    }
+
+    // [20] FilterExpr ::= PrimaryExpr | FilterExpr Predicate
+    // spec: XPath 1.0 §3.3
+    bool parse_filter_expr() {
+        if (!parse_primary_expr()) return false;
+        while (at(lexeme::lbracket))
+            if (!parse_predicate()) return false;
+        return true;
+    }
+
+    // [15] PrimaryExpr ::= VariableReference | '(' Expr ')' | Literal | Number | FunctionCall
+    // [36] VariableReference ::= '$' QName
+    // spec: XPath 1.0 §3.1, §3.7
+    bool parse_primary_expr() {
+        if (accept(lexeme::dollar)) return expect(lexeme::qname);
+        if (accept(lexeme::lparen)) return parse_expr() && expect(lexeme::rparen);
+        if (accept(lexeme::literal) || accept(lexeme::number)) return true;
+        return parse_function_call();
+    }
+
+    // [16] FunctionCall ::= FunctionName '(' ( Argument ( ',' Argument )* )? ')'
+    // spec: XPath 1.0 §3.2; any function name parses, as in the reference.
+    bool parse_function_call() {
+        if (!expect(lexeme::function_name) || !expect(lexeme::lparen)) return false;
+        if (accept(lexeme::rparen)) return true;
+        if (!parse_argument()) return false;
+        while (accept(lexeme::comma))
+            if (!parse_argument()) return false;
+        return expect(lexeme::rparen);
+    }
+
+    // [17] Argument ::= Expr
+    // spec: XPath 1.0 §3.2
+    bool parse_argument() { return parse_expr(); }
+
+    lexer lex_;
+    token tok_;
+    std::size_t depth_ = 0;
+    xpath_error error_ = xpath_error::parse_error;
+    std::size_t error_offset_ = 0;
+};
+
+}  // namespace
+
+verdict validate_xpath(std::string_view expr) {
+    if (expr.empty()) {
+        verdict v;
+        v.ok = false;
+        v.message = std::string(k_messages[static_cast<std::size_t>(xpath_error::unspecified)]);
+        return v;
+    }
+    return parser(expr).run();
+}
+
+std::optional<std::string> check_xpath_matcher(std::string_view body) {
+    verdict v = validate_xpath(body);
+    if (v.ok) return std::nullopt;
+    std::string message(k_matcher_prefix);
+    message += v.message;
+    return message;
+}
+
 }  // namespace plurnk

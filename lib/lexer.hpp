@@ -1,0 +1,64 @@
+// The PLURNK lexer (BEHAVIOUR §1): a single-pass, mode-switching scanner over a byte view.
+// Private header.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/ast.hpp"
+
+namespace plurnk::detail {
+
+enum class tok : std::uint8_t {
+    opener,       // <<OPsuffix (DEFAULT)
+    text,         // text between statements (DEFAULT), incl. reasoning enclosures
+    close_turn,   // :TURNsuffix (DEFAULT, a TURN body open)
+    lbrack,       // [ (SLOTS)
+    lparen,       // ( (SLOTS)
+    scope,        // <1,2> (SLOTS)
+    colon,        // : body fence (SLOTS)
+    close_tag,    // :OPsuffix (BODY, or the one-colon close in SLOTS)
+    tag,          // SIGNAL_TAGS
+    comma,        // SIGNAL_TAGS
+    rbrack,       // ] (all signal modes)
+    disposition,  // 102 200 202 300 499 (SIGNAL_INT)
+    integer,      // -?digits (SIGNAL_INT)
+    ident,        // executor (SIGNAL_IDENT)
+    target_text,  // target content run or escape (TARGET)
+    rparen,       // ) closing the target (TARGET)
+    body_text,    // body content (BODY)
+    eof,
+};
+
+enum class mode : std::uint8_t { normal, slots, signal_tags, signal_int, signal_ident, target, body };
+
+struct token {
+    tok kind = tok::eof;
+    std::uint32_t begin = 0;  // byte offsets into the input
+    std::uint32_t end = 0;
+    plurnk::op op = plurnk::op::PLAN;  // opener, close_tag, close_turn: the op of the open tag
+};
+
+struct lex_error {
+    std::uint32_t begin = 0;  // offset of the failed token's first char
+    std::string message;
+    std::string context;      // text after "unrecognized character <X> " (for cascade collapse)
+};
+
+struct lex_output {
+    std::vector<token> tokens;  // ends with one eof token
+    std::vector<lex_error> errors;
+    mode final_mode = mode::normal;
+    std::uint32_t last_open_begin = 0;  // offset of the last opener (for unparsedTail)
+    std::uint32_t open_tag_begin = 0;   // open tag text (keyword+suffix) of the last opener
+    std::uint32_t open_tag_end = 0;
+    std::uint32_t body_begin = 0;       // first byte of the last body (invented-closer scan)
+    bool in_body = false;
+};
+
+// Lexes the whole input.
+lex_output lex(std::string_view input, std::size_t max_turn_depth);
+
+}  // namespace plurnk::detail

@@ -1,0 +1,100 @@
+// Byte offset -> (line, column) for one input. Lines are 1-based and advance on '\n' only;
+// columns are 0-based code points (each invalid UTF-8 byte counts as one). Queries that move
+// forward on the same line cost only the bytes in between, so a sweep over a document is linear.
+// Private header.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/ast.hpp"
+
+namespace plurnk::detail {
+
+class position_map {
+public:
+    explicit position_map(std::string_view s) : s_(s) {}
+
+    position at(std::size_t offset) {
+        if (offset > s_.size()) offset = s_.size();
+        ensure_lines_through(offset);
+        // Index of the line containing offset: last line start <= offset.
+        std::size_t lo = 0, hi = starts_.size();
+        if (cache_line_ < starts_.size() && starts_[cache_line_] <= offset &&
+            (cache_line_ + 1 == starts_.size() || starts_[cache_line_ + 1] > offset)) {
+            lo = cache_line_;
+        } else {
+            while (hi - lo > 1) {
+                const std::size_t mid = (lo + hi) / 2;
+                if (starts_[mid] <= offset) lo = mid; else hi = mid;
+            }
+        }
+        std::size_t from = starts_[lo];
+        std::uint32_t col = 0;
+        if (lo == cache_line_ && cache_offset_ <= offset && cache_offset_ >= from) {
+            from = cache_offset_;
+            col = cache_col_;
+        }
+        col += count_code_points(from, offset);
+        cache_line_ = lo;
+        cache_offset_ = offset;
+        cache_col_ = col;
+        return position{static_cast<std::uint32_t>(lo + 1), col};
+    }
+
+    // Code points in [from, to), invalid bytes counting one each.
+    std::uint32_t count_code_points(std::size_t from, std::size_t to) const noexcept {
+        std::uint32_t n = 0;
+        std::size_t i = from;
+        while (i < to) {
+            const auto b = static_cast<unsigned char>(s_[i]);
+            if (b < 0x80) {
+                ++i;
+                ++n;
+                continue;
+            }
+            std::size_t len = (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+            if (len > 1) {
+                if (i + len > s_.size()) {
+                    len = 1;
+                } else {
+                    for (std::size_t k = 1; k < len; ++k) {
+                        if ((static_cast<unsigned char>(s_[i + k]) & 0xC0) != 0x80) {
+                            len = 1;
+                            break;
+                        }
+                    }
+                }
+            }
+            i += len;
+            ++n;
+        }
+        return n;
+    }
+
+private:
+    void ensure_lines_through(std::size_t offset) {
+        if (starts_.empty()) starts_.push_back(0);
+        while (scanned_ <= offset && scanned_ < s_.size()) {
+            const void* nl = std::memchr(s_.data() + scanned_, '\n', s_.size() - scanned_);
+            if (nl == nullptr) {
+                scanned_ = s_.size();
+                break;
+            }
+            const std::size_t k = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data());
+            starts_.push_back(k + 1);
+            scanned_ = k + 1;
+        }
+    }
+
+    std::string_view s_;
+    std::vector<std::size_t> starts_;
+    std::size_t scanned_ = 0;
+    std::size_t cache_line_ = static_cast<std::size_t>(-1);
+    std::size_t cache_offset_ = 0;
+    std::uint32_t cache_col_ = 0;
+};
+
+}  // namespace plurnk::detail

@@ -1,0 +1,697 @@
+// The statement parser: recursive descent over the token stream for the four document tiers
+// (BEHAVIOUR §2), reproducing the reference parser's error handling exactly where it shows in
+// results. The reference is an ANTLR parser with the default error strategy, so this file keeps
+// that strategy's rules, written out for this grammar instead of an interpreted ATN:
+//   - sync() before each optional block and loop: a token that fits nowhere is deleted when the
+//     one after it fits, else the rule fails (at a block or loop entry) or the loop skips ahead
+//     to what can follow (at a loop back); the rule end being reachable means "no error here".
+//   - match(): single-token deletion, then single-token insertion, else the rule fails.
+//   - a failed rule reports once (not while already recovering), then skips to a token in the
+//     union of the follow sets of the rules being parsed; a second failure at the same token
+//     and state first consumes one token, so recovery always makes progress.
+//   - a decision that needs lookahead (mid vs. terminal SEND) fails with "no viable
+//     alternative" at the first token where neither alternative continues.
+// Grammar (tokens from the lexer):
+//   document   : turn_content EOF
+//   turn_content: TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*
+//   statements : statement* EOF          client: (statement | look | buff)* EOF
+//   log        : turn+ EOF               turn  : TURN_OPEN slots? COLON turn_content CLOSE_TURN
+//   op statement: OPEN slots? COLON? BODY* CLOSE   (WORK/FORK: OPEN slots? COLON BODY+ CLOSE)
+//   slots      : the op's signal, target and scope slots, any order, each at most once
+#include "syntax.hpp"
+
+#include <algorithm>
+
+#include "grammar.hpp"
+
+namespace plurnk::detail {
+
+namespace {
+
+enum class fail_kind : std::uint8_t { mismatch, no_viable };
+
+// Parse states: ids for the lastErrorStates bookkeeping of recover().
+enum state_id : int {
+    S_NONE, S_DOC_EOF, S_TC_LEAD, S_TC_LEAD_BACK, S_TC_LOOP, S_TC_LOOP_BACK, S_TC_TRAIL,
+    S_TC_TRAIL_BACK, S_SEQ_LOOP, S_SEQ_LOOP_BACK, S_SEQ_EOF, S_STMT_DECIDE, S_LOG_START,
+    S_LOG_BACK, S_LOG_EOF, S_TURN_OPEN, S_TURN_SLOTS, S_TURN_COLON, S_TURN_CLOSE, S_OP_OPEN,
+    S_OP_SLOTS, S_OP_COLON, S_OP_BODY, S_OP_BODY_BACK, S_OP_CLOSE, S_SIG_OPEN, S_SIG_ITEM,
+    S_SIG_ITEM_BACK, S_SIG_CLOSE, S_TGT_OPEN, S_TGT_TEXT, S_TGT_TEXT_BACK, S_TGT_CLOSE,
+    S_SCOPE, S_MID_DECIDE,
+};
+
+enum class sync_kind : std::uint8_t { block_start, loop_entry, loop_back };
+
+enum class signal_shape : std::uint8_t { tags, integer, kill_integer, disposition, ident, branch };
+
+// Slot admission per op (BEHAVIOUR §2.2).
+struct slot_rules {
+    bool signal = true;
+    bool target = true;
+    bool scope = true;
+    signal_shape shape = signal_shape::tags;
+    bool body_required = false;  // WORK/FORK: COLON BODY+ required
+};
+
+slot_rules rules_for(plurnk::op o, bool terminal_send) {
+    slot_rules r;
+    switch (o) {
+        case plurnk::op::OPEN:
+        case plurnk::op::FOLD: r.scope = false; break;
+        case plurnk::op::EXEC: r.shape = signal_shape::ident; break;
+        case plurnk::op::WORK:
+        case plurnk::op::FORK:
+            r.scope = false;
+            r.shape = signal_shape::branch;
+            r.body_required = true;
+            break;
+        case plurnk::op::KILL:
+            r.scope = false;
+            r.shape = signal_shape::kill_integer;
+            break;
+        case plurnk::op::SEND:
+            if (terminal_send) {
+                r.shape = signal_shape::disposition;
+            } else {
+                r.scope = false;
+                r.shape = signal_shape::integer;
+            }
+            break;
+        default: break;
+    }
+    return r;
+}
+
+tset slot_first(const slot_rules& r) {
+    tset s = 0;
+    if (r.signal) s |= bit(T_LBRACK);
+    if (r.target) s |= bit(T_LPAREN);
+    if (r.scope) s |= bit(T_SCOPE);
+    return s;
+}
+
+class syntax_parser {
+public:
+    syntax_parser(const lex_output& lexed, std::string_view input, tier t)
+        : toks_(lexed.tokens), in_(input), tier_(t) {
+        tree_.token_unit.assign(toks_.size(), -1);
+    }
+
+    syntax_tree run() {
+        switch (tier_) {
+            case tier::parse: document(); break;
+            case tier::statements: statement_seq(false); break;
+            case tier::client: statement_seq(true); break;
+            case tier::log: log(); break;
+        }
+        return std::move(tree_);
+    }
+
+private:
+    // --- token stream -------------------------------------------------------------------
+    int la(std::size_t k = 1) const {
+        const std::size_t i = std::min(p_ + k - 1, toks_.size() - 1);
+        return ttype_of(toks_[i]);
+    }
+    const token& lt(std::size_t k = 1) const { return toks_[std::min(p_ + k - 1, toks_.size() - 1)]; }
+
+    void consume() {
+        if (unit_ >= 0) {
+            unit& u = tree_.units[static_cast<std::size_t>(unit_)];
+            if (u.first > u.last) u.first = static_cast<std::uint32_t>(p_);
+            u.last = static_cast<std::uint32_t>(p_);
+            tree_.token_unit[p_] = unit_;
+        }
+        if (p_ + 1 < toks_.size()) ++p_;
+    }
+
+    // --- rule context: follow sets -----------------------------------------------------
+    struct rule_scope {
+        syntax_parser& p;
+        rule_scope(syntax_parser& parser, tset follow) : p(parser) { p.follow_.push_back(follow); }
+        ~rule_scope() { p.follow_.pop_back(); }
+        rule_scope(const rule_scope&) = delete;
+        rule_scope& operator=(const rule_scope&) = delete;
+    };
+
+    tset recovery_set() const {
+        tset s = 0;
+        for (tset f : follow_) s |= f;
+        return s & ~bit(T_EPS);
+    }
+
+    // ANTLR getExpectedTokens(): `next` plus, where the rule may end, what follows it.
+    tset expected(tset next) const {
+        if (!(next & bit(T_EPS))) return next;
+        tset e = next & ~bit(T_EPS);
+        bool eps = true;
+        for (auto it = follow_.rbegin(); it != follow_.rend() && eps; ++it) {
+            e |= *it & ~bit(T_EPS);
+            eps = (*it & bit(T_EPS)) != 0;
+        }
+        if (eps) e |= bit(T_EOF);
+        return e;
+    }
+
+    // --- messages --------------------------------------------------------------------------
+    std::string token_display(const token& t) const {
+        const int ty = ttype_of(t);
+        if (ty == T_DISP) {
+            std::string s = "'";
+            s.append(in_.substr(t.begin, t.end - t.begin));
+            s += '\'';
+            return s;
+        }
+        return ttype_name(ty);
+    }
+
+    static std::string expected_list(tset set, bool oxford) {
+        static constexpr int k_order[] = {
+            T_TEXT, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, T_CLOSE_TURN, T_LBRACK,
+            T_LPAREN, T_SCOPE, T_COLON, T_TAG, T_COMMA, T_RBRACK, T_DISP, T_INT, T_IDENT, T_TGT,
+            T_RPAREN, T_BODY, T_CLOSE};
+        std::vector<const char*> names;
+        for (int t : k_order) {
+            if (!(set & bit(t))) continue;
+            const char* n = ttype_name(t);
+            if (std::find_if(names.begin(), names.end(), [&](const char* m) { return std::string_view(m) == n; }) ==
+                names.end()) {
+                names.push_back(n);
+            }
+        }
+        std::string out;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (i > 0) {
+                if (oxford && names.size() > 2) {
+                    out += (i + 1 == names.size()) ? ", or " : ", ";
+                } else {
+                    out += " or ";
+                }
+            }
+            out += names[i];
+        }
+        return out;
+    }
+
+    void add_error(const token& at, std::string message) {
+        tree_.errors.push_back(syntax_error{at.begin, std::move(message)});
+        ++error_events_;
+    }
+
+    // "unexpected X; expected A, B" (extraneous token, input mismatch, no viable alternative).
+    void report_unexpected(const token& at, tset expect, bool oxford) {
+        std::string m = "unexpected " + token_display(at);
+        const std::string list = expected_list(expect, oxford);
+        if (!list.empty()) m += "; expected " + list;
+        add_error(at, std::move(m));
+    }
+
+    void report_unwanted(tset next) {
+        ++error_events_;
+        if (recovering_) return;
+        recovering_ = true;
+        --error_events_;
+        report_unexpected(lt(), expected(next), false);
+    }
+
+    void report_missing(tset next) {
+        ++error_events_;
+        if (recovering_) return;
+        recovering_ = true;
+        --error_events_;
+        std::string list = expected_list(expected(next), false);
+        add_error(lt(), "expected " + (list.empty() ? std::string("more input") : list) + "; got " + token_display(lt()));
+    }
+
+    void end_error_condition() {
+        recovering_ = false;
+        last_error_index_ = -1;
+        last_error_states_.clear();
+    }
+
+    // --- failure ("exception") bookkeeping ---------------------------------------------------
+    bool fail(fail_kind kind, tset next) {
+        pending_kind_ = kind;
+        pending_token_ = p_;
+        pending_expected_ = expected(next);
+        return false;
+    }
+
+    // The catch block of every rule: report once, then skip to the recovery set.
+    void report_and_recover() {
+        ++error_events_;
+        if (!recovering_) {
+            recovering_ = true;
+            report_unexpected(toks_[pending_token_], pending_expected_, pending_kind_ == fail_kind::mismatch);
+        }
+        if (last_error_index_ == static_cast<long>(p_) &&
+            std::find(last_error_states_.begin(), last_error_states_.end(), state_) != last_error_states_.end()) {
+            consume();
+        }
+        last_error_index_ = static_cast<long>(p_);
+        last_error_states_.push_back(state_);
+        consume_until(recovery_set());
+    }
+
+    void consume_until(tset set) {
+        while (la() != T_EOF && !(set & bit(la()))) consume();
+    }
+
+    // --- the error strategy primitives -----------------------------------------------------------
+    // sync() before a block or loop whose possible next tokens are `next`.
+    bool sync(int state, tset next, sync_kind kind) {
+        state_ = state;
+        if (recovering_) return true;
+        const int t = la();
+        if (next & bit(t)) return true;
+        if (next & bit(T_EPS)) return true;
+        if (kind == sync_kind::loop_back) {
+            report_unwanted(next);
+            consume_until(expected(next) | recovery_set());
+            return true;
+        }
+        if (single_token_deletion(next)) return true;
+        return fail(fail_kind::mismatch, next);
+    }
+
+    bool single_token_deletion(tset next) {
+        if (!(expected(next) & bit(la(2)))) return false;
+        report_unwanted(next);
+        consume();  // the extraneous token
+        end_error_condition();
+        return true;
+    }
+
+    // match(t): `after` are the tokens that may follow t in the rule (EPS: the rule may end).
+    bool match(int state, int t, tset after) {
+        state_ = state;
+        if (la() == t) {
+            end_error_condition();
+            consume();
+            return true;
+        }
+        const tset next = bit(t);
+        if (single_token_deletion(next)) {
+            consume();  // the expected token, now current
+            return true;
+        }
+        if (expected(after) & bit(la())) {  // single-token insertion
+            report_missing(next);
+            return true;
+        }
+        return fail(fail_kind::mismatch, next);
+    }
+
+    bool match_set(int state, tset set) {
+        state_ = state;
+        if (set & bit(la())) {
+            end_error_condition();
+            consume();
+            return true;
+        }
+        return fail(fail_kind::mismatch, set);
+    }
+
+    // --- units ----------------------------------------------------------------------------------
+    int begin_unit() {
+        const int saved = unit_;
+        tree_.units.push_back(unit{});
+        unit_ = static_cast<int>(tree_.units.size()) - 1;
+        unit_errors_ = error_events_;
+        return saved;
+    }
+    void end_unit(int saved) {
+        unit& u = tree_.units[static_cast<std::size_t>(unit_)];
+        u.clean = u.clean && error_events_ == unit_errors_;
+        unit_ = saved;
+    }
+
+    // --- SEND prediction (mid vs. terminal) --------------------------------------------------------
+    enum class send_alt : std::uint8_t { mid, terminal, none };
+
+    // Walks both alternatives over the tokens after a SEND opener; returns the first alternative
+    // left standing alone, or none with the token index where both died.
+    send_alt predict_send(std::size_t& died_at) const {
+        // mid: slots (int signal [INT?], target) in any order, then COLON? BODY* CLOSE
+        // terminal: [DISP] required before scope; target anywhere; then COLON? BODY* CLOSE
+        struct walker {
+            bool alive = true;
+            bool terminal = false;
+            int phase = 0;  // 0 slots, 1 in signal, 2 in target, 3 body
+            bool sig = false, tgt = false, scope = false;
+            int sig_pos = 0;  // tokens seen inside [ ]
+            bool accept(int t) {
+                switch (phase) {
+                    case 0:
+                        if (t == T_LBRACK && !sig) {
+                            phase = 1;
+                            sig_pos = 0;
+                            return true;
+                        }
+                        if (t == T_LPAREN && !tgt) {
+                            phase = 2;
+                            return true;
+                        }
+                        if (t == T_SCOPE && terminal && sig && !scope) {
+                            scope = true;
+                            return true;
+                        }
+                        if (terminal && !sig) return false;
+                        if (t == T_COLON || t == T_BODY) {
+                            phase = 3;
+                            return true;
+                        }
+                        return t == T_CLOSE;
+                    case 1:
+                        if (terminal) {
+                            if (sig_pos == 0) {
+                                if (t != T_DISP) return false;
+                                sig_pos = 1;
+                                return true;
+                            }
+                            if (t != T_RBRACK) return false;
+                        } else {
+                            if (sig_pos == 0 && t == T_INT) {
+                                sig_pos = 1;
+                                return true;
+                            }
+                            if (t != T_RBRACK) return false;
+                        }
+                        sig = true;
+                        phase = 0;
+                        return true;
+                    case 2:
+                        if (t == T_TGT) return true;
+                        if (t != T_RPAREN) return false;
+                        tgt = true;
+                        phase = 0;
+                        return true;
+                    default:
+                        return t == T_BODY || t == T_CLOSE;
+                }
+            }
+        };
+        walker mid, term;
+        term.terminal = true;
+        for (std::size_t i = p_ + 1; i < toks_.size(); ++i) {
+            const int t = ttype_of(toks_[i]);
+            if (mid.alive) mid.alive = mid.accept(t);
+            if (term.alive) term.alive = term.accept(t);
+            if (mid.alive && !term.alive) return send_alt::mid;
+            if (term.alive && !mid.alive) return send_alt::terminal;
+            if (!mid.alive && !term.alive) {
+                died_at = i;
+                return send_alt::none;
+            }
+            if (t == T_CLOSE || t == T_EOF) break;
+        }
+        died_at = toks_.size() - 1;
+        return send_alt::none;
+    }
+
+    bool fail_no_viable(std::size_t at, tset next) {
+        pending_kind_ = fail_kind::no_viable;
+        pending_token_ = at;
+        pending_expected_ = expected(next);
+        return false;
+    }
+
+    // --- rules ---------------------------------------------------------------------------------
+    // document : turn_content EOF
+    void document() {
+        rule_scope scope(*this, 0);
+        turn_content(bit(T_EOF));
+        if (!match(S_DOC_EOF, T_EOF, bit(T_EPS))) report_and_recover();
+    }
+
+    // turn_content : TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*
+    void turn_content(tset follow) {
+        rule_scope scope(*this, follow);
+        if (!turn_content_body()) report_and_recover();
+    }
+
+    bool turn_content_body() {
+        const tset lead = bit(T_TEXT) | opener_bit(plurnk::op::PLAN);
+        if (!sync(S_TC_LEAD, lead, sync_kind::loop_entry)) return false;
+        while (la() == T_TEXT) {
+            if (!match(S_TC_LEAD, T_TEXT, lead)) return false;
+            if (!sync(S_TC_LEAD_BACK, lead, sync_kind::loop_back)) return false;
+        }
+        const tset loop_next = bit(T_TEXT) | k_mid_openers;
+        statement_unit(plurnk::op::PLAN, false, loop_next);
+        if (!sync(S_TC_LOOP, loop_next, sync_kind::loop_entry)) return false;
+        for (;;) {
+            state_ = S_MID_DECIDE;
+            const int t = la();
+            bool more = false;
+            if (t == T_TEXT) {
+                more = true;
+            } else if (t < 16 && (k_mid_openers & bit(t)) && t != static_cast<int>(plurnk::op::SEND)) {
+                more = true;
+            } else if (t == static_cast<int>(plurnk::op::SEND)) {
+                std::size_t died = 0;
+                const send_alt alt = predict_send(died);
+                if (alt == send_alt::none) return fail_no_viable(died, loop_next);
+                more = alt == send_alt::mid;
+            } else {
+                return fail_no_viable(p_, loop_next);
+            }
+            if (!more) break;
+            if (t == T_TEXT) {
+                if (!match(S_TC_LOOP, T_TEXT, loop_next)) return false;
+            } else {
+                statement_unit(static_cast<plurnk::op>(t), false, loop_next);
+            }
+            if (!sync(S_TC_LOOP_BACK, loop_next, sync_kind::loop_back)) return false;
+        }
+        statement_unit(plurnk::op::SEND, true, bit(T_TEXT) | bit(T_EPS));
+        const tset trail = bit(T_TEXT) | bit(T_EPS);
+        if (!sync(S_TC_TRAIL, trail, sync_kind::loop_entry)) return false;
+        while (la() == T_TEXT) {
+            if (!match(S_TC_TRAIL, T_TEXT, trail)) return false;
+            if (!sync(S_TC_TRAIL_BACK, trail, sync_kind::loop_back)) return false;
+        }
+        return true;
+    }
+
+    // statements : statement* EOF ; client : (statement | look | buff)* EOF
+    void statement_seq(bool client) {
+        rule_scope scope(*this, 0);
+        const tset first = client ? k_client_openers : k_protocol_openers;
+        if (!statement_seq_body(first)) report_and_recover();
+    }
+
+    bool statement_seq_body(tset first) {
+        const tset next = first | bit(T_EOF);
+        if (!sync(S_SEQ_LOOP, next, sync_kind::loop_entry)) return false;
+        while (la() < 16 && (first & bit(la()))) {
+            statement_rule(first, next);
+            if (!sync(S_SEQ_LOOP_BACK, next, sync_kind::loop_back)) return false;
+        }
+        return match(S_SEQ_EOF, T_EOF, bit(T_EPS));
+    }
+
+    // statement : one of the op statements (SEND: mid or terminal, by prediction)
+    void statement_rule(tset first, tset follow) {
+        rule_scope scope(*this, follow);
+        const int saved = begin_unit();
+        state_ = S_STMT_DECIDE;
+        const int t = la();
+        bool ok = true;
+        if (t == static_cast<int>(plurnk::op::SEND)) {
+            std::size_t died = 0;
+            const send_alt alt = predict_send(died);
+            if (alt == send_alt::none) {
+                ok = fail_no_viable(died, first);
+            } else {
+                op_statement(plurnk::op::SEND, alt == send_alt::terminal, bit(T_EPS));
+            }
+        } else {
+            op_statement(static_cast<plurnk::op>(t), false, bit(T_EPS));
+        }
+        if (!ok) report_and_recover();
+        end_unit(saved);
+    }
+
+    // A statement-level unit in the parse/log tiers: plan, mid statement or terminal SEND.
+    void statement_unit(plurnk::op o, bool terminal, tset follow) {
+        rule_scope scope(*this, follow);
+        const int saved = begin_unit();
+        op_statement(o, terminal, bit(T_EPS));
+        end_unit(saved);
+    }
+
+    // op statement : OPEN slots? COLON? BODY* CLOSE
+    void op_statement(plurnk::op o, bool terminal, tset follow) {
+        rule_scope scope(*this, follow);
+        tree_.units[static_cast<std::size_t>(unit_)].clean = true;
+        tree_.units[static_cast<std::size_t>(unit_)].terminal_send = terminal;
+        if (!op_statement_body(o, terminal)) report_and_recover();
+    }
+
+    bool op_statement_body(plurnk::op o, bool terminal) {
+        const slot_rules r = rules_for(o, terminal);
+        const tset slots = slot_first(r);
+        const tset tail = r.body_required ? bit(T_COLON) : (bit(T_COLON) | bit(T_BODY) | bit(T_CLOSE));
+        if (!match(S_OP_OPEN, static_cast<int>(o), slots | tail)) return false;
+        if (!sync(S_OP_SLOTS, slots | tail, sync_kind::block_start)) return false;
+        if (slots & bit(la())) slot_rule(r, tail);
+        if (r.body_required) {
+            if (!match(S_OP_COLON, T_COLON, bit(T_BODY))) return false;
+            if (!sync(S_OP_BODY, bit(T_BODY), sync_kind::block_start)) return false;
+            do {
+                if (!match(S_OP_BODY, T_BODY, bit(T_BODY) | bit(T_CLOSE))) return false;
+                if (!sync(S_OP_BODY_BACK, bit(T_BODY) | bit(T_CLOSE), sync_kind::loop_back)) return false;
+            } while (la() == T_BODY);
+        } else {
+            if (!sync(S_OP_COLON, tail, sync_kind::block_start)) return false;
+            if (la() == T_COLON && !match(S_OP_COLON, T_COLON, bit(T_BODY) | bit(T_CLOSE))) return false;
+            const tset body_next = bit(T_BODY) | bit(T_CLOSE);
+            if (!sync(S_OP_BODY, body_next, sync_kind::loop_entry)) return false;
+            while (la() == T_BODY) {
+                if (!match(S_OP_BODY, T_BODY, body_next)) return false;
+                if (!sync(S_OP_BODY_BACK, body_next, sync_kind::loop_back)) return false;
+            }
+        }
+        return match(S_OP_CLOSE, T_CLOSE, bit(T_EPS));
+    }
+
+    // slots : the admitted slots in any order, each at most once; ends at anything else.
+    void slot_rule(const slot_rules& r, tset follow) {
+        rule_scope scope(*this, follow);
+        bool sig = false, tgt = false, scp = false;
+        const tset all = slot_first(r) | bit(T_EPS);
+        for (;;) {
+            const int t = la();
+            if (t == T_LBRACK && r.signal && !sig) {
+                sig = true;
+                signal_rule(r.shape, all);
+            } else if (t == T_LPAREN && r.target && !tgt) {
+                tgt = true;
+                target_rule(all);
+            } else if (t == T_SCOPE && r.scope && !scp && (r.shape != signal_shape::disposition || sig)) {
+                scp = true;
+                if (!match(S_SCOPE, T_SCOPE, all)) {
+                    report_and_recover();
+                    return;
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    void signal_rule(signal_shape shape, tset follow) {
+        rule_scope scope(*this, follow);
+        if (!signal_body(shape)) report_and_recover();
+    }
+
+    bool signal_body(signal_shape shape) {
+        switch (shape) {
+            case signal_shape::tags: {
+                const tset items = bit(T_TAG) | bit(T_COMMA) | bit(T_RBRACK);
+                if (!match(S_SIG_OPEN, T_LBRACK, items)) return false;
+                if (!sync(S_SIG_ITEM, items, sync_kind::loop_entry)) return false;
+                while (la() == T_TAG || la() == T_COMMA) {
+                    if (!match_set(S_SIG_ITEM, bit(T_TAG) | bit(T_COMMA))) return false;
+                    if (!sync(S_SIG_ITEM_BACK, items, sync_kind::loop_back)) return false;
+                }
+                return match(S_SIG_CLOSE, T_RBRACK, bit(T_EPS));
+            }
+            case signal_shape::integer:
+            case signal_shape::kill_integer:
+            case signal_shape::ident: {
+                const tset value = shape == signal_shape::ident     ? bit(T_IDENT)
+                                   : shape == signal_shape::integer ? bit(T_INT)
+                                                                    : (bit(T_INT) | bit(T_DISP));
+                if (!match(S_SIG_OPEN, T_LBRACK, value | bit(T_RBRACK))) return false;
+                if (!sync(S_SIG_ITEM, value | bit(T_RBRACK), sync_kind::block_start)) return false;
+                if ((value & bit(la())) && !match_set(S_SIG_ITEM, value)) return false;
+                return match(S_SIG_CLOSE, T_RBRACK, bit(T_EPS));
+            }
+            case signal_shape::disposition:
+            case signal_shape::branch: {
+                const int value = shape == signal_shape::branch ? T_TAG : T_DISP;
+                if (!match(S_SIG_OPEN, T_LBRACK, bit(value))) return false;
+                if (!match(S_SIG_ITEM, value, bit(T_RBRACK))) return false;
+                return match(S_SIG_CLOSE, T_RBRACK, bit(T_EPS));
+            }
+        }
+        return true;
+    }
+
+    // target : '(' TARGET_TEXT* ')'
+    void target_rule(tset follow) {
+        rule_scope scope(*this, follow);
+        if (!target_body()) report_and_recover();
+    }
+
+    bool target_body() {
+        const tset next = bit(T_TGT) | bit(T_RPAREN);
+        if (!match(S_TGT_OPEN, T_LPAREN, next)) return false;
+        if (!sync(S_TGT_TEXT, next, sync_kind::loop_entry)) return false;
+        while (la() == T_TGT) {
+            if (!match(S_TGT_TEXT, T_TGT, next)) return false;
+            if (!sync(S_TGT_TEXT_BACK, next, sync_kind::loop_back)) return false;
+        }
+        return match(S_TGT_CLOSE, T_RPAREN, bit(T_EPS));
+    }
+
+    // log : turn+ EOF
+    void log() {
+        rule_scope scope(*this, 0);
+        if (!log_body()) report_and_recover();
+    }
+
+    bool log_body() {
+        const tset turn_open = opener_bit(plurnk::op::TURN);
+        if (!sync(S_LOG_START, turn_open, sync_kind::block_start)) return false;
+        do {
+            turn_rule(turn_open | bit(T_EOF));
+            if (!sync(S_LOG_BACK, turn_open | bit(T_EOF), sync_kind::loop_back)) return false;
+        } while (la() == static_cast<int>(plurnk::op::TURN));
+        return match(S_LOG_EOF, T_EOF, bit(T_EPS));
+    }
+
+    // turn : TURN_OPEN slots? COLON turn_content CLOSE_TURN
+    void turn_rule(tset follow) {
+        rule_scope scope(*this, follow);
+        if (!turn_body()) report_and_recover();
+    }
+
+    bool turn_body() {
+        const slot_rules r = rules_for(plurnk::op::TURN, false);
+        const tset slots = slot_first(r);
+        if (!match(S_TURN_OPEN, static_cast<int>(plurnk::op::TURN), slots | bit(T_COLON))) return false;
+        if (!sync(S_TURN_SLOTS, slots | bit(T_COLON), sync_kind::block_start)) return false;
+        if (slots & bit(la())) slot_rule(r, bit(T_COLON));
+        if (!match(S_TURN_COLON, T_COLON, bit(T_TEXT) | opener_bit(plurnk::op::PLAN))) return false;
+        turn_content(bit(T_CLOSE_TURN));
+        return match(S_TURN_CLOSE, T_CLOSE_TURN, bit(T_EPS));
+    }
+
+    const std::vector<token>& toks_;
+    std::string_view in_;
+    tier tier_;
+    syntax_tree tree_;
+    std::size_t p_ = 0;
+    bool recovering_ = false;
+    long last_error_index_ = -1;
+    std::vector<int> last_error_states_;
+    std::vector<tset> follow_;
+    int state_ = S_NONE;
+    int unit_ = -1;
+    std::size_t error_events_ = 0;
+    std::size_t unit_errors_ = 0;
+    fail_kind pending_kind_ = fail_kind::mismatch;
+    std::size_t pending_token_ = 0;
+    tset pending_expected_ = 0;
+};
+
+}  // namespace
+
+syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t) {
+    return syntax_parser(lexed, input, t).run();
+}
+
+}  // namespace plurnk::detail

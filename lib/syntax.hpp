@@ -1,0 +1,36 @@
+// The statement parser's output (private header): statement units over the token stream, the
+// TEXT tokens outside them, and the parser's syntax errors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lexer.hpp"
+#include "plurnk/parse.hpp"
+
+namespace plurnk::detail {
+
+struct syntax_error {
+    std::uint32_t offset = 0;  // byte offset of the offending token
+    std::string message;
+};
+
+// One statement-level parse context: the tokens it holds (first..last inclusive; empty when
+// first > last) and whether its op rule completed without a syntax error.
+struct unit {
+    std::uint32_t first = 1;
+    std::uint32_t last = 0;
+    bool clean = false;
+    bool terminal_send = false;
+};
+
+struct syntax_tree {
+    std::vector<unit> units;
+    std::vector<std::int32_t> token_unit;  // per token: unit index or -1
+    std::vector<syntax_error> errors;      // in report order
+};
+
+syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t);
+
+}  // namespace plurnk::detail
