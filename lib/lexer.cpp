@@ -84,6 +84,7 @@ private:
         std::size_t end = has(fail_at) ? fail_at + cp_len(s_, fail_at) : s_.size();
         lex_error e;
         e.begin = static_cast<std::uint32_t>(start);
+        e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
         e.context = context;
         if (end > start) {
             e.message = "unrecognized character '";

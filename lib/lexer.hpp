@@ -42,7 +42,8 @@ struct token {
 };
 
 struct lex_error {
-    std::uint32_t begin = 0;  // offset of the failed token's first char
+    std::uint32_t begin = 0;        // offset of the failed token's first char
+    std::uint32_t token_index = 0;  // the token lexed next: the error is recorded when it is fetched
     std::string message;
     std::string context;      // text after "unrecognized character <X> " (for cascade collapse)
 };

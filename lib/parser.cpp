@@ -31,6 +31,7 @@ bool is_word_char(unsigned char c) noexcept {
 
 struct pending_error {
     std::uint32_t offset;
+    std::uint64_t recorded;  // when the reference records it: 2 * fetched token (+1 for the parser)
     diagnostic diag;
     bool consumed = false;
 };
@@ -95,24 +96,34 @@ private:
     position at(std::size_t offset) { return pos_.at(offset); }
     std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
 
+    // All hard errors in the order the reference records them: a lexer error when the parser
+    // first fetches the token after it, a parser error when reported (after every token the
+    // parser had looked at by then). That order decides which error a statement shows and the
+    // order of the errors no statement claims.
     void collect_errors() {
-        // Lexer errors, with the cascade of adjacent same-context errors collapsed.
         const detail::lex_error* prev = nullptr;
         position prev_pos{};
         for (const auto& e : lexed_.errors) {
             const position p = at(e.begin);
+            // Cascade collapse: an error right after an error of the same context is dropped.
             const bool cascade = prev != nullptr && prev_pos.line == p.line && prev_pos.column + 1 == p.column &&
                                  prev->context == e.context;
             prev = &e;
             prev_pos = p;
             if (cascade) continue;
-            errors_.push_back(pending_error{e.begin, diagnostic{p, source::lexer, severity::error, e.message}});
+            errors_.push_back(pending_error{e.begin, std::uint64_t{e.token_index} * 2,
+                                            diagnostic{p, source::lexer, severity::error, e.message}});
         }
         for (const auto& e : tree_.errors) {
-            errors_.push_back(pending_error{e.offset, diagnostic{at(e.offset), source::parser, severity::error, e.message}});
+            errors_.push_back(pending_error{e.offset, std::uint64_t{e.fetched} * 2 + 1,
+                                            diagnostic{at(e.offset), source::parser, severity::error, e.message}});
         }
         std::stable_sort(errors_.begin(), errors_.end(),
-                         [](const pending_error& a, const pending_error& b) { return a.offset < b.offset; });
+                         [](const pending_error& a, const pending_error& b) { return a.recorded < b.recorded; });
+        by_offset_.resize(errors_.size());
+        for (std::size_t i = 0; i < errors_.size(); ++i) by_offset_[i] = i;
+        std::stable_sort(by_offset_.begin(), by_offset_.end(),
+                         [&](std::size_t a, std::size_t b) { return errors_[a].offset < errors_[b].offset; });
     }
 
     // Depth-first order: units and the text tokens outside them, by token position.
@@ -137,12 +148,13 @@ private:
         const auto& toks = lexed_.tokens;
         const std::uint32_t lo = toks[un.first].begin;
         const std::uint32_t hi = toks[un.last].begin;
-        while (err < errors_.size() && errors_[err].offset < lo) ++err;
+        while (err < by_offset_.size() && errors_[by_offset_[err]].offset < lo) ++err;
         pending_error* first = nullptr;
-        for (std::size_t k = err; k < errors_.size() && errors_[k].offset <= hi; ++k) {
-            if (errors_[k].consumed) continue;
-            if (first == nullptr) first = &errors_[k];
-            errors_[k].consumed = true;
+        for (std::size_t k = err; k < by_offset_.size() && errors_[by_offset_[k]].offset <= hi; ++k) {
+            pending_error& e = errors_[by_offset_[k]];
+            if (e.consumed) continue;
+            if (first == nullptr || e.recorded < first->recorded) first = &e;
+            e.consumed = true;
         }
         if (first != nullptr) {
             result_.items.emplace_back(first->diag);
@@ -531,7 +543,8 @@ private:
     detail::position_map pos_;
     detail::lex_output lexed_;
     detail::syntax_tree tree_;
-    std::vector<pending_error> errors_;
+    std::vector<pending_error> errors_;  // in recording order
+    std::vector<std::size_t> by_offset_;
     parse_result result_;
 };
 

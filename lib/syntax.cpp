@@ -16,7 +16,7 @@
 //   turn_content: TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*
 //   statements : statement* EOF          client: (statement | look | buff)* EOF
 //   log        : turn+ EOF               turn  : TURN_OPEN slots? COLON turn_content CLOSE_TURN
-//   op statement: OPEN slots? COLON? BODY* CLOSE   (WORK/FORK: OPEN slots? COLON BODY+ CLOSE)
+//   op statement: OPEN slots? COLON? BODY* CLOSE   (WORK/FORK: a body is required)
 //   slots      : the op's signal, target and scope slots, any order, each at most once
 #include "syntax.hpp"
 
@@ -50,7 +50,7 @@ struct slot_rules {
     bool target = true;
     bool scope = true;
     signal_shape shape = signal_shape::tags;
-    bool body_required = false;  // WORK/FORK: COLON BODY+ required
+    bool body_required = false;  // WORK/FORK: an empty body is an error
 };
 
 slot_rules rules_for(plurnk::op o, bool terminal_send) {
@@ -109,11 +109,14 @@ public:
 
 private:
     // --- token stream -------------------------------------------------------------------
-    int la(std::size_t k = 1) const {
+    // Every look at a token counts as fetching it from the lexer: the reference records a lexer
+    // error when the parser first fetches the token after it, which orders the diagnostics.
+    int la(std::size_t k = 1) const { return ttype_of(lt(k)); }
+    const token& lt(std::size_t k = 1) const {
         const std::size_t i = std::min(p_ + k - 1, toks_.size() - 1);
-        return ttype_of(toks_[i]);
+        fetched_ = std::max(fetched_, i);
+        return toks_[i];
     }
-    const token& lt(std::size_t k = 1) const { return toks_[std::min(p_ + k - 1, toks_.size() - 1)]; }
 
     void consume() {
         if (unit_ >= 0) {
@@ -194,7 +197,7 @@ private:
     }
 
     void add_error(const token& at, std::string message) {
-        tree_.errors.push_back(syntax_error{at.begin, std::move(message)});
+        tree_.errors.push_back(syntax_error{at.begin, static_cast<std::uint32_t>(fetched_), std::move(message)});
         ++error_events_;
     }
 
@@ -394,6 +397,7 @@ private:
         walker mid, term;
         term.terminal = true;
         for (std::size_t i = p_ + 1; i < toks_.size(); ++i) {
+            fetched_ = std::max(fetched_, i);
             const int t = ttype_of(toks_[i]);
             if (mid.alive) mid.alive = mid.accept(t);
             if (term.alive) term.alive = term.accept(t);
@@ -532,26 +536,23 @@ private:
     bool op_statement_body(plurnk::op o, bool terminal) {
         const slot_rules r = rules_for(o, terminal);
         const tset slots = slot_first(r);
-        const tset tail = r.body_required ? bit(T_COLON) : (bit(T_COLON) | bit(T_BODY) | bit(T_CLOSE));
+        const tset tail = bit(T_COLON) | bit(T_BODY) | bit(T_CLOSE);
         if (!match(S_OP_OPEN, static_cast<int>(o), slots | tail)) return false;
         if (!sync(S_OP_SLOTS, slots | tail, sync_kind::block_start)) return false;
         if (slots & bit(la())) slot_rule(r, tail);
-        if (r.body_required) {
-            if (!match(S_OP_COLON, T_COLON, bit(T_BODY))) return false;
-            if (!sync(S_OP_BODY, bit(T_BODY), sync_kind::block_start)) return false;
-            do {
-                if (!match(S_OP_BODY, T_BODY, bit(T_BODY) | bit(T_CLOSE))) return false;
-                if (!sync(S_OP_BODY_BACK, bit(T_BODY) | bit(T_CLOSE), sync_kind::loop_back)) return false;
-            } while (la() == T_BODY);
-        } else {
-            if (!sync(S_OP_COLON, tail, sync_kind::block_start)) return false;
-            if (la() == T_COLON && !match(S_OP_COLON, T_COLON, bit(T_BODY) | bit(T_CLOSE))) return false;
-            const tset body_next = bit(T_BODY) | bit(T_CLOSE);
-            if (!sync(S_OP_BODY, body_next, sync_kind::loop_entry)) return false;
-            while (la() == T_BODY) {
-                if (!match(S_OP_BODY, T_BODY, body_next)) return false;
-                if (!sync(S_OP_BODY_BACK, body_next, sync_kind::loop_back)) return false;
-            }
+        if (!sync(S_OP_COLON, tail, sync_kind::block_start)) return false;
+        if (la() == T_COLON && !match(S_OP_COLON, T_COLON, bit(T_BODY) | bit(T_CLOSE))) return false;
+        const tset body_next = bit(T_BODY) | bit(T_CLOSE);
+        if (!sync(S_OP_BODY, body_next, sync_kind::loop_entry)) return false;
+        bool has_body = false;
+        while (la() == T_BODY) {
+            has_body = true;
+            if (!match(S_OP_BODY, T_BODY, body_next)) return false;
+            if (!sync(S_OP_BODY_BACK, body_next, sync_kind::loop_back)) return false;
+        }
+        if (r.body_required && !has_body && la() == T_CLOSE && !recovering_) {
+            // WORK/FORK need a prompt (BEHAVIOUR §2.2); the reference pins no wording.
+            add_error(lt(), "expected body content; got " + token_display(lt()));
         }
         return match(S_OP_CLOSE, T_CLOSE, bit(T_EPS));
     }
@@ -675,6 +676,7 @@ private:
     tier tier_;
     syntax_tree tree_;
     std::size_t p_ = 0;
+    mutable std::size_t fetched_ = 0;
     bool recovering_ = false;
     long last_error_index_ = -1;
     std::vector<int> last_error_states_;

@@ -12,7 +12,8 @@
 namespace plurnk::detail {
 
 struct syntax_error {
-    std::uint32_t offset = 0;  // byte offset of the offending token
+    std::uint32_t offset = 0;   // byte offset of the offending token
+    std::uint32_t fetched = 0;  // tokens fetched from the lexer when it was reported (see parser.cpp)
     std::string message;
 };
 
