@@ -1,0 +1,185 @@
+// `plurnk parse` and `plurnk batch`.
+#include <fmt/core.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "plurnk/plurnk.hpp"
+
+namespace plurnk::cli {
+
+namespace {
+
+bool read_all(std::istream& in, std::string& out) {
+    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return !in.bad();
+}
+
+// Offset of the first byte that is not part of valid UTF-8, or npos.
+std::size_t first_invalid_utf8(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t len = 0;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF) {
+            len = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) lo = 0xA0;
+            if (b == 0xED) hi = 0x9F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) lo = 0x90;
+            if (b == 0xF4) hi = 0x8F;
+        } else {
+            return i;
+        }
+        if (i + len > s.size()) return i;
+        const auto b1 = static_cast<unsigned char>(s[i + 1]);
+        if (b1 < lo || b1 > hi) return i;
+        for (std::size_t k = 2; k < len; ++k) {
+            const auto c = static_cast<unsigned char>(s[i + k]);
+            if (c < 0x80 || c > 0xBF) return i;
+        }
+        i += len;
+    }
+    return std::string_view::npos;
+}
+
+// "--tier=NAME": sets `tier` and returns true; prints a usage error into `status` when unknown.
+bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
+    if (arg.rfind("--tier=", 0) != 0) return false;
+    auto t = plurnk::tier_from_name(std::string_view(arg).substr(7));
+    if (!t) {
+        status = usage_error(fmt::format("unknown tier '{}' (expected parse, statements, log or client)", arg.substr(7)));
+    } else {
+        tier = *t;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool read_input(const std::string& path, std::string& out) {
+    if (path == "-") {
+        if (!read_all(std::cin, out)) {
+            fmt::print(stderr, "plurnk: cannot read standard input\n");
+            return false;
+        }
+        return true;
+    }
+    std::ifstream f(path, std::ios::binary);
+    if (!f) {
+        fmt::print(stderr, "plurnk: cannot open '{}': {}\n", path, std::strerror(errno));
+        return false;
+    }
+    if (!read_all(f, out)) {
+        fmt::print(stderr, "plurnk: cannot read '{}': {}\n", path, std::strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+int cmd_parse(const args& a) {
+    plurnk::tier tier = plurnk::tier::parse;
+    bool pretty = false, allow_invalid = false;
+    std::optional<std::string> file;
+    int status = 0;
+    for (const auto& x : a) {
+        if (tier_option(x, tier, status)) {
+            if (status != 0) return status;
+        } else if (x == "--pretty") {
+            pretty = true;
+        } else if (x == "--allow-invalid-utf8") {
+            allow_invalid = true;
+        } else if (x == "-" || x.rfind('-', 0) != 0) {
+            if (file) return usage_error("parse takes at most one FILE");
+            file = x;
+        } else {
+            return usage_error(fmt::format("unknown option '{}'", x));
+        }
+    }
+    std::string input;
+    const std::string path = file.value_or("-");
+    if (!read_input(path, input)) return 2;
+    if (!allow_invalid) {
+        if (const std::size_t bad = first_invalid_utf8(input); bad != std::string_view::npos) {
+            fmt::print(stderr, "plurnk: '{}' is not valid UTF-8 (byte {}); pass --allow-invalid-utf8 to parse it anyway\n",
+                       path == "-" ? std::string("standard input") : path, bad);
+            return 2;
+        }
+    }
+    const auto result = plurnk::parse(input, tier);
+    std::string out = plurnk::to_json(result, {.pretty = pretty});
+    out += '\n';
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return result.clean() ? 0 : 1;
+}
+
+int cmd_batch(const args& a) {
+    std::optional<plurnk::tier> forced;
+    int status = 0;
+    for (const auto& x : a) {
+        plurnk::tier t = plurnk::tier::parse;
+        if (tier_option(x, t, status)) {
+            if (status != 0) return status;
+            forced = t;
+        } else {
+            return usage_error(fmt::format("unknown option '{}'", x));
+        }
+    }
+    std::ios::sync_with_stdio(false);
+    std::string line, out;
+    std::size_t line_no = 0;
+    while (std::getline(std::cin, line)) {
+        ++line_no;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        const auto request = plurnk::parse_json(line);
+        const plurnk::json_value* id = request ? request->find("id") : nullptr;
+        const plurnk::json_value* input = request ? request->find("input") : nullptr;
+        const plurnk::json_value* tier_v = request ? request->find("tier") : nullptr;
+        if (input == nullptr || input->kind != plurnk::json_value::kind_t::string) {
+            fmt::print(stderr, "plurnk: batch line {}: expected a JSON object with a string \"input\"\n", line_no);
+            status = 1;
+            continue;
+        }
+        plurnk::tier tier = forced.value_or(plurnk::tier::parse);
+        if (!forced && tier_v != nullptr) {
+            const auto t = tier_v->kind == plurnk::json_value::kind_t::string ? plurnk::tier_from_name(tier_v->string)
+                                                                               : std::nullopt;
+            if (!t) {
+                fmt::print(stderr, "plurnk: batch line {}: unknown tier\n", line_no);
+                status = 1;
+                continue;
+            }
+            tier = *t;
+        }
+        const auto result = plurnk::parse(input->string, tier);
+        out.clear();
+        out += "{\"id\":";
+        if (id != nullptr) {
+            plurnk::append_json_value(out, *id);
+        } else {
+            out += "null";
+        }
+        out += ",\"result\":";
+        plurnk::append_json(out, result);
+        out += "}\n";
+        std::fwrite(out.data(), 1, out.size(), stdout);
+    }
+    return status;
+}
+
+}  // namespace plurnk::cli
