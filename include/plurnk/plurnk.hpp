@@ -5,5 +5,6 @@
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/path.hpp"
+#include "plurnk/stream.hpp"
 #include "plurnk/validate.hpp"
 #include "plurnk/version.hpp"
