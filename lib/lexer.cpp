@@ -2,13 +2,19 @@
 // (between statements), SLOTS (after an opener), the three signal modes, TARGET and BODY; plus an
 // explicit stack of open TURN suffixes. It imitates the reference ANTLR lexer exactly where that
 // shows: longest match between competing rules, and on a character no rule accepts one error whose
-// text runs from the failed token's start to the failing character, after which the first code
-// point of that span is dropped and lexing resumes in the same mode. Body text, the hot path, is
-// scanned with memchr for ':' followed by a compare against the open tag.
+// text runs from the failed token's start through the failing character, after which lexing
+// resumes after that character in the same mode. Body text, the hot path, is scanned with memchr
+// for ':' followed by a compare against the open tag.
+//
+// The same code lexes a growing input for the push parser: every look past the end of the input
+// marks the step, and a marked step is undone (its token is not yet stable) until more input or the
+// end arrives. Body, text and target runs remember how far an undone attempt got, so a long
+// statement arriving a few bytes at a time is still scanned once.
 #include "lexer.hpp"
 
 #include <array>
 #include <cstring>
+#include <utility>
 
 namespace plurnk::detail {
 
@@ -22,17 +28,7 @@ bool is_ident_char(unsigned char c) noexcept {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
-
-// Length in bytes of the code point at s[i] (1 for an invalid byte).
-std::size_t cp_len(std::string_view s, std::size_t i) noexcept {
-    const auto b = static_cast<unsigned char>(s[i]);
-    std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-    if (i + len > s.size()) return 1;
-    for (std::size_t k = 1; k < len; ++k) {
-        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 1;
-    }
-    return len;
-}
+bool is_ws(unsigned char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 const char* k_ctx_default = "between statements";
 const char* k_ctx_slots =
@@ -45,33 +41,131 @@ const char* k_ctx_exec_redirect = "in signal - timeout/poll ride the `<scope>` s
 const char* k_ctx_matcher_redirect =
     "in slot region - a matcher rides the `:body:` slot; put it between the body fences";
 
-class lexer {
-public:
-    lexer(std::string_view in, std::size_t max_turn_depth) : s_(in), max_turn_depth_(max_turn_depth) {
-        out_.tokens.reserve(in.size() / 8 + 4);
-    }
+}  // namespace
 
-    lex_output run() {
+struct stream_lexer::impl {
+    explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth) {}
+
+    void advance(std::string_view in, bool finished) {
+        s_ = in;
+        finished_ = finished;
+        if (eof_emitted_) return;
         while (i_ < s_.size()) {
-            switch (mode_) {
-                case mode::normal: lex_default(); break;
-                case mode::slots: lex_slots(); break;
-                case mode::signal_tags: lex_signal_tags(); break;
-                case mode::signal_int: lex_signal_int(); break;
-                case mode::signal_ident: lex_signal_ident(); break;
-                case mode::target: lex_target(); break;
-                case mode::body: lex_body(); break;
+            const saved_state saved = save();
+            hit_end_ = false;
+            step();
+            if (hit_end_ && !finished_) {
+                restore(saved);
+                return;
             }
         }
-        emit(tok::eof, s_.size(), s_.size());
-        out_.final_mode = mode_;
-        out_.in_body = mode_ == mode::body;
-        return std::move(out_);
+        if (finished_) {
+            emit(tok::eof, s_.size(), s_.size());
+            eof_emitted_ = true;
+            out_.final_mode = mode_;
+            out_.in_body = mode_ == mode::body;
+        }
     }
 
-private:
+    std::size_t max_turn_depth_;
+    std::string_view s_;
+    bool finished_ = false;
+    bool eof_emitted_ = false;
+    bool hit_end_ = false;
+    std::size_t i_ = 0;
+    mode mode_ = mode::normal;
+    plurnk::op op_ = plurnk::op::PLAN;
+    std::uint32_t tag_b_ = 0, tag_e_ = 0;  // open tag (keyword + suffix) of the current statement
+    int depth_ = 0;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> turn_stack_;  // open TURN suffixes
+    lex_output out_;
+
+    // Resume hints for runs an undone attempt already scanned (valid for the same token start).
+    std::size_t body_scan_ = 0;
+    struct run_hint {
+        std::size_t start = static_cast<std::size_t>(-1);
+        std::size_t k = 0;
+        int depth = 0;
+    };
+    run_hint text_hint_, target_hint_, enclosure_hint_;
+
+    struct saved_state {
+        std::size_t i;
+        mode m;
+        plurnk::op o;
+        std::uint32_t tb, te;
+        int depth;
+        std::size_t turns;
+        std::pair<std::uint32_t, std::uint32_t> turn_top;
+        std::size_t tokens, errors;
+        std::uint32_t last_open_begin, open_tag_begin, open_tag_end, body_begin;
+    };
+
+    saved_state save() const {
+        return saved_state{i_, mode_, op_, tag_b_, tag_e_, depth_, turn_stack_.size(),
+                           turn_stack_.empty() ? std::pair<std::uint32_t, std::uint32_t>{} : turn_stack_.back(),
+                           out_.tokens.size(), out_.errors.size(), out_.last_open_begin, out_.open_tag_begin,
+                           out_.open_tag_end, out_.body_begin};
+    }
+
+    void restore(const saved_state& st) {
+        i_ = st.i;
+        mode_ = st.m;
+        op_ = st.o;
+        tag_b_ = st.tb;
+        tag_e_ = st.te;
+        depth_ = st.depth;
+        if (turn_stack_.size() > st.turns) turn_stack_.pop_back();
+        if (turn_stack_.size() < st.turns) turn_stack_.push_back(st.turn_top);
+        out_.tokens.resize(st.tokens);
+        out_.errors.resize(st.errors);
+        out_.last_open_begin = st.last_open_begin;
+        out_.open_tag_begin = st.open_tag_begin;
+        out_.open_tag_end = st.open_tag_end;
+        out_.body_begin = st.body_begin;
+    }
+
+    void step() {
+        switch (mode_) {
+            case mode::normal: lex_default(); break;
+            case mode::slots: lex_slots(); break;
+            case mode::signal_tags: lex_signal_tags(); break;
+            case mode::signal_int: lex_signal_int(); break;
+            case mode::signal_ident: lex_signal_ident(); break;
+            case mode::target: lex_target(); break;
+            case mode::body: lex_body(); break;
+        }
+    }
+
     unsigned char at(std::size_t k) const noexcept { return static_cast<unsigned char>(s_[k]); }
-    bool has(std::size_t k) const noexcept { return k < s_.size(); }
+    // Whether s_[k] exists. Asking past the end of an unfinished input marks the step unstable.
+    bool has(std::size_t k) noexcept {
+        if (k < s_.size()) return true;
+        if (!finished_) hit_end_ = true;
+        return false;
+    }
+    // Whether s_[k] exists, for scans whose result cannot change with more input.
+    bool avail(std::size_t k) const noexcept { return k < s_.size(); }
+    // s_.substr(k, lit.size()) == lit, looking at no more than it needs.
+    bool starts_with(std::size_t k, std::string_view lit) noexcept {
+        for (std::size_t n = 0; n < lit.size(); ++n) {
+            if (!has(k + n)) return false;
+            if (s_[k + n] != lit[n]) return false;
+        }
+        return true;
+    }
+    std::string_view open_tag() const noexcept { return s_.substr(tag_b_, tag_e_ - tag_b_); }
+
+    // Length in bytes of the code point at k (1 for an invalid byte).
+    std::size_t cp_len(std::size_t k) noexcept {
+        const auto b = at(k);
+        const std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+        for (std::size_t n = 1; n < len; ++n) {
+            if (!has(k + n)) return 1;
+            if ((at(k + n) & 0xC0) != 0x80) return 1;
+        }
+        return len;
+    }
 
     void emit(tok kind, std::size_t b, std::size_t e) {
         out_.tokens.push_back(token{kind, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), op_});
@@ -81,7 +175,7 @@ private:
     // character is included when present), then resumes after the failing character, as the
     // ANTLR lexer's recover() does.
     void fail(std::size_t start, std::size_t fail_at, const char* context) {
-        std::size_t end = has(fail_at) ? fail_at + cp_len(s_, fail_at) : s_.size();
+        const std::size_t end = has(fail_at) ? fail_at + cp_len(fail_at) : s_.size();
         lex_error e;
         e.begin = static_cast<std::uint32_t>(start);
         e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
@@ -99,9 +193,9 @@ private:
     }
 
     // Which keyword (if any) starts at s_[k].
-    int keyword_at(std::size_t k) const noexcept {
-        if (k + 4 > s_.size()) return -1;
-        std::string_view w = s_.substr(k, 4);
+    int keyword_at(std::size_t k) noexcept {
+        if (!has(k + 3)) return -1;
+        const std::string_view w = s_.substr(k, 4);
         for (std::size_t n = 0; n < k_keywords.size(); ++n) {
             if (w == k_keywords[n]) return static_cast<int>(n);
         }
@@ -112,27 +206,26 @@ private:
     void lex_default() {
         const std::size_t start = i_;
         const unsigned char c = at(i_);
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-            while (has(i_) && (at(i_) == ' ' || at(i_) == '\t' || at(i_) == '\r' || at(i_) == '\n')) ++i_;
+        if (is_ws(c)) {
+            while (avail(i_) && is_ws(at(i_))) ++i_;
             return;
         }
         if (c == '<' && has(i_ + 1) && at(i_ + 1) == '<') {
-            int kw = keyword_at(i_ + 2);
+            const int kw = keyword_at(i_ + 2);
             if (kw >= 0) {
                 std::size_t e = i_ + 6;
                 while (has(e) && is_ident_char(at(e))) ++e;
                 op_ = static_cast<plurnk::op>(kw);
                 emit(tok::opener, start, e);
                 out_.last_open_begin = static_cast<std::uint32_t>(start);
-                out_.open_tag_begin = static_cast<std::uint32_t>(start + 2);
-                out_.open_tag_end = static_cast<std::uint32_t>(e);
-                open_tag_ = s_.substr(start + 2, e - start - 2);
+                out_.open_tag_begin = tag_b_ = static_cast<std::uint32_t>(start + 2);
+                out_.open_tag_end = tag_e_ = static_cast<std::uint32_t>(e);
                 i_ = e;
                 mode_ = mode::slots;
                 return;
             }
         }
-        std::size_t text_end = scan_text(i_);
+        const std::size_t text_end = scan_text(i_);
         // Competing rules that may be longer: a complete reasoning enclosure, a TURN closer.
         std::size_t special_end = 0;
         if (c == '<') {
@@ -140,7 +233,7 @@ private:
         } else if (c == ':' && !turn_stack_.empty()) {
             special_end = close_turn_end(i_);
         }
-        if (special_end > 0 && special_end - start >= text_end - start) {
+        if (special_end > 0 && special_end >= text_end) {
             if (c == ':') {
                 op_ = plurnk::op::TURN;
                 emit(tok::close_turn, start, special_end);
@@ -159,44 +252,73 @@ private:
         i_ = text_end;
     }
 
-    // End of the maximal TEXT run starting at k (BEHAVIOUR §1.1 rule 5); k when nothing matches.
-    std::size_t scan_text(std::size_t k) const noexcept {
-        while (has(k)) {
-            const unsigned char c = at(k);
-            if (c == ' ' || c == '\t' || c == '\r' || c == '\n') break;
-            if (c == '<') {
-                if (!has(k + 1)) break;
-                if (at(k + 1) == '<') {
-                    if (keyword_at(k + 2) >= 0) break;
-                    k += 2;
-                    continue;
-                }
-                k += 2;
-                continue;
+    // End of the maximal TEXT run starting at `start` (BEHAVIOUR §1.1 rule 5).
+    std::size_t scan_text(std::size_t start) noexcept {
+        std::size_t k = (text_hint_.start == start) ? text_hint_.k : start;
+        for (;;) {
+            const bool was_hit = hit_end_;
+            hit_end_ = false;
+            const std::size_t before = k;
+            if (!has(k)) {
+                hit_end_ = hit_end_ || was_hit;
+                break;
             }
-            ++k;
+            const unsigned char c = at(k);
+            bool stop = false;
+            if (is_ws(c)) {
+                stop = true;
+            } else if (c == '<') {
+                if (!has(k + 1)) {
+                    stop = true;
+                } else if (at(k + 1) == '<') {
+                    if (keyword_at(k + 2) >= 0) {
+                        stop = true;
+                    } else {
+                        k += 2;
+                    }
+                } else {
+                    k += 2;
+                }
+            } else {
+                ++k;
+            }
+            if (hit_end_) {
+                // This iteration needs input that has not arrived: remember where it began.
+                text_hint_ = run_hint{start, before, 0};
+                return before;
+            }
+            hit_end_ = was_hit;
+            if (stop) break;
         }
         return k;
     }
 
     // End of a complete `<think>…</think>` or `<|channel>…<channel|>` at k, or 0.
-    std::size_t enclosure_end(std::size_t k) const noexcept {
+    std::size_t enclosure_end(std::size_t k) noexcept {
         static constexpr std::string_view k_pairs[2][2] = {{"<think>", "</think>"}, {"<|channel>", "<channel|>"}};
         for (const auto& p : k_pairs) {
-            if (s_.substr(k, p[0].size()) == p[0]) {
-                std::size_t close = s_.find(p[1], k + p[0].size());
-                if (close != std::string_view::npos) return close + p[1].size();
+            if (!starts_with(k, p[0])) continue;
+            std::size_t from = k + p[0].size();
+            if (enclosure_hint_.start == k && enclosure_hint_.k > from) from = enclosure_hint_.k;
+            const std::size_t close = s_.find(p[1], from);
+            if (close != std::string_view::npos) return close + p[1].size();
+            if (!finished_) {
+                hit_end_ = true;
+                // Nothing before size - |closer| + 1 can start the closer: resume there.
+                const std::size_t resume = s_.size() >= p[1].size() ? s_.size() - p[1].size() + 1 : from;
+                enclosure_hint_ = run_hint{k, resume > from ? resume : from, 0};
             }
+            return 0;
         }
         return 0;
     }
 
     // End of `:TURN<suffix>` closing the innermost open TURN at k, or 0.
-    std::size_t close_turn_end(std::size_t k) const noexcept {
-        const std::string_view suffix = turn_stack_.back();
-        if (s_.substr(k + 1, 4) != "TURN") return 0;
-        if (s_.substr(k + 5, suffix.size()) != suffix) return 0;
-        const std::size_t e = k + 5 + suffix.size();
+    std::size_t close_turn_end(std::size_t k) noexcept {
+        const auto [sb, se] = turn_stack_.back();
+        if (!starts_with(k + 1, "TURN")) return 0;
+        if (!starts_with(k + 5, s_.substr(sb, se - sb))) return 0;
+        const std::size_t e = k + 5 + (se - sb);
         if (has(e) && is_ident_char(at(e))) return 0;
         return e;
     }
@@ -207,7 +329,7 @@ private:
         const unsigned char c = at(i_);
         switch (c) {
             case ' ': case '\t': case '\r': case '\n':
-                while (has(i_) && (at(i_) == ' ' || at(i_) == '\t' || at(i_) == '\r' || at(i_) == '\n')) ++i_;
+                while (avail(i_) && is_ws(at(i_))) ++i_;
                 return;
             case '[':
                 emit(tok::lbrack, start, start + 1);
@@ -238,7 +360,6 @@ private:
         const std::size_t start = i_;
         std::size_t k = i_ + 1;
         for (;;) {
-            // NUM
             if (has(k) && at(k) == '-') ++k;
             if (!has(k) || !is_digit(at(k))) return fail(start, k, k_ctx_slots);
             while (has(k) && is_digit(at(k))) ++k;
@@ -268,9 +389,9 @@ private:
     // ':' in SLOTS: the one-colon empty close, a TURN body opener, or the body fence.
     void lex_slot_colon() {
         const std::size_t start = i_;
-        if (op_ != plurnk::op::TURN && s_.substr(start + 1, open_tag_.size()) == open_tag_) {
-            std::size_t k = start + 1 + open_tag_.size();
-            std::size_t e = k;
+        if (op_ != plurnk::op::TURN && starts_with(start + 1, open_tag())) {
+            std::size_t k = start + 1 + (tag_e_ - tag_b_);
+            const std::size_t e = k;
             while (has(k) && (at(k) == ' ' || at(k) == '\t')) ++k;
             if (!has(k) || at(k) == '\n' || at(k) == '\r' || (at(k) == '<' && has(k + 1) && at(k + 1) == '<')) {
                 emit(tok::close_tag, start, e);
@@ -282,17 +403,18 @@ private:
         emit(tok::colon, start, start + 1);
         ++i_;
         if (op_ == plurnk::op::TURN) {
-            turn_stack_.push_back(open_tag_.substr(4));
+            turn_stack_.emplace_back(tag_b_ + 4, tag_e_);
             mode_ = mode::normal;
         } else {
             out_.body_begin = static_cast<std::uint32_t>(i_);
+            body_scan_ = i_;
             mode_ = mode::body;
         }
     }
 
     bool skip_blanks() {
         if (at(i_) == ' ' || at(i_) == '\t') {
-            while (has(i_) && (at(i_) == ' ' || at(i_) == '\t')) ++i_;
+            while (avail(i_) && (at(i_) == ' ' || at(i_) == '\t')) ++i_;
             return true;
         }
         return false;
@@ -329,7 +451,7 @@ private:
             ++k;
         }
         if (k == start) {
-            // Only '<' (followed by a stop char or EOF), CR or LF get here.
+            // Only '<' (followed by a stop char or the end), CR or LF get here.
             return fail(start, c == '<' ? start + 1 : start, k_ctx_tags);
         }
         emit(tok::tag, start, k);
@@ -373,34 +495,57 @@ private:
     void lex_target() {
         const std::size_t start = i_;
         std::size_t k = i_;
-        while (has(k)) {
+        int depth = depth_;
+        if (target_hint_.start == start) {
+            k = target_hint_.k;
+            depth = target_hint_.depth;
+        }
+        for (;;) {
+            const std::size_t before = k;
+            const int depth_before = depth;
+            if (!has(k)) {
+                if (hit_end_) target_hint_ = run_hint{start, before, depth_before};
+                break;
+            }
             const unsigned char c = at(k);
+            bool stop = false;
             if (c == '\\') {
                 // `\\`, `\(` and `\)` are escapes; a lone backslash is plain text.
                 k += (has(k + 1) && (at(k + 1) == '\\' || at(k + 1) == '(' || at(k + 1) == ')')) ? 2 : 1;
-                continue;
-            }
-            if (c == '(') {
-                ++depth_;
+            } else if (c == '(') {
+                ++depth;
                 ++k;
-                continue;
-            }
-            if (c == ')') {
-                if (depth_ == 0) break;
-                --depth_;
+            } else if (c == ')') {
+                if (depth == 0) {
+                    stop = true;
+                } else {
+                    --depth;
+                    ++k;
+                }
+            } else if (c == '\r' || c == '\n') {
+                stop = true;
+            } else if (c == '<') {
+                if (!has(k + 1)) {
+                    stop = true;
+                } else {
+                    const unsigned char f = at(k + 1);
+                    if (f == '\\' || f == '(' || f == ')' || f == '<' || f == '\r' || f == '\n') {
+                        stop = true;
+                    } else {
+                        k += 2;
+                    }
+                }
+            } else {
                 ++k;
-                continue;
             }
-            if (c == '\r' || c == '\n') break;
-            if (c == '<') {
-                if (!has(k + 1)) break;
-                const unsigned char f = at(k + 1);
-                if (f == '\\' || f == '(' || f == ')' || f == '<' || f == '\r' || f == '\n') break;
-                k += 2;
-                continue;
+            if (hit_end_) {
+                target_hint_ = run_hint{start, before, depth_before};
+                return;
             }
-            ++k;
+            if (stop) break;
         }
+        if (hit_end_) return;
+        depth_ = depth;
         if (k > start) {
             emit(tok::target_text, start, k);
             i_ = k;
@@ -419,18 +564,28 @@ private:
     // BODY: opaque text up to the exact close tag (':' + open tag, not followed by an ident char).
     void lex_body() {
         const std::size_t start = i_;
-        std::size_t k = i_;
+        const std::string_view tag = open_tag();
+        std::size_t k = body_scan_ > start ? body_scan_ : start;
         for (;;) {
-            const void* hit = std::memchr(s_.data() + k, ':', s_.size() - k);
+            const void* hit = k < s_.size() ? std::memchr(s_.data() + k, ':', s_.size() - k) : nullptr;
             if (hit == nullptr) {
+                if (!finished_) {
+                    hit_end_ = true;
+                    body_scan_ = s_.size();
+                    return;
+                }
                 emit(tok::body_text, start, s_.size());
                 i_ = s_.size();
                 return;
             }
             k = static_cast<std::size_t>(static_cast<const char*>(hit) - s_.data());
-            if (s_.substr(k + 1, open_tag_.size()) == open_tag_) {
-                const std::size_t e = k + 1 + open_tag_.size();
-                if (!has(e) || !is_ident_char(at(e))) {
+            const bool was_hit = hit_end_;
+            hit_end_ = false;
+            bool closes = false;
+            if (starts_with(k + 1, tag)) {
+                const std::size_t e = k + 1 + tag.size();
+                closes = !(has(e) && is_ident_char(at(e)));
+                if (!hit_end_ && closes) {
                     if (k > start) emit(tok::body_text, start, k);
                     emit(tok::close_tag, k, e);
                     i_ = e;
@@ -438,25 +593,35 @@ private:
                     return;
                 }
             }
+            if (hit_end_) {
+                body_scan_ = k;  // this ':' is undecided until more input arrives
+                return;
+            }
+            hit_end_ = was_hit;
             ++k;
         }
     }
-
-    std::string_view s_;
-    std::size_t max_turn_depth_;
-    std::size_t i_ = 0;
-    mode mode_ = mode::normal;
-    plurnk::op op_ = plurnk::op::PLAN;
-    std::string_view open_tag_;
-    int depth_ = 0;
-    std::vector<std::string_view> turn_stack_;
-    lex_output out_;
 };
 
-}  // namespace
+stream_lexer::stream_lexer(std::size_t max_turn_depth) : impl_(new impl(max_turn_depth)) {}
+stream_lexer::~stream_lexer() { delete impl_; }
+stream_lexer::stream_lexer(const stream_lexer& other) : impl_(new impl(*other.impl_)) {}
+stream_lexer& stream_lexer::operator=(const stream_lexer& other) {
+    if (this != &other) *impl_ = *other.impl_;
+    return *this;
+}
+void stream_lexer::advance(std::string_view input, bool finished) { impl_->advance(input, finished); }
+const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
+std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
+
+lex_output stream_lexer::take_output() noexcept { return std::move(impl_->out_); }
+void stream_lexer::reserve_tokens(std::size_t n) { impl_->out_.tokens.reserve(n); }
 
 lex_output lex(std::string_view input, std::size_t max_turn_depth) {
-    return lexer(input, max_turn_depth).run();
+    stream_lexer l(max_turn_depth);
+    l.reserve_tokens(input.size() / 8 + 4);
+    l.advance(input, true);
+    return l.take_output();
 }
 
 }  // namespace plurnk::detail

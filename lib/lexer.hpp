@@ -62,4 +62,28 @@ struct lex_output {
 // Lexes the whole input.
 lex_output lex(std::string_view input, std::size_t max_turn_depth);
 
+// The same lexer over a growing input. advance() emits only tokens that more input cannot change
+// (a step whose decision looked at the end of the input is undone and retried when more arrives;
+// long runs resume where the last attempt stopped, so the total work stays linear). With
+// `finished` it lexes to the end and appends the eof token, exactly as lex() does.
+class stream_lexer {
+public:
+    explicit stream_lexer(std::size_t max_turn_depth);
+    ~stream_lexer();
+    stream_lexer(const stream_lexer&);
+    stream_lexer& operator=(const stream_lexer&);
+
+    void advance(std::string_view input, bool finished);
+    [[nodiscard]] const lex_output& output() const noexcept;
+    // Moves the output out (the lexer is spent afterwards).
+    [[nodiscard]] lex_output take_output() noexcept;
+    void reserve_tokens(std::size_t n);
+    // Offset where the next token will start (everything before it is lexed).
+    [[nodiscard]] std::size_t position() const noexcept;
+
+private:
+    struct impl;
+    impl* impl_;
+};
+
 }  // namespace plurnk::detail
