@@ -92,30 +92,50 @@ tset slot_first(const slot_rules& r) {
 
 class syntax_parser {
 public:
-    syntax_parser(const lex_output& lexed, std::string_view input, tier t)
-        : toks_(lexed.tokens), in_(input), tier_(t) {
-        tree_.token_unit.assign(toks_.size(), -1);
+    explicit syntax_parser(tier t) : tier_(t) {
+        switch (t) {
+            case tier::parse: push_frame(rule::document, 0, 0); break;
+            case tier::statements:
+            case tier::client: push_frame(rule::sequence, 0, 0); break;
+            case tier::log: push_frame(rule::log, 0, 0); break;
+        }
     }
 
-    syntax_tree run() {
-        switch (tier_) {
-            case tier::parse: document(); break;
-            case tier::statements: statement_seq(false); break;
-            case tier::client: statement_seq(true); break;
-            case tier::log: log(); break;
-        }
-        return std::move(tree_);
+    // Parses as far as `toks` allows. Without `finished`, a step that would look past the last
+    // token is undone and retried on the next call; with it, `toks` ends with the eof token and
+    // parsing runs to the end.
+    void advance(const std::vector<token>& toks, std::string_view in, bool finished) {
+        toks_ = &toks;
+        in_ = in;
+        finished_ = finished;
+        tree_.token_unit.resize(toks.size(), -1);
+        if (toks.empty()) return;
+        run_machine();
     }
+
+    [[nodiscard]] const syntax_tree& tree() const noexcept { return tree_; }
+    syntax_tree take_tree() { return std::move(tree_); }
+    // Tokens before this index are settled: their units and errors can no longer change.
+    [[nodiscard]] std::size_t settled() const noexcept { return p_; }
+    [[nodiscard]] bool done() const noexcept { return frames_.empty(); }
 
 private:
     // --- token stream -------------------------------------------------------------------
     // Every look at a token counts as fetching it from the lexer: the reference records a lexer
     // error when the parser first fetches the token after it, which orders the diagnostics.
+    // Past the tokens lexed so far, an unfinished stream has no answer yet: the step is undone.
+    struct need_more {};
+
     int la(std::size_t k = 1) const { return ttype_of(lt(k)); }
-    const token& lt(std::size_t k = 1) const {
-        const std::size_t i = std::min(p_ + k - 1, toks_.size() - 1);
+    const token& lt(std::size_t k = 1) const { return tok_at(p_ + k - 1); }
+    const token& tok_at(std::size_t i) const {
+        const auto& toks = *toks_;
+        if (i >= toks.size()) {
+            if (!finished_) throw need_more{};
+            i = toks.size() - 1;
+        }
         fetched_ = std::max(fetched_, i);
-        return toks_[i];
+        return toks[i];
     }
 
     void consume() {
@@ -125,7 +145,7 @@ private:
             u.last = static_cast<std::uint32_t>(p_);
             tree_.token_unit[p_] = unit_;
         }
-        if (p_ + 1 < toks_.size()) ++p_;
+        if (p_ + 1 < toks_->size() || (!finished_ && p_ < toks_->size())) ++p_;
     }
 
     // --- rule context: follow sets -----------------------------------------------------
@@ -242,10 +262,17 @@ private:
 
     // The catch block of every rule: report once, then skip to the recovery set.
     void report_and_recover() {
+        report_and_note();
+        consume_until(recovery_set());
+    }
+
+    // Reports the pending failure once, and makes sure recovery moves: a second failure at the
+    // same token and state consumes a token first.
+    void report_and_note() {
         ++error_events_;
         if (!recovering_) {
             recovering_ = true;
-            report_unexpected(toks_[pending_token_], pending_expected_, pending_kind_ == fail_kind::mismatch);
+            report_unexpected(tok_at(pending_token_), pending_expected_, pending_kind_ == fail_kind::mismatch);
         }
         if (last_error_index_ == static_cast<long>(p_) &&
             std::find(last_error_states_.begin(), last_error_states_.end(), state_) != last_error_states_.end()) {
@@ -253,7 +280,6 @@ private:
         }
         last_error_index_ = static_cast<long>(p_);
         last_error_states_.push_back(state_);
-        consume_until(recovery_set());
     }
 
     void consume_until(tset set) {
@@ -396,9 +422,8 @@ private:
         };
         walker mid, term;
         term.terminal = true;
-        for (std::size_t i = p_ + 1; i < toks_.size(); ++i) {
-            fetched_ = std::max(fetched_, i);
-            const int t = ttype_of(toks_[i]);
+        for (std::size_t i = p_ + 1;; ++i) {
+            const int t = ttype_of(tok_at(i));
             if (mid.alive) mid.alive = mid.accept(t);
             if (term.alive) term.alive = term.accept(t);
             if (mid.alive && !term.alive) return send_alt::mid;
@@ -409,7 +434,7 @@ private:
             }
             if (t == T_CLOSE || t == T_EOF) break;
         }
-        died_at = toks_.size() - 1;
+        died_at = toks_->size() - 1;
         return send_alt::none;
     }
 
@@ -420,79 +445,287 @@ private:
         return false;
     }
 
-    // --- rules ---------------------------------------------------------------------------------
+    // --- the top-level rules as a resumable machine ------------------------------------------------
+    // document, turn_content, statements/client, log and turn keep their position in frames, so
+    // parsing can stop between any two steps and go on when more tokens arrive. Each step is atomic:
+    // it runs to its end or, when it needs a token not lexed yet, is undone as a whole. Skipping
+    // tokens during recovery is a step per token, so it never repeats work.
+    enum class rule : std::uint8_t { document, turn_content, sequence, log, turn };
+    enum phase : int {
+        P_START, P_FAIL, P_CONSUME, P_EXIT,
+        // document
+        P_DOC_EOF,
+        // turn_content
+        P_LEAD, P_LEAD_BACK, P_PLAN, P_LOOP_ENTRY, P_DECIDE, P_LOOP_BACK, P_TERMINAL, P_TRAIL_ENTRY, P_TRAIL,
+        P_TRAIL_BACK,
+        // sequence
+        P_SEQ_LOOP, P_SEQ_BACK, P_SEQ_EOF,
+        // log
+        P_LOG_TURN, P_LOG_BACK, P_LOG_NEXT, P_LOG_EOF,
+        // turn
+        P_TURN_SLOTS, P_TURN_COLON, P_TURN_CLOSE,
+    };
+    struct frame {
+        rule r;
+        int phase = P_START;
+        int resume = P_EXIT;     // the parent's phase when this frame exits
+        tset consume_set = 0;    // P_CONSUME: skip to a token in this set,
+        int consume_then = P_EXIT;  // then go on here
+    };
+
+    void push_frame(rule r, tset follow, int parent_resume) {
+        if (!frames_.empty()) frames_.back().phase = parent_resume;
+        frames_.push_back(frame{r});
+        follow_.push_back(follow);
+    }
+    void pop_frame() {
+        frames_.pop_back();
+        follow_.pop_back();
+    }
+
+    struct snapshot {
+        std::size_t p, fetched;
+        bool recovering;
+        long last_error_index;
+        std::vector<int> last_error_states;
+        std::size_t units, errors, follow, events, unit_errors;
+        int state;
+        fail_kind kind;
+        std::size_t pending_token;
+        tset pending_expected;
+    };
+
+    snapshot take() const {
+        return snapshot{p_, fetched_, recovering_, last_error_index_, last_error_states_, tree_.units.size(),
+                        tree_.errors.size(), follow_.size(), error_events_, unit_errors_, state_, pending_kind_,
+                        pending_token_, pending_expected_};
+    }
+
+    void restore(const snapshot& s) {
+        for (std::size_t i = s.p; i <= p_ && i < tree_.token_unit.size(); ++i) tree_.token_unit[i] = -1;
+        p_ = s.p;
+        fetched_ = s.fetched;
+        recovering_ = s.recovering;
+        last_error_index_ = s.last_error_index;
+        last_error_states_ = s.last_error_states;
+        tree_.units.resize(s.units);
+        tree_.errors.resize(s.errors);
+        follow_.resize(s.follow);
+        error_events_ = s.events;
+        unit_errors_ = s.unit_errors;
+        state_ = s.state;
+        pending_kind_ = s.kind;
+        pending_token_ = s.pending_token;
+        pending_expected_ = s.pending_expected;
+        unit_ = -1;
+    }
+
+    void run_machine() {
+        while (!frames_.empty()) {
+            frame& f = frames_.back();
+            if (f.phase == P_EXIT) {
+                pop_frame();
+                continue;
+            }
+            if (f.phase == P_CONSUME) {
+                // One token at a time: what is skipped stays skipped.
+                try {
+                    const int t = la();
+                    if (t == T_EOF || (f.consume_set & bit(t))) {
+                        f.phase = f.consume_then;
+                    } else {
+                        consume();
+                    }
+                } catch (const need_more&) {
+                    return;
+                }
+                continue;
+            }
+            const snapshot snap = take();
+            try {
+                step(frames_.size() - 1);
+            } catch (const need_more&) {
+                restore(snap);
+                return;
+            }
+        }
+    }
+
+    // The catch block of an outer rule: report and arrange to skip to the recovery set.
+    void fail_frame(std::size_t fi) {
+        report_and_note();
+        frame& f = frames_[fi];
+        f.consume_set = recovery_set();
+        f.consume_then = P_EXIT;
+        f.phase = P_CONSUME;
+    }
+
+    // sync() at a loop back: report the stray token and skip to what may follow; returns the set to
+    // skip to, or 0 when nothing is to be skipped.
+    tset sync_back(int state, tset next) {
+        state_ = state;
+        if (recovering_) return 0;
+        const int t = la();
+        if ((next & bit(t)) || (next & bit(T_EPS))) return 0;
+        report_unwanted(next);
+        return expected(next) | recovery_set();
+    }
+
+    void go(std::size_t fi, int phase) { frames_[fi].phase = phase; }
+    void skip_then(std::size_t fi, tset set, int then) {
+        if (set == 0) return go(fi, then);
+        frames_[fi].consume_set = set;
+        frames_[fi].consume_then = then;
+        frames_[fi].phase = P_CONSUME;
+    }
+
+    void step(std::size_t fi) {
+        switch (frames_[fi].r) {
+            case rule::document: return step_document(fi);
+            case rule::turn_content: return step_turn_content(fi);
+            case rule::sequence: return step_sequence(fi);
+            case rule::log: return step_log(fi);
+            case rule::turn: return step_turn(fi);
+        }
+    }
+
     // document : turn_content EOF
-    void document() {
-        rule_scope scope(*this, 0);
-        turn_content(bit(T_EOF));
-        if (!match(S_DOC_EOF, T_EOF, bit(T_EPS))) report_and_recover();
+    void step_document(std::size_t fi) {
+        switch (frames_[fi].phase) {
+            case P_START: return push_frame(rule::turn_content, bit(T_EOF), P_DOC_EOF);
+            case P_DOC_EOF:
+                if (!match(S_DOC_EOF, T_EOF, bit(T_EPS))) return go(fi, P_FAIL);
+                return go(fi, P_EXIT);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
+        }
     }
 
     // turn_content : TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*
-    void turn_content(tset follow) {
-        rule_scope scope(*this, follow);
-        if (!turn_content_body()) report_and_recover();
-    }
-
-    bool turn_content_body() {
+    void step_turn_content(std::size_t fi) {
         const tset lead = bit(T_TEXT) | opener_bit(plurnk::op::PLAN);
-        if (!sync(S_TC_LEAD, lead, sync_kind::loop_entry)) return false;
-        while (la() == T_TEXT) {
-            if (!match(S_TC_LEAD, T_TEXT, lead)) return false;
-            if (!sync(S_TC_LEAD_BACK, lead, sync_kind::loop_back)) return false;
-        }
         const tset loop_next = bit(T_TEXT) | k_mid_openers;
-        statement_unit(plurnk::op::PLAN, false, loop_next);
-        if (!sync(S_TC_LOOP, loop_next, sync_kind::loop_entry)) return false;
-        for (;;) {
-            state_ = S_MID_DECIDE;
-            const int t = la();
-            bool more = false;
-            if (t == T_TEXT) {
-                more = true;
-            } else if (t < 16 && (k_mid_openers & bit(t)) && t != static_cast<int>(plurnk::op::SEND)) {
-                more = true;
-            } else if (t == static_cast<int>(plurnk::op::SEND)) {
-                std::size_t died = 0;
-                const send_alt alt = predict_send(died);
-                if (alt == send_alt::none) return fail_no_viable(died, loop_next);
-                more = alt == send_alt::mid;
-            } else {
-                return fail_no_viable(p_, loop_next);
-            }
-            if (!more) break;
-            if (t == T_TEXT) {
-                if (!match(S_TC_LOOP, T_TEXT, loop_next)) return false;
-            } else {
-                statement_unit(static_cast<plurnk::op>(t), false, loop_next);
-            }
-            if (!sync(S_TC_LOOP_BACK, loop_next, sync_kind::loop_back)) return false;
-        }
-        statement_unit(plurnk::op::SEND, true, bit(T_TEXT) | bit(T_EPS));
         const tset trail = bit(T_TEXT) | bit(T_EPS);
-        if (!sync(S_TC_TRAIL, trail, sync_kind::loop_entry)) return false;
-        while (la() == T_TEXT) {
-            if (!match(S_TC_TRAIL, T_TEXT, trail)) return false;
-            if (!sync(S_TC_TRAIL_BACK, trail, sync_kind::loop_back)) return false;
+        switch (frames_[fi].phase) {
+            case P_START:
+                if (!sync(S_TC_LEAD, lead, sync_kind::loop_entry)) return go(fi, P_FAIL);
+                return go(fi, P_LEAD);
+            case P_LEAD:
+                if (la() != T_TEXT) return go(fi, P_PLAN);
+                if (!match(S_TC_LEAD, T_TEXT, lead)) return go(fi, P_FAIL);
+                return go(fi, P_LEAD_BACK);
+            case P_LEAD_BACK: return skip_then(fi, sync_back(S_TC_LEAD_BACK, lead), P_LEAD);
+            case P_PLAN:
+                statement_unit(plurnk::op::PLAN, false, loop_next);
+                return go(fi, P_LOOP_ENTRY);
+            case P_LOOP_ENTRY:
+                if (!sync(S_TC_LOOP, loop_next, sync_kind::loop_entry)) return go(fi, P_FAIL);
+                return go(fi, P_DECIDE);
+            case P_DECIDE: {
+                state_ = S_MID_DECIDE;
+                const int t = la();
+                bool more = false;
+                if (t == T_TEXT) {
+                    more = true;
+                } else if (t < 16 && (k_mid_openers & bit(t)) && t != static_cast<int>(plurnk::op::SEND)) {
+                    more = true;
+                } else if (t == static_cast<int>(plurnk::op::SEND)) {
+                    std::size_t died = 0;
+                    const send_alt alt = predict_send(died);
+                    if (alt == send_alt::none) {
+                        fail_no_viable(died, loop_next);
+                        return go(fi, P_FAIL);
+                    }
+                    more = alt == send_alt::mid;
+                } else {
+                    fail_no_viable(p_, loop_next);
+                    return go(fi, P_FAIL);
+                }
+                if (!more) return go(fi, P_TERMINAL);
+                if (t == T_TEXT) {
+                    if (!match(S_TC_LOOP, T_TEXT, loop_next)) return go(fi, P_FAIL);
+                } else {
+                    statement_unit(static_cast<plurnk::op>(t), false, loop_next);
+                }
+                return go(fi, P_LOOP_BACK);
+            }
+            case P_LOOP_BACK: return skip_then(fi, sync_back(S_TC_LOOP_BACK, loop_next), P_DECIDE);
+            case P_TERMINAL:
+                statement_unit(plurnk::op::SEND, true, bit(T_TEXT) | bit(T_EPS));
+                return go(fi, P_TRAIL_ENTRY);
+            case P_TRAIL_ENTRY:
+                if (!sync(S_TC_TRAIL, trail, sync_kind::loop_entry)) return go(fi, P_FAIL);
+                return go(fi, P_TRAIL);
+            case P_TRAIL:
+                if (la() != T_TEXT) return go(fi, P_EXIT);
+                if (!match(S_TC_TRAIL, T_TEXT, trail)) return go(fi, P_FAIL);
+                return go(fi, P_TRAIL_BACK);
+            case P_TRAIL_BACK: return skip_then(fi, sync_back(S_TC_TRAIL_BACK, trail), P_TRAIL);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
         }
-        return true;
     }
 
     // statements : statement* EOF ; client : (statement | look | buff)* EOF
-    void statement_seq(bool client) {
-        rule_scope scope(*this, 0);
-        const tset first = client ? k_client_openers : k_protocol_openers;
-        if (!statement_seq_body(first)) report_and_recover();
+    void step_sequence(std::size_t fi) {
+        const tset first = tier_ == tier::client ? k_client_openers : k_protocol_openers;
+        const tset next = first | bit(T_EOF);
+        switch (frames_[fi].phase) {
+            case P_START:
+                if (!sync(S_SEQ_LOOP, next, sync_kind::loop_entry)) return go(fi, P_FAIL);
+                return go(fi, P_SEQ_LOOP);
+            case P_SEQ_LOOP:
+                if (!(la() < 16 && (first & bit(la())))) return go(fi, P_SEQ_EOF);
+                statement_rule(first, next);
+                return go(fi, P_SEQ_BACK);
+            case P_SEQ_BACK: return skip_then(fi, sync_back(S_SEQ_LOOP_BACK, next), P_SEQ_LOOP);
+            case P_SEQ_EOF:
+                if (!match(S_SEQ_EOF, T_EOF, bit(T_EPS))) return go(fi, P_FAIL);
+                return go(fi, P_EXIT);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
+        }
     }
 
-    bool statement_seq_body(tset first) {
-        const tset next = first | bit(T_EOF);
-        if (!sync(S_SEQ_LOOP, next, sync_kind::loop_entry)) return false;
-        while (la() < 16 && (first & bit(la()))) {
-            statement_rule(first, next);
-            if (!sync(S_SEQ_LOOP_BACK, next, sync_kind::loop_back)) return false;
+    // log : turn+ EOF
+    void step_log(std::size_t fi) {
+        const tset turn_open = opener_bit(plurnk::op::TURN);
+        switch (frames_[fi].phase) {
+            case P_START:
+                if (!sync(S_LOG_START, turn_open, sync_kind::block_start)) return go(fi, P_FAIL);
+                return go(fi, P_LOG_TURN);
+            case P_LOG_TURN: return push_frame(rule::turn, turn_open | bit(T_EOF), P_LOG_BACK);
+            case P_LOG_BACK: return skip_then(fi, sync_back(S_LOG_BACK, turn_open | bit(T_EOF)), P_LOG_NEXT);
+            case P_LOG_NEXT: return go(fi, la() == static_cast<int>(plurnk::op::TURN) ? P_LOG_TURN : P_LOG_EOF);
+            case P_LOG_EOF:
+                if (!match(S_LOG_EOF, T_EOF, bit(T_EPS))) return go(fi, P_FAIL);
+                return go(fi, P_EXIT);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
         }
-        return match(S_SEQ_EOF, T_EOF, bit(T_EPS));
+    }
+
+    // turn : TURN_OPEN slots? COLON turn_content CLOSE_TURN
+    void step_turn(std::size_t fi) {
+        const slot_rules r = rules_for(plurnk::op::TURN, false);
+        const tset slots = slot_first(r);
+        switch (frames_[fi].phase) {
+            case P_START:
+                if (!match(S_TURN_OPEN, static_cast<int>(plurnk::op::TURN), slots | bit(T_COLON))) return go(fi, P_FAIL);
+                return go(fi, P_TURN_SLOTS);
+            case P_TURN_SLOTS:
+                if (!sync(S_TURN_SLOTS, slots | bit(T_COLON), sync_kind::block_start)) return go(fi, P_FAIL);
+                if (slots & bit(la())) slot_rule(r, bit(T_COLON));
+                return go(fi, P_TURN_COLON);
+            case P_TURN_COLON:
+                if (!match(S_TURN_COLON, T_COLON, bit(T_TEXT) | opener_bit(plurnk::op::PLAN))) return go(fi, P_FAIL);
+                return push_frame(rule::turn_content, bit(T_CLOSE_TURN), P_TURN_CLOSE);
+            case P_TURN_CLOSE:
+                if (!match(S_TURN_CLOSE, T_CLOSE_TURN, bit(T_EPS))) return go(fi, P_FAIL);
+                return go(fi, P_EXIT);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
+        }
     }
 
     // statement : one of the op statements (SEND: mid or terminal, by prediction)
@@ -638,42 +871,11 @@ private:
         return match(S_TGT_CLOSE, T_RPAREN, bit(T_EPS));
     }
 
-    // log : turn+ EOF
-    void log() {
-        rule_scope scope(*this, 0);
-        if (!log_body()) report_and_recover();
-    }
-
-    bool log_body() {
-        const tset turn_open = opener_bit(plurnk::op::TURN);
-        if (!sync(S_LOG_START, turn_open, sync_kind::block_start)) return false;
-        do {
-            turn_rule(turn_open | bit(T_EOF));
-            if (!sync(S_LOG_BACK, turn_open | bit(T_EOF), sync_kind::loop_back)) return false;
-        } while (la() == static_cast<int>(plurnk::op::TURN));
-        return match(S_LOG_EOF, T_EOF, bit(T_EPS));
-    }
-
-    // turn : TURN_OPEN slots? COLON turn_content CLOSE_TURN
-    void turn_rule(tset follow) {
-        rule_scope scope(*this, follow);
-        if (!turn_body()) report_and_recover();
-    }
-
-    bool turn_body() {
-        const slot_rules r = rules_for(plurnk::op::TURN, false);
-        const tset slots = slot_first(r);
-        if (!match(S_TURN_OPEN, static_cast<int>(plurnk::op::TURN), slots | bit(T_COLON))) return false;
-        if (!sync(S_TURN_SLOTS, slots | bit(T_COLON), sync_kind::block_start)) return false;
-        if (slots & bit(la())) slot_rule(r, bit(T_COLON));
-        if (!match(S_TURN_COLON, T_COLON, bit(T_TEXT) | opener_bit(plurnk::op::PLAN))) return false;
-        turn_content(bit(T_CLOSE_TURN));
-        return match(S_TURN_CLOSE, T_CLOSE_TURN, bit(T_EPS));
-    }
-
-    const std::vector<token>& toks_;
+    const std::vector<token>* toks_ = nullptr;
     std::string_view in_;
+    bool finished_ = false;
     tier tier_;
+    std::vector<frame> frames_;
     syntax_tree tree_;
     std::size_t p_ = 0;
     mutable std::size_t fetched_ = 0;
@@ -693,7 +895,9 @@ private:
 }  // namespace
 
 syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t) {
-    return syntax_parser(lexed, input, t).run();
+    syntax_parser p(t);
+    p.advance(lexed.tokens, input, true);
+    return p.take_tree();
 }
 
 }  // namespace plurnk::detail

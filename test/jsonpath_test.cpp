@@ -1,4 +1,279 @@
-// Placeholder: replaced by the jsonpath unit's table-driven tests.
+// Table-driven tests for the JSONPath validator (lib/jsonpath). Every expected message below was
+// produced by the reference itself, json-p3 2.3.1 `new JSONPathEnvironment().compile(expr)`, and
+// the tables lean on the reference's quirks as much as on RFC 9535 (`$[1:2 3]` is a slice,
+// `$.a ` fails on a TOKEN_ERROR, `0.5` is not a number literal, `$.` cannot back up).
 #include <catch2/catch_test_macros.hpp>
+
+#include <string>
+#include <string_view>
+
 #include "plurnk/plurnk.hpp"
-TEST_CASE("jsonpath placeholder", "[jsonpath][!mayfail]") { FAIL("jsonpath tests not written yet"); }
+#include "plurnk/validate.hpp"
+
+namespace {
+
+struct bad_case {
+    std::string_view input;
+    std::string_view message;
+};
+
+// Queries json-p3 compiles.
+constexpr std::string_view k_valid[] = {
+    "$",
+    "$.greeting",
+    "$..book[*].price",
+    "$[?@.role==\"admin\"]",
+    "$[?(@.role==\"admin\")]",
+    "$..*[::-1]",
+    "$[?@.a==1 || !@.b]['a','b'][?length(@.x) > 2]",
+    "$['a','b',0,-1,1:3,::2,*]",
+    "$[1:2 3]",
+    "$ .a",
+    "$.a[0] ['b']",
+    "$[?@.a == @.b == @.c]",
+    "$[?count(@.*) > 1 && value(@..x) == 'y']",
+    "$[?match(@.name, '[a-z]+') && search(@.desc, \"x\")]",
+    "$[?!1]",
+    "$[?@.a == -0.5e+3]",
+    "$['\\u00e9\\ud83d\\ude00']",
+    "$.日本",
+    "$[9007199254740991]",
+    "$[-9007199254740991:9007199254740991:1]",
+    "$[?@.a==1,?@.b==2]",
+    "$[?@.a==1\n]",
+    "$[?search(@.a, \"a.b\") || match($.x, @.y)]",
+    "$[?value(@..a) == length(\"abc\")]",
+    "$[?@.a != null && @.b <= false]",
+    "$..a..b[*]..[0]",
+    "$[?(!(@.a)) && (@.b || @.c)]",
+    "$[?@[?@.x] && $[?@.y]]",
+};
+
+// Queries json-p3 refuses, with its message (context suffix included).
+// `$😀`: the reference quotes the lone high surrogate it stops at; UTF-8 has no form for one,
+// so it is written as U+FFFD here.
+constexpr bad_case k_invalid[] = {
+    {"$[?count(@.a,)]",
+     "result of count()  must be compared ('$[?count(':3)"},
+    {"$HOME",
+     "expected '.', '..' or a bracketed selection, found 'H' ('$HOME':1)"},
+    {"$.users[",
+     "unclosed bracketed selection ('$.users[':8)"},
+    {"$[(",
+     "unexpected token '(' in bracketed selection ('$[(':2)"},
+    {"$[?@.x ==]",
+     "unexpected end of expression ('[?@.x ==]':9)"},
+    {"['a'[?@.a",
+     "expected '$', found '[' ('['a'[?@.a':0)"},
+    {"$[01]",
+     "leading zero in index selector ('$[01]':2)"},
+    {"$[-0]",
+     "leading zero in index selector ('$[-0]':2)"},
+    {"$[?match(",
+     "unclosed bracketed selection ('$[?match(':9)"},
+    {"$[?match(@.a)]",
+     "match() takes 2 arguments, 1 given ('$[?match(':3)"},
+    {"$[?foo(@.a)]",
+     "no such function 'foo' ('$[?foo(@.':3)"},
+    {"$[?length(@.*) == 1]",
+     "length() argument 0 must be of ValueType ('gth(@.*) ':10)"},
+    {"$[?count(1) == 1]",
+     "count() argument 0 must be of NodesType ('unt(1) ==':9)"},
+    {"$[?value(@.a)]",
+     "result of value()  must be compared ('$[?value(':3)"},
+    {"$[?length(@.a)]",
+     "result of length()  must be compared ('$[?length':3)"},
+    {"$[?match(@.a, 'x') == true]",
+     "result of match() is not comparable ('$[?match(':3)"},
+    {"$[?@.* == 1]",
+     "non-singular query is not comparable ('$[?@.* ==':3)"},
+    {"$[?@..a == 1]",
+     "non-singular query is not comparable ('$[?@..a =':3)"},
+    {"$[?@[0:1] == 1]",
+     "non-singular query is not comparable ('$[?@[0:1]':3)"},
+    {"$[?1]",
+     "filter expression literals (1) must be compared ('$[?1]':3)"},
+    {"$[?'it''s']",
+     "filter expression literals ('it') must be compared ('$[?'it''s':4)"},
+    {"$[?\"a\\tb\"]",
+     "filter expression literals ('a\\tb') must be compared ('$[?\"a\\tb\"':4)"},
+    {"$[?1.50]",
+     "filter expression literals (1.5) must be compared ('$[?1.50]':3)"},
+    {"$[?1e400]",
+     "filter expression literals (Infinity) must be compared ('$[?1e400]':3)"},
+    {"$[?0.5 == 1]",
+     "invalid number literal '0.5' ('$[?0.5 ==':3)"},
+    {"$[?1.-5 == 1]",
+     "invalid number literal '1.-5' ('$[?1.-5 =':3)"},
+    {"$[?1. == 1]",
+     "a fractional digit is required after a decimal point ('[?1. == 1':5)"},
+    {"$[?@.a = 1]",
+     "unexpected filter selector token '=' ('?@.a = 1]':7)"},
+    {"$[?@.a && 1]",
+     "filter expression literals (1) must be compared ('@.a && 1]':10)"},
+    {"$[?true || @.a]",
+     "filter expression literals (true) must be compared ('$[?true |':3)"},
+    {"$[?()]",
+     "empty paren expression ('$[?()]':3)"},
+    {"$[?(@.a @.b)]",
+     "expected an expression, found '@' ('@.a @.b)]':8)"},
+    {"$[?@.a \"",
+     "unclosed string starting at index 8 ('$[?@.a \"':8)"},
+    {"$[?(@.a]",
+     "unbalanced brackets ('$[?(@.a]':7)"},
+    {"$[?@.a)]",
+     "unbalanced brackets ('$[?@.a)]':6)"},
+    {"$[9007199254740992]",
+     "index out of range ('$[9007199':2)"},
+    {"$[0:9007199254740992]",
+     "index out of range ('$[0:90071':2)"},
+    {"$[]",
+     "empty bracketed segment ('$[]':1)"},
+    {"$[1,]",
+     "unexpected trailing comma ('$[1,]':4)"},
+    {"$[1 2]",
+     "expected token 'TOKEN_COMMA', found 'TOKEN_INDEX' ('$[1 2]':4)"},
+    {"$['a' 'b']",
+     "expected token 'TOKEN_COMMA', found 'TOKEN_SINGLE_QUOTE_STRING' ('['a' 'b']':7)"},
+    {"$.",
+     "can't backup beyond start ('$.':2)"},
+    {"$..",
+     "bald descendant segment ('$..':3)"},
+    {"$. a",
+     "unexpected whitespace after dot ('$. a':3)"},
+    {"$.a ",
+     "unexpected token 'TOKEN_ERROR' ('$.a ':4)"},
+    {"$..[",
+     "unclosed bracketed selection ('$..[':4)"},
+    {"$..'a'",
+     "unexpected descendent selection token ''' ('$..'a'':3)"},
+    {"$.1",
+     "unexpected shorthand selector '1' ('$.1':2)"},
+    {"$[\"\\x\"]",
+     "invalid escape ('$[\"\\x\"]':4)"},
+    {"$['\\\"']",
+     "invalid escape ('$['\\\"']':4)"},
+    {"$[\"\\u12\"]",
+     "incomplete escape sequence at index 3 ('$[\"\\u12\"]':3)"},
+    {"$[\"\\uZZZZ\"]",
+     "invalid \\uXXXX escape sequence ('$[\"\\uZZZZ':3)"},
+    {"$[\"\\udc00\"]",
+     "unexpected low surrogate codepoint at index 3 ('$[\"\\udc00':3)"},
+    {"$[\"\\ud800\"]",
+     "incomplete escape sequence at index 3 ('$[\"\\ud800':3)"},
+    {"$[\"\\ud800\\u0041\"]",
+     "unexpected codepoint at index 9 ('$[\"\\ud800':3)"},
+    {"$[\"\\u001f\"]",
+     "invalid character ('$[\"\\u001f':3)"},
+    {"$[\"abc",
+     "unclosed string starting at index 3 ('$[\"abc':6)"},
+    {"$[?#]",
+     "unexpected filter selector token '#' ('$[?#]':3)"},
+    {"$.a~",
+     "expected '.', '..' or a bracketed selection, found '~' ('$.a~':3)"},
+    {"$[?nullable(@)]",
+     "filter expression literals (null) must be compared ('$[?nullab':3)"},
+    {"$[?foo]",
+     "unexpected filter selector token 'f' ('$[?foo]':6)"},
+    {"$[?@.a==1]]",
+     "expected '.', '..' or a bracketed selection, found ']' ('?@.a==1]]':10)"},
+    {"$)",
+     "expected '.', '..' or a bracketed selection, found ')' ('$)':1)"},
+    {" $",
+     "expected '$', found ' ' (' $':0)"},
+    {"$[\"a\nb\"]",
+     "invalid character ('$[\"a\nb\"]':3)"},
+    {"$.é[",
+     "unclosed bracketed selection ('$.é[':4)"},
+    {"$😀",
+     "expected '.', '..' or a bracketed selection, found '�' ('$😀':1)"},
+    {"$.日本 x",
+     "expected '.', '..' or a bracketed selection, found 'x' ('$.日本 x':5)"},
+    {"$[?@.a==\"日本\"]x",
+     "expected '.', '..' or a bracketed selection, found 'x' ('a==\"日本\"]x':13)"},
+    {"$.a\t",
+     "unexpected token 'TOKEN_ERROR' ('$.a\t':4)"},
+};
+
+}  // namespace
+
+TEST_CASE("jsonpath: queries json-p3 accepts", "[jsonpath]") {
+    for (const std::string_view q : k_valid) {
+        INFO("query: " << q);
+        const plurnk::verdict v = plurnk::validate_jsonpath(q);
+        CHECK(v.ok);
+        CHECK(v.message.empty());
+        CHECK(plurnk::check_jsonpath_matcher(q) == std::nullopt);
+    }
+}
+
+TEST_CASE("jsonpath: queries json-p3 refuses, with its message", "[jsonpath]") {
+    for (const bad_case& c : k_invalid) {
+        INFO("query: " << c.input);
+        const plurnk::verdict v = plurnk::validate_jsonpath(c.input);
+        CHECK_FALSE(v.ok);
+        CHECK(v.message == c.message);
+        CHECK(v.offset <= c.input.size());
+    }
+}
+
+TEST_CASE("jsonpath: matcher message carries the visitor prefix", "[jsonpath]") {
+    CHECK(plurnk::check_jsonpath_matcher("$.greeting") == std::nullopt);
+    CHECK(plurnk::check_jsonpath_matcher("$HOME") ==
+          "pattern leads with `$` but is not a valid jsonpath - expected '.', '..' or a bracketed "
+          "selection, found 'H' ('$HOME':1)");
+    CHECK(plurnk::check_jsonpath_matcher("$[?match(@.a)]") ==
+          "pattern leads with `$` but is not a valid jsonpath - match() takes 2 arguments, 1 given "
+          "('$[?match(':3)");
+}
+
+TEST_CASE("jsonpath: offsets are bytes into the input", "[jsonpath]") {
+    // The message counts UTF-16 code units (5 here); the verdict offset counts bytes.
+    const plurnk::verdict v = plurnk::validate_jsonpath("$.\xE6\x97\xA5\xE6\x9C\xAC x");
+    REQUIRE_FALSE(v.ok);
+    CHECK(v.offset == 9);
+    CHECK(plurnk::validate_jsonpath("$[01]").offset == 2);
+    CHECK(plurnk::validate_jsonpath("$.users[").offset == 8);
+}
+
+TEST_CASE("jsonpath: never reads past the view", "[jsonpath]") {
+    // Only the first four bytes belong to the query; the rest would close the bracket.
+    const std::string buffer = "$.a[0]";
+    const plurnk::verdict v = plurnk::validate_jsonpath(std::string_view(buffer).substr(0, 4));
+    CHECK_FALSE(v.ok);
+    CHECK(v.message == "unclosed bracketed selection ('$.a[':4)");
+    CHECK(plurnk::validate_jsonpath(std::string_view(buffer).substr(0, 3)).ok);
+}
+
+TEST_CASE("jsonpath: empty input and ill-formed UTF-8", "[jsonpath]") {
+    CHECK(plurnk::validate_jsonpath("").message == "can't backup beyond start ('':0)");
+    // Each ill-formed byte reads as U+FFFD, a name character.
+    CHECK(plurnk::validate_jsonpath("$.a\xFF\xC3").ok);
+    CHECK(plurnk::validate_jsonpath("$\xFF").message ==
+          "expected '.', '..' or a bracketed selection, found '\xEF\xBF\xBD' ('$\xEF\xBF\xBD':1)");
+}
+
+TEST_CASE("jsonpath: nesting is bounded", "[jsonpath]") {
+    const auto nested = [](std::size_t n) {
+        return "$[?" + std::string(n, '(') + "@" + std::string(n, ')') + "]";
+    };
+    CHECK(plurnk::validate_jsonpath(nested(100)).ok);
+    const plurnk::verdict deep = plurnk::validate_jsonpath(nested(100000));
+    CHECK_FALSE(deep.ok);
+    CHECK(deep.message == "Maximum call stack size exceeded");
+    CHECK_FALSE(plurnk::validate_jsonpath("$[?" + std::string(100000, '!') + "@]").ok);
+    std::string filters = "$";
+    for (int i = 0; i < 50000; ++i) filters += "[?@";
+    filters += std::string(50000, ']');
+    CHECK_FALSE(plurnk::validate_jsonpath(filters).ok);
+}
+
+TEST_CASE("jsonpath: long flat queries", "[jsonpath]") {
+    std::string q = "$";
+    for (int i = 0; i < 100000; ++i) q += ".a";
+    CHECK(plurnk::validate_jsonpath(q).ok);
+    std::string names = "$[0";
+    for (int i = 0; i < 100000; ++i) names += ",'x'";
+    names += "]";
+    CHECK(plurnk::validate_jsonpath(names).ok);
+}

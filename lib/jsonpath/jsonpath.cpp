@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,12 +39,139 @@ constexpr std::u16string_view k_max_index_digits = u"9007199254740991";
 
 constexpr std::string_view k_matcher_prefix = "pattern leads with `$` but is not a valid jsonpath - ";
 
-// V8's RangeError text, which is what the reference reports when its parser runs out of stack.
-constexpr std::string_view k_too_deep = "Maximum call stack size exceeded";
-// V8's TypeError text for a token read past the end of the reference's token array.
-constexpr std::string_view k_read_past_end = "Cannot read properties of undefined (reading 'kind')";
-
 constexpr int k_end = -1;  // what next()/peek() return at the end of input (the reference's "")
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics: every message json-p3's compile() can give, in its words. `{}` marks an argument.
+
+enum class diag : std::uint8_t {
+    // lexer
+    expected_root,                // the query does not start with "$"
+    expected_segment,             // between segments, not ".", ".." or "["
+    trailing_whitespace,          // whitespace at the very end (becomes a TOKEN_ERROR)
+    bald_descendant,              // ".." at the end
+    bad_descendant_selection,     // ".." followed by something other than a name, "*" or "["
+    whitespace_after_dot,
+    bad_shorthand_selector,       // "." followed by something other than a name or "*"
+    cannot_backup,                // "." at the end: the reference's lexer trips over itself
+    emit_before_whitespace,       // lexer invariant (unreachable in practice)
+    unbalanced_brackets,          // "]" or ")" closing the wrong opener, or one left open
+    unclosed_bracketed_selection,
+    bad_bracketed_character,
+    bad_filter_character,
+    fraction_digit_required,
+    invalid_escape,               // a backslash not followed by one of \ / b f n r t u or the quote
+    unclosed_string,
+    // parser: structure
+    unexpected_token_kind,
+    expected_token,
+    unexpected_end_of_query,
+    bad_bracketed_token,
+    trailing_comma,
+    empty_bracketed_segment,
+    leading_zero,
+    index_out_of_range,           // RFC 9535 §2.1: outside ±(2^53 − 1)
+    unexpected_end_of_expression,
+    unexpected_value,
+    invalid_number,
+    empty_paren,
+    unbalanced_parens,
+    expected_expression,
+    // parser: types (RFC 9535 §2.4.3) and literals
+    no_such_function,
+    wrong_arity,
+    argument_not_value,
+    argument_not_logical,
+    argument_not_nodes,
+    function_result_uncompared,   // the reference's text has two spaces before "must"
+    function_result_incomparable,
+    non_singular_comparison,
+    literal_uncompared,
+    // string literals (RFC 9535 §2.3.1.1)
+    unknown_escape,
+    incomplete_escape,
+    low_surrogate_first,
+    expected_low_surrogate,
+    invalid_hex_escape,
+    invalid_character,            // a unit below U+0020, raw or escaped
+    // JavaScript runtime errors, which the reference reports without a context suffix
+    too_deep,                     // V8's RangeError once the parser's stack runs out
+    read_past_end,                // V8's TypeError for a token read past the token array
+    count_
+};
+
+struct diag_text {
+    std::string_view text;
+    bool context;  // whether the reference appends `('<query excerpt>':<index>)`
+};
+
+constexpr diag_text k_diag_texts[] = {
+    {"expected '$', found '{}'", true},
+    {"expected '.', '..' or a bracketed selection, found '{}'", true},
+    {"trailing whitespace", true},
+    {"bald descendant segment", true},
+    {"unexpected descendent selection token '{}'", true},
+    {"unexpected whitespace after dot", true},
+    {"unexpected shorthand selector '{}'", true},
+    {"can't backup beyond start", true},
+    {"must emit or ignore before consuming whitespace ('{}':{})", true},
+    {"unbalanced brackets", true},
+    {"unclosed bracketed selection", true},
+    {"unexpected token '{}' in bracketed selection", true},
+    {"unexpected filter selector token '{}'", true},
+    {"a fractional digit is required after a decimal point", true},
+    {"invalid escape", true},
+    {"unclosed string starting at index {}", true},
+    {"unexpected token '{}'", true},
+    {"expected token '{}', found '{}'", true},
+    {"unexpected end of query", true},
+    {"unexpected token in bracketed selection '{}'", true},
+    {"unexpected trailing comma", true},
+    {"empty bracketed segment", true},
+    {"leading zero in index selector", true},
+    {"index out of range", true},
+    {"unexpected end of expression", true},
+    {"unexpected '{}'", true},
+    {"invalid number literal '{}'", true},
+    {"empty paren expression", true},
+    {"unbalanced parentheses", true},
+    {"expected an expression, found '{}'", true},
+    {"no such function '{}'", true},
+    {"{}() takes {} argument{}, {} given", true},
+    {"{}() argument {} must be of ValueType", true},
+    {"{}() argument {} must be of LogicalType", true},
+    {"{}() argument {} must be of NodesType", true},
+    {"result of {}()  must be compared", true},
+    {"result of {}() is not comparable", true},
+    {"non-singular query is not comparable", true},
+    {"filter expression literals ({}) must be compared", true},
+    {"unknown escape sequence at index {}", true},
+    {"incomplete escape sequence at index {}", true},
+    {"unexpected low surrogate codepoint at index {}", true},
+    {"unexpected codepoint at index {}", true},
+    {"invalid \\uXXXX escape sequence", true},
+    {"invalid character", true},
+    {"Maximum call stack size exceeded", false},
+    {"Cannot read properties of undefined (reading 'kind')", false},
+};
+static_assert(std::size(k_diag_texts) == static_cast<std::size_t>(diag::count_),
+              "diagnostic text table out of step with the diag enum");
+
+// The message for `d` with each `{}` replaced by the next argument.
+std::string format(diag d, std::initializer_list<std::string_view> args = {}) {
+    const std::string_view text = k_diag_texts[static_cast<std::size_t>(d)].text;
+    std::string out;
+    auto arg = args.begin();
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '{' && i + 1 < text.size() && text[i + 1] == '}' && arg != args.end()) {
+            out += *arg++;
+            ++i;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Tokens
@@ -80,7 +208,10 @@ struct token {
 struct failure {
     std::string message;
     std::ptrdiff_t index = 0;
-    bool context = true;  // false for the JavaScript runtime errors, which carry no suffix
+    bool context = true;
+
+    failure(diag d, std::string text, std::ptrdiff_t at)
+        : message(std::move(text)), index(at), context(k_diag_texts[static_cast<std::size_t>(d)].context) {}
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -212,15 +343,16 @@ public:
         while (m != mode::stop && !fatal_) m = step(m);
         if (fatal_) return fatal_;
         if (!tokens_.empty() && tokens_.back().kind == tok::error) {
-            return failure{error_text_, static_cast<std::ptrdiff_t>(tokens_.back().index)};
+            return failure(error_diag_, error_text_, static_cast<std::ptrdiff_t>(tokens_.back().index));
         }
         if (!brackets_.empty()) {  // unbalanced `[` or `(` left open at the end
-            return failure{"unbalanced brackets", static_cast<std::ptrdiff_t>(brackets_.back().second)};
+            return failure(diag::unbalanced_brackets, format(diag::unbalanced_brackets),
+                           static_cast<std::ptrdiff_t>(brackets_.back().second));
         }
         return std::nullopt;
     }
 
-    std::vector<token>& tokens() { return tokens_; }
+    const std::vector<token>& tokens() const { return tokens_; }
     const std::string& error_text() const { return error_text_; }
 
 private:
@@ -246,7 +378,7 @@ private:
     }
     void backup() {
         if (pos_ <= start_) {
-            fail_fatal("can't backup beyond start", pos_);
+            fail_fatal(diag::cannot_backup, format(diag::cannot_backup), pos_);
             return;
         }
         --pos_;
@@ -262,19 +394,19 @@ private:
         start_ = pos_;
     }
     // Records an error token at the current position; the scan normally stops after it.
-    void error(std::string message) {
-        error_text_ = std::move(message);
+    void error(diag d, std::initializer_list<std::string_view> args = {}) {
+        error_diag_ = d;
+        error_text_ = format(d, args);
         tokens_.push_back(token{tok::error, 0, 0, pos_});
     }
-    void fail_fatal(std::string message, std::size_t index) {
-        if (!fatal_) fatal_ = failure{std::move(message), static_cast<std::ptrdiff_t>(index)};
+    void fail_fatal(diag d, std::string message, std::size_t index) {
+        if (!fatal_) fatal_ = failure(d, std::move(message), static_cast<std::ptrdiff_t>(index));
     }
     bool ignore_whitespace() {
         if (pos_ != start_) {
-            std::string m = "must emit or ignore before consuming whitespace ('";
-            append_units(m, src_.substr(start_, pos_ - start_));
-            m += "':" + std::to_string(pos_) + ")";
-            fail_fatal(std::move(m), pos_);
+            const std::string pending = units_to_utf8(src_.substr(start_, pos_ - start_));
+            fail_fatal(diag::emit_before_whitespace,
+                       format(diag::emit_before_whitespace, {pending, std::to_string(pos_)}), pos_);
             return false;
         }
         bool found = false;
@@ -330,11 +462,11 @@ private:
         return true;
     }
 
-    static std::string quoted_char(int c) {
-        std::string s = "'";
-        if (c != k_end) append_units(s, std::u16string(1, static_cast<char16_t>(c)));
-        s += "'";
-        return s;
+    // The code unit the reference quotes in a message ("" at the end of input).
+    static std::string unit_text(int c) {
+        if (c == k_end) return {};
+        const char16_t u = static_cast<char16_t>(c);
+        return units_to_utf8(std::u16string_view(&u, 1));
     }
 
     // --- modes
@@ -345,7 +477,7 @@ private:
         if (c != '$') {
             backup();
             if (fatal_) return mode::stop;
-            error("expected '$', found " + quoted_char(c));
+            error(diag::expected_root, {unit_text(c)});
             return mode::stop;
         }
         emit(tok::root);
@@ -355,7 +487,7 @@ private:
     // Between segments. spec: RFC 9535 §2.5 segments = *(S segment)
     mode lex_segment() {
         if (ignore_whitespace() && peek() == k_end) {
-            error("trailing whitespace");  // the reference records it and scans on to EOF
+            error(diag::trailing_whitespace);  // the reference records it and scans on to EOF
         }
         if (fatal_) return mode::stop;
         const int c = next();
@@ -377,7 +509,7 @@ private:
             default:
                 backup();
                 if (filter_level_ != 0) return mode::filter;
-                error("expected '.', '..' or a bracketed selection, found " + quoted_char(c));
+                error(diag::expected_segment, {unit_text(c)});
                 return mode::stop;
         }
     }
@@ -391,7 +523,7 @@ private:
         const int c = next();
         switch (c) {
             case k_end:
-                error("bald descendant segment");
+                error(diag::bald_descendant);
                 return mode::stop;
             case '*':
                 emit(tok::wild);
@@ -402,7 +534,7 @@ private:
                 return mode::bracketed_selection;
             default:
                 backup();
-                error("unexpected descendent selection token " + quoted_char(c));
+                error(diag::bad_descendant_selection, {unit_text(c)});
                 return mode::stop;
         }
     }
@@ -411,7 +543,7 @@ private:
     mode lex_dot_selector() {
         ignore();
         if (ignore_whitespace()) {
-            error("unexpected whitespace after dot");
+            error(diag::whitespace_after_dot);
             return mode::stop;
         }
         if (fatal_) return mode::stop;
@@ -426,7 +558,7 @@ private:
         }
         backup();  // at the end of input this is the reference's "can't backup beyond start"
         if (fatal_) return mode::stop;
-        error("unexpected shorthand selector " + quoted_char(c));
+        error(diag::bad_shorthand_selector, {unit_text(c)});
         return mode::stop;
     }
 
@@ -445,14 +577,14 @@ private:
                 case ']':
                     if (brackets_.empty() || brackets_.back().first != '[') {
                         backup();
-                        error("unbalanced brackets");
+                        error(diag::unbalanced_brackets);
                         return mode::stop;
                     }
                     brackets_.pop_back();
                     emit(tok::rbracket);
                     return mode::segment;
                 case k_end:
-                    error("unclosed bracketed selection");
+                    error(diag::unclosed_bracketed_selection);
                     return mode::stop;
                 case '*':
                     emit(tok::wild);
@@ -474,7 +606,7 @@ private:
                     return mode::string;
                 default:
                     backup();
-                    error("unexpected token " + quoted_char(c) + " in bracketed selection");
+                    error(diag::bad_bracketed_character, {unit_text(c)});
                     return mode::stop;
             }
         }
@@ -488,7 +620,7 @@ private:
             const int c = next();
             switch (c) {
                 case k_end:
-                    error("unclosed bracketed selection");
+                    error(diag::unclosed_bracketed_selection);
                     return mode::stop;
                 case ']':
                     --filter_level_;
@@ -513,7 +645,7 @@ private:
                 case ')':
                     if (brackets_.empty() || brackets_.back().first != '(') {
                         backup();
-                        error("unbalanced brackets");
+                        error(diag::unbalanced_brackets);
                         return mode::stop;
                     }
                     brackets_.pop_back();
@@ -550,7 +682,7 @@ private:
                         continue;
                     }
                     backup();
-                    error("unexpected filter selector token " + quoted_char(c));
+                    error(diag::bad_filter_character, {unit_text(c)});
                     return mode::stop;
                 case '<':
                     if (peek() == '=') {
@@ -579,7 +711,7 @@ private:
                 if (peek() == '.') {
                     next();
                     if (!accept_int()) {
-                        error("a fractional digit is required after a decimal point");
+                        error(diag::fraction_digit_required);
                         return mode::stop;
                     }
                 }
@@ -602,7 +734,7 @@ private:
                 continue;
             }
             // The position is after a partly matched function name, as in the reference.
-            error("unexpected filter selector token " + quoted_char(c));
+            error(diag::bad_filter_character, {unit_text(c)});
             return mode::stop;
         }
     }
@@ -629,12 +761,12 @@ private:
                 const bool known = la.size() == 2 && std::u16string_view(u"bfnrtu/").find(la[1]) !=
                                                          std::u16string_view::npos;
                 if (!known) {
-                    error("invalid escape");
+                    error(diag::invalid_escape);
                     return mode::stop;
                 }
             }
             if (c == k_end) {
-                error("unclosed string starting at index " + std::to_string(start_));
+                error(diag::unclosed_string, {std::to_string(start_)});
                 return mode::stop;
             }
             if (c == quote) {
@@ -656,7 +788,8 @@ private:
     char16_t string_quote_ = '"';
     mode string_return_ = mode::bracketed_selection;
     std::vector<token> tokens_;
-    std::string error_text_;
+    diag error_diag_ = diag::count_;  // the error token's diagnostic
+    std::string error_text_;          // and its text, which is also that token's value
     std::optional<failure> fatal_;  // errors the reference throws from inside the scan
 };
 
@@ -766,8 +899,8 @@ public:
     std::optional<failure> jsonpath_query() {
         if (current_kind() == tok::root) next();
         segments(false);
-        if (!failed_ && current_kind() != tok::eof && !failed_) {
-            fail("unexpected token '" + std::string(token_name(current_kind())) + "'", pos_);
+        if (!failed_ && current_kind() != tok::eof) {
+            fail(diag::unexpected_token_kind, {token_name(current_kind())}, pos_);
         }
         return failed_;
     }
@@ -777,7 +910,7 @@ private:
 
     tok current_kind() {
         if (pos_ >= tokens_.size()) {
-            if (!failed_) failed_ = failure{std::string(k_read_past_end), 0, false};
+            if (!failed_) failed_ = failure(diag::read_past_end, format(diag::read_past_end), 0);
             return tok::eof;
         }
         return tokens_[pos_].kind;
@@ -798,27 +931,24 @@ private:
         return src_.substr(tokens_[t].begin, tokens_[t].end - tokens_[t].begin);
     }
 
-    void fail(std::string message, std::size_t t) {
+    // Records diagnostic `d` at token `t`, unless a failure is already recorded.
+    void fail(diag d, std::initializer_list<std::string_view> args, std::size_t t) {
         if (failed_) return;
         const std::ptrdiff_t index = t < tokens_.size() ? static_cast<std::ptrdiff_t>(tokens_[t].index) : 0;
-        failed_ = failure{std::move(message), index};
+        failed_ = failure(d, format(d, args), index);
     }
     bool expect(tok k) {
         const tok c = current_kind();
         if (failed_) return false;
         if (c != k) {
-            fail("expected token '" + std::string(token_name(k)) + "', found '" +
-                     std::string(token_name(c)) + "'",
-                 pos_);
+            fail(diag::expected_token, {token_name(k), token_name(c)}, pos_);
             return false;
         }
         return true;
     }
     bool expect_peek(tok k) {
         if (peek_kind() != k) {
-            fail("expected token '" + std::string(token_name(k)) + "', found '" +
-                     std::string(token_name(peek_kind())) + "'",
-                 peek_pos());
+            fail(diag::expected_token, {token_name(k), token_name(peek_kind())}, peek_pos());
             return false;
         }
         return true;
@@ -827,7 +957,7 @@ private:
     // Counts one level of recursion; false (and a failure) once the budget is spent.
     struct nesting {
         explicit nesting(parser& p) : p_(p), ok(++p.depth_ <= k_max_nesting) {
-            if (!ok && !p_.failed_) p_.failed_ = failure{std::string(k_too_deep), 0, false};
+            if (!ok && !p_.failed_) p_.failed_ = failure(diag::too_deep, format(diag::too_deep), 0);
         }
         ~nesting() { --p_.depth_; }
         nesting(const nesting&) = delete;
@@ -883,7 +1013,6 @@ private:
         const std::size_t open = next();
         selection s;
         while (!failed_ && current_kind() != tok::rbracket) {
-            if (failed_) break;
             bool name_or_index = false;
             switch (current_kind()) {
                 case tok::single_quote_string:
@@ -908,12 +1037,10 @@ private:
                 case tok::wild:  // spec: RFC 9535 §2.3.2 wildcard-selector
                     break;
                 case tok::eof:
-                    fail("unexpected end of query", pos_);
+                    fail(diag::unexpected_end_of_query, {}, pos_);
                     break;
                 default:
-                    fail("unexpected token in bracketed selection '" +
-                             std::string(token_name(current_kind())) + "'",
-                         pos_);
+                    fail(diag::bad_bracketed_token, {token_name(current_kind())}, pos_);
                     break;
             }
             if (failed_) break;
@@ -922,13 +1049,13 @@ private:
                 if (!expect_peek(tok::comma)) break;
                 next();
                 if (peek_kind() == tok::rbracket) {
-                    fail("unexpected trailing comma", peek_pos());
+                    fail(diag::trailing_comma, {}, peek_pos());
                     break;
                 }
             }
             next();
         }
-        if (!failed_ && s.count == 0) fail("empty bracketed segment", open);
+        if (!failed_ && s.count == 0) fail(diag::empty_bracketed_segment, {}, open);
         return s;
     }
 
@@ -936,7 +1063,7 @@ private:
     bool check_leading_zero(std::size_t t) {
         const std::u16string_view v = units_of(t);
         if ((v.size() > 1 && v[0] == '0') || (v.size() > 1 && v[0] == '-' && v[1] == '0')) {
-            fail("leading zero in index selector", t);
+            fail(diag::leading_zero, {}, t);
             return false;
         }
         return true;
@@ -954,7 +1081,7 @@ private:
     // spec: RFC 9535 §2.3.3.1 index-selector = int
     void index_selector() {
         if (!check_leading_zero(pos_)) return;
-        if (out_of_range(pos_)) fail("index out of range", pos_);
+        if (out_of_range(pos_)) fail(diag::index_out_of_range, {}, pos_);
     }
 
     // spec: RFC 9535 §2.3.4.1 slice-selector = [start S] ":" S [end S] [":" [S step ]]
@@ -992,7 +1119,7 @@ private:
         backup();
         for (const std::size_t t : ints) {
             if (out_of_range(t)) {
-                fail("index out of range", first);
+                fail(diag::index_out_of_range, {}, first);
                 return;
             }
         }
@@ -1004,7 +1131,7 @@ private:
         const expr e = logical_expr(k_prec_lowest);
         if (failed_) return;
         if (e.kind == node::function && e.fn->result == fn_type::value) {
-            fail("result of " + std::string(e.fn->name) + "()  must be compared", e.token);
+            fail(diag::function_result_uncompared, {e.fn->name}, e.token);
             return;
         }
         require_not_literal(e);
@@ -1021,9 +1148,9 @@ private:
         if (failed_) return {};
         if (!starts_operand(k)) {
             if (k == tok::eof || k == tok::rbracket) {
-                fail("unexpected end of expression", pos_);
+                fail(diag::unexpected_end_of_expression, {}, pos_);
             } else {
-                fail("unexpected '" + value_of(pos_) + "'", pos_);
+                fail(diag::unexpected_value, {value_of(pos_)}, pos_);
             }
             return {};
         }
@@ -1064,7 +1191,7 @@ private:
     expr number_literal() {
         const std::u16string_view v = units_of(pos_);
         if ((v.size() > 1 && v[0] == '0') || v.find(u".-") != std::u16string_view::npos) {
-            fail("invalid number literal '" + value_of(pos_) + "'", pos_);
+            fail(diag::invalid_number, {value_of(pos_)}, pos_);
             return {};
         }
         return {node::number_literal, pos_};
@@ -1099,7 +1226,7 @@ private:
     // spec: RFC 9535 §2.3.5.1 paren-expr = "(" S logical-expr S ")"
     expr paren_expr() {
         if (peek_kind() == tok::rparen) {
-            fail("empty paren expression", pos_);
+            fail(diag::empty_paren, {}, pos_);
             return {};
         }
         next();
@@ -1111,11 +1238,11 @@ private:
             if (failed_) return {};
             if (k == tok::rparen) break;
             if (k == tok::eof) {
-                fail("unbalanced parentheses", pos_);
+                fail(diag::unbalanced_parens, {}, pos_);
                 return {};
             }
             if (!is_binary(k)) {
-                fail("expected an expression, found '" + value_of(pos_) + "'", pos_);
+                fail(diag::expected_expression, {value_of(pos_)}, pos_);
                 return {};
             }
             e = infix_expr(e);
@@ -1136,9 +1263,8 @@ private:
         const std::size_t t = next();
         std::vector<expr> args;
         while (!failed_ && current_kind() != tok::rparen) {
-            if (failed_) break;
             if (!starts_operand(current_kind())) {
-                fail("unexpected '" + value_of(pos_) + "'", pos_);
+                fail(diag::unexpected_value, {value_of(pos_)}, pos_);
                 break;
             }
             expr e = operand();
@@ -1164,13 +1290,12 @@ private:
         const std::string name = value_of(t);
         const function_signature* fn = find_function(name);
         if (fn == nullptr) {
-            fail("no such function '" + name + "'", t);
+            fail(diag::no_such_function, {name}, t);
             return {};
         }
         if (args.size() != fn->arity) {
-            fail(name + "() takes " + std::to_string(fn->arity) + " argument" +
-                     (fn->arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given",
-                 t);
+            fail(diag::wrong_arity,
+                 {name, std::to_string(fn->arity), fn->arity == 1 ? "" : "s", std::to_string(args.size())}, t);
             return {};
         }
         for (std::size_t i = 0; i < args.size(); ++i) {
@@ -1179,19 +1304,19 @@ private:
                 case fn_type::value:
                     if (!(a.is_literal() || (a.is_query() && a.singular) ||
                           (a.kind == node::function && a.fn->result == fn_type::value))) {
-                        fail(name + "() argument " + std::to_string(i) + " must be of ValueType", a.token);
+                        fail(diag::argument_not_value, {name, std::to_string(i)}, a.token);
                         return {};
                     }
                     break;
                 case fn_type::logical:
                     if (!(a.is_query() || a.kind == node::infix)) {
-                        fail(name + "() argument " + std::to_string(i) + " must be of LogicalType", a.token);
+                        fail(diag::argument_not_logical, {name, std::to_string(i)}, a.token);
                         return {};
                     }
                     break;
                 case fn_type::nodes:
                     if (!(a.is_query() || (a.kind == node::function && a.fn->result == fn_type::nodes))) {
-                        fail(name + "() argument " + std::to_string(i) + " must be of NodesType", a.token);
+                        fail(diag::argument_not_nodes, {name, std::to_string(i)}, a.token);
                         return {};
                     }
                     break;
@@ -1204,15 +1329,15 @@ private:
 
     void require_comparable(const expr& e) {
         if (e.is_query() && !e.singular) {
-            fail("non-singular query is not comparable", e.token);
+            fail(diag::non_singular_comparison, {}, e.token);
         } else if (e.kind == node::function && e.fn->result != fn_type::value) {
-            fail("result of " + std::string(e.fn->name) + "() is not comparable", e.token);
+            fail(diag::function_result_incomparable, {e.fn->name}, e.token);
         }
     }
 
     void require_not_literal(const expr& e) {
         if (!e.is_literal()) return;
-        fail("filter expression literals (" + literal_text(e) + ") must be compared", e.token);
+        fail(diag::literal_uncompared, {literal_text(e)}, e.token);
     }
 
     // The literal as the reference prints it (JavaScript String(number), a canonical 'string').
@@ -1246,7 +1371,8 @@ private:
         return out;
     }
 
-    // For a decimal text out of double range: true when too large (rather than too small).
+    // For a decimal text out of double range: true when too large (rather than too small),
+    // judged by the decimal exponent of its first significant digit.
     static bool overflows(std::string_view t) {
         if (!t.empty() && t[0] == '-') t.remove_prefix(1);
         const std::size_t e_at = t.find_first_of("eE");
@@ -1257,7 +1383,7 @@ private:
             if (!e.empty() && (e[0] == '-' || e[0] == '+')) e.remove_prefix(1);
             for (const char c : e) {
                 exp = exp * 10 + (c - '0');
-                if (exp > 1'000'000'000) break;
+                if (exp > 1'000'000'000) break;  // far beyond any double either way
             }
             if (neg) exp = -exp;
             t = t.substr(0, e_at);
@@ -1265,23 +1391,22 @@ private:
         const std::size_t dot = t.find('.');
         const std::string_view whole = t.substr(0, dot);
         const std::size_t nz = whole.find_first_not_of('0');
-        if (nz != std::string_view::npos) return exp + static_cast<long long>(whole.size() - nz) > 0;
-        return false;  // 0.000…d: the magnitude is below one before the exponent
+        if (nz != std::string_view::npos) return exp + static_cast<long long>(whole.size() - nz) - 1 >= 0;
+        const std::string_view frac = dot == std::string_view::npos ? std::string_view() : t.substr(dot + 1);
+        const std::size_t fnz = frac.find_first_not_of('0');
+        return fnz != std::string_view::npos && exp - static_cast<long long>(fnz) - 1 >= 0;
     }
 
     // JSON.stringify(s) with the quotes handled as the reference's toCanonical() does.
     static std::string canonical_string(std::u16string_view s) {
         static constexpr char k_hex[] = "0123456789abcdef";
         std::u16string json;
+        const auto escape_u = [&json](char16_t u) {
+            json += u"\\u";
+            for (int shift = 12; shift >= 0; shift -= 4) json += static_cast<char16_t>(k_hex[(u >> shift) & 0xF]);
+        };
         for (std::size_t i = 0; i < s.size(); ++i) {
             const char16_t c = s[i];
-            auto escape_u = [&](char16_t u) {
-                json += u"\\u";
-                json += static_cast<char16_t>(k_hex[(u >> 12) & 0xF]);
-                json += static_cast<char16_t>(k_hex[(u >> 8) & 0xF]);
-                json += static_cast<char16_t>(k_hex[(u >> 4) & 0xF]);
-                json += static_cast<char16_t>(k_hex[u & 0xF]);
-            };
             switch (c) {
                 case '"': json += u"\\\""; break;
                 case '\\': json += u"\\\\"; break;
@@ -1349,7 +1474,7 @@ private:
             const char16_t c = v[static_cast<std::size_t>(i)];
             if (c != '\\') {
                 if (c <= 0x1F) {
-                    fail("invalid character", t);
+                    fail(diag::invalid_character, {}, t);
                     return std::nullopt;
                 }
                 out += c;
@@ -1370,26 +1495,26 @@ private:
                 case 'u': {
                     // spec: RFC 9535 §2.3.1.1 hexchar = non-surrogate / (high-surrogate "\" %x75 low-surrogate)
                     if (i + 4 >= n) {
-                        fail("incomplete escape sequence at index " + at(i - 1), t);
+                        fail(diag::incomplete_escape, {at(i - 1)}, t);
                         return std::nullopt;
                     }
                     ++i;
                     std::uint32_t cp = 0;
                     if (!hex4(v, static_cast<std::size_t>(i), cp, t)) return std::nullopt;
                     if (is_low_surrogate(cp)) {
-                        fail("unexpected low surrogate codepoint at index " + at(i - 2), t);
+                        fail(diag::low_surrogate_first, {at(i - 2)}, t);
                         return std::nullopt;
                     }
                     if (is_high_surrogate(cp)) {
                         if (!(i + 9 < n && v[static_cast<std::size_t>(i + 4)] == '\\' &&
                               v[static_cast<std::size_t>(i + 5)] == 'u')) {
-                            fail("incomplete escape sequence at index " + at(i - 2), t);
+                            fail(diag::incomplete_escape, {at(i - 2)}, t);
                             return std::nullopt;
                         }
                         std::uint32_t low = 0;
                         if (!hex4(v, static_cast<std::size_t>(i + 6), low, t)) return std::nullopt;
                         if (!is_low_surrogate(low)) {
-                            fail("unexpected codepoint at index " + at(i + 4), t);
+                            fail(diag::expected_low_surrogate, {at(i + 4)}, t);
                             return std::nullopt;
                         }
                         out += static_cast<char16_t>(cp);
@@ -1397,7 +1522,7 @@ private:
                         i += 9;
                     } else {
                         if (cp <= 0x1F) {
-                            fail("invalid character", t);
+                            fail(diag::invalid_character, {}, t);
                             return std::nullopt;
                         }
                         out += static_cast<char16_t>(cp);
@@ -1406,7 +1531,7 @@ private:
                     break;
                 }
                 default:
-                    fail("unknown escape sequence at index " + at(i - 1), t);
+                    fail(diag::unknown_escape, {at(i - 1)}, t);
                     return std::nullopt;
             }
             ++i;
@@ -1427,7 +1552,7 @@ private:
             } else if (c >= 'A' && c <= 'F') {
                 d = c - u'A' + 10u;
             } else {
-                fail("invalid \\uXXXX escape sequence", t);
+                fail(diag::invalid_hex_escape, {}, t);
                 return false;
             }
             cp = (cp << 4) | d;
