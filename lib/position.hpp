@@ -17,6 +17,9 @@ class position_map {
 public:
     explicit position_map(std::string_view s) : s_(s) {}
 
+    // Points the map at the same input grown (or moved): what was computed stays valid.
+    void rebind(std::string_view s) noexcept { s_ = s; }
+
     position at(std::size_t offset) {
         if (offset > s_.size()) offset = s_.size();
         ensure_lines_through(offset);

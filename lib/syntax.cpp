@@ -109,6 +109,10 @@ public:
         in_ = in;
         finished_ = finished;
         tree_.token_unit.resize(toks.size(), -1);
+        for (; scanned_ < toks.size(); ++scanned_) {
+            const tok k = toks[scanned_].kind;
+            if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) last_close_ = scanned_;
+        }
         if (toks.empty()) return;
         run_machine();
     }
@@ -541,6 +545,7 @@ private:
                 }
                 continue;
             }
+            if (!finished_ && !can_step()) return;
             const snapshot snap = take();
             try {
                 step(frames_.size() - 1);
@@ -550,6 +555,16 @@ private:
             }
         }
     }
+
+    // Cheap checks that a step cannot finish with the tokens lexed so far (it would only be
+    // undone): the next token is not there yet, or a statement starts with no close tag after it.
+    bool can_step() const {
+        const auto& toks = *toks_;
+        if (p_ >= toks.size()) return false;
+        if (toks[p_].kind == tok::opener && (last_close_ == npos_ || last_close_ < p_)) return false;
+        return true;
+    }
+    static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
 
     // The catch block of an outer rule: report and arrange to skip to the recovery set.
     void fail_frame(std::size_t fi) {
@@ -876,6 +891,8 @@ private:
     bool finished_ = false;
     tier tier_;
     std::vector<frame> frames_;
+    std::size_t scanned_ = 0;                                // tokens checked for close tags
+    std::size_t last_close_ = static_cast<std::size_t>(-1);  // index of the last close tag or eof
     syntax_tree tree_;
     std::size_t p_ = 0;
     mutable std::size_t fetched_ = 0;
@@ -893,6 +910,24 @@ private:
 };
 
 }  // namespace
+
+struct stream_syntax::impl {
+    explicit impl(tier t) : parser(t) {}
+    syntax_parser parser;
+};
+
+stream_syntax::stream_syntax(tier t) : impl_(new impl(t)) {}
+stream_syntax::~stream_syntax() { delete impl_; }
+stream_syntax::stream_syntax(const stream_syntax& other) : impl_(new impl(*other.impl_)) {}
+stream_syntax& stream_syntax::operator=(const stream_syntax& other) {
+    if (this != &other) *impl_ = *other.impl_;
+    return *this;
+}
+void stream_syntax::advance(const std::vector<token>& tokens, std::string_view input, bool finished) {
+    impl_->parser.advance(tokens, input, finished);
+}
+const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.tree(); }
+std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settled(); }
 
 syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t) {
     syntax_parser p(t);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lexer.hpp"
@@ -33,5 +34,25 @@ struct syntax_tree {
 };
 
 syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t);
+
+// The statement parser over a growing token stream (see syntax.cpp). Copyable: a copy is a
+// checkpoint of the whole parse state.
+class stream_syntax {
+public:
+    explicit stream_syntax(tier t);
+    ~stream_syntax();
+    stream_syntax(const stream_syntax& other);
+    stream_syntax& operator=(const stream_syntax& other);
+
+    // Parses as far as `tokens` allows; with `finished` they end with eof and parsing completes.
+    void advance(const std::vector<token>& tokens, std::string_view input, bool finished);
+    [[nodiscard]] const syntax_tree& tree() const noexcept;
+    // Tokens before this index are settled: their units and errors can no longer change.
+    [[nodiscard]] std::size_t settled() const noexcept;
+
+private:
+    struct impl;
+    impl* impl_;
+};
 
 }  // namespace plurnk::detail

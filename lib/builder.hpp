@@ -1,0 +1,605 @@
+// The result builder (private header): turns the lexer's and the statement parser's output into
+// the result as it settles (BEHAVIOUR §3-§4). Each statement unit becomes its statement or its
+// first error ("one hard error per statement"), with the typed AST built and validated; text
+// tokens become text items; finish() appends the errors no statement claimed, cuts everything from
+// the unparsed tail on, and runs the turn-shape passes of the `parse` tier. parse() and the push
+// parser share it.
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar.hpp"
+#include "lexer.hpp"
+#include "plurnk/json.hpp"
+#include "plurnk/parse.hpp"
+#include "plurnk/path.hpp"
+#include "plurnk/validate.hpp"
+#include "position.hpp"
+#include "syntax.hpp"
+
+namespace plurnk::detail {
+
+inline bool is_word_char(unsigned char c) noexcept {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+struct pending_error {
+    std::uint32_t offset;
+    std::uint64_t recorded;  // when the reference records it: 2 * fetched token (+1 for the parser)
+    diagnostic diag;
+    bool consumed = false;
+};
+
+// Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`).
+inline line_marker scope_marks(std::string_view s) {
+    line_marker m;
+    std::size_t i = 0;
+    if (i < s.size() && s[i] == '<') ++i;
+    while (i < s.size() && s[i] != '>') {
+        const std::size_t start = i;
+        if (s[i] == '-') ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        if (i < s.size() && s[i] == '.') {
+            ++i;
+            while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        }
+        double v = 0;
+        std::from_chars(s.data() + start + (s[start] == '-' ? 1 : 0), s.data() + i, v);
+        if (s[start] == '-') v = -v;
+        m.marks.push_back(v);
+        if (i < s.size() && s[i] == ',') {
+            ++i;
+            if (i < s.size() && s[i] == ' ') ++i;
+        } else if (i < s.size() && s[i] == '-') {
+            ++i;
+        } else if (i == start) {
+            ++i;  // defensive: never loop without progress
+        }
+    }
+    return m;
+}
+
+inline double parse_int_signal(std::string_view s) {
+    const bool neg = !s.empty() && s[0] == '-';
+    double v = 0;
+    std::from_chars(s.data() + (neg ? 1 : 0), s.data() + s.size(), v);
+    return neg ? -v : v;
+}
+
+inline bool is_matcher_op(op o) {
+    return o == op::FIND || o == op::READ || o == op::OPEN || o == op::FOLD || o == op::LOOK || o == op::BUFF;
+}
+
+// Builds the result from the lexer's and the statement parser's output as they settle: units
+// become statements or their first error, text tokens become text items (each followed by its
+// advisories in the parse tier), in token order. finish() appends the unclaimed errors, cuts the
+// unparsed tail and runs the turn-shape passes. The push parser calls advance() after every
+// chunk; parse() calls it once with everything.
+class result_builder {
+public:
+    using sink = std::function<void(const item&, std::size_t index)>;
+
+    result_builder(tier t, const parse_options& options) : tier_(t), options_(options) {}
+
+    // Emits what the first `settled` tokens decide. `in` is the whole input so far.
+    void advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
+                 const sink& out) {
+        bind(in, lexed, tree);
+        collect_errors();
+        const auto& toks = lexed.tokens;
+        for (; next_token_ < settled && next_token_ < toks.size(); ++next_token_) {
+            const std::int32_t u = tree.token_unit[next_token_];
+            if (u >= 0) {
+                const unit& un = tree.units[static_cast<std::size_t>(u)];
+                if (un.first == next_token_) emit_unit(un, out);
+                continue;
+            }
+            if (toks[next_token_].kind == tok::text) {
+                add_item(text_item{std::string(text(toks[next_token_])), at(toks[next_token_].begin)}, true, out);
+                if (tier_ == tier::parse) {
+                    for (auto& d : near_miss_advisories(std::get<text_item>(result_.items.back()))) {
+                        add_item(std::move(d), true, out);
+                    }
+                }
+            }
+        }
+    }
+
+    // Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
+    parse_result finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out) {
+        // Nothing more is reported before the tail and the passes have had their say.
+        advance(in, lexed, tree, lexed.tokens.size(), {});
+        append_unclaimed();
+        apply_tail();
+        if (tier_ == tier::parse && !result_.tail) turn_shape();
+        for (std::size_t i = 0; i < result_.items.size(); ++i) {
+            if (!fired_[i] && out) out(result_.items[i], i);
+        }
+        return std::move(result_);
+    }
+
+private:
+    void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree) {
+        in_ = in;
+        lexed_ = &lexed;
+        tree_ = &tree;
+        pos_.rebind(in);
+    }
+
+    position at(std::size_t offset) { return pos_.at(offset); }
+    std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
+
+    // Appends an item; reports it now when it is final, else at finish().
+    void add_item(item it, bool final_now, const sink& out) {
+        result_.items.push_back(std::move(it));
+        if (!final_now) index_known_ = false;
+        const bool fire = final_now && out;
+        fired_.push_back(fire ? 1 : 0);
+        if (fire) out(result_.items.back(), index_known_ ? result_.items.size() - 1 : stream_event_npos);
+    }
+
+    static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
+
+    // Hard errors carry the order the reference records them in: a lexer error when the parser
+    // first fetches the token after it, a parser error when reported (after every token the
+    // parser had looked at by then). That order decides which error a statement shows and the
+    // order of the errors no statement claims.
+    void collect_errors() {
+        const auto& lex_errors = lexed_->errors;
+        for (; lex_seen_ < lex_errors.size(); ++lex_seen_) {
+            const lex_error& e = lex_errors[lex_seen_];
+            const position p = at(e.begin);
+            // Cascade collapse: an error right after an error of the same context is dropped.
+            const bool cascade = has_prev_ && prev_pos_.line == p.line && prev_pos_.column + 1 == p.column &&
+                                 prev_context_ == e.context;
+            has_prev_ = true;
+            prev_pos_ = p;
+            prev_context_ = e.context;
+            if (cascade) continue;
+            lex_errs_.push_back(pending_error{e.begin, std::uint64_t{e.token_index} * 2,
+                                              diagnostic{p, source::lexer, severity::error, e.message}});
+        }
+        const auto& syn_errors = tree_->errors;
+        for (; syn_seen_ < syn_errors.size(); ++syn_seen_) {
+            const syntax_error& e = syn_errors[syn_seen_];
+            pending_error pe{e.offset, std::uint64_t{e.fetched} * 2 + 1,
+                             diagnostic{at(e.offset), source::parser, severity::error, e.message}};
+            // keep offset order (errors arrive almost sorted)
+            auto it = syn_errs_.end();
+            while (it != syn_errs_.begin() && std::prev(it)->offset > pe.offset) --it;
+            syn_errs_.insert(it, std::move(pe));
+        }
+    }
+
+    // The first recorded, unclaimed error within [lo, hi] claims the unit; all of them are used up.
+    pending_error* claim(std::vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
+                         pending_error* first) {
+        while (cursor < list.size() && list[cursor].offset < lo) ++cursor;
+        for (std::size_t k = cursor; k < list.size() && list[k].offset <= hi; ++k) {
+            pending_error& e = list[k];
+            if (e.consumed) continue;
+            if (first == nullptr || e.recorded < first->recorded) first = &e;
+            e.consumed = true;
+        }
+        return first;
+    }
+
+    void emit_unit(const unit& un, const sink& out) {
+        const auto& toks = lexed_->tokens;
+        const std::uint32_t lo = toks[un.first].begin;
+        const std::uint32_t hi = toks[un.last].begin;
+        pending_error* first = claim(lex_errs_, lex_cursor_, lo, hi, nullptr);
+        first = claim(syn_errs_, syn_cursor_, lo, hi, first);
+        if (first != nullptr) {
+            // In the parse tier the turn-shape passes may still rewrite or drop parser errors.
+            const bool final_now = !(tier_ == tier::parse && first->diag.source == source::parser);
+            add_item(first->diag, final_now, out);
+            return;
+        }
+        if (!un.clean) return;
+        build_statement(un, out);
+    }
+
+    void visitor_error(position p, std::string message, const sink& out) {
+        add_item(diagnostic{p, source::visitor, severity::error, std::move(message)}, true, out);
+    }
+
+    void build_statement(const unit& un, const sink& out) {
+        const auto& toks = lexed_->tokens;
+        statement st;
+        const token& open = toks[un.first];
+        st.op = open.op;
+        st.suffix = std::string(in_.substr(open.begin + 6, open.end - open.begin - 6));
+        st.position = at(open.begin);
+        bool has_signal = false, has_target = false, has_body = false;
+        std::string target_raw, body;
+        std::vector<std::string_view> signal_values;
+        std::string_view scope_text;
+        for (std::uint32_t i = un.first + 1; i <= un.last; ++i) {
+            const token& t = toks[i];
+            switch (t.kind) {
+                case tok::lbrack: has_signal = true; break;
+                case tok::tag:
+                case tok::integer:
+                case tok::disposition:
+                case tok::ident: signal_values.push_back(text(t)); break;
+                case tok::lparen: has_target = true; break;
+                case tok::target_text: target_raw.append(text(t)); break;
+                case tok::scope: scope_text = text(t); break;
+                case tok::body_text:
+                    has_body = true;
+                    body.append(text(t));
+                    break;
+                default: break;
+            }
+        }
+        // signal
+        switch (st.op) {
+            case op::SEND:
+            case op::KILL:
+                if (!signal_values.empty()) {
+                    st.signal.kind = signal::kind_t::number;
+                    st.signal.number = parse_int_signal(signal_values.front());
+                }
+                break;
+            case op::EXEC:
+            case op::WORK:
+            case op::FORK:
+                if (!signal_values.empty()) {
+                    st.signal.kind = signal::kind_t::text;
+                    st.signal.text = std::string(signal_values.front());
+                }
+                break;
+            default:
+                if (has_signal) {
+                    st.signal.kind = signal::kind_t::tags;
+                    for (auto v : signal_values) st.signal.tags.emplace_back(v);
+                }
+        }
+        // target
+        if (has_target) {
+            path_result p = parse_path(target_raw);
+            if (p.error) return visitor_error(st.position, std::move(*p.error), out);
+            st.target = std::move(p.path);
+        }
+        if (!scope_text.empty()) st.marker = scope_marks(scope_text);
+        // body
+        if (has_body && !body.empty()) {
+            if (is_matcher_op(st.op)) {
+                matcher_body m;
+                m.raw = body;
+                std::optional<std::string> err;
+                if (body.rfind("//", 0) == 0) {
+                    m.dialect = dialect::xpath;
+                    err = check_xpath_matcher(body);
+                } else if (body[0] == '/') {
+                    m.dialect = dialect::regex;
+                    err = check_regex_matcher(body);
+                    if (!err) {
+                        const regex_split sp = split_regex(body);
+                        m.pattern = std::string(sp.pattern);
+                        m.flags = std::string(sp.flags);
+                    }
+                } else if (body[0] == '$') {
+                    m.dialect = dialect::jsonpath;
+                    err = check_jsonpath_matcher(body);
+                } else if (body[0] == '~') {
+                    m.dialect = dialect::semantic;
+                } else if (body[0] == '@') {
+                    m.dialect = dialect::graph;
+                } else {
+                    m.dialect = dialect::glob;
+                }
+                if (err) return visitor_error(st.position, std::move(*err), out);
+                st.body = std::move(m);
+            } else if (st.op == op::SEND) {
+                send_body b;
+                b.json = canonical_json(body);
+                b.raw = std::move(body);
+                st.body = std::move(b);
+            } else if (st.op == op::COPY || st.op == op::MOVE) {
+                selection_result sel = parse_resource_selection(body);
+                if (sel.error) return visitor_error(st.position, std::move(*sel.error), out);
+                if (sel.selection) st.body = std::move(*sel.selection);
+            } else {
+                st.body = std::move(body);
+            }
+        }
+        add_item(std::move(st), true, out);
+        if (tier_ == tier::parse) {
+            const auto& added = std::get<statement>(result_.items.back());
+            std::optional<diagnostic> plan = plan_body_advisory(added);
+            std::optional<diagnostic> misplaced = misplaced_target_advisory(added);
+            if (plan) add_item(std::move(*plan), true, out);
+            if (misplaced) add_item(std::move(*misplaced), true, out);
+        }
+    }
+
+    // Errors no statement claimed, in recording order, after everything else (reported at finish).
+    void append_unclaimed() {
+        std::vector<const pending_error*> rest;
+        for (const auto& e : lex_errs_) {
+            if (!e.consumed) rest.push_back(&e);
+        }
+        for (const auto& e : syn_errs_) {
+            if (!e.consumed) rest.push_back(&e);
+        }
+        std::stable_sort(rest.begin(), rest.end(),
+                         [](const pending_error* a, const pending_error* b) { return a->recorded < b->recorded; });
+        for (const pending_error* e : rest) {
+            result_.items.push_back(e->diag);
+            fired_.push_back(0);
+        }
+    }
+
+    static position item_position(const item& it) {
+        if (const auto* s = std::get_if<statement>(&it)) return s->position;
+        if (const auto* d = std::get_if<diagnostic>(&it)) return d->position;
+        return std::get<text_item>(it).position;
+    }
+
+    void apply_tail() {
+        if (lexed_->final_mode == mode::normal) return;
+        const position from = at(lexed_->last_open_begin);
+        const std::string_view tag = in_.substr(lexed_->open_tag_begin, lexed_->open_tag_end - lexed_->open_tag_begin);
+        const std::string line = std::to_string(from.line);
+        std::string reason;
+        switch (lexed_->final_mode) {
+            case mode::body:
+                reason = "body of `<<" + std::string(tag) + "` opened at line " + line +
+                         " but never closed - add `:" + std::string(tag) + "` to terminate";
+                reason += invented_closer(tag);
+                break;
+            case mode::signal_tags:
+            case mode::signal_int:
+            case mode::signal_ident:
+                reason = "signal slot of `<<" + std::string(tag) + "` opened at line " + line +
+                         " but never closed - add `]` to terminate the signal";
+                break;
+            case mode::target:
+                reason = "target slot of `<<" + std::string(tag) + "` opened at line " + line +
+                         " but never closed - add `)` to terminate the target";
+                break;
+            default:
+                reason = "statement `<<" + std::string(tag) + "` opened at line " + line +
+                         " but never reached its close tag - add `:" + std::string(tag) + "` to terminate";
+        }
+        keep_items([&](const item& it) { return item_position(it) < from; });
+        result_.tail = unparsed_tail{from, std::move(reason)};
+    }
+
+    // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
+    // unclosed body that is not the op's own closer.
+    std::string invented_closer(std::string_view tag) const {
+        std::string upper(tag);
+        for (char& c : upper) {
+            if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+        }
+        const std::string_view body = in_.substr(lexed_->body_begin);
+        for (std::size_t i = 0; i < body.size(); ++i) {
+            if (body[i] != ':') continue;
+            std::size_t k = i + 1;
+            if (k >= body.size() || !(body[k] >= 'A' && body[k] <= 'Z')) continue;
+            ++k;
+            while (k < body.size() && ((body[k] >= 'A' && body[k] <= 'Z') || (body[k] >= '0' && body[k] <= '9') || body[k] == '_')) ++k;
+            if (k - i - 1 < 2) continue;
+            if (k < body.size() && is_word_char(static_cast<unsigned char>(body[k]))) continue;
+            const std::string_view name = body.substr(i + 1, k - i - 1);
+            if (name == upper) return {};
+            return "; found `:" + std::string(name) + "`, which is body text - the closer echoes the op's name";
+        }
+        return {};
+    }
+
+    // Keeps the items (and their reported flags) for which keep(item) holds.
+    template <class Pred>
+    void keep_items(Pred keep) {
+        std::size_t w = 0;
+        for (std::size_t r = 0; r < result_.items.size(); ++r) {
+            if (!keep(result_.items[r])) continue;
+            if (w != r) {
+                result_.items[w] = std::move(result_.items[r]);
+                fired_[w] = fired_[r];
+            }
+            ++w;
+        }
+        result_.items.resize(w);
+        fired_.resize(w);
+    }
+
+    // --- advisories and turn shape of the parse tier (BEHAVIOUR §4.3) -----------------------------
+    static const char* near_miss(std::string_view upper) {
+        struct entry {
+            const char* word;
+            const char* suggestion;
+        };
+        static constexpr entry k_map[] = {
+            {"CLOSE", "`<<FOLD`"},   {"HIDE", "`<<FOLD`"},    {"COLLAPSE", "`<<FOLD`"}, {"SHOW", "`<<OPEN`"},
+            {"EXPAND", "`<<OPEN`"},  {"DELETE", "`<<KILL`"},  {"REMOVE", "`<<KILL`"},   {"DROP", "`<<KILL`"},
+            {"GET", "`<<READ`"},     {"FETCH", "`<<READ`"},   {"CAT", "`<<READ`"},      {"WRITE", "`<<EDIT`"},
+            {"CREATE", "`<<EDIT`"},  {"UPDATE", "`<<EDIT`"},  {"SET", "`<<EDIT`"},      {"LIST", "`<<FIND`"},
+            {"SEARCH", "`<<FIND`"},  {"GREP", "`<<FIND`"},    {"QUERY", "`<<FIND`"},    {"RUN", "`<<EXEC`"},
+            {"SHELL", "`<<EXEC`"},   {"SPAWN", "`<<WORK(worker://name)` to spawn a worker"},
+            {"DELEGATE", "`<<WORK(worker://name)` to spawn a worker"},
+        };
+        for (const auto& e : k_map) {
+            if (upper == e.word) return e.suggestion;
+        }
+        return nullptr;
+    }
+
+    std::vector<diagnostic> near_miss_advisories(const text_item& t) {
+        std::vector<diagnostic> out;
+        const std::string_view s = t.text;
+        for (std::size_t i = 0; i + 2 < s.size(); ++i) {
+            if (s[i] != '<' || s[i + 1] != '<') continue;
+            std::size_t k = i + 2;
+            while (k < s.size() && ((s[k] >= 'A' && s[k] <= 'Z') || (s[k] >= 'a' && s[k] <= 'z'))) ++k;
+            if (k == i + 2) continue;
+            const std::string_view word = s.substr(i + 2, k - i - 2);
+            std::string upper(word);
+            for (char& c : upper) {
+                if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+            }
+            const char* suggestion = near_miss(upper);
+            if (suggestion == nullptr) continue;
+            // the same text item must also hold `:Word` at a word boundary
+            bool closed = false;
+            const std::string needle = ":" + std::string(word);
+            for (std::size_t f = s.find(needle); f != std::string_view::npos; f = s.find(needle, f + 1)) {
+                const std::size_t e = f + needle.size();
+                if (e >= s.size() || !is_word_char(static_cast<unsigned char>(s[e]))) {
+                    closed = true;
+                    break;
+                }
+            }
+            if (!closed) continue;
+            out.push_back(diagnostic{offset_in_text(t, i), source::parser, severity::warning,
+                                     "`<<" + std::string(word) + "` is not a Plurnk operation, so it was read as text; did you mean " +
+                                         suggestion + "?"});
+        }
+        return out;
+    }
+
+    // Position of byte `k` of a text item, recomputed across any newlines it holds.
+    position offset_in_text(const text_item& t, std::size_t k) const {
+        position p = t.position;
+        const std::string_view s = t.text;
+        std::size_t line_start = 0;
+        for (std::size_t i = 0; i < k; ++i) {
+            if (s[i] == '\n') {
+                ++p.line;
+                p.column = 0;
+                line_start = i + 1;
+            }
+        }
+        const std::size_t from = line_start;
+        position_map pm(s);
+        const std::uint32_t cps = pm.count_code_points(from, k);
+        p.column = (line_start == 0 ? t.position.column : 0) + cps;
+        return p;
+    }
+
+    std::optional<diagnostic> plan_body_advisory(const statement& s) const {
+        if (s.op != op::PLAN || !s.suffix.empty()) return std::nullopt;
+        const auto* body = std::get_if<std::string>(&s.body);
+        if (body == nullptr) return std::nullopt;
+        const std::string_view b = *body;
+        for (std::size_t i = b.find("<<"); i != std::string_view::npos; i = b.find("<<", i + 1)) {
+            for (int o = 0; o < k_protocol_op_count; ++o) {
+                const std::string_view name = op_name(static_cast<op>(o));
+                if (b.substr(i + 2, name.size()) != name) continue;
+                const std::size_t e = i + 2 + name.size();
+                if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
+                return diagnostic{s.position, source::parser, severity::warning,
+                                  "PLAN body contains op-shaped text (`<<" + std::string(name) +
+                                      "`) - ops belong after the plan closes; did you omit `:PLAN`?"};
+            }
+        }
+        return std::nullopt;
+    }
+
+    static bool path_shaped(std::string_view tag) {
+        if (tag.find('/') != std::string_view::npos) return true;
+        // ends with .<letter><alnum>* and the char before the dot is not '/'
+        std::size_t k = tag.size();
+        while (k > 0 && ((tag[k - 1] >= 'A' && tag[k - 1] <= 'Z') || (tag[k - 1] >= 'a' && tag[k - 1] <= 'z') ||
+                         (tag[k - 1] >= '0' && tag[k - 1] <= '9'))) {
+            --k;
+        }
+        if (k == tag.size() || k == 0 || tag[k - 1] != '.') return false;
+        const char first = tag[k];
+        if (!((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z'))) return false;
+        return !(k >= 2 && tag[k - 2] == '/');
+    }
+
+    std::optional<diagnostic> misplaced_target_advisory(const statement& s) const {
+        if (s.op != op::EDIT && s.op != op::COPY && s.op != op::MOVE) return std::nullopt;
+        if (s.target || s.signal.kind != signal::kind_t::tags) return std::nullopt;
+        for (const auto& tag : s.signal.tags) {
+            if (!path_shaped(tag)) continue;
+            const std::string name = std::string(op_name(s.op)) + s.suffix;
+            return diagnostic{s.position, source::parser, severity::warning,
+                              "`<<" + name + "` has no `(target)` - that path sits in the `[…]` tag slot; a target goes in `(…)`. Try `" +
+                                  name + "(" + tag + "):…`"};
+        }
+        return std::nullopt;
+    }
+
+    static bool is_disposition(const statement& s) {
+        if (s.op != op::SEND || s.signal.kind != signal::kind_t::number) return false;
+        const double n = s.signal.number;
+        return n == 102 || n == 200 || n == 202 || n == 300 || n == 499;
+    }
+
+    void turn_shape() {
+        auto& items = result_.items;
+        bool has_plan = false, has_terminal = false, hard_non_parser = false;
+        for (const auto& it : items) {
+            if (const auto* s = std::get_if<statement>(&it)) {
+                has_plan = has_plan || s->op == op::PLAN;
+                has_terminal = has_terminal || is_disposition(*s);
+            } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+                if (d->severity == severity::error && d->source != source::parser) hard_non_parser = true;
+            }
+        }
+        if (!has_plan || !has_terminal) {
+            std::optional<position> first_removed;
+            keep_items([&](const item& it) {
+                const auto* d = std::get_if<diagnostic>(&it);
+                if (d == nullptr || d->severity != severity::error || d->source != source::parser) return true;
+                if (!first_removed) first_removed = d->position;
+                return false;
+            });
+            if (first_removed && !hard_non_parser) {
+                result_.items.emplace_back(diagnostic{*first_removed, source::parser, severity::error,
+                                              !has_plan ? "a turn must begin with `<<PLAN:…:PLAN` (the required first operation)"
+                                                        : "a turn must end with a terminal `<<SEND[code]:…:SEND` carrying the loop status"});
+                fired_.push_back(0);
+            }
+            return;
+        }
+        if (hard_non_parser) return;
+        // Mid-termination: parser hard errors after the first disposition SEND.
+        std::optional<position> terminal;
+        for (const auto& it : items) {
+            if (const auto* s = std::get_if<statement>(&it); s && is_disposition(*s)) {
+                terminal = s->position;
+                break;
+            }
+        }
+        for (auto& it : items) {
+            if (auto* d = std::get_if<diagnostic>(&it)) {
+                if (d->severity == severity::error && d->source == source::parser && *terminal < d->position) {
+                    d->message = "a disposition SEND ends the turn - nothing may follow it";
+                }
+            }
+        }
+    }
+
+    tier tier_;
+    parse_options options_;
+    std::string_view in_;
+    const lex_output* lexed_ = nullptr;
+    const syntax_tree* tree_ = nullptr;
+    position_map pos_{std::string_view{}};
+    std::size_t next_token_ = 0;
+    std::size_t lex_seen_ = 0, syn_seen_ = 0;
+    bool has_prev_ = false;
+    position prev_pos_{};
+    std::string prev_context_;
+    std::vector<pending_error> lex_errs_;  // offset order = recording order
+    std::vector<pending_error> syn_errs_;  // offset order
+    std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
+    parse_result result_;
+    std::vector<char> fired_;  // per item: already reported to the sink
+    bool index_known_ = true;
+};
+
+}  // namespace plurnk::detail
