@@ -330,8 +330,12 @@ private:
         for (const auto& e : syn_errs_) {
             if (!e.consumed) rest.push_back(&e);
         }
-        std::stable_sort(rest.begin(), rest.end(),
-                         [](const pending_error* a, const pending_error* b) { return a->recorded < b->recorded; });
+        // Recording order; errors recorded at the same moment keep their list order (the lists are
+        // contiguous, so their addresses order them). Not std::stable_sort: its temporary buffer is
+        // deprecated and warns under clang.
+        std::sort(rest.begin(), rest.end(), [](const pending_error* a, const pending_error* b) {
+            return a->recorded != b->recorded ? a->recorded < b->recorded : std::less<>()(a, b);
+        });
         for (const pending_error* e : rest) {
             result_.items.push_back(e->diag);
             fired_.push_back(0);
