@@ -63,6 +63,11 @@ struct json_value {
 inline constexpr int k_json_max_depth = 512;
 [[nodiscard]] std::optional<json_value> parse_json(std::string_view text);
 
+// Appends a string held by a json_value as JSON.stringify writes it: like append_json_string,
+// except that a lone surrogate stored in WTF-8 form (as parse_json stores \ud800) is written as
+// its \uXXXX escape. Use it for json_value strings and member keys.
+void append_json_value_string(std::string& out, std::string_view text);
+
 // JSON.stringify of a value (compact). Members are written in vector order (parse_json already
 // stores them in JavaScript property order); NaN and infinities are written as null.
 [[nodiscard]] std::string stringify_json(const json_value& value);

@@ -14,6 +14,7 @@
 // place and takes the last value. Large objects find repeated keys through a small hash index so
 // that reading stays linear.
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -122,124 +123,133 @@ void order_members(member_list& members) {
     });
 }
 
-// An object under construction: its members plus, once it has many, an open-addressing hash
-// index of member positions so a repeated key is found in constant time.
-struct object_builder {
-    static constexpr std::size_t k_linear_limit = 8;
-    std::vector<std::uint32_t> slots;  // 0 = empty, else member position + 1
-
-    // Adds key -> value to members: a repeated key keeps its place and takes the new value.
-    void add(member_list& members, std::string& key, json_value&& value) {
-        if (members.size() < k_linear_limit) {
-            for (auto& m : members) {
-                if (m.first == key) {
-                    m.second = std::move(value);
-                    return;
-                }
-            }
-            members.emplace_back(std::move(key), std::move(value));
+// Gathers an object's members from its parsed (key, value) pairs: a repeated key keeps its first
+// place and takes the last value. Small objects compare keys linearly; larger ones use an
+// open-addressing hash index of member positions, reused from object to object.
+class member_collector {
+public:
+    void collect(std::string* keys, json_value* values, std::size_t n, member_list& members) {
+        members.reserve(n);
+        if (n <= k_linear_limit) {
+            for (std::size_t k = 0; k < n; ++k) add_linear(keys[k], values[k], members);
             return;
         }
-        if (slots.empty()) rebuild(members, 64);
-        const std::size_t mask = slots.size() - 1;
-        std::size_t i = std::hash<std::string_view>{}(key) & mask;
-        for (; slots[i] != 0; i = (i + 1) & mask) {
-            auto& m = members[slots[i] - 1];
+        std::size_t size = 16;
+        while (size < n * 2) size *= 2;
+        slots_.assign(size, 0);
+        const std::size_t mask = size - 1;
+        for (std::size_t k = 0; k < n; ++k) {
+            std::size_t i = std::hash<std::string_view>{}(keys[k]) & mask;
+            for (;; i = (i + 1) & mask) {
+                if (slots_[i] == 0) {
+                    members.emplace_back(std::move(keys[k]), std::move(values[k]));
+                    slots_[i] = members.size();
+                    break;
+                }
+                auto& m = members[slots_[i] - 1];
+                if (m.first == keys[k]) {
+                    m.second = std::move(values[k]);
+                    break;
+                }
+            }
+        }
+        if (members.size() < n / 2) members.shrink_to_fit();  // many repeats: drop the slack
+    }
+
+private:
+    static constexpr std::size_t k_linear_limit = 8;
+
+    static void add_linear(std::string& key, json_value& value, member_list& members) {
+        for (auto& m : members) {
             if (m.first == key) {
                 m.second = std::move(value);
                 return;
             }
         }
         members.emplace_back(std::move(key), std::move(value));
-        slots[i] = static_cast<std::uint32_t>(members.size());
-        if (members.size() * 2 > slots.size()) rebuild(members, slots.size() * 2);
     }
 
-    void rebuild(const member_list& members, std::size_t size) {
-        slots.assign(size, 0);
-        const std::size_t mask = size - 1;
-        for (std::size_t k = 0; k < members.size(); ++k) {
-            std::size_t i = std::hash<std::string_view>{}(members[k].first) & mask;
-            while (slots[i] != 0) i = (i + 1) & mask;
-            slots[i] = static_cast<std::uint32_t>(k + 1);
-        }
-    }
+    std::vector<std::size_t> slots_;  // 0 = empty, else member position + 1
 };
 
-// One open container on the reader's stack.
-struct frame {
-    json_value value;     // kind is array or object
-    std::string key;      // the current member's key (objects)
-    object_builder index;  // objects only
-};
-
-// The reader: one pass over text_ with pos_, containers on an explicit stack.
+// The reader: one pass over text_ with pos_. Open containers are an explicit stack; the elements
+// (and, for objects, keys) parsed so far for all open containers wait on two shared stacks and
+// move into an exactly sized vector when their container closes.
 class reader {
 public:
     explicit reader(std::string_view text) noexcept : text_(text) {}
 
-    // value -> ws (object | array | string | number | true | false | null) ws, then end of input.
+    // text -> ws value ws, then end of input.
+    // value -> object | array | string | number | true | false | null
     std::optional<json_value> parse_text() {
-        std::vector<frame> stack;
-        json_value v;
         for (;;) {
-            // Here a value must start.
+            // Here a value must start: the root, or the next element of the innermost container.
             skip_ws();
             if (pos_ >= text_.size()) return std::nullopt;
+            json_value& v = open_.empty() ? root_ : values_.emplace_back();
             const auto c = static_cast<unsigned char>(text_[pos_]);
-            if (c == '[') {
+            if (c == '[' || c == '{') {
+                // array -> '[' ws (value (',' value)*)? ']'
+                // object -> '{' ws (member (',' member)*)? '}'    member -> ws string ws ':' value
                 ++pos_;
-                stack.emplace_back().value.kind = json_value::kind_t::array;
+                const bool is_object = c == '{';
+                v.kind = is_object ? json_value::kind_t::object : json_value::kind_t::array;
                 skip_ws();
-                if (!accept(']')) continue;
-                v = std::move(stack.back().value);
-                stack.pop_back();
-            } else if (c == '{') {
-                ++pos_;
-                stack.emplace_back().value.kind = json_value::kind_t::object;
-                skip_ws();
-                if (!accept('}')) {
-                    if (!parse_member_key(stack.back().key)) return std::nullopt;
+                if (!accept(is_object ? '}' : ']')) {
+                    open_.push_back({values_.size(), is_object});
+                    if (is_object && !parse_member_key()) return std::nullopt;
                     continue;
                 }
-                v = std::move(stack.back().value);
-                stack.pop_back();
             } else if (!parse_scalar(v)) {
                 return std::nullopt;
             }
-            // Here v is complete: attach it to its container, closing containers as they end.
+            // Here a value is complete: read what follows it, closing containers as they end.
             for (;;) {
-                if (stack.empty()) {
+                if (open_.empty()) {
                     skip_ws();
                     if (pos_ != text_.size()) return std::nullopt;
-                    return v;
+                    return std::move(root_);
                 }
-                frame& f = stack.back();
-                const bool is_array = f.value.kind == json_value::kind_t::array;
-                if (is_array) {
-                    f.value.array.push_back(std::move(v));
-                } else {
-                    f.index.add(f.value.object, f.key, std::move(v));
-                }
+                const open_container top = open_.back();
                 skip_ws();
                 if (pos_ >= text_.size()) return std::nullopt;
                 const char d = text_[pos_++];
                 if (d == ',') {
-                    if (!is_array) {
+                    if (top.is_object) {
                         skip_ws();
-                        if (!parse_member_key(f.key)) return std::nullopt;
+                        if (!parse_member_key()) return std::nullopt;
                     }
-                    break;  // the next element's value
+                    break;  // on to the next element's value
                 }
-                if (d != (is_array ? ']' : '}')) return std::nullopt;
-                if (!is_array) order_members(f.value.object);
-                v = std::move(f.value);
-                stack.pop_back();
+                if (d != (top.is_object ? '}' : ']')) return std::nullopt;
+                close(top);
             }
         }
     }
 
 private:
+    struct open_container {
+        std::size_t first;  // its first element in values_ (its container value sits just below)
+        bool is_object;
+    };
+
+    // Moves the elements of the innermost container into it and pops it.
+    void close(const open_container& top) {
+        const std::size_t n = values_.size() - top.first;
+        json_value& container = open_.size() == 1 ? root_ : values_[top.first - 1];
+        if (top.is_object) {
+            std::string* keys = keys_.data() + (keys_.size() - n);
+            collector_.collect(keys, values_.data() + top.first, n, container.object);
+            order_members(container.object);
+            keys_.resize(keys_.size() - n);
+        } else {
+            container.array.reserve(n);
+            for (std::size_t k = top.first; k < values_.size(); ++k) container.array.push_back(std::move(values_[k]));
+        }
+        values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(top.first), values_.end());
+        open_.pop_back();
+    }
+
     void skip_ws() noexcept {
         while (pos_ < text_.size() && is_ws(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     }
@@ -251,9 +261,9 @@ private:
         return false;
     }
 
-    // member-key -> string ws ':' (pos_ at the string's opening quote).
-    bool parse_member_key(std::string& key) {
-        if (!parse_string(key)) return false;
+    // member-key -> string ws ':' (pos_ at the string's opening quote), pushed on keys_.
+    bool parse_member_key() {
+        if (!parse_string(keys_.emplace_back())) return false;
         skip_ws();
         return accept(':');
     }
@@ -376,24 +386,26 @@ private:
         if (pos_ >= n || text_[pos_] != '"') return false;
         ++pos_;
         for (;;) {
+            // Copy the longest run of plain bytes and valid UTF-8 sequences in one append.
             const std::size_t run = pos_;
-            while (pos_ < n && is_plain(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+            unsigned char c = 0;
+            for (;;) {
+                pos_ = skip_plain(pos_);
+                if (pos_ >= n) return false;
+                c = static_cast<unsigned char>(text_[pos_]);
+                if (c < 0x80) break;
+                const std::size_t len = utf8_sequence_length(text_, pos_);
+                if (len == 0) break;
+                pos_ += len;
+            }
             out.append(text_.data() + run, pos_ - run);
-            if (pos_ >= n) return false;
-            const auto c = static_cast<unsigned char>(text_[pos_]);
             if (c == '"') {
                 ++pos_;
                 return true;
             }
-            if (c >= 0x80) {
-                const std::size_t len = utf8_sequence_length(text_, pos_);
-                if (len == 0) {
-                    out += k_replacement;
-                    ++pos_;
-                } else {
-                    out.append(text_.data() + pos_, len);
-                    pos_ += len;
-                }
+            if (c >= 0x80) {  // not valid UTF-8
+                out += k_replacement;
+                ++pos_;
                 continue;
             }
             if (c < 0x20) return false;
@@ -430,6 +442,31 @@ private:
         }
     }
 
+    // Returns the position of the first byte at or after i that is not plain (or size()),
+    // testing eight bytes at a time while eight remain.
+    std::size_t skip_plain(std::size_t i) const noexcept {
+        const std::size_t n = text_.size();
+        if constexpr (std::endian::native == std::endian::little) {
+            constexpr std::uint64_t ones = 0x0101010101010101u;
+            constexpr std::uint64_t high = 0x8080808080808080u;
+            while (n - i >= 8) {
+                std::uint64_t w = 0;
+                std::memcpy(&w, text_.data() + i, 8);
+                // High bit set in each byte that is >= 0x80, < 0x20, '"' or '\\'; a borrow can
+                // only mark bytes after a truly marked one, so the lowest mark is exact.
+                const std::uint64_t quote = w ^ (ones * '"');
+                const std::uint64_t backslash = w ^ (ones * '\\');
+                const std::uint64_t marks = (w | ((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) |
+                                             ((backslash - ones) & ~backslash)) &
+                                            high;
+                if (marks != 0) return i + static_cast<std::size_t>(std::countr_zero(marks) / 8);
+                i += 8;
+            }
+        }
+        while (i < n && is_plain(static_cast<unsigned char>(text_[i]))) ++i;
+        return i;
+    }
+
     // Reads four hex digits at text_[at] into u.
     bool read_hex4(std::size_t at, std::uint32_t& u) const noexcept {
         if (text_.size() - at < 4) return false;
@@ -444,6 +481,11 @@ private:
 
     std::string_view text_;
     std::size_t pos_ = 0;
+    json_value root_;
+    std::vector<open_container> open_;
+    std::vector<json_value> values_;
+    std::vector<std::string> keys_;
+    member_collector collector_;
 };
 
 // Position of the next generalized-UTF-8 surrogate (ED A0..BF 80..BF) in s from `from`, or npos.
@@ -458,9 +500,37 @@ std::size_t find_surrogate(std::string_view s, std::size_t from) noexcept {
     }
 }
 
-// Appends s as JSON.stringify writes a string: append_json_string, except that a stored lone
-// surrogate is written as its \uXXXX escape rather than as invalid bytes.
-void append_string_value(std::string& out, std::string_view s) {
+// Appends a scalar, or the opening bracket of a non-empty container (returning true so the
+// caller pushes it), or "[]"/"{}" for an empty one.
+bool open_value(std::string& out, const json_value& v) {
+    switch (v.kind) {
+        case json_value::kind_t::null: out += "null"; return false;
+        case json_value::kind_t::boolean: out += v.boolean ? "true" : "false"; return false;
+        case json_value::kind_t::number: append_js_number(out, v.number); return false;
+        case json_value::kind_t::string: append_json_value_string(out, v.string); return false;
+        case json_value::kind_t::array:
+            if (v.array.empty()) {
+                out += "[]";
+                return false;
+            }
+            out += '[';
+            return true;
+        case json_value::kind_t::object:
+            if (v.object.empty()) {
+                out += "{}";
+                return false;
+            }
+            out += '{';
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// Consumes a stored string; writes it with append_json_string, segment by segment, and each
+// stored lone surrogate (ED A0..BF xx) as the \uXXXX escape JSON.stringify gives it.
+void append_json_value_string(std::string& out, std::string_view s) {
     std::size_t at = find_surrogate(s, 0);
     if (at == std::string_view::npos) {
         append_json_string(out, s);
@@ -489,34 +559,6 @@ void append_string_value(std::string& out, std::string_view s) {
     }
     out += '"';
 }
-
-// Appends a scalar, or the opening bracket of a non-empty container (returning true so the
-// caller pushes it), or "[]"/"{}" for an empty one.
-bool open_value(std::string& out, const json_value& v) {
-    switch (v.kind) {
-        case json_value::kind_t::null: out += "null"; return false;
-        case json_value::kind_t::boolean: out += v.boolean ? "true" : "false"; return false;
-        case json_value::kind_t::number: append_js_number(out, v.number); return false;
-        case json_value::kind_t::string: append_string_value(out, v.string); return false;
-        case json_value::kind_t::array:
-            if (v.array.empty()) {
-                out += "[]";
-                return false;
-            }
-            out += '[';
-            return true;
-        case json_value::kind_t::object:
-            if (v.object.empty()) {
-                out += "{}";
-                return false;
-            }
-            out += '{';
-            return true;
-    }
-    return false;
-}
-
-}  // namespace
 
 json_value::~json_value() {
     if (array.empty() && object.empty()) return;
@@ -574,7 +616,7 @@ void append_json_value(std::string& out, const json_value& value) {
         if (is_array) {
             child = &v.array[top.next];
         } else {
-            append_string_value(out, v.object[top.next].first);
+            append_json_value_string(out, v.object[top.next].first);
             out += ':';
             child = &v.object[top.next].second;
         }

@@ -9,10 +9,11 @@
 // reported: groups are kept on an explicit stack (V8 allows any depth there), the back
 // reference rules need a one-time pre-scan that counts capture groups, named back references
 // are resolved after the whole pattern is read, and a duplicate group name is found when the
-// second group closes. Only v-mode nested classes recurse; their depth is charged against
-// k_class_stack_budget, which imitates the stack limit where V8 gives up with "Maximum call
-// stack size exceeded". Every loop consumes input or rewinds a bounded distance once, so time
-// is linear, and nothing is read past the input. Property names come from generated tables
+// second group closes. Nothing recurses: v-mode nested classes are kept on an explicit stack
+// too, but V8 recurses there, so each open class is charged against k_class_stack_budget,
+// which imitates the point where V8 runs out of stack ("Maximum call stack size exceeded").
+// Every loop consumes input or rewinds a bounded distance once, so time is linear, and
+// nothing is read past the input. Property names come from generated tables
 // (gen/unicode_tables.inc, made by gen/gen_unicode_tables.py from the Unicode data files).
 #include <algorithm>
 #include <array>
@@ -68,6 +69,7 @@ enum class regex_error : unsigned char {
     invalid_class_set_operation,      // mixed or doubled set operators (v)
     invalid_character_in_class,       // unescaped syntax character in a class (v)
     negated_class_with_strings,       // [^…] that may contain strings (v)
+    too_large,                        // longer than any JavaScript string (k_max_pattern_units)
     count_
 };
 
@@ -101,6 +103,7 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(regex_error::cou
         "Invalid set operation in character class",
         "Invalid character in character class",
         "Negated character class may contain strings",
+        "Regular expression too large",
 };
 static_assert(k_messages.size() == static_cast<std::size_t>(regex_error::count_),
               "one message per regex_error");
@@ -117,6 +120,8 @@ constexpr std::string_view k_unclosed_message =
 // The reference quotes at most this many UTF-16 code units of a body, then an ellipsis.
 constexpr std::size_t k_quote_limit = 80;
 
+// V8's longest string (String::kMaxLength on 64-bit hosts); positions fit in an int below it.
+constexpr std::size_t k_max_pattern_units = (std::size_t{1} << 29) - 24;
 // V8 refuses to open the 32768th capture group.
 constexpr int k_max_capture_groups = 32767;
 // Quantifier bounds saturate here (V8's RegExpTree::kInfinity).
@@ -126,8 +131,8 @@ constexpr std::uint32_t k_end = 1u << 21;
 
 // V8 parses nested v-mode classes recursively and stops when its stack runs out: in Node 20
 // with the default stack, at the 6269th `[` of `[[[…` and at the 3918th of `[a&&[a&&…`. Each
-// nested class charges its entry cost to this budget; past it the pattern gets V8's stack
-// overflow message. This is also what bounds this parser's own recursion.
+// open class charges its cost to this budget; past it the pattern gets V8's stack overflow
+// message. This parser keeps its class frames on the heap, so the budget also caps them.
 constexpr long k_class_stack_budget = 626800;
 constexpr long k_class_frame_cost = 100;         // reached as a union operand or first operand
 constexpr long k_class_set_frame_cost = 160;     // reached as an && or -- operand
@@ -316,7 +321,6 @@ enum class group_kind : unsigned char { capture, grouping, lookahead, lookbehind
 // One open parenthesis on the group stack.
 struct group_frame {
     group_kind kind = group_kind::grouping;
-    int capture_index = 0;  // for a capture: its number; otherwise the count before it
     bool named = false;
     std::u16string name;
 };
@@ -357,6 +361,7 @@ private:
     bool scanned_for_captures_ = false;
     bool has_named_captures_ = false;
     std::set<std::u16string> named_captures_;
+    std::multiset<std::u16string> open_group_names_;  // names of the named groups now open
     std::vector<std::u16string> named_references_;
     long class_stack_used_ = 0;
 
@@ -401,8 +406,9 @@ private:
         }
     }
 
+    // Moves by `distance` characters' worth of code units from current_ (negative: back).
     void advance(int distance) noexcept {
-        next_pos_ += distance - 1;
+        next_pos_ = std::max(0, next_pos_ + distance - 1);
         advance();
     }
 
@@ -459,6 +465,7 @@ private:
                     }
                     if (g.kind == group_kind::lookahead) atom = atom_kind::lookahead;
                     if (g.kind == group_kind::lookbehind) atom = atom_kind::lookbehind;
+                    if (g.named) open_group_names_.erase(open_group_names_.find(g.name));
                     groups.pop_back();
                     break;
                 }
@@ -481,11 +488,11 @@ private:
                     if (failed()) return;
                     continue;
                 case '[':
-                    parse_character_class(k_class_frame_cost);
+                    parse_character_class();
                     if (failed()) return;
                     break;
                 case '\\':
-                    if (!parse_atom_escape(groups)) continue;  // \b and \B are assertions
+                    if (!parse_atom_escape()) continue;  // \b and \B are assertions
                     if (failed()) return;
                     break;
                 case '{': {
@@ -627,7 +634,7 @@ private:
                 if (failed()) return;
             }
         }
-        g.capture_index = captures_started_;
+        if (g.named) open_group_names_.insert(g.name);
         groups.push_back(std::move(g));
     }
 
@@ -679,7 +686,7 @@ private:
     // spec: ECMA-262 §22.2.1 AtomEscape :: DecimalEscape | CharacterClassEscape |
     //       CharacterEscape | k GroupName  (and Annex B's ExtendedAtom forms)
     // Called on the backslash. Returns false for \b and \B, which are assertions.
-    bool parse_atom_escape(const std::vector<group_frame>& groups) {
+    bool parse_atom_escape() {
         const std::uint32_t after = next();
         switch (after) {
             case k_end:
@@ -721,7 +728,7 @@ private:
             case 'k':
                 if (has_named_captures(class_escape_context::not_in_class) || unicode_mode()) {
                     advance(2);
-                    parse_named_back_reference(groups);
+                    parse_named_back_reference();
                     return true;
                 }
                 [[fallthrough]];
@@ -772,15 +779,13 @@ private:
     }
 
     // spec: ECMA-262 §22.2.1 AtomEscape :: k GroupName. Called after `\k`.
-    void parse_named_back_reference(const std::vector<group_frame>& groups) {
+    void parse_named_back_reference() {
         if (current_ != '<') return fail(regex_error::invalid_named_reference);
         advance();
         std::u16string name = parse_capture_group_name();
         if (failed()) return;
         // A reference inside the group it names matches empty and needs no resolution.
-        for (auto it = groups.rbegin(); it != groups.rend(); ++it) {
-            if (it->named && it->name == name) return;
-        }
+        if (open_group_names_.find(name) != open_group_names_.end()) return;
         named_references_.push_back(std::move(name));
     }
 
@@ -1081,43 +1086,22 @@ private:
     // --- character classes ---
 
     // spec: ECMA-262 §22.2.1 CharacterClass :: [ ClassContents ] | [^ ClassContents ]
-    // Called on the `[`. Returns MayContainStrings (v mode; false otherwise). `frame_cost`
-    // is this nesting level's charge against k_class_stack_budget.
-    bool parse_character_class(long frame_cost) {
-        class_stack_used_ += frame_cost;
-        if (class_stack_used_ > k_class_stack_budget) {
-            fail(regex_error::stack_overflow);
-            return false;
+    // Called on the `[`.
+    void parse_character_class() {
+        if (unicode_sets_) {
+            parse_class_set_expression();
+            return;
         }
-        const bool may_contain_strings = parse_class_contents();
-        class_stack_used_ -= frame_cost;
-        return may_contain_strings;
-    }
-
-    bool parse_class_contents() {
         advance();
-        bool negated = false;
-        if (current_ == '^') {
-            negated = true;
-            advance();
-        }
+        if (current_ == '^') advance();
         if (current_ == ']') {
             advance();
-            return false;
+            return;
         }
-        if (!unicode_sets_) {
-            parse_class_ranges();
-            if (failed()) return false;
-            if (!has_more_) fail(regex_error::unterminated_character_class);
-            advance();
-            return false;
-        }
-        class_operand first;
-        parse_class_set_operand(first, k_class_frame_cost);
-        if (failed()) return false;
-        if (current_ == '-' && next() == '-') return parse_class_subtraction(negated, first);
-        if (current_ == '&' && next() == '&') return parse_class_intersection(negated, first);
-        return parse_class_union(negated, first);
+        parse_class_ranges();
+        if (failed()) return;
+        if (!has_more_) return fail(regex_error::unterminated_character_class);
+        advance();
     }
 
     // spec: ECMA-262 §22.2.1 ClassRanges (no v flag): ClassAtom ( - ClassAtom )? …
@@ -1177,12 +1161,12 @@ private:
         value = parse_character_escape(class_escape_context::in_class);
     }
 
-    // spec: ECMA-262 §22.2.1 ClassSetOperand :: NestedClass | ClassStringDisjunction |
-    //       ClassSetCharacter (v flag). `frame_cost` is charged if it is a nested class.
-    void parse_class_set_operand(class_operand& operand, long frame_cost) {
+    // spec: ECMA-262 §22.2.1 ClassSetOperand :: ClassStringDisjunction | ClassSetCharacter |
+    //       \ CharacterClassEscape (v flag) — every form but NestedClass, which the caller
+    //       handles because it opens a new frame.
+    void parse_flat_class_set_operand(class_operand& operand) {
         operand = class_operand{};
-        const std::uint32_t c = current_;
-        if (c == '\\') {
+        if (current_ == '\\') {
             const std::uint32_t after = next();
             if (after == 'q') {
                 operand.kind = operand_kind::string_disjunction;
@@ -1196,11 +1180,6 @@ private:
                 operand.may_contain_strings = strings;
                 return;
             }
-        }
-        if (c == '[') {
-            operand.kind = operand_kind::nested_class;
-            operand.may_contain_strings = parse_character_class(frame_cost);
-            return;
         }
         operand.kind = operand_kind::character;
         operand.character = parse_class_set_character();
@@ -1271,107 +1250,221 @@ private:
         }
     }
 
-    // spec: ECMA-262 §22.2.1 ClassUnion :: ( ClassSetRange | ClassSetOperand )*
-    bool parse_class_union(bool negated, const class_operand& first) {
-        bool may = may_contain_strings(first);
-        operand_kind last = first.kind;
-        std::uint32_t character = first.character;
-        while (has_more_ && current_ != ']') {
-            if (current_ == '-') {
-                if (next() == '-') {  // a range and a subtraction cannot mix
-                    fail(regex_error::invalid_class_set_operation);
-                    return false;
-                }
-                advance();
-                if (!has_more_) break;
-                if (last != operand_kind::character) {
-                    fail(regex_error::invalid_character_class);
-                    return false;
-                }
-                const std::uint32_t from = character;
-                class_operand to;
-                parse_class_set_operand(to, k_class_frame_cost);
-                if (failed()) return false;
-                if (to.kind != operand_kind::character) {
-                    fail(regex_error::invalid_character_class);
-                    return false;
-                }
-                if (from > to.character) {
-                    fail(regex_error::out_of_order_character_class);
-                    return false;
-                }
-                last = operand_kind::range;
-            } else {
-                class_operand operand;
-                parse_class_set_operand(operand, k_class_frame_cost);
-                if (failed()) return false;
-                may = may || may_contain_strings(operand);
-                last = operand.kind;
-                character = operand.character;
+    // --- v-mode class sets, nested classes on an explicit stack ---
+
+    // What a class frame parses next, and so where it resumes when a nested class it asked
+    // for is complete.
+    enum class class_step : unsigned char {
+        first_operand,         // the first ClassSetOperand, before the operator is known
+        union_operand,         // an operand of ClassUnion
+        range_end,             // the operand after `-` in ClassSetRange
+        intersection_operand,  // an operand after `&&`
+        subtraction_operand,   // an operand after `--`
+    };
+
+    enum class class_shape : unsigned char { undecided, set_union, intersection, subtraction };
+
+    // One open v-mode class.
+    struct class_frame {
+        bool negated = false;
+        class_shape shape = class_shape::undecided;
+        class_step waiting = class_step::first_operand;
+        bool may_contain_strings = false;  // MayContainStrings so far
+        operand_kind last = operand_kind::character;
+        std::uint32_t character = 0;  // value of the last operand when it was a character
+        std::uint32_t range_from = 0;
+        long cost = 0;
+    };
+
+    enum class class_progress : unsigned char { needs_nested_class, closed };
+
+    // spec: ECMA-262 §22.2.1 ClassSetExpression :: ClassUnion | ClassIntersection |
+    //       ClassSubtraction, with NestedClass :: [ ClassContents ] (v flag).
+    // Called on the `[`; returns MayContainStrings. V8 recurses here; this keeps one frame per
+    // open class and charges each to k_class_stack_budget as V8's stack would be charged.
+    bool parse_class_set_expression() {
+        std::vector<class_frame> frames;
+        class_operand closed;  // the class that just closed, for the frame below it
+        bool have_closed = open_class(frames, k_class_frame_cost, closed);
+        while (!failed()) {
+            if (have_closed) {
+                if (frames.empty()) return closed.may_contain_strings;
+                accept_class_operand(frames.back(), closed);
+                have_closed = false;
+                continue;
+            }
+            class_frame& frame = frames.back();
+            if (continue_class(frame) == class_progress::needs_nested_class) {
+                const bool set_operand = frame.waiting == class_step::intersection_operand ||
+                                         frame.waiting == class_step::subtraction_operand;
+                have_closed = open_class(
+                    frames, set_operand ? k_class_set_frame_cost : k_class_frame_cost, closed);
+            } else if (!failed()) {
+                closed = class_operand{};
+                closed.kind = operand_kind::nested_class;
+                closed.may_contain_strings = frame.may_contain_strings;
+                class_stack_used_ -= frame.cost;
+                frames.pop_back();
+                have_closed = true;
             }
         }
-        if (!has_more_) {
-            fail(regex_error::unterminated_character_class);
-            return false;
-        }
-        advance();
-        if (negated && may) fail(regex_error::negated_class_with_strings);
-        return may;
+        return false;
     }
 
-    // spec: ECMA-262 §22.2.1 ClassIntersection :: ClassSetOperand ( && ClassSetOperand )+
-    bool parse_class_intersection(bool negated, const class_operand& first) {
-        bool may = may_contain_strings(first);
-        while (has_more_ && current_ != ']') {
-            if (current_ != '&' || next() != '&') {
-                fail(regex_error::invalid_class_set_operation);
-                return false;
-            }
-            advance(2);
-            if (current_ == '&') {  // [lookahead ≠ &]
-                fail(regex_error::invalid_character_in_class);
-                return false;
-            }
-            class_operand operand;
-            parse_class_set_operand(operand, k_class_set_frame_cost);
-            if (failed()) return false;
-            may = may && may_contain_strings(operand);
-        }
-        if (!has_more_) {
-            fail(regex_error::unterminated_character_class);
-            return false;
-        }
-        if (negated && may) {
-            fail(regex_error::negated_class_with_strings);
+    // Consumes `[` and `^`; pushes a frame, or returns true with `closed` set for `[]`/`[^]`.
+    bool open_class(std::vector<class_frame>& frames, long cost, class_operand& closed) {
+        if (class_stack_used_ + cost > k_class_stack_budget) {
+            fail(regex_error::stack_overflow);
             return false;
         }
         advance();
-        return may;
+        class_frame frame;
+        if (current_ == '^') {
+            frame.negated = true;
+            advance();
+        }
+        if (current_ == ']') {
+            advance();
+            closed = class_operand{};
+            closed.kind = operand_kind::nested_class;
+            return true;
+        }
+        frame.cost = cost;
+        class_stack_used_ += cost;
+        frames.push_back(frame);
+        return false;
     }
 
-    // spec: ECMA-262 §22.2.1 ClassSubtraction :: ClassSetOperand ( -- ClassSetOperand )+
-    bool parse_class_subtraction(bool negated, const class_operand& first) {
-        const bool may = may_contain_strings(first);
-        if (negated && may) {
-            fail(regex_error::negated_class_with_strings);
-            return false;
-        }
-        while (has_more_ && current_ != ']') {
-            if (current_ != '-' || next() != '-') {
-                fail(regex_error::invalid_class_set_operation);
-                return false;
+    // Reads the operand for `step`: false when it is a nested class the caller must open.
+    bool take_class_operand(class_frame& frame, class_step step, class_operand& operand) {
+        frame.waiting = step;
+        if (current_ == '[') return false;
+        parse_flat_class_set_operand(operand);
+        return true;
+    }
+
+    // Parses the rest of an open class until it needs a nested class or closes (or fails).
+    class_progress continue_class(class_frame& frame) {
+        class_operand operand;
+        while (!failed()) {
+            switch (frame.shape) {
+                case class_shape::undecided:
+                    if (!take_class_operand(frame, class_step::first_operand, operand)) {
+                        return class_progress::needs_nested_class;
+                    }
+                    break;
+                // spec: ECMA-262 §22.2.1 ClassUnion :: ( ClassSetRange | ClassSetOperand )*
+                case class_shape::set_union:
+                    if (!has_more_ || current_ == ']') return close_class(frame);
+                    if (current_ == '-') {
+                        if (next() == '-') {  // a range and a subtraction cannot mix
+                            fail(regex_error::invalid_class_set_operation);
+                            break;
+                        }
+                        advance();
+                        if (!has_more_) return close_class(frame);
+                        if (frame.last != operand_kind::character) {
+                            fail(regex_error::invalid_character_class);
+                            break;
+                        }
+                        frame.range_from = frame.character;
+                        if (!take_class_operand(frame, class_step::range_end, operand)) {
+                            return class_progress::needs_nested_class;
+                        }
+                    } else if (!take_class_operand(frame, class_step::union_operand, operand)) {
+                        return class_progress::needs_nested_class;
+                    }
+                    break;
+                // spec: ECMA-262 §22.2.1 ClassIntersection :: ClassSetOperand && [lookahead ≠ &]
+                //       ClassSetOperand ( && [lookahead ≠ &] ClassSetOperand )*
+                case class_shape::intersection:
+                    if (!has_more_ || current_ == ']') return close_class(frame);
+                    if (current_ != '&' || next() != '&') {
+                        fail(regex_error::invalid_class_set_operation);
+                        break;
+                    }
+                    advance(2);
+                    if (current_ == '&') {
+                        fail(regex_error::invalid_character_in_class);
+                        break;
+                    }
+                    if (!take_class_operand(frame, class_step::intersection_operand, operand)) {
+                        return class_progress::needs_nested_class;
+                    }
+                    break;
+                // spec: ECMA-262 §22.2.1 ClassSubtraction :: ClassSetOperand -- ClassSetOperand
+                //       ( -- ClassSetOperand )*
+                case class_shape::subtraction:
+                    if (!has_more_ || current_ == ']') return close_class(frame);
+                    if (current_ != '-' || next() != '-') {
+                        fail(regex_error::invalid_class_set_operation);
+                        break;
+                    }
+                    advance(2);
+                    if (!take_class_operand(frame, class_step::subtraction_operand, operand)) {
+                        return class_progress::needs_nested_class;
+                    }
+                    break;
             }
-            advance(2);
-            class_operand operand;
-            parse_class_set_operand(operand, k_class_set_frame_cost);
-            if (failed()) return false;
+            if (failed()) break;
+            accept_class_operand(frame, operand);
         }
+        return class_progress::closed;
+    }
+
+    // Folds an operand into the frame that was waiting for it.
+    void accept_class_operand(class_frame& frame, const class_operand& operand) {
+        if (failed()) return;
+        switch (frame.waiting) {
+            case class_step::first_operand:
+                frame.may_contain_strings = may_contain_strings(operand);
+                if (current_ == '-' && next() == '-') {
+                    frame.shape = class_shape::subtraction;
+                    if (frame.negated && frame.may_contain_strings) {
+                        fail(regex_error::negated_class_with_strings);
+                    }
+                } else if (current_ == '&' && next() == '&') {
+                    frame.shape = class_shape::intersection;
+                } else {
+                    frame.shape = class_shape::set_union;
+                    frame.last = operand.kind;
+                    frame.character = operand.character;
+                }
+                return;
+            case class_step::union_operand:
+                frame.may_contain_strings = frame.may_contain_strings || may_contain_strings(operand);
+                frame.last = operand.kind;
+                frame.character = operand.character;
+                return;
+            case class_step::range_end:
+                if (operand.kind != operand_kind::character) {
+                    return fail(regex_error::invalid_character_class);
+                }
+                if (frame.range_from > operand.character) {
+                    return fail(regex_error::out_of_order_character_class);
+                }
+                frame.last = operand_kind::range;
+                return;
+            case class_step::intersection_operand:
+                frame.may_contain_strings = frame.may_contain_strings && may_contain_strings(operand);
+                return;
+            case class_step::subtraction_operand:
+                return;
+        }
+    }
+
+    // At the `]` (or the end of input) of an open class.
+    class_progress close_class(class_frame& frame) {
         if (!has_more_) {
             fail(regex_error::unterminated_character_class);
-            return false;
+            return class_progress::closed;
         }
         advance();
-        return may;
+        // V8 checks a union after its `]`, an intersection before; the outcome is the same.
+        if (frame.negated && frame.may_contain_strings && frame.shape != class_shape::subtraction) {
+            fail(regex_error::negated_class_with_strings);
+        }
+        return class_progress::closed;
     }
 };
 
@@ -1431,6 +1524,11 @@ verdict validate_regex(std::string_view pattern, std::string_view flags) {
         v.message += k_invalid_flags_prefix;
         v.message += flags;
         v.message += '\'';
+        return v;
+    }
+    if (pattern.size() > k_max_pattern_units) {  // the reference cannot even hold it
+        v.ok = false;
+        v.message = k_messages[static_cast<std::size_t>(regex_error::too_large)];
         return v;
     }
     const utf16_text text = to_utf16(pattern);

@@ -4,7 +4,7 @@
 // metadata blocks, checks the blocks (their faults are reported before the URL is looked at),
 // runs the WHATWG parser (url.cpp) on the URL part and projects the record onto the
 // ParsedPath fields. parse_resource_selection cuts a trailing `<scope>` literal off a
-// COPY/MOVE body first. The glob helpers scan for the magic a glob matcher would honour.
+// COPY/MOVE body first. glob_magic_index finds, in one pass, the magic a glob matcher honours.
 // Error texts never quote input (SPEC §path-request-metadata). No exceptions.
 #include <cstddef>
 #include <cstdlib>
@@ -153,46 +153,6 @@ std::optional<line_marker> parse_scope_literal(std::string_view s) {
     return m;
 }
 
-// Index of the `]` closing a character class opened at `open`, or npos.
-std::size_t class_end(std::string_view s, std::size_t open) noexcept {
-    std::size_t i = open + 1;
-    if (i < s.size() && (s[i] == '!' || s[i] == '^')) ++i;
-    if (i < s.size() && s[i] == ']') ++i;  // a leading `]` is a member
-    for (; i < s.size(); ++i) {
-        if (s[i] == '\\') { ++i; continue; }
-        if (s[i] == ']') return i;
-    }
-    return std::string_view::npos;
-}
-
-// True when the brace opened at `open` closes and holds a top-level `,` or `..` (a
-// brace expansion rather than a literal `{x}`). Nesting is counted, not recursed.
-bool brace_is_magic(std::string_view s, std::size_t open) noexcept {
-    int depth = 0;
-    bool sep = false;
-    for (std::size_t i = open; i < s.size(); ++i) {
-        const char c = s[i];
-        if (c == '\\') { ++i; continue; }
-        if (c == '{') { ++depth; continue; }
-        if (c == '}') {
-            if (--depth == 0) return sep;
-            continue;
-        }
-        if (depth == 1 && (c == ',' || (c == '.' && i + 1 < s.size() && s[i + 1] == '.'))) sep = true;
-    }
-    return false;
-}
-
-bool paren_closes(std::string_view s, std::size_t open) noexcept {
-    int depth = 0;
-    for (std::size_t i = open; i < s.size(); ++i) {
-        if (s[i] == '\\') { ++i; continue; }
-        if (s[i] == '(') ++depth;
-        else if (s[i] == ')' && --depth == 0) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 path_result parse_path(std::string_view raw) {
@@ -226,12 +186,13 @@ path_result parse_path(std::string_view raw) {
     if (!url->hostname.empty()) p.hostname = url->hostname;
     if (!url->port.empty()) p.port = static_cast<std::uint32_t>(std::strtoul(url->port.c_str(), nullptr, 10));
     p.pathname = url->pathname;
-    // The query is read off the href, as the reference does: between the first `?` and the
-    // `#` after it.
-    if (const std::size_t q = url->href.find('?'); q != std::string::npos) {
-        const std::size_t h = url->href.find('#', q + 1);
-        p.query = url->href.substr(q + 1, h == std::string::npos ? std::string::npos : h - q - 1);
-    }
+    // The query is read off the href (BEHAVIOUR §3.4): between the first `?` and the `#` after
+    // it, which keeps "" for a bare `?`. Nothing before the query can hold a raw `?` (userinfo
+    // and paths encode it, hosts forbid it), so only a `?` inside the fragment needs excluding.
+    const std::size_t hash = url->href.find('#');
+    const std::string_view before_hash = std::string_view(url->href).substr(0, hash);
+    if (const std::size_t q = before_hash.find('?'); q != std::string_view::npos)
+        p.query = std::string(before_hash.substr(q + 1));
     if (url->hash.size() > 1) p.fragment = url->hash.substr(1);
     r.path = std::move(p);
     return r;
@@ -260,27 +221,73 @@ selection_result parse_resource_selection(std::string_view raw) {
     return r;
 }
 
+// One forward pass (SPEC §5 §path-glob). `*`, `?` and an escape `\x` are magic where they
+// stand; `[` when an unescaped `]` closes the class; `{` when its matching `}` encloses a
+// top-level `,` or `..` (a brace expansion, not a literal `{x}`); `@(`, `!(`, `+(` when the
+// `(` is matched (`*(` and `?(` are already magic by their first character). Open braces and
+// parens live on fixed stacks; nesting deeper than k_glob_max_depth is treated as literal.
 std::optional<std::size_t> glob_magic_index(std::string_view s) noexcept {
-    for (std::size_t i = 0; i < s.size(); ++i) {
+    constexpr std::size_t k_glob_max_depth = 64;
+    constexpr std::size_t npos = std::string_view::npos;
+    const std::size_t n = s.size();
+    // The last unescaped `]`, pairing escapes from the start as the main pass does.
+    std::size_t last_close = npos;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (s[i] == '\\') ++i;
+        else if (s[i] == ']') last_close = i;
+    }
+    struct open_brace { std::size_t pos; bool sep; };
+    struct open_paren { std::size_t pos; bool ext; };
+    open_brace braces[k_glob_max_depth];
+    open_paren parens[k_glob_max_depth];
+    std::size_t brace_depth = 0, brace_overflow = 0, paren_depth = 0, paren_overflow = 0;
+    std::size_t best = npos;
+    auto found = [&](std::size_t pos) { if (pos < best) best = pos; };
+    for (std::size_t i = 0; i < n; ++i) {
+        // Nothing still open can start before `best`: the answer is final.
+        if (best != npos && brace_depth == 0 && paren_depth == 0) break;
         const char c = s[i];
         switch (c) {
-            case '*': case '?': return i;
+            case '*': case '?': found(i); break;
             case '\\':
-                if (i + 1 < s.size()) return i;
+                if (i + 1 < n) { found(i); ++i; }
                 break;
-            case '[':
-                if (class_end(s, i) != std::string_view::npos) return i;
+            case '[': {
+                std::size_t j = i + 1;
+                if (j < n && (s[j] == '!' || s[j] == '^')) ++j;
+                if (last_close != npos && last_close > j) found(i);  // a leading `]` is a member
                 break;
+            }
             case '{':
-                if (brace_is_magic(s, i)) return i;
+                if (brace_depth < k_glob_max_depth) braces[brace_depth++] = {i, false};
+                else ++brace_overflow;
                 break;
-            case '@': case '!': case '+':
-                if (i + 1 < s.size() && s[i + 1] == '(' && paren_closes(s, i + 1)) return i;
+            case ',':
+                if (brace_depth > 0 && brace_overflow == 0) braces[brace_depth - 1].sep = true;
+                break;
+            case '.':
+                if (i + 1 < n && s[i + 1] == '.' && brace_depth > 0 && brace_overflow == 0)
+                    braces[brace_depth - 1].sep = true;
+                break;
+            case '}':
+                if (brace_overflow > 0) --brace_overflow;
+                else if (brace_depth > 0 && braces[--brace_depth].sep) found(braces[brace_depth].pos);
+                break;
+            case '(': {
+                const bool ext = i > 0 && (s[i - 1] == '@' || s[i - 1] == '!' || s[i - 1] == '+');
+                if (paren_depth < k_glob_max_depth) parens[paren_depth++] = {i, ext};
+                else ++paren_overflow;
+                break;
+            }
+            case ')':
+                if (paren_overflow > 0) --paren_overflow;
+                else if (paren_depth > 0 && parens[--paren_depth].ext) found(parens[paren_depth].pos - 1);
                 break;
             default: break;
         }
     }
-    return std::nullopt;
+    if (best == npos) return std::nullopt;
+    return best;
 }
 
 bool has_glob(std::string_view pathname) noexcept { return glob_magic_index(pathname).has_value(); }

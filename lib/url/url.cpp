@@ -7,8 +7,12 @@
 // spec's UTF-8 percent-encoding, and the authority rewind counts bytes on both sides. Hosts
 // go through the host parser (IPv6, opaque host, domain-to-ASCII via idna.cpp, IPv4 with its
 // hex/octal/shortened forms); the record is serialized into the getters Node exposes.
-// Deliberate ada-2.9 alignments: U+005E (^) is not in the path percent-encode set, and spaces
-// in an opaque path are kept verbatim. No exceptions; every loop is bounded by the input.
+// Where ada 2.9 departs from the current standard the parser follows ada, because Node is
+// the reference: U+005E (^) is not in the path percent-encode set; spaces in an opaque path
+// are kept; a path made only of plain bytes and dots may be copied verbatim with its dot
+// segments (ada_verbatim_path); a final `..` on an empty non-special path leaves it empty;
+// a lone file segment that starts like a drive letter (`a:b`) is never popped. Each quirk
+// was confirmed against Node. No exceptions; every loop is bounded by the input.
 #include <array>
 #include <cstddef>
 #include <cstdint>
