@@ -1,6 +1,65 @@
-// `plurnk gbnf`: not written yet (generation-rail issue).
+// `plurnk gbnf [--max-statements=N] [--suffixes=LIST] [--stats]`: writes the generation rail
+// (SPEC §1.2) in llama.cpp's GBNF syntax to standard output. LIST is comma separated and an
+// empty entry is the empty suffix, so the default is `--suffixes=,1,2`. --stats prints the rule
+// count and size to standard error as well.
+#include <fmt/core.h>
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "commands.hpp"
+#include "plurnk/rail.hpp"
 
 namespace plurnk::cli {
-int cmd_gbnf(const args&) { return usage_error("gbnf is not available yet"); }
+
+namespace {
+
+std::vector<std::string> split_commas(std::string_view s) {
+    std::vector<std::string> out;
+    for (;;) {
+        const auto comma = s.find(',');
+        out.emplace_back(s.substr(0, comma));
+        if (comma == std::string_view::npos) return out;
+        s.remove_prefix(comma + 1);
+    }
+}
+
+}  // namespace
+
+int cmd_gbnf(const args& a) {
+    rail::options o;
+    bool stats = false;
+    for (const std::string& x : a) {
+        const std::string_view v(x);
+        if (v.rfind("--max-statements=", 0) == 0) {
+            const std::string_view n = v.substr(17);
+            std::size_t value = 0;
+            const auto [ptr, ec] = std::from_chars(n.data(), n.data() + n.size(), value);
+            if (n.empty() || ec != std::errc() || ptr != n.data() + n.size() || value > rail::k_max_statements_limit) {
+                return usage_error(
+                    fmt::format("--max-statements expects a count from 0 to {}", rail::k_max_statements_limit));
+            }
+            o.max_statements = value;
+        } else if (v.rfind("--suffixes=", 0) == 0) {
+            o.suffixes = split_commas(v.substr(11));
+        } else if (v == "--stats") {
+            stats = true;
+        } else {
+            return usage_error(fmt::format("gbnf: unknown argument '{}'", x));
+        }
+    }
+    const rail::build_result r = rail::build(o);
+    if (!r.ok()) return usage_error(fmt::format("gbnf: {}", r.error));
+    const std::string text = rail::to_gbnf(r.g);
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+        fmt::print(stderr, "plurnk: cannot write the grammar\n");
+        return 1;
+    }
+    if (stats) fmt::print(stderr, "plurnk gbnf: {} rules, {} bytes\n", r.g.rules.size(), text.size());
+    return 0;
+}
+
 }  // namespace plurnk::cli

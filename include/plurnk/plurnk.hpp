@@ -5,6 +5,7 @@
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/path.hpp"
+#include "plurnk/rail.hpp"
 #include "plurnk/stream.hpp"
 #include "plurnk/validate.hpp"
 #include "plurnk/version.hpp"

@@ -1,0 +1,137 @@
+// The generation rail (SPEC §1.2, BEHAVIOUR §7): a small rule model of the raw turn a constrained
+// local model may emit, lowered to a context-free grammar and written in llama.cpp's GBNF syntax.
+//
+// The rail is a generation aid, not a language subset guarantee: it keeps useful turns likely to
+// parse cleanly, while admission stays with parse_turn() and the runtime (SPEC §contract-layers).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "plurnk/ast.hpp"
+
+namespace plurnk::rail {
+
+// ---- The rule model -------------------------------------------------------------------------
+
+// What the `[signal]` slot may hold on the rail.
+enum class signal_shape : std::uint8_t {
+    none,
+    tags,       // [a,b]: [A-Za-z0-9_.-]+ comma separated, no spaces
+    branch,     // [name]: one [A-Za-z0-9_./-]+ (WORK, FORK)
+    executor,   // [sh]: [a-z][a-z0-9_-]* (EXEC)
+    kill_code,  // [9]: one or two digits (KILL)
+    mid_code,   // [404]: three digits except the five dispositions (mid SEND)
+};
+
+// What the `(target)` slot needs on the rail.
+enum class target_need : std::uint8_t { optional, required };
+
+// What the `<scope>` slot may hold on the rail.
+enum class scope_shape : std::uint8_t {
+    none,
+    text,    // <-1>, <N>, <N,M> or <SL,SC,EL,EC> (EDIT, COPY, MOVE)
+    find,    // optional 0.x threshold, then 0-2 positions
+    read,    // optional 0.x threshold, then 1, 2 or 4 coordinates
+    timing,  // <-1>, <T> or <T,P> (EXEC; the [202] park)
+};
+
+// What the body may hold on the rail. Every non-empty shape excludes the statement's own close
+// literal `:OPsuffix`, counted from the opening colon (so a body never starts with `OPsuffix`).
+enum class body_shape : std::uint8_t {
+    empty,          // `::OP` only (KILL)
+    text,           // any text, newlines included, possibly empty
+    text_nonempty,  // the same, at least one character before any colon (WORK, FORK, terminal SEND)
+    matcher,        // one line, not starting with `:`; `/`, `//` and `$` lead a small valid subset
+    selection,      // a destination target plus an optional text scope (COPY, MOVE)
+};
+
+// One internal (mid-turn) operation of the rail.
+struct op_shape {
+    plurnk::op op;
+    signal_shape signal;
+    target_need target;
+    scope_shape scope;
+    body_shape body;
+};
+
+// The twelve internal operations, in the order the grammar lists them. PLAN (first, unsuffixed,
+// non-empty body without `<<`) and the terminal SEND are fixed parts of the turn shape.
+[[nodiscard]] std::span<const op_shape> internal_ops() noexcept;
+
+// The five disposition codes that make a SEND terminal (SPEC §9), in ascending order.
+inline constexpr std::uint16_t k_dispositions[] = {102, 200, 202, 300, 499};
+inline constexpr std::uint16_t k_idle_code = 102;  // not allowed as the zero-statement terminal
+inline constexpr std::uint16_t k_park_code = 202;  // the only code that takes a timing scope
+inline constexpr std::size_t k_max_separator = 7;  // whitespace characters between statements
+inline constexpr std::string_view k_channel_open = "<|channel>thought\n";
+inline constexpr std::string_view k_channel_close = "<channel|>";
+
+struct options {
+    // Internal statements between PLAN and the terminal SEND (0 to k_max_statements_limit).
+    std::size_t max_statements = 14;
+    // Enclosure suffixes the rail enumerates; each [A-Za-z0-9_]{0,8}, no duplicates, at least one.
+    std::vector<std::string> suffixes = {"", "1", "2"};
+};
+inline constexpr std::size_t k_max_statements_limit = 1000;
+
+// Why `o` cannot be built, or nullopt when it can.
+[[nodiscard]] std::optional<std::string> check_options(const options& o);
+
+// ---- The grammar ----------------------------------------------------------------------------
+
+inline constexpr std::uint32_t k_unbounded = 0xFFFFFFFFu;
+
+// A GBNF expression. Built in canonical form: no one-item sequence or alternation, no sequence
+// directly inside a sequence, no alternation directly inside an alternation.
+struct expr {
+    enum class kind_t : std::uint8_t { literal, char_class, ref, sequence, alternation, repeat };
+    kind_t kind = kind_t::sequence;
+    std::string text;                                  // literal: UTF-8 text; ref: rule name
+    bool negated = false;                              // char_class: [^...]
+    std::vector<std::pair<char32_t, char32_t>> ranges;  // char_class: inclusive code point ranges
+    std::vector<expr> items;                           // sequence, alternation; repeat: one item
+    std::uint32_t min = 0;                             // repeat
+    std::uint32_t max = 0;                             // repeat; k_unbounded for no maximum
+    friend bool operator==(const expr&, const expr&) = default;
+};
+
+struct rule {
+    std::string name;     // [a-z0-9-]+
+    expr body;
+    std::string comment;  // written as a `#` line above the rule; may be empty
+};
+
+struct grammar {
+    std::vector<rule> rules;  // rules.front() is "root"
+    [[nodiscard]] const rule* find(std::string_view name) const noexcept;
+};
+
+struct [[nodiscard]] build_result {
+    grammar g;
+    std::string error;  // empty on success
+    [[nodiscard]] bool ok() const noexcept { return error.empty(); }
+};
+
+// Lowers the rule model to a grammar for the given options.
+build_result build(const options& o = {});
+
+// Writes `g` in llama.cpp's GBNF syntax: a header comment, then one rule per line (long
+// alternations wrap after `|`). The output is deterministic for a given grammar.
+[[nodiscard]] std::string to_gbnf(const grammar& g);
+
+// Expression constructors that keep the canonical form.
+[[nodiscard]] expr lit(std::string_view text);
+[[nodiscard]] expr chars(std::vector<std::pair<char32_t, char32_t>> ranges, bool negated = false);
+[[nodiscard]] expr rule_ref(std::string_view name);
+[[nodiscard]] expr seq(std::vector<expr> items);
+[[nodiscard]] expr alt(std::vector<expr> items);
+[[nodiscard]] expr repeat(expr item, std::uint32_t min, std::uint32_t max);
+
+}  // namespace plurnk::rail

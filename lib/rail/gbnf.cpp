@@ -1,0 +1,233 @@
+// The grammar's expression constructors and the GBNF writer.
+//
+// The constructors keep expressions canonical (sequences and alternations flattened, one-item
+// groups unwrapped) so that writing a grammar and reading the text back yields the same tree.
+// The writer follows llama.cpp's grammar parser (llama-grammar.cpp): rule names are [a-z0-9-],
+// literals and classes use only the escapes it knows (\n \r \t \\ \" \[ \] \- \xHH \uHHHH
+// \UHHHHHHHH), parentheses wrap alternations inside sequences and compound items under a
+// repetition, and a rule continues on the next line only after a `|`.
+#include <string>
+#include <utility>
+
+#include "plurnk/rail.hpp"
+
+namespace plurnk::rail {
+
+namespace {
+
+constexpr std::size_t k_wrap_width = 100;
+
+void append_hex(std::string& out, char32_t c, int digits) {
+    static constexpr char k_hex[] = "0123456789ABCDEF";
+    for (int i = digits - 1; i >= 0; --i) out += k_hex[(c >> (4 * i)) & 0xF];
+}
+
+// One code point inside a literal (`in_class` false) or a character class. Everything outside
+// printable ASCII is escaped, so the file is plain ASCII whatever the grammar holds.
+void append_char(std::string& out, char32_t c, bool in_class, bool first_in_class) {
+    switch (c) {
+        case '\n': out += "\\n"; return;
+        case '\r': out += "\\r"; return;
+        case '\t': out += "\\t"; return;
+        case '\\': out += "\\\\"; return;
+        case '"':
+            out += in_class ? "\"" : "\\\"";
+            return;
+        default: break;
+    }
+    if (in_class && (c == '[' || c == ']' || c == '-')) {
+        out += '\\';
+        out += static_cast<char>(c);
+        return;
+    }
+    if (in_class && first_in_class && c == '^') {  // would read as negation
+        out += "\\x5E";
+        return;
+    }
+    if (c < 0x20 || c == 0x7F) {
+        out += "\\x";
+        append_hex(out, c, 2);
+    } else if (c < 0x80) {
+        out += static_cast<char>(c);
+    } else if (c < 0x10000) {
+        out += "\\u";
+        append_hex(out, c, 4);
+    } else {
+        out += "\\U";
+        append_hex(out, c, 8);
+    }
+}
+
+// Decodes one UTF-8 sequence of a literal; the builder only writes valid UTF-8.
+char32_t next_code_point(std::string_view s, std::size_t& i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    std::size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    if (i + len > s.size()) len = 1;
+    char32_t c = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+    for (std::size_t k = 1; k < len; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    i += len;
+    return c;
+}
+
+enum class context : std::uint8_t { top, sequence_item, repeat_item };
+
+void write(std::string& out, const expr& e, context ctx) {
+    using kind = expr::kind_t;
+    switch (e.kind) {
+        case kind::literal: {
+            out += '"';
+            for (std::size_t i = 0; i < e.text.size();) append_char(out, next_code_point(e.text, i), false, false);
+            out += '"';
+            return;
+        }
+        case kind::char_class: {
+            out += e.negated ? "[^" : "[";
+            bool first = !e.negated;
+            for (const auto& [lo, hi] : e.ranges) {
+                append_char(out, lo, true, first);
+                first = false;
+                if (hi != lo) {
+                    out += '-';
+                    append_char(out, hi, true, false);
+                }
+            }
+            out += ']';
+            return;
+        }
+        case kind::ref: out += e.text; return;
+        case kind::sequence: {
+            const bool paren = ctx == context::repeat_item;  // only reached for a bare call
+            if (paren) out += '(';
+            for (std::size_t i = 0; i < e.items.size(); ++i) {
+                if (i) out += ' ';
+                write(out, e.items[i], context::sequence_item);
+            }
+            if (paren) out += ')';
+            return;
+        }
+        case kind::alternation: {
+            const bool paren = ctx != context::top;
+            if (paren) out += '(';
+            for (std::size_t i = 0; i < e.items.size(); ++i) {
+                if (i) out += " | ";
+                write(out, e.items[i], context::top);
+            }
+            if (paren) out += ')';
+            return;
+        }
+        case kind::repeat: {
+            const expr& item = e.items.front();
+            const bool compound = item.kind == kind::sequence || item.kind == kind::alternation ||
+                                  item.kind == kind::repeat;
+            if (compound) out += '(';
+            write(out, item, compound ? context::top : context::repeat_item);
+            if (compound) out += ')';
+            if (e.min == 0 && e.max == 1) {
+                out += '?';
+            } else if (e.min == 0 && e.max == k_unbounded) {
+                out += '*';
+            } else if (e.min == 1 && e.max == k_unbounded) {
+                out += '+';
+            } else if (e.min == e.max) {
+                out += '{' + std::to_string(e.min) + '}';
+            } else if (e.max == k_unbounded) {
+                out += '{' + std::to_string(e.min) + ",}";
+            } else {
+                out += '{' + std::to_string(e.min) + ',' + std::to_string(e.max) + '}';
+            }
+            return;
+        }
+    }
+}
+
+}  // namespace
+
+const rule* grammar::find(std::string_view name) const noexcept {
+    for (const rule& r : rules) {
+        if (r.name == name) return &r;
+    }
+    return nullptr;
+}
+
+expr lit(std::string_view text) {
+    expr e;
+    e.kind = expr::kind_t::literal;
+    e.text = std::string(text);
+    return e;
+}
+
+expr chars(std::vector<std::pair<char32_t, char32_t>> ranges, bool negated) {
+    expr e;
+    e.kind = expr::kind_t::char_class;
+    e.ranges = std::move(ranges);
+    e.negated = negated;
+    return e;
+}
+
+expr rule_ref(std::string_view name) {
+    expr e;
+    e.kind = expr::kind_t::ref;
+    e.text = std::string(name);
+    return e;
+}
+
+namespace {
+
+expr flatten(expr::kind_t kind, std::vector<expr> items) {
+    std::vector<expr> flat;
+    for (expr& it : items) {
+        if (it.kind == kind) {
+            for (expr& sub : it.items) flat.push_back(std::move(sub));
+        } else {
+            flat.push_back(std::move(it));
+        }
+    }
+    if (flat.size() == 1) return std::move(flat.front());
+    expr e;
+    e.kind = kind;
+    e.items = std::move(flat);
+    return e;
+}
+
+}  // namespace
+
+expr seq(std::vector<expr> items) { return flatten(expr::kind_t::sequence, std::move(items)); }
+expr alt(std::vector<expr> items) { return flatten(expr::kind_t::alternation, std::move(items)); }
+
+expr repeat(expr item, std::uint32_t min, std::uint32_t max) {
+    expr e;
+    e.kind = expr::kind_t::repeat;
+    e.min = min;
+    e.max = max;
+    e.items.push_back(std::move(item));
+    return e;
+}
+
+std::string to_gbnf(const grammar& g) {
+    std::string out;
+    out += "# plurnk.gbnf - the PLURNK generation rail for llama.cpp (SPEC 1.2, BEHAVIOUR 7).\n";
+    out += "# Generated by `plurnk gbnf`; do not edit. Constrains the raw turn\n";
+    out += "#   channel sep PLAN sep (statement sep){0,N} terminal-SEND\n";
+    out += "# so that it parses; runtime validity stays with the parser and the runtime.\n";
+    for (const rule& r : g.rules) {
+        out += '\n';
+        if (!r.comment.empty()) out += "# " + r.comment + '\n';
+        std::string line = r.name + " ::= ";
+        std::string body;
+        write(body, r.body, context::top);
+        if (r.body.kind == expr::kind_t::alternation && line.size() + body.size() > k_wrap_width) {
+            // One alternative per line; llama.cpp continues a rule after a trailing `|`.
+            out += r.name + " ::=\n";
+            for (std::size_t i = 0; i < r.body.items.size(); ++i) {
+                std::string part;
+                write(part, r.body.items[i], context::top);
+                out += "    " + part + (i + 1 < r.body.items.size() ? " |\n" : "\n");
+            }
+        } else {
+            out += line + body + '\n';
+        }
+    }
+    return out;
+}
+
+}  // namespace plurnk::rail

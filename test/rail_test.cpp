@@ -1,0 +1,1102 @@
+// The generation rail (SPEC §1.2, BEHAVIOUR §7): the GBNF output is stable (golden file), is
+// well-formed for llama.cpp's grammar parser (a small checker that reads it back into the rule
+// tree), and every sentence a seeded random walk over the rule model produces parses cleanly
+// once the reasoning channel is split off. A recognizer that runs the grammar the way llama.cpp's
+// sampler does checks a table of admitted and refused turns, and sorts one-character mutations
+// of sampled sentences into those still on the rail (which must parse cleanly too) and those off
+// it, counting how many of each the parser rejects.
+//
+// Environment hooks for looking closer: PLURNK_UPDATE_GOLDEN=1 rewrites test/golden/plurnk.gbnf;
+// PLURNK_RAIL_DUMP=N prints the first N sentences and a statement-count histogram;
+// PLURNK_RAIL_SAMPLES=FILE and PLURNK_RAIL_MUTANTS=FILE write the sentences and the mutants as
+// JSON Lines ({"text","rejected","rail"}) to replay through another recognizer.
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/plurnk.hpp"
+
+using namespace plurnk;
+using rail::expr;
+
+namespace {
+
+// ---- A GBNF checker -------------------------------------------------------------------------
+//
+// Reads GBNF the way llama.cpp's llama_grammar_parser does (llama-grammar.cpp: parse_space,
+// parse_name, parse_char, parse_sequence, parse_rule) and additionally rejects what llama.cpp
+// refuses later or what a shipped grammar should never hold: token syntax (`<...>`, `!`), which
+// needs a model vocabulary; unknown escapes; empty literals and classes; inverted ranges;
+// undefined, duplicate or unused rules; a missing root; left recursion, including an open
+// repetition of a possibly empty item; repetitions past llama.cpp's 2000 threshold.
+
+struct gbnf_check {
+    rail::grammar g;
+    std::string error;  // empty when the text is valid
+};
+
+class gbnf_reader {
+public:
+    explicit gbnf_reader(std::string_view src) : s_(src) {}
+
+    gbnf_check run() {
+        gbnf_check out;
+        space(true);
+        while (ok() && pos_ < s_.size()) read_rule();
+        if (ok()) validate();
+        out.g = std::move(g_);
+        out.error = std::move(error_);
+        return out;
+    }
+
+private:
+    bool ok() const { return error_.empty(); }
+    void fail(const std::string& why) {
+        if (ok()) error_ = why + " at byte " + std::to_string(pos_);
+    }
+    char peek(std::size_t k = 0) const { return pos_ + k < s_.size() ? s_[pos_ + k] : '\0'; }
+    static bool word_char(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+    }
+
+    void space(bool newline_ok) {
+        while (pos_ < s_.size()) {
+            const char c = s_[pos_];
+            if (c == '#') {
+                while (pos_ < s_.size() && s_[pos_] != '\n' && s_[pos_] != '\r') ++pos_;
+            } else if (c == ' ' || c == '\t' || (newline_ok && (c == '\n' || c == '\r'))) {
+                ++pos_;
+            } else {
+                break;
+            }
+        }
+    }
+
+    std::string name() {
+        const std::size_t start = pos_;
+        while (word_char(peek())) ++pos_;
+        if (pos_ == start) fail("expecting a name");
+        return std::string(s_.substr(start, pos_ - start));
+    }
+
+    char32_t hex(int digits) {
+        char32_t v = 0;
+        for (int i = 0; i < digits; ++i) {
+            const char c = peek();
+            int d = -1;
+            if (c >= '0' && c <= '9') d = c - '0';
+            if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+            if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+            if (d < 0) {
+                fail("expecting hex digits");
+                return 0;
+            }
+            v = v * 16 + static_cast<char32_t>(d);
+            ++pos_;
+        }
+        return v;
+    }
+
+    // parse_char: one escape or one UTF-8 code point.
+    char32_t character() {
+        if (pos_ >= s_.size()) {
+            fail("unexpected end of input");
+            return 0;
+        }
+        if (s_[pos_] == '\\') {
+            const char e = peek(1);
+            pos_ += 2;
+            switch (e) {
+                case 'x': return hex(2);
+                case 'u': return hex(4);
+                case 'U': return hex(8);
+                case 't': return '\t';
+                case 'r': return '\r';
+                case 'n': return '\n';
+                case '\\': case '"': case '[': case ']': case '-': return static_cast<char32_t>(e);
+                default: fail("unknown escape"); return 0;
+            }
+        }
+        const auto b = static_cast<unsigned char>(s_[pos_]);
+        const std::size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+        char32_t c = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+        for (std::size_t k = 1; k < len && pos_ + k < s_.size(); ++k) {
+            c = (c << 6) | (static_cast<unsigned char>(s_[pos_ + k]) & 0x3F);
+        }
+        pos_ += len;
+        return c;
+    }
+
+    std::uint32_t integer() {
+        const std::size_t start = pos_;
+        std::uint64_t v = 0;
+        while (peek() >= '0' && peek() <= '9') {
+            v = v * 10 + static_cast<std::uint64_t>(peek() - '0');
+            if (v > 1'000'000) v = 1'000'000;
+            ++pos_;
+        }
+        if (pos_ == start) fail("expecting an integer");
+        return static_cast<std::uint32_t>(v);
+    }
+
+    // parse_alternates
+    expr alternates(bool nested) {
+        std::vector<expr> alts{sequence(nested)};
+        while (ok() && peek() == '|') {
+            ++pos_;
+            space(true);
+            alts.push_back(sequence(nested));
+        }
+        return rail::alt(std::move(alts));
+    }
+
+    // parse_sequence: items with their repetition operators.
+    expr sequence(bool nested) {
+        std::vector<expr> items;
+        std::vector<std::size_t> synth;  // symbols each item made llama.cpp synthesize
+        while (ok() && pos_ < s_.size()) {
+            const char c = peek();
+            const std::size_t before = synthesized_;
+            if (c == '"') {
+                ++pos_;
+                std::string text;
+                while (ok() && peek() != '"') {
+                    if (pos_ >= s_.size()) {
+                        fail("unterminated literal");
+                        break;
+                    }
+                    append_utf8(text, character());
+                }
+                ++pos_;
+                if (text.empty()) fail("empty literal");
+                items.push_back(rail::lit(text));
+                space(nested);
+            } else if (c == '[') {
+                ++pos_;
+                bool negated = false;
+                if (peek() == '^') {
+                    negated = true;
+                    ++pos_;
+                }
+                std::vector<std::pair<char32_t, char32_t>> ranges;
+                while (ok() && peek() != ']') {
+                    if (pos_ >= s_.size()) {
+                        fail("unterminated character class");
+                        break;
+                    }
+                    const char32_t lo = character();
+                    char32_t hi = lo;
+                    if (peek() == '-' && peek(1) != ']') {
+                        ++pos_;
+                        hi = character();
+                        if (hi < lo) fail("inverted range in a character class");
+                    }
+                    ranges.emplace_back(lo, hi);
+                }
+                ++pos_;
+                if (ranges.empty()) fail("empty character class");
+                items.push_back(rail::chars(std::move(ranges), negated));
+                space(nested);
+            } else if (c == '<' || c == '!') {
+                fail("token syntax needs a model vocabulary");
+            } else if (word_char(c)) {
+                items.push_back(rail::rule_ref(name()));
+                refs_.insert(items.back().text);
+                space(nested);
+            } else if (c == '(') {
+                ++pos_;
+                space(true);
+                ++synthesized_;
+                expr inner = alternates(true);
+                if (peek() != ')') {
+                    fail("expecting ')'");
+                    break;
+                }
+                ++pos_;
+                items.push_back(std::move(inner));
+                space(nested);
+            } else if (c == '.') {
+                ++pos_;
+                items.push_back(rail::chars({}, true));
+                space(nested);
+            } else if (c == '*' || c == '+' || c == '?' || c == '{') {
+                std::uint32_t min = 0, max = rail::k_unbounded;
+                ++pos_;
+                if (c == '+') min = 1;
+                if (c == '?') max = 1;
+                if (c == '{') {
+                    space(nested);
+                    min = integer();
+                    space(nested);
+                    if (peek() == '}') {
+                        max = min;
+                    } else if (peek() == ',') {
+                        ++pos_;
+                        space(nested);
+                        if (peek() >= '0' && peek() <= '9') max = integer();
+                        space(nested);
+                        if (peek() != '}') fail("expecting '}'");
+                    } else {
+                        fail("expecting ',' or '}'");
+                    }
+                    ++pos_;
+                    if (min > 2000) fail("repetition minimum above 2000");
+                    if (max != rail::k_unbounded && max > 2000) max = rail::k_unbounded;
+                    if (max != rail::k_unbounded && max < min) fail("repetition maximum below its minimum");
+                }
+                space(nested);
+                if (items.empty()) {
+                    fail("repetition without an item");
+                    break;
+                }
+                // handle_repetitions: n_prev_rules * (max, else min) must stay below 2000.
+                const std::uint64_t total = max != rail::k_unbounded && max > 0 ? max : (min > 0 ? min : 1);
+                if (std::max<std::uint64_t>(1, synth.back()) * total >= 2000) fail("repetition past llama.cpp's threshold");
+                synthesized_ += max == rail::k_unbounded ? 1 : max - min;
+                items.back() = rail::repeat(std::move(items.back()), min, max);
+                synth.back() = static_cast<std::size_t>(std::max<std::uint64_t>(1, synth.back()) * total);
+                continue;
+            } else {
+                break;
+            }
+            synth.push_back(synthesized_ - before);
+        }
+        if (items.empty()) return rail::seq({});
+        return rail::seq(std::move(items));
+    }
+
+    static void append_utf8(std::string& out, char32_t c) {
+        if (c < 0x80) {
+            out += static_cast<char>(c);
+        } else if (c < 0x800) {
+            out += static_cast<char>(0xC0 | (c >> 6));
+            out += static_cast<char>(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            out += static_cast<char>(0xE0 | (c >> 12));
+            out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (c & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (c >> 18));
+            out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (c & 0x3F));
+        }
+    }
+
+    // parse_rule
+    void read_rule() {
+        const std::string n = name();
+        space(false);
+        if (s_.substr(pos_, 3) != "::=") {
+            fail("expecting ::=");
+            return;
+        }
+        pos_ += 3;
+        space(true);
+        expr body = alternates(false);
+        if (!ok()) return;
+        if (peek() == '\r') {
+            pos_ += peek(1) == '\n' ? 2 : 1;
+        } else if (peek() == '\n') {
+            ++pos_;
+        } else if (pos_ < s_.size()) {
+            fail("expecting newline or end");
+            return;
+        }
+        space(true);
+        if (g_.find(n)) {
+            fail("rule " + n + " defined twice");
+            return;
+        }
+        g_.rules.push_back(rail::rule{n, std::move(body), {}});
+    }
+
+    bool nullable(const expr& e) const {
+        switch (e.kind) {
+            case expr::kind_t::literal: return e.text.empty();
+            case expr::kind_t::char_class: return false;
+            case expr::kind_t::ref: return nullable_.count(e.text) != 0;
+            case expr::kind_t::sequence:
+                for (const expr& it : e.items) {
+                    if (!nullable(it)) return false;
+                }
+                return true;
+            case expr::kind_t::alternation:
+                for (const expr& it : e.items) {
+                    if (nullable(it)) return true;
+                }
+                return false;
+            case expr::kind_t::repeat: return e.min == 0 || nullable(e.items.front());
+        }
+        return false;
+    }
+
+    // Rules that `e` may reach before consuming a character; flags open repetitions of
+    // possibly empty items (llama.cpp rewrites `S*` to `S' ::= S S' |`, left recursive then).
+    void leading(const expr& e, std::set<std::string>& out) {
+        switch (e.kind) {
+            case expr::kind_t::literal:
+            case expr::kind_t::char_class: return;
+            case expr::kind_t::ref: out.insert(e.text); return;
+            case expr::kind_t::sequence:
+                for (const expr& it : e.items) {
+                    leading(it, out);
+                    if (!nullable(it)) return;
+                }
+                return;
+            case expr::kind_t::alternation:
+                for (const expr& it : e.items) leading(it, out);
+                return;
+            case expr::kind_t::repeat:
+                if (e.max == rail::k_unbounded && nullable(e.items.front())) {
+                    error_ = "open repetition of a possibly empty item (left recursion in llama.cpp)";
+                }
+                leading(e.items.front(), out);
+                return;
+        }
+    }
+
+    void validate() {
+        if (!g_.find("root")) {
+            error_ = "no root rule";
+            return;
+        }
+        for (const std::string& r : refs_) {
+            if (!g_.find(r)) {
+                error_ = "undefined rule " + r;
+                return;
+            }
+        }
+        for (const rail::rule& r : g_.rules) {
+            if (r.name != "root" && !refs_.count(r.name)) {
+                error_ = "unused rule " + r.name;
+                return;
+            }
+        }
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const rail::rule& r : g_.rules) {
+                if (!nullable_.count(r.name) && nullable(r.body)) changed = nullable_.insert(r.name).second;
+            }
+        }
+        std::map<std::string, std::set<std::string>> first;
+        for (const rail::rule& r : g_.rules) leading(r.body, first[r.name]);
+        if (!ok()) return;
+        // A rule that reaches itself before consuming anything is left recursive.
+        for (const rail::rule& r : g_.rules) {
+            std::set<std::string> seen;
+            std::vector<std::string> todo(first[r.name].begin(), first[r.name].end());
+            while (!todo.empty()) {
+                const std::string n = todo.back();
+                todo.pop_back();
+                if (n == r.name) {
+                    error_ = "rule " + r.name + " is left recursive";
+                    return;
+                }
+                if (!seen.insert(n).second) continue;
+                todo.insert(todo.end(), first[n].begin(), first[n].end());
+            }
+        }
+    }
+
+    std::string_view s_;
+    std::size_t pos_ = 0;
+    std::size_t synthesized_ = 0;
+    std::string error_;
+    rail::grammar g_;
+    std::set<std::string> refs_;
+    std::set<std::string> nullable_;
+};
+
+gbnf_check check_gbnf(std::string_view text) { return gbnf_reader(text).run(); }
+
+// ---- The sentence sampler -------------------------------------------------------------------
+//
+// A seeded random walk over the grammar: alternatives uniformly, optional items by a coin,
+// open repetitions a geometric number of extra times (mean 2.3), bounded ones anywhere in range. Past a per-sentence byte
+// budget it takes the shortest way out, so every walk ends. A negated class draws from a fixed
+// alphabet weighted toward the characters that matter here (`:`, `<`, op letters, line ends).
+
+void append_utf8(std::string& out, char32_t c) {
+    std::string tmp;
+    if (c < 0x80) {
+        tmp += static_cast<char>(c);
+    } else if (c < 0x800) {
+        tmp += static_cast<char>(0xC0 | (c >> 6));
+        tmp += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        tmp += static_cast<char>(0xE0 | (c >> 12));
+        tmp += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        tmp += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+        tmp += static_cast<char>(0xF0 | (c >> 18));
+        tmp += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+        tmp += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        tmp += static_cast<char>(0x80 | (c & 0x3F));
+    }
+    out += tmp;
+}
+
+std::vector<char32_t> sample_alphabet() {
+    std::vector<char32_t> a;
+    for (char32_t c = 0x20; c < 0x7F; ++c) a.push_back(c);
+    for (char32_t c : U"\t\n\r\x01\x7F\u00E9\u03BB\u4E2D\U0001F642") {
+        if (c) a.push_back(c);
+    }
+    for (int i = 0; i < 6; ++i) {
+        for (char32_t c : U"::<<\n|>") {
+            if (c) a.push_back(c);
+        }
+    }
+    for (char32_t c : U"PLANSENDEDITFINDREADKILLchannel") {
+        if (c) a.push_back(c);
+    }
+    return a;
+}
+
+bool in_class(const expr& e, char32_t c) {
+    bool hit = false;
+    for (const auto& [lo, hi] : e.ranges) hit = hit || (lo <= c && c <= hi);
+    return hit != e.negated;
+}
+
+class sampler {
+public:
+    sampler(const rail::grammar& g, std::uint64_t seed) : g_(g), rng_(seed), alphabet_(sample_alphabet()) {
+        for (const rail::rule& r : g.rules) rules_[r.name] = &r;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const rail::rule& r : g.rules) {
+                const std::size_t m = min_len(r.body);
+                auto it = min_.find(r.name);
+                if (it == min_.end() || m < it->second) {
+                    min_[r.name] = m;
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    struct sentence {
+        std::string text;
+        std::size_t statements = 0;  // internal statements (expansions of `stmt`)
+    };
+
+    sentence next() {
+        out_.clear();
+        statements_ = 0;
+        budget_ = std::uniform_int_distribution<std::size_t>(100, 4000)(rng_);
+        walk(rules_.at("root")->body);
+        return {out_, statements_};
+    }
+
+    std::mt19937_64& rng() { return rng_; }
+
+private:
+    static constexpr std::size_t k_inf = std::size_t(1) << 40;
+
+    std::size_t min_len(const expr& e) const {
+        switch (e.kind) {
+            case expr::kind_t::literal: return e.text.size();
+            case expr::kind_t::char_class: return 1;
+            case expr::kind_t::ref: {
+                auto it = min_.find(e.text);
+                return it == min_.end() ? k_inf : it->second;
+            }
+            case expr::kind_t::sequence: {
+                std::size_t n = 0;
+                for (const expr& it : e.items) n = std::min(k_inf, n + min_len(it));
+                return n;
+            }
+            case expr::kind_t::alternation: {
+                std::size_t n = k_inf;
+                for (const expr& it : e.items) n = std::min(n, min_len(it));
+                return n;
+            }
+            case expr::kind_t::repeat: return std::min(k_inf, e.min * min_len(e.items.front()));
+        }
+        return k_inf;
+    }
+
+    bool over() const { return out_.size() > budget_; }
+
+    char32_t pick(const expr& e) {
+        if (!e.negated) {
+            std::uint64_t total = 0;
+            for (const auto& [lo, hi] : e.ranges) total += hi - lo + 1;
+            std::uint64_t k = std::uniform_int_distribution<std::uint64_t>(0, total - 1)(rng_);
+            for (const auto& [lo, hi] : e.ranges) {
+                if (k <= hi - lo) return static_cast<char32_t>(lo + k);
+                k -= hi - lo + 1;
+            }
+        }
+        for (int tries = 0; tries < 64; ++tries) {
+            const char32_t c = alphabet_[std::uniform_int_distribution<std::size_t>(0, alphabet_.size() - 1)(rng_)];
+            if (in_class(e, c)) return c;
+        }
+        for (char32_t c = 0x20;; ++c) {
+            if (in_class(e, c)) return c;
+        }
+    }
+
+    void walk(const expr& e) {
+        switch (e.kind) {
+            case expr::kind_t::literal: out_ += e.text; return;
+            case expr::kind_t::char_class: append_utf8(out_, pick(e)); return;
+            case expr::kind_t::ref:
+                if (e.text == "stmt") ++statements_;
+                walk(rules_.at(e.text)->body);
+                return;
+            case expr::kind_t::sequence:
+                for (const expr& it : e.items) walk(it);
+                return;
+            case expr::kind_t::alternation: {
+                std::size_t k = 0;
+                if (over()) {
+                    for (std::size_t i = 1; i < e.items.size(); ++i) {
+                        if (min_len(e.items[i]) < min_len(e.items[k])) k = i;
+                    }
+                } else {
+                    k = std::uniform_int_distribution<std::size_t>(0, e.items.size() - 1)(rng_);
+                }
+                walk(e.items[k]);
+                return;
+            }
+            case expr::kind_t::repeat: {
+                std::uint32_t n = e.min;
+                if (!over() && e.max == rail::k_unbounded) {
+                    n += std::min<std::uint32_t>(24, std::geometric_distribution<std::uint32_t>(0.3)(rng_));
+                } else if (!over()) {
+                    n += std::uniform_int_distribution<std::uint32_t>(0, e.max - e.min)(rng_);
+                }
+                for (std::uint32_t i = 0; i < n; ++i) {
+                    if (i >= e.min && over()) break;
+                    walk(e.items.front());
+                }
+                return;
+            }
+        }
+    }
+
+    const rail::grammar& g_;
+    std::mt19937_64 rng_;
+    std::vector<char32_t> alphabet_;
+    std::map<std::string, const rail::rule*> rules_;
+    std::map<std::string, std::size_t> min_;
+    std::string out_;
+    std::size_t statements_ = 0;
+    std::size_t budget_ = 0;
+};
+
+// SPEC §gbnf-reasoning-boundary: the channel enclosure at byte zero goes to reasoning_content;
+// the parser sees the rest. nullopt when the sentence does not start with a closed channel.
+std::optional<std::string> split_channel(std::string_view raw) {
+    if (raw.substr(0, rail::k_channel_open.size()) != rail::k_channel_open) return std::nullopt;
+    const auto close = raw.find(rail::k_channel_close, rail::k_channel_open.size());
+    if (close == std::string_view::npos) return std::nullopt;
+    return std::string(raw.substr(close + rail::k_channel_close.size()));
+}
+
+bool is_disposition(double code) {
+    for (const std::uint16_t c : rail::k_dispositions) {
+        if (code == c) return true;
+    }
+    return false;
+}
+
+// Why `content` is not a clean rail turn with `statements` internal statements, or "".
+std::string turn_problem(std::string_view content, std::size_t statements) {
+    const parse_result r = parse_turn(content);
+    if (!r.clean()) return "not clean: " + to_json(r);
+    if (r.items.size() != statements + 2) return "expected " + std::to_string(statements + 2) + " items: " + to_json(r);
+    for (const item& it : r.items) {
+        if (!std::holds_alternative<statement>(it)) return "non-statement item: " + to_json(r);
+    }
+    const auto& first = std::get<statement>(r.items.front());
+    const auto& last = std::get<statement>(r.items.back());
+    if (first.op != op::PLAN) return "first statement is not PLAN";
+    if (last.op != op::SEND || last.signal.kind != signal::kind_t::number || !is_disposition(last.signal.number)) {
+        return "last statement is not a terminal SEND";
+    }
+    if (statements == 0 && last.signal.number == rail::k_idle_code) return "idle [102] turn";
+    return {};
+}
+
+// {"text":..., "rejected":..., "rail":...}: one sentence for replaying through another recognizer.
+std::string json_line(std::string_view text, bool rejected, bool on_rail = true) {
+    std::string out = "{\"text\":";
+    append_json_string(out, text);
+    out += rejected ? ",\"rejected\":true" : ",\"rejected\":false";
+    out += on_rail ? ",\"rail\":true}" : ",\"rail\":false}";
+    return out;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// test/golden/plurnk.gbnf, found from this source file's path (relative to the build tree).
+std::filesystem::path golden_path() {
+    const std::filesystem::path here = std::filesystem::path(__FILE__).parent_path();
+    std::filesystem::path base = std::filesystem::current_path();
+    for (int up = 0; up < 4; ++up) {
+        const std::filesystem::path p = (here.is_absolute() ? here : base / here) / "golden" / "plurnk.gbnf";
+        if (std::filesystem::exists(p)) return p;
+        base = base.parent_path();
+    }
+    return here / "golden" / "plurnk.gbnf";
+}
+
+
+// ---- A recognizer -----------------------------------------------------------------------------
+//
+// Decides whether the grammar admits a string, the way llama.cpp's sampler does: the grammar is
+// desugared into plain productions (repetitions become helper rules as in handle_repetitions),
+// and a set of pushdown stacks, each ending at a terminal, advances one code point at a time.
+// The string is admitted when a stack empties at its end.
+
+class recognizer {
+public:
+    explicit recognizer(const rail::grammar& g) {
+        for (const rail::rule& r : g.rules) ids_[r.name] = new_nonterminal();
+        for (const rail::rule& r : g.rules) {
+            const std::size_t p = lower(r.body);  // may grow prods_
+            prods_[static_cast<std::size_t>(ids_[r.name])].push_back(p);
+        }
+    }
+
+    bool accepts(std::string_view text) const {
+        std::set<stack> current;
+        for (std::size_t p : prods_[static_cast<std::size_t>(ids_.at("root"))]) normalize({{p, 0}}, current);
+        for (std::size_t i = 0; i < text.size() && !current.empty();) {
+            const char32_t c = decode(text, i);
+            std::set<stack> next;
+            for (const stack& s : current) {
+                if (s.empty()) continue;
+                const symbol& sym = body_[s.back().first][s.back().second];
+                if (!sym.matches(c)) continue;
+                stack t = s;
+                ++t.back().second;
+                normalize(std::move(t), next);
+            }
+            current = std::move(next);
+        }
+        return current.count(stack{}) != 0;
+    }
+
+private:
+    struct symbol {
+        int nonterminal = -1;          // >= 0: a rule; else a terminal
+        const expr* cls = nullptr;     // a class terminal
+        char32_t ch = 0;               // a literal terminal when cls is null
+        bool matches(char32_t c) const { return cls ? in_class(*cls, c) : c == ch; }
+    };
+    using stack = std::vector<std::pair<std::size_t, std::size_t>>;  // (production, position)
+
+    static char32_t decode(std::string_view s, std::size_t& i) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        const std::size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+        char32_t c = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+        for (std::size_t k = 1; k < len && i + k < s.size(); ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+        i += len;
+        return c;
+    }
+
+    int new_nonterminal() {
+        prods_.emplace_back();
+        return static_cast<int>(prods_.size() - 1);
+    }
+
+    std::size_t add_production(std::vector<symbol> syms) {
+        body_.push_back(std::move(syms));
+        return body_.size() - 1;
+    }
+
+    // A nonterminal whose productions are `alternatives`.
+    symbol helper(const std::vector<std::vector<symbol>>& alternatives) {
+        const int n = new_nonterminal();
+        for (const auto& a : alternatives) {
+            const std::size_t p = add_production(a);
+            prods_[static_cast<std::size_t>(n)].push_back(p);
+        }
+        symbol s;
+        s.nonterminal = n;
+        return s;
+    }
+
+    std::size_t lower(const expr& e) { return add_production(symbols(e)); }
+
+    std::vector<symbol> symbols(const expr& e) {
+        std::vector<symbol> out;
+        switch (e.kind) {
+            case expr::kind_t::literal:
+                for (std::size_t i = 0; i < e.text.size();) {
+                    symbol s;
+                    s.ch = decode(e.text, i);
+                    out.push_back(s);
+                }
+                break;
+            case expr::kind_t::char_class: {
+                symbol s;
+                s.cls = &e;
+                out.push_back(s);
+                break;
+            }
+            case expr::kind_t::ref: {
+                symbol s;
+                s.nonterminal = ids_.at(e.text);
+                out.push_back(s);
+                break;
+            }
+            case expr::kind_t::sequence:
+                for (const expr& it : e.items) {
+                    auto sub = symbols(it);
+                    out.insert(out.end(), sub.begin(), sub.end());
+                }
+                break;
+            case expr::kind_t::alternation: {
+                std::vector<std::vector<symbol>> alts;
+                for (const expr& it : e.items) alts.push_back(symbols(it));
+                out.push_back(helper(alts));
+                break;
+            }
+            case expr::kind_t::repeat: {
+                const std::vector<symbol> item = symbols(e.items.front());
+                for (std::uint32_t i = 0; i < e.min; ++i) out.insert(out.end(), item.begin(), item.end());
+                if (e.max == rail::k_unbounded) {
+                    // S' ::= S S' | (empty)
+                    const int n = new_nonterminal();
+                    symbol self;
+                    self.nonterminal = n;
+                    std::vector<symbol> again = item;
+                    again.push_back(self);
+                    prods_[static_cast<std::size_t>(n)].push_back(add_production(again));
+                    prods_[static_cast<std::size_t>(n)].push_back(add_production({}));
+                    out.push_back(self);
+                } else if (e.max > e.min) {
+                    // S'(1) ::= S | (empty); S'(k) ::= S S'(k-1) | (empty)
+                    symbol last = helper({item, {}});
+                    for (std::uint32_t k = 1; k < e.max - e.min; ++k) {
+                        std::vector<symbol> again = item;
+                        again.push_back(last);
+                        last = helper({again, {}});
+                    }
+                    out.push_back(last);
+                }
+                break;
+            }
+        }
+        return out;
+    }
+
+    // Pops finished productions and expands nonterminals until `s` ends at a terminal (or is empty).
+    void normalize(stack s, std::set<stack>& out) const {
+        while (!s.empty() && s.back().second == body_[s.back().first].size()) s.pop_back();
+        if (s.empty()) {
+            out.insert(s);
+            return;
+        }
+        const symbol& sym = body_[s.back().first][s.back().second];
+        if (sym.nonterminal < 0) {
+            out.insert(std::move(s));
+            return;
+        }
+        ++s.back().second;
+        for (std::size_t p : prods_[static_cast<std::size_t>(sym.nonterminal)]) {
+            stack t = s;
+            t.emplace_back(p, 0);
+            normalize(std::move(t), out);
+        }
+    }
+
+    std::map<std::string, int> ids_;
+    std::vector<std::vector<std::size_t>> prods_;  // nonterminal -> its productions
+    std::vector<std::vector<symbol>> body_;        // production -> its symbols
+};
+
+}  // namespace
+
+TEST_CASE("the rule model lists the twelve internal ops once each", "[rail]") {
+    std::set<op> seen;
+    for (const rail::op_shape& s : rail::internal_ops()) {
+        CHECK(s.op != op::PLAN);
+        CHECK(seen.insert(s.op).second);
+    }
+    CHECK(seen.size() == 12);
+}
+
+TEST_CASE("options are checked", "[rail]") {
+    CHECK_FALSE(rail::check_options({}));
+    CHECK(rail::check_options({14, {}}));
+    CHECK(rail::check_options({14, {"1", "1"}}));
+    CHECK(rail::check_options({14, {"a:b"}}));
+    CHECK(rail::check_options({14, {"123456789"}}));
+    CHECK(rail::check_options({rail::k_max_statements_limit + 1, {""}}));
+    CHECK_FALSE(rail::check_options({0, {"_x", "A", "a"}}));
+    CHECK_FALSE(rail::build({14, {"1", "1"}}).ok());
+}
+
+TEST_CASE("plurnk gbnf matches the golden file", "[rail]") {
+    const rail::build_result r = rail::build();
+    REQUIRE(r.ok());
+    const std::string text = rail::to_gbnf(r.g);
+    const std::filesystem::path golden = golden_path();
+    if (std::getenv("PLURNK_UPDATE_GOLDEN")) {
+        std::ofstream(golden, std::ios::binary) << text;
+    }
+    INFO("golden file " << golden.string() << " (set PLURNK_UPDATE_GOLDEN=1 to rewrite it)");
+    CHECK(read_file(golden) == text);
+    std::printf("rail: plurnk.gbnf has %zu rules, %zu bytes\n", r.g.rules.size(), text.size());
+}
+
+TEST_CASE("the GBNF checker rejects what llama.cpp rejects", "[rail]") {
+    CHECK(check_gbnf("root ::= \"a\" [b-c]* (x | \"d\")?\nx ::= [^\\n\\x00-\\x1F]{1,3}\n").error.empty());
+    CHECK(check_gbnf("root ::= \"a\" |\n  \"b\"\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= \"a\"\n  | \"b\"\n").error.empty());  // `|` must end the line
+    CHECK_FALSE(check_gbnf("root ::= x\n").error.empty());                   // undefined
+    CHECK_FALSE(check_gbnf("root ::= \"a\"\nroot ::= \"b\"\n").error.empty());
+    CHECK_FALSE(check_gbnf("rule ::= \"a\"\n").error.empty());               // no root
+    CHECK_FALSE(check_gbnf("root ::= (\"a\"\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= \"a\")\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= [z-a]\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= []\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= \"\\q\"\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= <think> \"a\"\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= x \"a\"\nx ::= root | \"b\"\n").error.empty());  // left recursion
+    CHECK_FALSE(check_gbnf("root ::= (\"a\"?)*\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= \"a\"{3001}\n").error.empty());
+    CHECK_FALSE(check_gbnf("root ::= \"a\"\nx ::= \"b\"\n").error.empty());  // unused
+    CHECK_FALSE(check_gbnf("root_x ::= \"a\"\n").error.empty());            // `_` is not a name char
+}
+
+TEST_CASE("plurnk gbnf is valid GBNF and reads back as the rule tree", "[rail]") {
+    for (const rail::options& o : {rail::options{}, rail::options{0, {""}}, rail::options{3, {"a", "_b", "77"}}}) {
+        const rail::build_result r = rail::build(o);
+        REQUIRE(r.ok());
+        const gbnf_check c = check_gbnf(rail::to_gbnf(r.g));
+        INFO(c.error);
+        REQUIRE(c.error.empty());
+        REQUIRE(c.g.rules.size() == r.g.rules.size());
+        for (std::size_t i = 0; i < r.g.rules.size(); ++i) {
+            INFO(r.g.rules[i].name);
+            CHECK(c.g.rules[i].name == r.g.rules[i].name);
+            CHECK(c.g.rules[i].body == r.g.rules[i].body);
+        }
+    }
+}
+
+TEST_CASE("the terminal rules hold in the grammar", "[rail]") {
+    const rail::build_result r = rail::build();
+    REQUIRE(r.ok());
+    const std::string text = rail::to_gbnf(r.g);
+    const auto line = [&](std::string_view name) {
+        const auto at = text.find("\n" + std::string(name) + " ::=");
+        return text.substr(at + 1, text.find("\n\n", at + 1) - at - 1);
+    };
+    CHECK(line("terminal-head").find("102") != std::string::npos);
+    CHECK(line("terminal-first-head").find("102") == std::string::npos);
+    CHECK(line("terminal-first-head").find("timing") != std::string::npos);
+    CHECK(line("tail").find("step{1,14}") != std::string::npos);
+    CHECK(line("plan").find("<<PLAN:") != std::string::npos);
+    CHECK(rail::to_gbnf(rail::build({0, {""}}).g).find("step") == std::string::npos);
+}
+
+namespace {
+
+struct sample_stats {
+    std::size_t sentences = 0;
+    std::size_t failures = 0;
+    std::size_t bytes = 0;
+    std::size_t statements = 0;
+};
+
+sample_stats sample_and_parse(const rail::options& o, std::uint64_t seed, std::size_t count) {
+    const rail::build_result r = rail::build(o);
+    REQUIRE(r.ok());
+    sampler s(r.g, seed);
+    sample_stats st;
+    const char* dump = std::getenv("PLURNK_RAIL_DUMP");  // print the first N sentences
+    const std::size_t show = dump ? std::strtoul(dump, nullptr, 10) : 0;
+    std::map<std::size_t, std::size_t> histogram;
+    std::ofstream samples_out;  // JSON Lines of the sentences, to replay them elsewhere
+    if (const char* path = std::getenv("PLURNK_RAIL_SAMPLES")) samples_out.open(path, std::ios::binary);
+    for (std::size_t i = 0; i < count; ++i) {
+        const sampler::sentence x = s.next();
+        if (samples_out) samples_out << json_line(x.text, false) << '\n';
+        if (i < show) std::printf("---- sentence %zu (%zu statements)\n%s\n", i, x.statements, x.text.c_str());
+        ++histogram[x.statements];
+        ++st.sentences;
+        st.bytes += x.text.size();
+        st.statements += x.statements;
+        const std::optional<std::string> content = split_channel(x.text);
+        std::string why = content ? turn_problem(*content, x.statements) : "no channel to split";
+        if (x.statements > o.max_statements) why = "statement budget exceeded";
+        if (!why.empty()) {
+            ++st.failures;
+            if (st.failures <= 5) {
+                INFO("sentence " << i << ": " << why);
+                INFO(x.text);
+                CHECK(false);
+            }
+        }
+    }
+    if (show) {
+        for (const auto& [n, k] : histogram) std::printf("rail: %zu sentences with %zu internal statements\n", k, n);
+    }
+    return st;
+}
+
+}  // namespace
+
+TEST_CASE("ten thousand sampled rail sentences parse cleanly", "[rail]") {
+    const sample_stats st = sample_and_parse({}, 20261201, 10000);
+    std::printf("rail: %zu sentences (%zu bytes, %zu internal statements), %zu not clean\n", st.sentences, st.bytes,
+                st.statements, st.failures);
+    CHECK(st.failures == 0);
+}
+
+TEST_CASE("sentences of other rail options parse cleanly", "[rail]") {
+    CHECK(sample_and_parse({0, {""}}, 7, 1000).failures == 0);
+    CHECK(sample_and_parse({3, {"a", "_b", "77"}}, 8, 1000).failures == 0);
+    CHECK(sample_and_parse({40, {"9"}}, 9, 300).failures == 0);
+}
+
+TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
+    const rail::build_result r = rail::build();
+    REQUIRE(r.ok());
+    sampler s(r.g, 42);
+    auto& rng = s.rng();
+    static constexpr std::string_view k_insert = ":<>[]()\n x1";
+    static constexpr const char* k_kinds[] = {"delete", "insert", "replace", "duplicate"};
+    const recognizer rec(r.g);
+    std::size_t tried[4] = {}, rejected[4] = {}, on_rail[4] = {}, off_rail_rejected[4] = {};
+    std::ofstream mutants_out;  // JSON Lines of the raw mutants and the parser's verdict
+    if (const char* path = std::getenv("PLURNK_RAIL_MUTANTS")) mutants_out.open(path, std::ios::binary);
+    for (std::size_t i = 0; i < 10000; ++i) {
+        const sampler::sentence x = s.next();
+        std::string content = split_channel(x.text).value_or("");
+        REQUIRE(!content.empty());
+        const std::string channel = x.text.substr(0, x.text.size() - content.size());
+        // Mutate whole code points, so a mutant stays valid UTF-8.
+        std::size_t at = std::uniform_int_distribution<std::size_t>(0, content.size() - 1)(rng);
+        while (at > 0 && (static_cast<unsigned char>(content[at]) & 0xC0) == 0x80) --at;
+        std::size_t len = 1;
+        while (at + len < content.size() && (static_cast<unsigned char>(content[at + len]) & 0xC0) == 0x80) ++len;
+        const char c = k_insert[std::uniform_int_distribution<std::size_t>(0, k_insert.size() - 1)(rng)];
+        const std::size_t kind = i % 4;
+        switch (kind) {
+            case 0: content.erase(at, len); break;
+            case 1: content.insert(at, 1, c); break;
+            case 2: content.replace(at, len, 1, len == 1 && content[at] == c ? '<' : c); break;
+            default: content.insert(at, content.substr(at, len)); break;
+        }
+        ++tried[kind];
+        const bool rejects = !parse_turn(content).clean();
+        if (rejects) ++rejected[kind];
+        const bool rail_admits = rec.accepts(channel + content);
+        if (rail_admits) {
+            // Still a rail sentence: it must parse cleanly like any other.
+            ++on_rail[kind];
+            if (rejects) FAIL_CHECK("a rail sentence the parser rejects: " << channel + content);
+        } else if (rejects) {
+            ++off_rail_rejected[kind];
+        }
+        if (mutants_out) mutants_out << json_line(channel + content, rejects, rail_admits) << '\n';
+
+    }
+    std::size_t total = 0, total_on = 0, total_off_rejected = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+        std::printf("rail: near misses (%s): %zu of %zu rejected by the parser; %zu still on the rail, %zu of the "
+                    "%zu off it rejected\n",
+                    k_kinds[k], rejected[k], tried[k], on_rail[k], off_rail_rejected[k], tried[k] - on_rail[k]);
+        total += rejected[k];
+        total_on += on_rail[k];
+        total_off_rejected += off_rail_rejected[k];
+    }
+    std::printf("rail: near misses: %zu of 10000 rejected by the parser; %zu still on the rail (all clean), %zu of "
+                "the %zu off it rejected\n",
+                total, total_on, total_off_rejected, 10000 - total_on);
+    CHECK(total > 0);
+    CHECK(total == total_off_rejected);  // every rejected mutant had left the rail
+}
+
+TEST_CASE("sampled sentences are rail sentences", "[rail]") {
+    const rail::build_result r = rail::build();
+    REQUIRE(r.ok());
+    const recognizer rec(r.g);
+    sampler s(r.g, 5);
+    for (int i = 0; i < 300; ++i) {
+        const std::string text = s.next().text;
+        INFO(text);
+        REQUIRE(rec.accepts(text));
+    }
+}
+
+TEST_CASE("the rail admits canonical turns and refuses the shapes it excludes", "[rail]") {
+    const rail::build_result r = rail::build();
+    REQUIRE(r.ok());
+    const recognizer rec(r.g);
+    const std::string ch = std::string(rail::k_channel_open) + "thinking<channel|>\n";
+    struct row {
+        std::string content;
+        bool admitted;
+    };
+    const row rows[] = {
+        {"<<PLAN:goal:PLAN\n<<SEND[200]:done:SEND", true},
+        {"<<PLAN:a < b:PLAN<<SEND[202]<-1>:waiting:SEND", true},
+        {"<<PLAN:g:PLAN\n<<READ[src](lib/a.cpp)<1,20>:/TODO|FIXME/i:READ\n<<SEND[102]:next:SEND", true},
+        {"<<PLAN:g:PLAN\n<<EDIT1(a.md)<-1>:text with :EDIT inside:EDIT1\n<<SEND[200]:ok:SEND", true},
+        {"<<PLAN:g:PLAN\n<<COPY(a.txt)<1,2>:b.txt<3>:COPY\n<<SEND[200]:ok:SEND", true},
+        {"<<PLAN:g:PLAN\n<<WORK[main](worker://rev):review it:WORK\n<<SEND[202]<600,30>:wait:SEND", true},
+        {"<<PLAN:g:PLAN\n<<FIND(https://x.org:8080/a?q#f):$..name:FIND\n<<SEND[499]:no:SEND", true},
+        {"<<PLAN:g:PLAN\n<<KILL[9](log://x)::KILL\n<<SEND[404](worker://a):mid:SEND\n<<SEND[200]:ok:SEND", true},
+        {"<<PLAN:g:PLAN\n<<SEND[102]:idle:SEND", false},                  // idle turn
+        {"<<PLAN:g <<READ(x)::READ:PLAN\n<<SEND[200]:d:SEND", false},    // `<<` in PLAN
+        {"<<PLAN::PLAN\n<<SEND[200]:d:SEND", false},                      // empty PLAN
+        {"<<PLAN1:g:PLAN1\n<<SEND[200]:d:SEND", false},                   // suffixed PLAN
+        {"<<PLAN:g:PLAN\n<<SEND[200]::SEND", false},                      // empty terminal body
+        {"<<PLAN:g:PLAN\n<<SEND[200]<5>:d:SEND", false},                  // park off [202]
+        {"<<PLAN:g:PLAN\n<<SEND[200]:d:SEND\n<<SEND[200]:d:SEND", false}, // after the terminal
+        {"<<PLAN:g:PLAN\n<<SEND[200](x):d:SEND ", false},                // trailing text
+        {"<<PLAN:g:PLAN\n<<EDIT(x):a:EDIT b:EDIT\n<<SEND[200]:d:SEND", false},  // own close
+        {"<<PLAN:g:PLAN\n<<EDIT(x):EDIT\nx:EDIT\n<<SEND[200]:d:SEND", false},   // starts with EDIT
+        {"<<PLAN:g:PLAN\n<<EDIT3(x):a:EDIT3\n<<SEND[200]:d:SEND", false},       // suffix not listed
+        {"<<PLAN:g:PLAN\n<<FIND(x)::a:FIND\n<<SEND[200]:d:SEND", false},        // matcher starts with `:`
+        {"<<PLAN:g:PLAN\n<<FIND(x):a\nb:FIND\n<<SEND[200]:d:SEND", false},      // two-line matcher
+        {"<<PLAN:g:PLAN\n<<READ(x):/(a/:READ\n<<SEND[200]:d:SEND", false},      // outside the regex subset
+        {"<<PLAN:g:PLAN\n<<SEND[200](x):mid:SEND\n<<SEND[200]:d:SEND", false},  // disposition mid SEND
+        {"<<PLAN:g:PLAN\n<<EDIT:x:EDIT\n<<SEND[200]:d:SEND", false},            // EDIT without target
+        {"<<PLAN:g:PLAN\n<<OPEN(x)<1>::OPEN\n<<SEND[200]:d:SEND", false},       // OPEN takes no scope
+        {"<<PLAN:g:PLAN\n<<READ(a:b)::READ\n<<SEND[200]:d:SEND", false},        // `:` in a local path
+        {"<<PLAN:g:PLAN\n<<READ(file://h:1/x)::READ\n<<SEND[200]:d:SEND", false},  // port on file://
+        {"<<PLAN:g:PLAN\n<<EDIT[a, b](x)::EDIT\n<<SEND[200]:d:SEND", false},    // space in tags
+        {"<<PLAN:g:PLAN\n<<EDIT(x)<1-2>::EDIT\n<<SEND[200]:d:SEND", false},     // dash scope
+        {"<<PLAN:g:PLAN        \n<<SEND[200]:d:SEND", false},                   // eight separators
+    };
+    for (const row& x : rows) {
+        INFO(x.content);
+        CHECK(rec.accepts(ch + x.content) == x.admitted);
+        if (x.admitted) CHECK(parse_turn(x.content).clean());
+    }
+    std::string fifteen = "<<PLAN:g:PLAN";
+    for (int i = 0; i < 15; ++i) fifteen += "<<KILL(x)::KILL";
+    CHECK_FALSE(rec.accepts(ch + fifteen + "<<SEND[200]:d:SEND"));
+    CHECK(rec.accepts(ch + fifteen.substr(0, fifteen.size() - 15) + "<<SEND[200]:d:SEND"));
+    CHECK_FALSE(rec.accepts("<<PLAN:g:PLAN<<SEND[200]:d:SEND"));  // no channel
+    CHECK_FALSE(rec.accepts(std::string(rail::k_channel_open) + "a<|channel>b<channel|><<PLAN:g:PLAN<<SEND[200]:d:SEND"));
+    CHECK(rec.accepts(std::string(rail::k_channel_open) + "<channel|><<PLAN:g:PLAN<<SEND[200]:d:SEND"));
+}
