@@ -1,6 +1,156 @@
-// `plurnk bench`: not written yet (performance issue).
+// `plurnk bench [--tier=T] [--repeat=N] [--json] FILE...`: parses each file repeatedly in this
+// one process and prints, per file, the best and median wall time of one parse, the throughput
+// in MB/s (10^6 bytes per second, from the best run), nanoseconds per statement and the number
+// of result items; then the process's peak resident memory (getrusage ru_maxrss). With --json
+// each run also serializes the result (to_json) and a second line reports that step alone.
+// Without --repeat the count is chosen so each file runs for about half a second (at least 5).
+// The first parse of each file is a warm-up and is not timed.
+#include <fmt/core.h>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <string>
+#include <vector>
+
 #include "commands.hpp"
+#include "plurnk/plurnk.hpp"
 
 namespace plurnk::cli {
-int cmd_bench(const args&) { return usage_error("bench is not available yet"); }
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+constexpr double k_auto_seconds = 0.5;
+constexpr std::size_t k_min_repeat = 5;
+constexpr std::size_t k_max_repeat = 1'000'000;
+
+struct counts {
+    std::size_t statements = 0;  // statement items, plus error items (a statement that failed)
+    std::size_t items = 0;
+};
+
+counts count_items(const parse_result& r) {
+    counts c;
+    c.items = r.items.size();
+    for (const item& it : r.items) {
+        if (std::holds_alternative<statement>(it)) {
+            ++c.statements;
+        } else if (const auto* d = std::get_if<diagnostic>(&it); d && d->severity == severity::error) {
+            ++c.statements;
+        }
+    }
+    return c;
+}
+
+struct timing {
+    double best_ns = 0;
+    double median_ns = 0;
+};
+
+timing summarize(std::vector<double>& ns) {
+    std::sort(ns.begin(), ns.end());
+    return timing{ns.front(), ns[ns.size() / 2]};
+}
+
+double elapsed_ns(clock_type::time_point a, clock_type::time_point b) {
+    return std::chrono::duration<double, std::nano>(b - a).count();
+}
+
+// "1.23 µs" style, three significant figures.
+std::string human_ns(double ns) {
+    if (ns < 1e3) return fmt::format("{:.0f} ns", ns);
+    if (ns < 1e6) return fmt::format("{:.3g} µs", ns / 1e3);
+    if (ns < 1e9) return fmt::format("{:.3g} ms", ns / 1e6);
+    return fmt::format("{:.3g} s", ns / 1e9);
+}
+
+}  // namespace
+
+int cmd_bench(const args& a) {
+    plurnk::tier tier = plurnk::tier::parse;
+    std::size_t repeat = 0;  // 0: automatic
+    bool with_json = false;
+    std::vector<std::string> files;
+    for (const auto& x : a) {
+        if (x.rfind("--tier=", 0) == 0) {
+            const auto t = plurnk::tier_from_name(std::string_view(x).substr(7));
+            if (!t) return usage_error(fmt::format("unknown tier '{}' (expected parse, statements, log or client)", x.substr(7)));
+            tier = *t;
+        } else if (x.rfind("--repeat=", 0) == 0) {
+            const std::string_view v = std::string_view(x).substr(9);
+            std::size_t n = 0;
+            const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (ec != std::errc() || ptr != v.data() + v.size() || n == 0 || n > k_max_repeat) {
+                return usage_error(fmt::format("--repeat expects a count from 1 to {}", k_max_repeat));
+            }
+            repeat = n;
+        } else if (x == "--json") {
+            with_json = true;
+        } else if (x == "-" || x.rfind('-', 0) != 0) {
+            files.push_back(x);
+        } else {
+            return usage_error(fmt::format("unknown option '{}'", x));
+        }
+    }
+    if (files.empty()) return usage_error("bench needs at least one FILE");
+
+    fmt::print("tier {}{}\n", plurnk::tier_name(tier), with_json ? ", with to_json" : "");
+    for (const auto& path : files) {
+        std::string input;
+        if (!read_input(path, input)) return 2;
+
+        // Warm-up, and the counts (the same on every run).
+        const auto t0 = clock_type::now();
+        counts c;
+        std::size_t json_bytes = 0;
+        {
+            const parse_result r = plurnk::parse(input, tier);
+            c = count_items(r);
+            if (with_json) json_bytes = plurnk::to_json(r).size();
+        }
+        const double first_ns = elapsed_ns(t0, clock_type::now());
+        std::size_t n = repeat;
+        if (n == 0) {
+            const double per = std::max(first_ns, 1.0);
+            n = std::clamp(static_cast<std::size_t>(k_auto_seconds * 1e9 / per), k_min_repeat, k_max_repeat);
+        }
+
+        std::vector<double> parse_ns, json_ns;
+        parse_ns.reserve(n);
+        if (with_json) json_ns.reserve(n);
+        std::string out;
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto a0 = clock_type::now();
+            const parse_result r = plurnk::parse(input, tier);
+            const auto a1 = clock_type::now();
+            parse_ns.push_back(elapsed_ns(a0, a1));
+            if (with_json) {
+                out.clear();
+                const auto b0 = clock_type::now();
+                plurnk::append_json(out, r);
+                json_ns.push_back(elapsed_ns(b0, clock_type::now()));
+            }
+        }
+        const timing p = summarize(parse_ns);
+        const double mbps = static_cast<double>(input.size()) / p.best_ns * 1e3;
+        fmt::print("{}: {} bytes, {} statements, {} items, {} runs\n", path, input.size(), c.statements, c.items, n);
+        fmt::print("  parse  best {} (median {})  {:.1f} MB/s  {:.1f} ns/statement\n", human_ns(p.best_ns),
+                   human_ns(p.median_ns), mbps,
+                   c.statements > 0 ? p.best_ns / static_cast<double>(c.statements) : 0.0);
+        if (with_json) {
+            const timing j = summarize(json_ns);
+            fmt::print("  json   best {} (median {})  {} bytes out  {:.1f} MB/s of output\n", human_ns(j.best_ns),
+                       human_ns(j.median_ns), json_bytes, static_cast<double>(json_bytes) / j.best_ns * 1e3);
+        }
+    }
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    fmt::print("peak memory (ru_maxrss) {:.1f} MB\n", static_cast<double>(ru.ru_maxrss) / 1024.0);
+    return 0;
+}
+
 }  // namespace plurnk::cli

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <optional>
@@ -36,6 +37,19 @@ struct pending_error {
     bool consumed = false;
 };
 
+// The value of the decimal digits [b, e) (nothing else), as std::from_chars would read it: up to
+// 15 digits are summed exactly in an integer, longer runs go to from_chars for correct rounding.
+inline double decimal_value(const char* b, const char* e) noexcept {
+    if (e - b <= 15) {
+        std::uint64_t v = 0;
+        for (const char* p = b; p != e; ++p) v = v * 10 + static_cast<std::uint64_t>(*p - '0');
+        return static_cast<double>(v);
+    }
+    double v = 0;
+    std::from_chars(b, e, v);
+    return v;
+}
+
 // Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`).
 inline line_marker scope_marks(std::string_view s) {
     line_marker m;
@@ -49,8 +63,14 @@ inline line_marker scope_marks(std::string_view s) {
             ++i;
             while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
         }
+        const char* num_begin = s.data() + start + (s[start] == '-' ? 1 : 0);
+        const char* num_end = s.data() + i;
         double v = 0;
-        std::from_chars(s.data() + start + (s[start] == '-' ? 1 : 0), s.data() + i, v);
+        if (std::find(num_begin, num_end, '.') == num_end) {
+            v = decimal_value(num_begin, num_end);
+        } else {
+            std::from_chars(num_begin, num_end, v);
+        }
         if (s[start] == '-') v = -v;
         m.marks.push_back(v);
         if (i < s.size() && s[i] == ',') {
@@ -67,9 +87,21 @@ inline line_marker scope_marks(std::string_view s) {
 
 inline double parse_int_signal(std::string_view s) {
     const bool neg = !s.empty() && s[0] == '-';
-    double v = 0;
-    std::from_chars(s.data() + (neg ? 1 : 0), s.data() + s.size(), v);
+    const double v = decimal_value(s.data() + (neg ? 1 : 0), s.data() + s.size());
     return neg ? -v : v;
+}
+
+// Whether JSON.parse could accept `s`: after JSON whitespace, a value must start with one of these
+// bytes. Anything else is rejected without running the JSON reader.
+inline bool may_start_json(std::string_view s) noexcept {
+    for (const char c : s) {
+        switch (c) {
+            case ' ': case '\t': case '\n': case '\r': continue;
+            case '{': case '[': case '"': case '-': case 't': case 'f': case 'n': return true;
+            default: return c >= '0' && c <= '9';
+        }
+    }
+    return false;
 }
 
 inline bool is_matcher_op(op o) {
@@ -92,6 +124,11 @@ public:
                  const sink& out) {
         bind(in, lexed, tree);
         collect_errors();
+        // One item per unit at least: reserve up front (geometrically, as advance() repeats when
+        // streaming) so the large items are not relocated while the vector grows.
+        if (const std::size_t want = tree.units.size() + 1; want > result_.items.capacity()) {
+            result_.items.reserve(std::max(want, 2 * result_.items.capacity()));
+        }
         const auto& toks = lexed.tokens;
         for (; next_token_ < settled && next_token_ < toks.size(); ++next_token_) {
             const std::int32_t u = tree.token_unit[next_token_];
@@ -136,8 +173,14 @@ private:
     std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
 
     // Appends an item; reports it now when it is final, else at finish().
-    void add_item(item it, bool final_now, const sink& out) {
-        result_.items.push_back(std::move(it));
+    template <typename Item>
+    void add_item(Item&& it, bool final_now, const sink& out) {
+        result_.items.emplace_back(std::forward<Item>(it));
+        settle_last(final_now, out);
+    }
+
+    // Bookkeeping for the item just placed at the back of the result.
+    void settle_last(bool final_now, const sink& out) {
         if (!final_now) index_known_ = false;
         const bool fire = final_now && out;
         fired_.push_back(fire ? 1 : 0);
@@ -212,14 +255,36 @@ private:
 
     void build_statement(const unit& un, const sink& out) {
         const auto& toks = lexed_->tokens;
-        statement st;
+        // Built in place at the back of the result (a statement is large: moving it costs more
+        // than filling it); a visitor error replaces it.
+        statement& st = std::get<statement>(result_.items.emplace_back(std::in_place_type<statement>));
+        auto fail = [this, &out](std::string message) {
+            const position p = std::get<statement>(result_.items.back()).position;
+            result_.items.pop_back();
+            visitor_error(p, std::move(message), out);
+        };
         const token& open = toks[un.first];
         st.op = open.op;
         st.suffix = std::string(in_.substr(open.begin + 6, open.end - open.begin - 6));
         st.position = at(open.begin);
         bool has_signal = false, has_target = false, has_body = false;
-        std::string target_raw, body;
-        std::vector<std::string_view> signal_values;
+        // The target and body are views of their single token, or joined in scratch_ when split.
+        std::string_view target_raw, body_view;
+        bool target_joined = false, body_joined = false;
+        auto join = [this](std::string_view& view, bool& joined, std::string& buf, std::string_view piece) {
+            if (view.empty() && !joined) {
+                view = piece;
+                return;
+            }
+            if (!joined) {
+                buf.assign(view);
+                joined = true;
+            }
+            buf.append(piece);
+            view = buf;
+        };
+        std::vector<std::string_view>& signal_values = signal_scratch_;
+        signal_values.clear();
         std::string_view scope_text;
         for (std::uint32_t i = un.first + 1; i <= un.last; ++i) {
             const token& t = toks[i];
@@ -230,11 +295,11 @@ private:
                 case tok::disposition:
                 case tok::ident: signal_values.push_back(text(t)); break;
                 case tok::lparen: has_target = true; break;
-                case tok::target_text: target_raw.append(text(t)); break;
+                case tok::target_text: join(target_raw, target_joined, target_scratch_, text(t)); break;
                 case tok::scope: scope_text = text(t); break;
                 case tok::body_text:
                     has_body = true;
-                    body.append(text(t));
+                    join(body_view, body_joined, body_scratch_, text(t));
                     break;
                 default: break;
             }
@@ -265,15 +330,15 @@ private:
         // target
         if (has_target) {
             path_result p = parse_path(target_raw);
-            if (p.error) return visitor_error(st.position, std::move(*p.error), out);
+            if (p.error) return fail(std::move(*p.error));
             st.target = std::move(p.path);
         }
         if (!scope_text.empty()) st.marker = scope_marks(scope_text);
         // body
-        if (has_body && !body.empty()) {
+        if (has_body && !body_view.empty()) {
+            const std::string_view body = body_view;
             if (is_matcher_op(st.op)) {
                 matcher_body m;
-                m.raw = body;
                 std::optional<std::string> err;
                 if (body.rfind("//", 0) == 0) {
                     m.dialect = dialect::xpath;
@@ -296,22 +361,23 @@ private:
                 } else {
                     m.dialect = dialect::glob;
                 }
-                if (err) return visitor_error(st.position, std::move(*err), out);
+                if (err) return fail(std::move(*err));
+                m.raw = std::string(body);
                 st.body = std::move(m);
             } else if (st.op == op::SEND) {
                 send_body b;
-                b.json = canonical_json(body);
-                b.raw = std::move(body);
+                if (may_start_json(body)) b.json = canonical_json(body);
+                b.raw = std::string(body);
                 st.body = std::move(b);
             } else if (st.op == op::COPY || st.op == op::MOVE) {
                 selection_result sel = parse_resource_selection(body);
-                if (sel.error) return visitor_error(st.position, std::move(*sel.error), out);
+                if (sel.error) return fail(std::move(*sel.error));
                 if (sel.selection) st.body = std::move(*sel.selection);
             } else {
-                st.body = std::move(body);
+                st.body = std::string(body);
             }
         }
-        add_item(std::move(st), true, out);
+        settle_last(true, out);
         if (tier_ == tier::parse) {
             const auto& added = std::get<statement>(result_.items.back());
             std::optional<diagnostic> plan = plan_body_advisory(added);
@@ -604,6 +670,9 @@ private:
     parse_result result_;
     std::vector<char> fired_;  // per item: already reported to the sink
     bool index_known_ = true;
+    // Reused by build_statement so a statement costs no allocations beyond the AST's own.
+    std::vector<std::string_view> signal_scratch_;
+    std::string target_scratch_, body_scratch_;
 };
 
 }  // namespace plurnk::detail

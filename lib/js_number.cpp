@@ -1,9 +1,11 @@
 // Numbers written as JavaScript's Number#toString writes them (ECMA-262 Number::toString, radix
 // 10): the shortest digit string that round-trips (std::to_chars), then placed in plain or
 // exponent notation by the decimal exponent. JSON.stringify uses the same text, with NaN and the
-// infinities written as null.
+// infinities written as null. Integers below 2^53 take a shortcut (their digits are exact), and
+// nothing here allocates.
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -24,25 +26,39 @@ void append_js_number(std::string& out, double value) {
         out += '-';
         value = -value;
     }
+    // Integers below 2^53 are exact and print as their digits (ECMA-262 case k <= n <= 21).
+    if (value < 9007199254740992.0 && value == static_cast<double>(static_cast<std::int64_t>(value))) {
+        char ibuf[24];
+        const auto r = std::to_chars(ibuf, ibuf + sizeof ibuf, static_cast<std::int64_t>(value));
+        out.append(ibuf, static_cast<std::size_t>(r.ptr - ibuf));
+        return;
+    }
     // Shortest round-trip digits in scientific form: d[.ddd]e[+-]x
     char buf[64];
     auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
-    std::string_view sci(buf, static_cast<std::size_t>(res.ptr - buf));
-    std::size_t e_pos = sci.find('e');
-    std::string digits;
+    const std::string_view sci(buf, static_cast<std::size_t>(res.ptr - buf));
+    const std::size_t e_pos = sci.find('e');
+    char digit_buf[32];
+    std::size_t k_len = 0;
     for (char c : sci.substr(0, e_pos)) {
-        if (c != '.') digits += c;
+        if (c != '.') digit_buf[k_len++] = c;
     }
-    int exp10 = std::atoi(std::string(sci.substr(e_pos + 1)).c_str());
+    const std::string_view digits(digit_buf, k_len);
+    int exp10 = 0;
+    {
+        std::string_view e = sci.substr(e_pos + 1);
+        if (!e.empty() && e[0] == '+') e.remove_prefix(1);
+        std::from_chars(e.data(), e.data() + e.size(), exp10);
+    }
     const int k = static_cast<int>(digits.size());  // number of significant digits
     const int n = exp10 + 1;                         // value = 0.digits * 10^n
     if (k <= n && n <= 21) {
         out += digits;
         out.append(static_cast<std::size_t>(n - k), '0');
     } else if (0 < n && n <= 21) {
-        out.append(digits, 0, static_cast<std::size_t>(n));
+        out += digits.substr(0, static_cast<std::size_t>(n));
         out += '.';
-        out.append(digits, static_cast<std::size_t>(n));
+        out += digits.substr(static_cast<std::size_t>(n));
     } else if (-6 < n && n <= 0) {
         out += "0.";
         out.append(static_cast<std::size_t>(-n), '0');
@@ -51,11 +67,13 @@ void append_js_number(std::string& out, double value) {
         out += digits[0];
         if (k > 1) {
             out += '.';
-            out.append(digits, 1);
+            out += digits.substr(1);
         }
         out += 'e';
         out += (n - 1 >= 0) ? '+' : '-';
-        out += std::to_string(std::abs(n - 1));
+        char ebuf[8];
+        const auto r = std::to_chars(ebuf, ebuf + sizeof ebuf, std::abs(n - 1));
+        out.append(ebuf, static_cast<std::size_t>(r.ptr - ebuf));
     }
 }
 

@@ -2,7 +2,12 @@
 // like JSON.stringify(result) or indented like JSON.stringify(result, null, 2). Strings are
 // escaped as JSON.stringify escapes them; input bytes that are not valid UTF-8 are written as
 // U+FFFD, one replacement per invalid byte, so the output is always valid UTF-8.
+// Speed: keys and the fixed enum words are written as literals without an escape scan, numbers
+// go through std::to_chars, and string values are scanned eight bytes at a time for the bytes
+// that need attention (controls, '"', '\\', non-ASCII), copying clean runs in one append.
+#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "plurnk/json.hpp"
@@ -41,6 +46,34 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept {
     return len;
 }
 
+// Whether any of the eight bytes in `w` is a control character, '"', '\\' or non-ASCII: the
+// exact "any byte" forms of the has-less-than and has-zero-byte word tricks.
+constexpr bool word_needs_attention(std::uint64_t w) noexcept {
+    constexpr std::uint64_t k_ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t k_highs = 0x8080808080808080ULL;
+    const std::uint64_t below_space = (w - k_ones * 0x20) & ~w & k_highs;
+    const std::uint64_t q = w ^ (k_ones * '"');
+    const std::uint64_t quote = (q - k_ones) & ~q & k_highs;
+    const std::uint64_t b = w ^ (k_ones * '\\');
+    const std::uint64_t backslash = (b - k_ones) & ~b & k_highs;
+    return ((below_space | quote | backslash | w) & k_highs) != 0;
+}
+
+constexpr bool byte_needs_attention(unsigned char c) noexcept { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80; }
+
+// End of the run starting at `i` in which no byte needs attention.
+std::size_t clean_run_end(std::string_view s, std::size_t i) noexcept {
+    const std::size_t n = s.size();
+    while (i + 8 <= n) {
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + i, 8);
+        if (word_needs_attention(w)) break;
+        i += 8;
+    }
+    while (i < n && !byte_needs_attention(static_cast<unsigned char>(s[i]))) ++i;
+    return i;
+}
+
 class writer {
 public:
     writer(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
@@ -77,7 +110,7 @@ private:
     void item_(const statement& s) {
         open('{');
         key("kind");
-        str("statement");
+        lit("statement");
         comma();
         key("statement");
         stmt(s);
@@ -86,7 +119,7 @@ private:
     void item_(const diagnostic& d) {
         open('{');
         key("kind");
-        str("error");
+        lit("error");
         comma();
         key("error");
         open('{');
@@ -97,10 +130,10 @@ private:
         num(d.position.column);
         comma();
         key("source");
-        str(d.source == source::lexer ? "lexer" : d.source == source::parser ? "parser" : "visitor");
+        lit(d.source == source::lexer ? "lexer" : d.source == source::parser ? "parser" : "visitor");
         comma();
         key("severity");
-        str(d.severity == severity::error ? "error" : "warning");
+        lit(d.severity == severity::error ? "error" : "warning");
         comma();
         key("message");
         str(d.message);
@@ -110,7 +143,7 @@ private:
     void item_(const text_item& t) {
         open('{');
         key("kind");
-        str("text");
+        lit("text");
         comma();
         key("text");
         str(t.text);
@@ -123,7 +156,7 @@ private:
     void stmt(const statement& s) {
         open('{');
         key("op");
-        str(op_name(s.op));
+        lit(op_name(s.op));
         comma();
         key("suffix");
         str(s.suffix);
@@ -168,7 +201,7 @@ private:
         static constexpr const char* k_dialects[] = {"xpath", "regex", "jsonpath", "semantic", "graph", "glob"};
         open('{');
         key("dialect");
-        str(k_dialects[static_cast<int>(m.dialect)]);
+        lit(k_dialects[static_cast<int>(m.dialect)]);
         comma();
         key("raw");
         str(m.raw);
@@ -218,14 +251,14 @@ private:
         open('{');
         key("kind");
         if (p.kind == parsed_path::kind_t::local) {
-            str("local");
+            lit("local");
             comma();
             key("raw");
             str(p.raw);
             close('}');
             return;
         }
-        str("url");
+        lit("url");
         comma();
         key("raw");
         str(p.raw);
@@ -320,11 +353,27 @@ private:
         }
     }
     void str(std::string_view s) { append_json_string(out_, s); }
-    void num(std::uint32_t v) { out_ += std::to_string(v); }
+    // A string known to need no escaping (keys, op and enum names).
+    void lit(std::string_view s) {
+        out_ += '"';
+        out_.append(s);
+        out_ += '"';
+    }
+    void num(std::uint32_t v) {
+        char buf[16];
+        const auto res = std::to_chars(buf, buf + sizeof buf, v);
+        out_.append(buf, static_cast<std::size_t>(res.ptr - buf));
+    }
 
+    // Object keys: the writer's own (ASCII, nothing to escape) as literals; keys of re-indented
+    // SEND JSON go through key_text.
     void key(std::string_view k) {
+        lit(k);
+        out_.append(pretty_ ? ": " : ":", pretty_ ? 2 : 1);
+    }
+    void key_text(std::string_view k) {
         str(k);
-        out_ += pretty_ ? ": " : ":";
+        out_.append(pretty_ ? ": " : ":", pretty_ ? 2 : 1);
     }
     void open(char c) {
         out_ += c;
@@ -385,7 +434,7 @@ private:
                     bool first = true;
                     for (const auto& [k, e] : v.object) {
                         element(first);
-                        key(k);
+                        key_text(k);
                         value(e);
                     }
                 }
@@ -410,12 +459,7 @@ void append_json_string(std::string& out, std::string_view text) {
     const std::size_t n = text.size();
     while (i < n) {
         // Copy the longest run that needs no escaping in one append.
-        std::size_t run = i;
-        while (run < n) {
-            const auto c = static_cast<unsigned char>(text[run]);
-            if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
-            ++run;
-        }
+        const std::size_t run = clean_run_end(text, i);
         out.append(text.data() + i, run - i);
         i = run;
         if (i >= n) break;

@@ -1,6 +1,7 @@
 // Byte offset -> (line, column) for one input. Lines are 1-based and advance on '\n' only;
 // columns are 0-based code points (each invalid UTF-8 byte counts as one). Queries that move
-// forward on the same line cost only the bytes in between, so a sweep over a document is linear.
+// forward on the same line cost only the bytes in between, so a sweep over a document is linear;
+// a query a few lines past the last one steps there instead of binary-searching the line table.
 // Private header.
 #pragma once
 
@@ -25,10 +26,12 @@ public:
         ensure_lines_through(offset);
         // Index of the line containing offset: last line start <= offset.
         std::size_t lo = 0, hi = starts_.size();
-        if (cache_line_ < starts_.size() && starts_[cache_line_] <= offset &&
-            (cache_line_ + 1 == starts_.size() || starts_[cache_line_ + 1] > offset)) {
+        if (cache_line_ < starts_.size() && starts_[cache_line_] <= offset) {
+            // Queries mostly move forward a line or two: step before searching.
             lo = cache_line_;
-        } else {
+            for (int step = 0; step < k_forward_steps && lo + 1 < hi && starts_[lo + 1] <= offset; ++step) ++lo;
+        }
+        if (lo + 1 < hi && starts_[lo + 1] <= offset) {
             while (hi - lo > 1) {
                 const std::size_t mid = (lo + hi) / 2;
                 if (starts_[mid] <= offset) lo = mid; else hi = mid;
@@ -52,6 +55,16 @@ public:
         std::uint32_t n = 0;
         std::size_t i = from;
         while (i < to) {
+            if (i + 8 <= to) {
+                // Eight ASCII bytes are eight code points.
+                std::uint64_t w;
+                std::memcpy(&w, s_.data() + i, 8);
+                if ((w & 0x8080808080808080ULL) == 0) {
+                    i += 8;
+                    n += 8;
+                    continue;
+                }
+            }
             const auto b = static_cast<unsigned char>(s_[i]);
             if (b < 0x80) {
                 ++i;
@@ -78,6 +91,8 @@ public:
     }
 
 private:
+    static constexpr int k_forward_steps = 4;
+
     void ensure_lines_through(std::size_t offset) {
         if (starts_.empty()) starts_.push_back(0);
         while (scanned_ <= offset && scanned_ < s_.size()) {

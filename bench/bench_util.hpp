@@ -1,0 +1,65 @@
+// Shared counters for the benchmark programs: throughput in bytes/s (decimal units), ns per
+// statement and per byte, and heap allocations per iteration (counted by alloc_count.cpp).
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <time.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "alloc_count.hpp"
+
+namespace plurnk::bench {
+
+// CPU time of the calling thread in nanoseconds (what Google Benchmark's CPU column measures:
+// on a shared machine it is steadier than wall time).
+inline double thread_cpu_ns() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+// Taken just before a benchmark's timed loop.
+struct loop_start {
+    alloc_stats allocs = allocations();
+    double cpu_ns = thread_cpu_ns();
+};
+
+namespace detail {
+inline void set_common(benchmark::State& state, std::size_t bytes, std::size_t statements, alloc_stats before) {
+    const alloc_stats after = allocations();
+    const double iters = static_cast<double>(state.iterations());
+    const double allocs = static_cast<double>(after.count - before.count);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(bytes));
+    state.counters["bytes/s"] = benchmark::Counter(static_cast<double>(bytes), benchmark::Counter::kIsIterationInvariantRate,
+                                                   benchmark::Counter::OneK::kIs1000);
+    if (statements > 0) state.counters["allocs/stmt"] = benchmark::Counter(allocs / iters / static_cast<double>(statements));
+    state.counters["allocs/iter"] = benchmark::Counter(allocs / iters);
+    if (statements > 0) state.counters["stmts"] = benchmark::Counter(static_cast<double>(statements));
+}
+}  // namespace detail
+
+// Counters for a benchmark whose every iteration handled `bytes` input bytes and `statements`
+// statements, from `start` (taken just before the timed loop) to now.
+inline void set_counters(benchmark::State& state, std::size_t bytes, std::size_t statements, loop_start start) {
+    const double per_iter = (thread_cpu_ns() - start.cpu_ns) / static_cast<double>(state.iterations());
+    detail::set_common(state, bytes, statements, start.allocs);
+    if (statements > 0) state.counters["ns/stmt"] = benchmark::Counter(per_iter / static_cast<double>(statements));
+    state.counters["ns/byte"] = benchmark::Counter(per_iter / static_cast<double>(bytes));
+}
+
+// The same when only the allocation totals were taken before the loop: ns/stmt and ns/byte then
+// come from Google Benchmark's own CPU time (shown with an "s" unit: "146.2n" reads 146.2 ns).
+inline void set_counters(benchmark::State& state, std::size_t bytes, std::size_t statements, alloc_stats before) {
+    detail::set_common(state, bytes, statements, before);
+    const double iters = static_cast<double>(state.iterations());
+    if (statements > 0) {
+        state.counters["ns/stmt"] = benchmark::Counter(static_cast<double>(statements) * iters,
+                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    }
+    state.counters["ns/byte"] =
+        benchmark::Counter(static_cast<double>(bytes) * iters, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+}  // namespace plurnk::bench
