@@ -12,18 +12,22 @@ namespace {
 constexpr const char* k_usage = R"(usage: plurnk <command> [options]
 
 commands:
-  parse [--tier=T] [--pretty] [--allow-invalid-utf8] [FILE|-]
+  parse [--tier=T] [--pretty] [--allow-invalid-utf8] [--chunk=N] [FILE|-]
                               parse FILE (or standard input) and print the result JSON
-  batch [--tier=T]            read JSON Lines {"id","tier","input"} on standard input and
+  batch [--tier=T] [--chunk=N]
+                              read JSON Lines {"id","tier","input"} on standard input and
                               write one {"id","result"} line per request
-  bench [--tier=T] [--repeat=N] FILE...
+  bench [--tier=T] [--repeat=N] [--json] FILE...
                               parse files repeatedly; print MB/s, ns per statement, memory
+                              (--json: time to_json as well)
   gbnf [--max-statements=N] [--suffixes=LIST]
                               print the generation rail in llama.cpp's GBNF syntax
   help, --help                show this text
   version, --version          show the tool and language versions
 
 tiers: parse (default; one PLAN-anchored turn), statements, log, client
+--chunk=N (parse, batch): feed each input to the stream parser in N-byte chunks and print its
+  final result, which is identical to the one-shot result
 
 exit status: 0 no error item and no unparsedTail; 1 otherwise; 2 usage or file error
 )";

@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -70,6 +71,30 @@ bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     return true;
 }
 
+// "--chunk=N": sets `chunk` to N (a positive integer) and returns true; prints a usage error
+// into `status` when N is not one.
+bool chunk_option(const std::string& arg, std::size_t& chunk, int& status) {
+    if (arg.rfind("--chunk=", 0) != 0) return false;
+    const std::string_view n = std::string_view(arg).substr(8);
+    std::size_t value = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), value);
+    if (n.empty() || ec != std::errc() || end != n.data() + n.size() || value == 0) {
+        status = usage_error(fmt::format("--chunk expects a positive number of bytes, got '{}'", n));
+    } else {
+        chunk = value;
+    }
+    return true;
+}
+
+// Parses `input` in one shot (chunk 0), or feeds it to a stream_parser in `chunk`-byte pieces
+// and returns finish()'s result, which must be the same.
+plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, std::size_t chunk) {
+    if (chunk == 0) return plurnk::parse(input, tier);
+    plurnk::stream_parser stream(tier);
+    for (std::size_t at = 0; at < input.size(); at += chunk) stream.feed(input.substr(at, chunk));
+    return stream.finish();
+}
+
 }  // namespace
 
 bool read_input(const std::string& path, std::string& out) {
@@ -95,10 +120,11 @@ bool read_input(const std::string& path, std::string& out) {
 int cmd_parse(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
     bool pretty = false, allow_invalid = false;
+    std::size_t chunk = 0;
     std::optional<std::string> file;
     int status = 0;
     for (const auto& x : a) {
-        if (tier_option(x, tier, status)) {
+        if (tier_option(x, tier, status) || chunk_option(x, chunk, status)) {
             if (status != 0) return status;
         } else if (x == "--pretty") {
             pretty = true;
@@ -121,7 +147,7 @@ int cmd_parse(const args& a) {
             return 2;
         }
     }
-    const auto result = plurnk::parse(input, tier);
+    const auto result = run_parse(input, tier, chunk);
     std::string out = plurnk::to_json(result, {.pretty = pretty});
     out += '\n';
     std::fwrite(out.data(), 1, out.size(), stdout);
@@ -130,12 +156,15 @@ int cmd_parse(const args& a) {
 
 int cmd_batch(const args& a) {
     std::optional<plurnk::tier> forced;
+    std::size_t chunk = 0;
     int status = 0;
     for (const auto& x : a) {
         plurnk::tier t = plurnk::tier::parse;
         if (tier_option(x, t, status)) {
             if (status != 0) return status;
             forced = t;
+        } else if (chunk_option(x, chunk, status)) {
+            if (status != 0) return status;
         } else {
             return usage_error(fmt::format("unknown option '{}'", x));
         }
@@ -166,7 +195,7 @@ int cmd_batch(const args& a) {
             }
             tier = *t;
         }
-        const auto result = plurnk::parse(input->string, tier);
+        const auto result = run_parse(input->string, tier, chunk);
         out.clear();
         out += "{\"id\":";
         if (id != nullptr) {

@@ -399,50 +399,41 @@ private:
         out_.append(static_cast<std::size_t>(depth_) * 2, ' ');
     }
 
-    // Re-emits compact canonical JSON text with pretty indentation at the current depth.
+    // Re-emits compact canonical JSON text (JSON.stringify output) with pretty indentation at the
+    // current depth, in one pass over the text: no parse, no recursion, so any nesting depth is
+    // fine and every escape (lone surrogates included) is kept exactly.
     void reindent(std::string_view json) {
-        if (auto v = parse_json(json)) {
-            value(*v);
-        } else {
-            out_ += json;
+        const int base = depth_;
+        std::size_t i = 0;
+        while (i < json.size()) {
+            const char c = json[i];
+            if (c == '"') {
+                // Copy the string literal through its closing quote, escapes included.
+                std::size_t k = i + 1;
+                while (k < json.size() && json[k] != '"') k += json[k] == '\\' ? 2 : 1;
+                k = std::min(k + 1, json.size());
+                out_.append(json.substr(i, k - i));
+                i = k;
+                continue;
+            }
+            if ((c == '{' || c == '[') && i + 1 < json.size() && json[i + 1] == (c == '{' ? '}' : ']')) {
+                out_ += c;
+                out_ += json[i + 1];
+                i += 2;
+                continue;
+            }
+            switch (c) {
+                case '{':
+                case '[': open(c); break;
+                case '}':
+                case ']': close(c); break;
+                case ',': comma(); break;
+                case ':': out_ += ": "; break;
+                default: out_ += c;
+            }
+            ++i;
         }
-    }
-    void value(const json_value& v) {
-        switch (v.kind) {
-            case json_value::kind_t::array:
-                if (v.array.empty()) {
-                    out_ += "[]";
-                    return;
-                }
-                open('[');
-                {
-                    bool first = true;
-                    for (const auto& e : v.array) {
-                        element(first);
-                        value(e);
-                    }
-                }
-                close(']');
-                return;
-            case json_value::kind_t::object:
-                if (v.object.empty()) {
-                    out_ += "{}";
-                    return;
-                }
-                open('{');
-                {
-                    bool first = true;
-                    for (const auto& [k, e] : v.object) {
-                        element(first);
-                        key_text(k);
-                        value(e);
-                    }
-                }
-                close('}');
-                return;
-            default:
-                append_json_value(out_, v);
-        }
+        depth_ = base;
     }
 
     std::string& out_;

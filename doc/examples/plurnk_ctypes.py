@@ -141,7 +141,7 @@ def main(argv):
         item = item_ptr.contents  # borrowed: copy what you keep before returning
         events.append((index, item.json.text()))
         where = "placed at finish" if index == NO_INDEX else f"item {index}"
-        when = "during finish" if finishing else f"after {fed} bytes"
+        when = "during finish" if finishing else f"on feeding bytes {at}-{fed - 1}"
         print(f"  event ({where}, {when}): {describe(item)}")
 
     callback = EventCallback(on_event)  # keep a reference for as long as the stream may call it
@@ -151,8 +151,8 @@ def main(argv):
         fed, finishing = 0, False
         for at in range(0, len(turn), 4):
             chunk = turn[at:at + 4]
-            check(lib, lib.plurnk_stream_feed(stream, chunk, len(chunk)), "plurnk_stream_feed")
             fed += len(chunk)
+            check(lib, lib.plurnk_stream_feed(stream, chunk, len(chunk)), "plurnk_stream_feed")
         final = ctypes.c_void_p()
         finishing = True
         check(lib, lib.plurnk_stream_finish(stream, ctypes.byref(final)), "plurnk_stream_finish")

@@ -1,0 +1,250 @@
+/* The plurnk C API: a C ABI over the PLURNK parser, for C programs and for foreign-function
+ * interfaces (Python ctypes, Rust, Go cgo) that have no C++ compiler on their side.
+ *
+ * Conventions (doc/c-api.md has the full reference and examples):
+ * - Handles (plurnk_result, plurnk_stream) are opaque; each is created by one function and
+ *   released by exactly one plurnk_*_free function. Passing NULL to a free function does nothing.
+ * - Input is a pointer plus an explicit byte length; it need not be NUL-terminated and may hold
+ *   any bytes (invalid UTF-8 counts one column per byte, as in the C++ library). A NULL pointer
+ *   is accepted when the length is 0.
+ * - Strings the library hands out are (pointer, length) pairs. They are always NUL-terminated
+ *   too, but may contain NUL bytes, so use the length. "Borrowed" strings belong to a handle and
+ *   stay valid until the point each function states; "library-allocated" strings belong to the
+ *   caller and are released with plurnk_free_string.
+ * - No C++ exception crosses this interface: every failure, out-of-memory included, is a
+ *   plurnk_status value. A malformed PLURNK turn is not a failure: it parses to a result with
+ *   error items, and the function returns PLURNK_OK.
+ * - Thread safety: functions on different handles may run concurrently; calls on one handle
+ *   must not overlap (results cache their JSON text lazily). Use one handle per thread.
+ */
+#ifndef PLURNK_PLURNK_H
+#define PLURNK_PLURNK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(PLURNK_BUILDING_C_API)
+#define PLURNK_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define PLURNK_API
+#elif defined(__GNUC__)
+#define PLURNK_API __attribute__((visibility("default")))
+#else
+#define PLURNK_API
+#endif
+
+/* C++ sees the enums with a fixed underlying type, so that a value a C or FFI caller passes
+ * outside the enumerators (which the functions reject) is well defined on the C++ side too. */
+#ifdef __cplusplus
+#define PLURNK_ENUM_INT : int
+#else
+#define PLURNK_ENUM_INT
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. Every function that can fail returns one; PLURNK_OK is 0. */
+typedef enum plurnk_status PLURNK_ENUM_INT {
+    PLURNK_OK = 0,
+    PLURNK_NO_EVENT = 1,               /* plurnk_stream_next_event: the event queue is empty */
+    PLURNK_ERR_INVALID_ARGUMENT = 2,   /* a required pointer is NULL, or an enum value is unknown */
+    PLURNK_ERR_OUT_OF_MEMORY = 3,      /* allocation failed; the handle is unchanged or poisoned */
+    PLURNK_ERR_FINISHED = 4,           /* feed or finish on a stream that already finished */
+    PLURNK_ERR_OUT_OF_RANGE = 5,       /* an item index >= the item count */
+    PLURNK_ERR_BUSY = 6,               /* a call on a stream from inside its own event callback */
+    PLURNK_ERR_POISONED = 7,           /* an earlier failure left the stream unusable; restore it */
+    PLURNK_ERR_INTERNAL = 8,           /* an unexpected internal failure (a bug: please report) */
+    PLURNK_STATUS_COUNT
+} plurnk_status;
+
+/* The four document tiers (the C++ plurnk::tier, same values). */
+typedef enum plurnk_tier PLURNK_ENUM_INT {
+    PLURNK_TIER_PARSE = 0,       /* one PLAN-anchored turn, text allowed */
+    PLURNK_TIER_STATEMENTS = 1,  /* protocol statements only */
+    PLURNK_TIER_LOG = 2,         /* one or more TURN-wrapped turns */
+    PLURNK_TIER_CLIENT = 3       /* protocol statements plus LOOK and BUFF */
+} plurnk_tier;
+
+/* What an item is: the "kind" member of its JSON. */
+typedef enum plurnk_item_kind PLURNK_ENUM_INT {
+    PLURNK_ITEM_STATEMENT = 0,
+    PLURNK_ITEM_ERROR = 1,  /* a diagnostic; severity says error or warning */
+    PLURNK_ITEM_TEXT = 2
+} plurnk_item_kind;
+
+/* Where a diagnostic comes from (error items only; -1 for other kinds). */
+typedef enum plurnk_source PLURNK_ENUM_INT {
+    PLURNK_SOURCE_LEXER = 0,
+    PLURNK_SOURCE_PARSER = 1,
+    PLURNK_SOURCE_VISITOR = 2
+} plurnk_source;
+
+/* A diagnostic's severity (error items only; -1 for other kinds). */
+typedef enum plurnk_severity PLURNK_ENUM_INT {
+    PLURNK_SEVERITY_ERROR = 0,
+    PLURNK_SEVERITY_WARNING = 1
+} plurnk_severity;
+
+/* Flags for the JSON functions. */
+#define PLURNK_JSON_COMPACT 0u
+#define PLURNK_JSON_PRETTY 1u /* two-space indentation, as JSON.stringify(x, null, 2) */
+
+/* The index of an event whose item is only placed in the result at finish. */
+#define PLURNK_NO_INDEX SIZE_MAX
+
+/* A borrowed string: `len` bytes at `data`, followed by a NUL. Never NULL (an absent field is
+ * "" with length 0). */
+typedef struct plurnk_str {
+    const char* data;
+    size_t len;
+} plurnk_str;
+
+/* A view of one item, filled by plurnk_result_item, plurnk_stream_next_event and the event
+ * callback. Every string is borrowed (see the function that filled it for how long). Fields
+ * that do not apply to the item's kind are "" (strings) or -1 (source, severity). */
+typedef struct plurnk_item {
+    int32_t kind;             /* plurnk_item_kind */
+    uint32_t line;            /* 1-based; 0 when unknown */
+    uint32_t column;          /* 0-based, in Unicode code points */
+    int32_t source;           /* plurnk_source (errors), else -1 */
+    int32_t severity;         /* plurnk_severity (errors), else -1 */
+    plurnk_str op;            /* statements: the keyword ("FIND", "READ", ...) */
+    plurnk_str suffix;        /* statements: the op suffix ("" when none) */
+    plurnk_str message;       /* errors: the diagnostic message */
+    plurnk_str text;          /* text items: the text, as in the input (may be invalid UTF-8) */
+    plurnk_str json;          /* the whole item as compact JSON, exactly as in the result JSON */
+    plurnk_str statement_json; /* statements: the "statement" member as compact JSON */
+} plurnk_item;
+
+typedef struct plurnk_result plurnk_result; /* a parse result (items and unparsed tail) */
+typedef struct plurnk_stream plurnk_stream; /* a push parser */
+
+/* ---- Versions and names (static strings: never freed, valid for the process lifetime) ---- */
+
+/* The library version, e.g. "0.1.0". */
+PLURNK_API const char* plurnk_version(void);
+/* The PLURNK language version the parser implements, e.g. "1.4.0". */
+PLURNK_API const char* plurnk_language_version(void);
+/* "parse", "statements", "log", "client"; NULL for an unknown value. */
+PLURNK_API const char* plurnk_tier_name(int tier);
+/* A one-line English description of a status code ("unknown status" for an unknown value). */
+PLURNK_API const char* plurnk_status_message(int status);
+
+/* ---- Memory ---- */
+
+/* Releases a library-allocated string (plurnk_parse_to_json). NULL does nothing. */
+PLURNK_API void plurnk_free_string(char* s);
+
+/* ---- One-shot parsing ---- */
+
+/* Parses `len` bytes at `input` as `tier` and stores a new result handle in *out (the caller
+ * owns it: release it with plurnk_result_free). On failure *out is set to NULL. */
+PLURNK_API plurnk_status plurnk_parse(const char* input, size_t len, plurnk_tier tier, plurnk_result** out);
+
+/* Parses and returns the result object {"items":[...], "unparsedTail"?:{...}} as JSON text in
+ * a library-allocated, NUL-terminated string: *out_json (release it with plurnk_free_string)
+ * and, when out_len is not NULL, its length in *out_len. `flags` is PLURNK_JSON_COMPACT or
+ * PLURNK_JSON_PRETTY. On failure *out_json is set to NULL. */
+PLURNK_API plurnk_status plurnk_parse_to_json(const char* input, size_t len, plurnk_tier tier, unsigned flags,
+                                              char** out_json, size_t* out_len);
+
+/* ---- Results ---- */
+
+/* Releases a result and every borrowed string taken from it. NULL does nothing. */
+PLURNK_API void plurnk_result_free(plurnk_result* result);
+
+/* The result as JSON text (same text as plurnk_parse_to_json), borrowed: valid until
+ * plurnk_result_free(result). */
+PLURNK_API plurnk_status plurnk_result_json(const plurnk_result* result, unsigned flags, plurnk_str* out);
+
+/* The number of items (0 for NULL). */
+PLURNK_API size_t plurnk_result_item_count(const plurnk_result* result);
+
+/* Fills *out with a view of item `index` (0-based, in result order). The strings are borrowed:
+ * valid until plurnk_result_free(result). */
+PLURNK_API plurnk_status plurnk_result_item(const plurnk_result* result, size_t index, plurnk_item* out);
+
+/* 1 when the result has no error item (warnings count as errors, as the reference CLI counts
+ * them) and no unparsed tail; 0 otherwise or for NULL. The CLI exits 0 exactly then. */
+PLURNK_API int plurnk_result_clean(const plurnk_result* result);
+
+/* 1 when the result has an unparsedTail, else 0. When it has one, and the pointers are not NULL,
+ * stores its start position in *line / *column and its reason (borrowed: valid until
+ * plurnk_result_free(result)) in *reason. */
+PLURNK_API int plurnk_result_tail(const plurnk_result* result, uint32_t* line, uint32_t* column, plurnk_str* reason);
+
+/* ---- Streaming (push) parser ----
+ *
+ * Feed a turn as it arrives; each item is reported once it is settled (can no longer change),
+ * through the callback if one is set, else into a queue read with plurnk_stream_next_event.
+ * The result of plurnk_stream_finish equals plurnk_parse of the concatenation of every chunk,
+ * however the input was split. doc/streaming.md says when each event fires. */
+
+/* The event callback. `index` is the item's place in the final result's items, or
+ * PLURNK_NO_INDEX for a diagnostic only placed at finish. `item` and its strings are borrowed:
+ * valid only until the callback returns (copy what you keep). The callback runs synchronously
+ * inside plurnk_stream_feed / plurnk_stream_finish; it must not call functions on the same
+ * stream (they return PLURNK_ERR_BUSY) and must not unwind (longjmp, C++ throw) through them. */
+typedef void (*plurnk_event_callback)(void* user_data, size_t index, const plurnk_item* item);
+
+/* Creates a stream parser for `tier`; the caller owns *out (release it with
+ * plurnk_stream_free). On failure *out is set to NULL. Events go to the poll queue until a
+ * callback is set. */
+PLURNK_API plurnk_status plurnk_stream_create(plurnk_tier tier, plurnk_stream** out);
+
+/* Releases a stream (and its pending events). NULL does nothing. */
+PLURNK_API void plurnk_stream_free(plurnk_stream* stream);
+
+/* Sets the event callback and its user data (the library never touches user_data). With a
+ * callback, events are delivered to it instead of the queue (events already queued stay
+ * there). A NULL callback switches back to queueing. */
+PLURNK_API plurnk_status plurnk_stream_set_callback(plurnk_stream* stream, plurnk_event_callback callback,
+                                                    void* user_data);
+
+/* Appends `len` bytes at `data` (the library copies what it needs; the caller keeps ownership).
+ * Chunks may split anything, a UTF-8 sequence included. Returns PLURNK_ERR_FINISHED after
+ * finish. If it fails with PLURNK_ERR_OUT_OF_MEMORY the stream is poisoned: every later call but
+ * free, restore and the read-only queries returns PLURNK_ERR_POISONED. */
+PLURNK_API plurnk_status plurnk_stream_feed(plurnk_stream* stream, const char* data, size_t len);
+
+/* Ends the input, delivers the remaining events, and stores the final result in *out (a new
+ * handle the caller owns: release it with plurnk_result_free). A second finish returns
+ * PLURNK_ERR_FINISHED. On failure *out is set to NULL. */
+PLURNK_API plurnk_status plurnk_stream_finish(plurnk_stream* stream, plurnk_result** out);
+
+/* Takes the next queued event: stores its index in *index and a view of its item in *item,
+ * and returns PLURNK_OK; returns PLURNK_NO_EVENT when the queue is empty. The view is
+ * borrowed: valid until the next plurnk_stream_next_event, plurnk_stream_restore or
+ * plurnk_stream_free on this stream. */
+PLURNK_API plurnk_status plurnk_stream_next_event(plurnk_stream* stream, size_t* index, plurnk_item* item);
+
+/* The number of queued events not yet taken (0 for NULL). */
+PLURNK_API size_t plurnk_stream_pending_events(const plurnk_stream* stream);
+
+/* Checkpoint: stores in *out a new, independent stream that is a copy of `stream` (its parse
+ * state, its queued events, its callback and user data). The caller owns *out (release it
+ * with plurnk_stream_free). On failure *out is set to NULL. */
+PLURNK_API plurnk_status plurnk_stream_checkpoint(const plurnk_stream* stream, plurnk_stream** out);
+
+/* Restore: makes `stream` a copy of `checkpoint`'s parse state and queued events (the
+ * checkpoint is unchanged and can be restored again). `stream` keeps its own callback and
+ * user data. Clears a poisoned state. On failure `stream` is unchanged. */
+PLURNK_API plurnk_status plurnk_stream_restore(plurnk_stream* stream, const plurnk_stream* checkpoint);
+
+/* Bytes fed so far (0 for NULL). */
+PLURNK_API size_t plurnk_stream_size(const plurnk_stream* stream);
+
+/* "Safe to show": how many leading bytes of the input are settled as text or complete
+ * statements, so input[0, safe_prefix) can be shown to a user without half an op. 0 for NULL. */
+PLURNK_API size_t plurnk_stream_safe_prefix(const plurnk_stream* stream);
+
+/* 1 once plurnk_stream_finish succeeded, else 0 (also for NULL). */
+PLURNK_API int plurnk_stream_finished(const plurnk_stream* stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLURNK_PLURNK_H */

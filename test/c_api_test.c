@@ -1,0 +1,576 @@
+/* Tests the C API (include/plurnk/plurnk.h) from plain C11: every function, results checked
+ * against known JSON, argument errors, both event interfaces, checkpoint/restore, and the
+ * property that streaming one byte at a time gives exactly the one-shot result.
+ * Usage: c_api_test [TURN_FILE]   (TURN_FILE, e.g. doc/examples/turn.plurnk, joins the inputs) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plurnk/plurnk.h"
+
+#ifndef PLURNK_EXPECTED_VERSION
+#define PLURNK_EXPECTED_VERSION "0.1.0"
+#endif
+
+static int g_checks = 0;
+static int g_failures = 0;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        ++g_checks;                                                                  \
+        if (!(cond)) {                                                               \
+            ++g_failures;                                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
+    } while (0)
+
+#define CHECK_STATUS(expr, want)                                                                       \
+    do {                                                                                               \
+        const int got_ = (int)(expr);                                                                  \
+        ++g_checks;                                                                                    \
+        if (got_ != (int)(want)) {                                                                     \
+            ++g_failures;                                                                              \
+            fprintf(stderr, "%s:%d: %s returned %d (%s), expected %d\n", __FILE__, __LINE__, #expr, got_, \
+                    plurnk_status_message(got_), (int)(want));                                         \
+        }                                                                                              \
+    } while (0)
+
+/* A borrowed string equals a NUL-terminated literal. */
+static int str_is(plurnk_str s, const char* want) {
+    return s.data != NULL && s.len == strlen(want) && memcmp(s.data, want, s.len) == 0 && s.data[s.len] == '\0';
+}
+
+static int bytes_equal(const char* a, size_t alen, const char* b, size_t blen) {
+    return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
+}
+
+/* ---- known inputs and their results (from test/conformance/parser.jsonl) ---- */
+
+static const char k_read_input[] = "<<READ(a.md)::READ"; /* r0001, statements tier */
+static const char k_read_json[] =
+    "{\"items\":[{\"kind\":\"statement\",\"statement\":{\"op\":\"READ\",\"suffix\":\"\",\"signal\":null,"
+    "\"target\":{\"kind\":\"local\",\"raw\":\"a.md\"},\"lineMarker\":null,\"body\":null,"
+    "\"position\":{\"line\":1,\"column\":0}}}]}";
+static const char k_read_statement_json[] =
+    "{\"op\":\"READ\",\"suffix\":\"\",\"signal\":null,\"target\":{\"kind\":\"local\",\"raw\":\"a.md\"},"
+    "\"lineMarker\":null,\"body\":null,\"position\":{\"line\":1,\"column\":0}}";
+
+static const char k_mixed_input[] = "<<PLAN:t:PLAN <<CLOSE(log://x)::CLOSE <<SEND[200]:d:SEND"; /* r0170 */
+static const char k_mixed_json[] =
+    "{\"items\":[{\"kind\":\"statement\",\"statement\":{\"op\":\"PLAN\",\"suffix\":\"\",\"signal\":null,"
+    "\"target\":null,\"lineMarker\":null,\"body\":\"t\",\"position\":{\"line\":1,\"column\":0}}},"
+    "{\"kind\":\"text\",\"text\":\"<<CLOSE(log://x)::CLOSE\",\"position\":{\"line\":1,\"column\":14}},"
+    "{\"kind\":\"error\",\"error\":{\"line\":1,\"column\":14,\"source\":\"parser\",\"severity\":\"warning\","
+    "\"message\":\"`<<CLOSE` is not a Plurnk operation, so it was read as text; did you mean `<<FOLD`?\"}},"
+    "{\"kind\":\"statement\",\"statement\":{\"op\":\"SEND\",\"suffix\":\"\",\"signal\":200,\"target\":null,"
+    "\"lineMarker\":null,\"body\":{\"raw\":\"d\",\"json\":null},\"position\":{\"line\":1,\"column\":38}}}]}";
+
+static const char k_tail_input[] = "}<<PLAN:Insert a new line "; /* g1-00286 */
+static const char k_tail_json[] =
+    "{\"items\":[{\"kind\":\"text\",\"text\":\"}\",\"position\":{\"line\":1,\"column\":0}}],"
+    "\"unparsedTail\":{\"from\":{\"line\":1,\"column\":1},\"reason\":\"body of `<<PLAN` opened at line 1 but "
+    "never closed - add `:PLAN` to terminate\"}}";
+
+static const char k_error_input[] = "<<PLAN:think:PLAN"; /* r0158 */
+static const char k_error_json[] =
+    "{\"items\":[{\"kind\":\"statement\",\"statement\":{\"op\":\"PLAN\",\"suffix\":\"\",\"signal\":null,"
+    "\"target\":null,\"lineMarker\":null,\"body\":\"think\",\"position\":{\"line\":1,\"column\":0}}},"
+    "{\"kind\":\"error\",\"error\":{\"line\":1,\"column\":17,\"source\":\"parser\",\"severity\":\"error\","
+    "\"message\":\"a turn must end with a terminal `<<SEND[code]:\xe2\x80\xa6:SEND` carrying the loop status\"}}]}";
+
+static const char k_pretty_prefix[] = "{\n  \"items\": [\n    {\n      \"kind\": \"statement\",\n";
+
+/* Parses `input` and checks the result JSON (borrowed and library-allocated, both equal `want`). */
+static void check_parse_json(const char* input, size_t len, plurnk_tier tier, const char* want) {
+    plurnk_result* r = NULL;
+    plurnk_str js;
+    char* owned = NULL;
+    size_t owned_len = 0;
+    CHECK_STATUS(plurnk_parse(input, len, tier, &r), PLURNK_OK);
+    CHECK(r != NULL);
+    CHECK_STATUS(plurnk_result_json(r, PLURNK_JSON_COMPACT, &js), PLURNK_OK);
+    CHECK(str_is(js, want));
+    CHECK_STATUS(plurnk_parse_to_json(input, len, tier, PLURNK_JSON_COMPACT, &owned, &owned_len), PLURNK_OK);
+    CHECK(owned != NULL && owned_len == strlen(want) && strcmp(owned, want) == 0);
+    plurnk_free_string(owned);
+    plurnk_result_free(r);
+}
+
+static void test_versions_and_names(void) {
+    int i;
+    CHECK(strcmp(plurnk_version(), PLURNK_EXPECTED_VERSION) == 0);
+    CHECK(strcmp(plurnk_language_version(), "1.4.0") == 0);
+    CHECK(strcmp(plurnk_tier_name(PLURNK_TIER_PARSE), "parse") == 0);
+    CHECK(strcmp(plurnk_tier_name(PLURNK_TIER_STATEMENTS), "statements") == 0);
+    CHECK(strcmp(plurnk_tier_name(PLURNK_TIER_LOG), "log") == 0);
+    CHECK(strcmp(plurnk_tier_name(PLURNK_TIER_CLIENT), "client") == 0);
+    CHECK(plurnk_tier_name(4) == NULL);
+    CHECK(plurnk_tier_name(-1) == NULL);
+    CHECK(strcmp(plurnk_status_message(PLURNK_OK), "ok") == 0);
+    for (i = 0; i < PLURNK_STATUS_COUNT; ++i) CHECK(plurnk_status_message(i) != NULL && plurnk_status_message(i)[0]);
+    CHECK(strcmp(plurnk_status_message(PLURNK_STATUS_COUNT), "unknown status") == 0);
+    CHECK(strcmp(plurnk_status_message(-3), "unknown status") == 0);
+}
+
+static void test_one_shot(void) {
+    plurnk_result* r = NULL;
+    plurnk_item it;
+    plurnk_str js, reason;
+    uint32_t line = 99, column = 99;
+    char* owned = NULL;
+    size_t owned_len = 0;
+
+    check_parse_json(k_read_input, sizeof k_read_input - 1, PLURNK_TIER_STATEMENTS, k_read_json);
+    check_parse_json(k_mixed_input, sizeof k_mixed_input - 1, PLURNK_TIER_PARSE, k_mixed_json);
+    check_parse_json(k_tail_input, sizeof k_tail_input - 1, PLURNK_TIER_PARSE, k_tail_json);
+    check_parse_json(k_error_input, sizeof k_error_input - 1, PLURNK_TIER_PARSE, k_error_json);
+    check_parse_json(NULL, 0, PLURNK_TIER_STATEMENTS, "{\"items\":[]}");
+
+    /* A statement item. */
+    CHECK_STATUS(plurnk_parse(k_read_input, sizeof k_read_input - 1, PLURNK_TIER_STATEMENTS, &r), PLURNK_OK);
+    CHECK(plurnk_result_item_count(r) == 1);
+    CHECK(plurnk_result_clean(r) == 1);
+    CHECK(plurnk_result_tail(r, &line, &column, &reason) == 0);
+    CHECK(line == 99 && column == 99);
+    CHECK_STATUS(plurnk_result_item(r, 0, &it), PLURNK_OK);
+    CHECK(it.kind == PLURNK_ITEM_STATEMENT);
+    CHECK(it.line == 1 && it.column == 0);
+    CHECK(it.source == -1 && it.severity == -1);
+    CHECK(str_is(it.op, "READ"));
+    CHECK(str_is(it.suffix, ""));
+    CHECK(str_is(it.message, ""));
+    CHECK(str_is(it.text, ""));
+    CHECK(str_is(it.statement_json, k_read_statement_json));
+    CHECK(it.json.len == strlen(k_read_json) - strlen("{\"items\":[]}"));
+    CHECK(it.json.len > 0 && memcmp(it.json.data, k_read_json + strlen("{\"items\":["), it.json.len) == 0);
+    CHECK_STATUS(plurnk_result_item(r, 1, &it), PLURNK_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(plurnk_result_item(r, (size_t)-1, &it), PLURNK_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(plurnk_result_json(r, PLURNK_JSON_PRETTY, &js), PLURNK_OK);
+    CHECK(js.len > sizeof k_pretty_prefix && memcmp(js.data, k_pretty_prefix, sizeof k_pretty_prefix - 1) == 0);
+    CHECK(js.data[js.len] == '\0' && js.data[js.len - 1] == '}');
+    CHECK_STATUS(plurnk_parse_to_json(k_read_input, sizeof k_read_input - 1, PLURNK_TIER_STATEMENTS,
+                                      PLURNK_JSON_PRETTY, &owned, NULL),
+                 PLURNK_OK);
+    CHECK(owned != NULL && str_is(js, owned));
+    plurnk_free_string(owned);
+    plurnk_result_free(r);
+
+    /* Statement, text, warning, statement: every field of every kind. */
+    CHECK_STATUS(plurnk_parse(k_mixed_input, sizeof k_mixed_input - 1, PLURNK_TIER_PARSE, &r), PLURNK_OK);
+    CHECK(plurnk_result_item_count(r) == 4);
+    CHECK(plurnk_result_clean(r) == 0); /* a warning counts, as in the reference CLI */
+    CHECK_STATUS(plurnk_result_item(r, 0, &it), PLURNK_OK);
+    CHECK(it.kind == PLURNK_ITEM_STATEMENT && str_is(it.op, "PLAN") && it.line == 1 && it.column == 0);
+    CHECK_STATUS(plurnk_result_item(r, 1, &it), PLURNK_OK);
+    CHECK(it.kind == PLURNK_ITEM_TEXT && it.line == 1 && it.column == 14);
+    CHECK(str_is(it.text, "<<CLOSE(log://x)::CLOSE"));
+    CHECK(str_is(it.op, "") && str_is(it.statement_json, "") && it.source == -1 && it.severity == -1);
+    CHECK(str_is(it.json, "{\"kind\":\"text\",\"text\":\"<<CLOSE(log://x)::CLOSE\",\"position\":{\"line\":1,\"column\":14}}"));
+    CHECK_STATUS(plurnk_result_item(r, 2, &it), PLURNK_OK);
+    CHECK(it.kind == PLURNK_ITEM_ERROR && it.line == 1 && it.column == 14);
+    CHECK(it.source == PLURNK_SOURCE_PARSER && it.severity == PLURNK_SEVERITY_WARNING);
+    CHECK(str_is(it.message, "`<<CLOSE` is not a Plurnk operation, so it was read as text; did you mean `<<FOLD`?"));
+    CHECK(str_is(it.text, "") && str_is(it.statement_json, ""));
+    CHECK_STATUS(plurnk_result_item(r, 3, &it), PLURNK_OK);
+    CHECK(it.kind == PLURNK_ITEM_STATEMENT && str_is(it.op, "SEND") && it.column == 38);
+    CHECK(str_is(it.statement_json,
+                 "{\"op\":\"SEND\",\"suffix\":\"\",\"signal\":200,\"target\":null,\"lineMarker\":null,"
+                 "\"body\":{\"raw\":\"d\",\"json\":null},\"position\":{\"line\":1,\"column\":38}}"));
+    plurnk_result_free(r);
+
+    /* An error item and an unparsed tail. */
+    CHECK_STATUS(plurnk_parse(k_error_input, sizeof k_error_input - 1, PLURNK_TIER_PARSE, &r), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_item(r, 1, &it), PLURNK_OK);
+    CHECK(it.kind == PLURNK_ITEM_ERROR && it.severity == PLURNK_SEVERITY_ERROR && it.column == 17);
+    CHECK(plurnk_result_clean(r) == 0);
+    plurnk_result_free(r);
+    CHECK_STATUS(plurnk_parse(k_tail_input, sizeof k_tail_input - 1, PLURNK_TIER_PARSE, &r), PLURNK_OK);
+    CHECK(plurnk_result_tail(r, &line, &column, &reason) == 1);
+    CHECK(line == 1 && column == 1);
+    CHECK(str_is(reason, "body of `<<PLAN` opened at line 1 but never closed - add `:PLAN` to terminate"));
+    CHECK(plurnk_result_tail(r, NULL, NULL, NULL) == 1);
+    CHECK(plurnk_result_clean(r) == 0);
+    plurnk_result_free(r);
+
+    /* Text items keep NUL and invalid bytes (the length says where they end); JSON replaces
+     * invalid bytes with U+FFFD. */
+    {
+        static const char input[] = "<<PLAN:p:PLAN a\0b\xff <<SEND[200]:d:SEND";
+        size_t i, n;
+        int found = 0;
+        CHECK_STATUS(plurnk_parse(input, sizeof input - 1, PLURNK_TIER_PARSE, &r), PLURNK_OK);
+        n = plurnk_result_item_count(r);
+        for (i = 0; i < n; ++i) {
+            CHECK_STATUS(plurnk_result_item(r, i, &it), PLURNK_OK);
+            if (it.kind == PLURNK_ITEM_TEXT && bytes_equal(it.text.data, it.text.len, "a\0b\xff", 4)) found = 1;
+            if (it.kind == PLURNK_ITEM_TEXT) CHECK(strstr(it.json.data, "\xef\xbf\xbd") != NULL);
+        }
+        CHECK(found);
+        plurnk_result_free(r);
+    }
+
+    /* Argument errors. */
+    r = (plurnk_result*)&line; /* any non-NULL value: must be reset to NULL */
+    CHECK_STATUS(plurnk_parse(NULL, 3, PLURNK_TIER_PARSE, &r), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    CHECK_STATUS(plurnk_parse("x", 1, (plurnk_tier)7, &r), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_parse("x", 1, PLURNK_TIER_PARSE, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    owned = (char*)&line;
+    CHECK_STATUS(plurnk_parse_to_json("x", 1, (plurnk_tier)-1, 0, &owned, &owned_len), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(owned == NULL && owned_len == 0);
+    CHECK_STATUS(plurnk_parse_to_json("x", 1, PLURNK_TIER_PARSE, 0, NULL, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_result_json(NULL, 0, &js), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_result_item(NULL, 0, &it), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(plurnk_result_item_count(NULL) == 0);
+    CHECK(plurnk_result_clean(NULL) == 0);
+    CHECK(plurnk_result_tail(NULL, NULL, NULL, NULL) == 0);
+    plurnk_result_free(NULL);
+    plurnk_free_string(NULL);
+}
+
+/* ---- streaming ---- */
+
+/* Collected events: each event's index and item JSON. */
+typedef struct events {
+    size_t count;
+    size_t cap;
+    size_t* index;
+    char** json;
+    int mismatched_json; /* the callback saw item.json differ from what its fields imply */
+    int busy_ok;         /* re-entrant calls from the callback returned PLURNK_ERR_BUSY */
+    plurnk_stream* self; /* the stream delivering (for the re-entrancy check), or NULL */
+} events;
+
+static void events_push(events* ev, size_t index, plurnk_str json) {
+    if (ev->count == ev->cap) {
+        ev->cap = ev->cap ? ev->cap * 2 : 16;
+        ev->index = (size_t*)realloc(ev->index, ev->cap * sizeof *ev->index);
+        ev->json = (char**)realloc(ev->json, ev->cap * sizeof *ev->json);
+        if (!ev->index || !ev->json) abort();
+    }
+    ev->index[ev->count] = index;
+    ev->json[ev->count] = (char*)malloc(json.len + 1);
+    if (!ev->json[ev->count]) abort();
+    memcpy(ev->json[ev->count], json.data, json.len + 1);
+    ++ev->count;
+}
+
+static void events_truncate(events* ev, size_t n) {
+    while (ev->count > n) free(ev->json[--ev->count]);
+}
+
+static void events_free(events* ev) {
+    events_truncate(ev, 0);
+    free(ev->index);
+    free(ev->json);
+}
+
+static void on_event(void* user_data, size_t index, const plurnk_item* item) {
+    events* ev = (events*)user_data;
+    if (item->json.data[item->json.len] != '\0') ev->mismatched_json = 1;
+    if (item->kind == PLURNK_ITEM_STATEMENT && strncmp(item->json.data, "{\"kind\":\"statement\"", 19) != 0)
+        ev->mismatched_json = 1;
+    if (ev->self != NULL) {
+        plurnk_result* r = NULL;
+        plurnk_stream* cp = NULL;
+        size_t i;
+        plurnk_item it;
+        if (plurnk_stream_feed(ev->self, "x", 1) != PLURNK_ERR_BUSY) ev->busy_ok = 0;
+        if (plurnk_stream_finish(ev->self, &r) != PLURNK_ERR_BUSY) ev->busy_ok = 0;
+        if (plurnk_stream_checkpoint(ev->self, &cp) != PLURNK_ERR_BUSY) ev->busy_ok = 0;
+        if (plurnk_stream_next_event(ev->self, &i, &it) != PLURNK_ERR_BUSY) ev->busy_ok = 0;
+        if (plurnk_stream_set_callback(ev->self, NULL, NULL) != PLURNK_ERR_BUSY) ev->busy_ok = 0;
+    }
+    events_push(ev, index, item->json);
+}
+
+/* Drains the poll queue of `s` into `ev`. */
+static void drain(plurnk_stream* s, events* ev) {
+    size_t index;
+    plurnk_item it;
+    int st;
+    while ((st = plurnk_stream_next_event(s, &index, &it)) == PLURNK_OK) events_push(ev, index, it.json);
+    CHECK_STATUS(st, PLURNK_NO_EVENT);
+    CHECK(plurnk_stream_pending_events(s) == 0);
+}
+
+/* Every event with an index carries exactly that item of the final result; there is one event
+ * per item and no index repeats. */
+static void check_events(const events* ev, const plurnk_result* r) {
+    const size_t n = plurnk_result_item_count(r);
+    size_t i, j;
+    CHECK(ev->count == n);
+    for (i = 0; i < ev->count; ++i) {
+        plurnk_item it;
+        if (ev->index[i] == PLURNK_NO_INDEX) continue;
+        CHECK(ev->index[i] < n);
+        if (ev->index[i] >= n) continue;
+        CHECK_STATUS(plurnk_result_item(r, ev->index[i], &it), PLURNK_OK);
+        CHECK(strcmp(ev->json[i], it.json.data) == 0);
+        for (j = 0; j < i; ++j) CHECK(ev->index[j] != ev->index[i]);
+    }
+}
+
+/* Streams `input` in `chunk`-byte pieces (polling, or through the callback) and requires the
+ * final result to be the one-shot result, and the events to match it. */
+static void check_stream(const char* input, size_t len, plurnk_tier tier, size_t chunk, int use_callback) {
+    plurnk_stream* s = NULL;
+    plurnk_result* r = NULL;
+    plurnk_str streamed, one_shot_json;
+    plurnk_result* one_shot = NULL;
+    events ev;
+    size_t at = 0;
+    memset(&ev, 0, sizeof ev);
+    CHECK_STATUS(plurnk_stream_create(tier, &s), PLURNK_OK);
+    if (s == NULL) return;
+    if (use_callback) CHECK_STATUS(plurnk_stream_set_callback(s, on_event, &ev), PLURNK_OK);
+    while (at < len) {
+        const size_t n = len - at < chunk ? len - at : chunk;
+        CHECK_STATUS(plurnk_stream_feed(s, input + at, n), PLURNK_OK);
+        at += n;
+        CHECK(plurnk_stream_size(s) == at);
+        CHECK(plurnk_stream_safe_prefix(s) <= at);
+        if (!use_callback) drain(s, &ev);
+    }
+    CHECK(plurnk_stream_finished(s) == 0);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    CHECK(plurnk_stream_finished(s) == 1);
+    CHECK(plurnk_stream_safe_prefix(s) <= len);
+    if (!use_callback) drain(s, &ev);
+    CHECK_STATUS(plurnk_parse(input, len, tier, &one_shot), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(r, 0, &streamed), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(one_shot, 0, &one_shot_json), PLURNK_OK);
+    CHECK(bytes_equal(streamed.data, streamed.len, one_shot_json.data, one_shot_json.len));
+    if (!bytes_equal(streamed.data, streamed.len, one_shot_json.data, one_shot_json.len))
+        fprintf(stderr, "  chunk %zu: streamed %s\n  one-shot %s\n", chunk, streamed.data, one_shot_json.data);
+    check_events(&ev, r);
+    CHECK(ev.mismatched_json == 0);
+    plurnk_result_free(one_shot);
+    plurnk_result_free(r);
+    plurnk_stream_free(s);
+    events_free(&ev);
+}
+
+static void test_stream_basics(void) {
+    plurnk_stream* s = NULL;
+    plurnk_result* r = NULL;
+    plurnk_str js;
+    size_t index;
+    plurnk_item it;
+    events ev;
+    memset(&ev, 0, sizeof ev);
+
+    s = (plurnk_stream*)&index;
+    CHECK_STATUS(plurnk_stream_create((plurnk_tier)9, &s), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(s == NULL);
+    CHECK_STATUS(plurnk_stream_create(PLURNK_TIER_PARSE, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+
+    /* Polling, one feed, known result. */
+    CHECK_STATUS(plurnk_stream_create(PLURNK_TIER_PARSE, &s), PLURNK_OK);
+    CHECK(plurnk_stream_size(s) == 0 && plurnk_stream_pending_events(s) == 0 && plurnk_stream_finished(s) == 0);
+    CHECK_STATUS(plurnk_stream_next_event(s, &index, &it), PLURNK_NO_EVENT);
+    CHECK_STATUS(plurnk_stream_feed(s, NULL, 0), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_feed(s, NULL, 1), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_stream_feed(s, k_mixed_input, sizeof k_mixed_input - 1), PLURNK_OK);
+    CHECK(plurnk_stream_size(s) == sizeof k_mixed_input - 1);
+    CHECK_STATUS(plurnk_stream_finish(s, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(r, 0, &js), PLURNK_OK);
+    CHECK(str_is(js, k_mixed_json));
+    CHECK(plurnk_stream_pending_events(s) == 4 - ev.count); /* nothing taken yet */
+    drain(s, &ev);
+    check_events(&ev, r);
+    CHECK(plurnk_stream_safe_prefix(s) == sizeof k_mixed_input - 1);
+    CHECK_STATUS(plurnk_stream_feed(s, "x", 1), PLURNK_ERR_FINISHED);
+    plurnk_result_free(r);
+    r = (plurnk_result*)&index;
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_ERR_FINISHED);
+    CHECK(r == NULL);
+    CHECK(plurnk_stream_size(s) == sizeof k_mixed_input - 1);
+    plurnk_stream_free(s);
+    events_free(&ev);
+
+    /* The callback: re-entrant calls are refused. */
+    memset(&ev, 0, sizeof ev);
+    ev.busy_ok = 1;
+    CHECK_STATUS(plurnk_stream_create(PLURNK_TIER_PARSE, &s), PLURNK_OK);
+    ev.self = s;
+    CHECK_STATUS(plurnk_stream_set_callback(s, on_event, &ev), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_feed(s, k_mixed_input, sizeof k_mixed_input - 1), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    CHECK(ev.count == 4);
+    CHECK(ev.busy_ok == 1);
+    CHECK(plurnk_stream_pending_events(s) == 0);
+    check_events(&ev, r);
+    plurnk_result_free(r);
+    plurnk_stream_free(s);
+    events_free(&ev);
+
+    /* Switching the callback off queues again. */
+    memset(&ev, 0, sizeof ev);
+    CHECK_STATUS(plurnk_stream_create(PLURNK_TIER_STATEMENTS, &s), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_set_callback(s, on_event, &ev), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_set_callback(s, NULL, NULL), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_feed(s, k_read_input, sizeof k_read_input - 1), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    CHECK(ev.count == 0);
+    CHECK(plurnk_stream_pending_events(s) == 1);
+    CHECK_STATUS(plurnk_stream_next_event(s, &index, &it), PLURNK_OK);
+    CHECK(index == 0 && it.kind == PLURNK_ITEM_STATEMENT && str_is(it.op, "READ"));
+    CHECK(str_is(it.statement_json, k_read_statement_json));
+    CHECK_STATUS(plurnk_stream_next_event(s, &index, &it), PLURNK_NO_EVENT);
+    CHECK_STATUS(plurnk_stream_next_event(s, NULL, &it), PLURNK_ERR_INVALID_ARGUMENT);
+    plurnk_result_free(r);
+    plurnk_stream_free(s);
+
+    /* NULL handles. */
+    CHECK_STATUS(plurnk_stream_feed(NULL, "x", 1), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_stream_finish(NULL, &r), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_stream_set_callback(NULL, on_event, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_stream_next_event(NULL, &index, &it), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_stream_checkpoint(NULL, &s), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_stream_restore(NULL, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(plurnk_stream_size(NULL) == 0 && plurnk_stream_safe_prefix(NULL) == 0);
+    CHECK(plurnk_stream_finished(NULL) == 0 && plurnk_stream_pending_events(NULL) == 0);
+    plurnk_stream_free(NULL);
+}
+
+/* Checkpoint before a draft, feed junk, restore, finish: the junk leaves no trace. */
+static void test_checkpoint_restore(const char* input, size_t len, plurnk_tier tier) {
+    static const char junk[] = ":PLAN\n<<READ(junk)::READ\n<<EDIT(j):\xe2\x80";
+    plurnk_stream* s = NULL;
+    plurnk_stream* cp = NULL;
+    plurnk_result* r = NULL;
+    plurnk_result* want = NULL;
+    plurnk_str a, b;
+    events ev;
+    size_t mark;
+    memset(&ev, 0, sizeof ev);
+    mark = len / 2;
+
+    CHECK_STATUS(plurnk_stream_create(tier, &s), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_feed(s, input, mark), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_checkpoint(s, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_stream_checkpoint(s, &cp), PLURNK_OK);
+    CHECK(plurnk_stream_size(cp) == mark);
+    CHECK(plurnk_stream_pending_events(cp) == plurnk_stream_pending_events(s));
+    CHECK_STATUS(plurnk_stream_feed(s, junk, sizeof junk - 1), PLURNK_OK);
+    CHECK(plurnk_stream_size(s) == mark + sizeof junk - 1);
+    CHECK(plurnk_stream_size(cp) == mark);
+    CHECK_STATUS(plurnk_stream_restore(s, cp), PLURNK_OK);
+    CHECK(plurnk_stream_size(s) == mark);
+    CHECK_STATUS(plurnk_stream_restore(s, s), PLURNK_OK);
+    /* Restore twice from the same checkpoint, with junk (and even a finish) in between. */
+    CHECK_STATUS(plurnk_stream_feed(s, junk, 5), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    plurnk_result_free(r);
+    r = NULL;
+    CHECK_STATUS(plurnk_stream_restore(s, cp), PLURNK_OK);
+    CHECK(plurnk_stream_finished(s) == 0);
+    CHECK_STATUS(plurnk_stream_feed(s, input + mark, len - mark), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    drain(s, &ev);
+    CHECK_STATUS(plurnk_parse(input, len, tier, &want), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(r, 0, &a), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(want, 0, &b), PLURNK_OK);
+    CHECK(bytes_equal(a.data, a.len, b.data, b.len));
+    check_events(&ev, r);
+    plurnk_result_free(r);
+    r = NULL;
+
+    /* The checkpoint itself is a live stream: finishing it gives the prefix's result. */
+    CHECK_STATUS(plurnk_stream_finish(cp, &r), PLURNK_OK);
+    plurnk_result_free(want);
+    CHECK_STATUS(plurnk_parse(input, mark, tier, &want), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(r, 0, &a), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(want, 0, &b), PLURNK_OK);
+    CHECK(bytes_equal(a.data, a.len, b.data, b.len));
+
+    plurnk_result_free(r);
+    plurnk_result_free(want);
+    plurnk_stream_free(cp);
+    plurnk_stream_free(s);
+    events_free(&ev);
+}
+
+/* Reads a whole file; NULL when it cannot. */
+static char* read_file(const char* path, size_t* len) {
+    FILE* f = fopen(path, "rb");
+    char* buf = NULL;
+    size_t cap = 0, n = 0, got;
+    if (!f) return NULL;
+    do {
+        if (n == cap) {
+            char* next;
+            cap = cap ? cap * 2 : 4096;
+            next = (char*)realloc(buf, cap);
+            if (!next) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = next;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+typedef struct sample {
+    const char* input;
+    size_t len;
+    plurnk_tier tier;
+} sample;
+
+int main(int argc, char** argv) {
+    static const char utf8[] = "<<PLAN:caf\xc3\xa9 \xf0\x9f\x98\x80 na\xc3\xafve:PLAN\n\xe2\x9c\x93 done\n<<SEND[200]:\xe6\x97\xa5:SEND";
+    static const char log_input[] = "<<TURN:\n<<PLAN:a:PLAN\n<<SEND[200]:b:SEND\n:TURN\n<<TURN:\n<<PLAN:c:PLAN";
+    static const char client_input[] = "<<LOOK(src/a.ts)::LOOK\n<<BUFF(x)::BUFF <<READ(y)<1,2>::READ";
+    static const char invalid[] = "<<PLAN:\xff\xfe\xc3:PLAN <<EDIT(a\xe2\x82)::EDIT \x80";
+    sample samples[9];
+    size_t n_samples = 0, i, c;
+    size_t turn_len = 0;
+    char* turn = argc > 1 ? read_file(argv[1], &turn_len) : NULL;
+    static const size_t chunks[] = {1, 2, 3, 4, 7, 64};
+
+    if (argc > 1 && turn == NULL) {
+        fprintf(stderr, "c_api_test: cannot read %s\n", argv[1]);
+        return 2;
+    }
+#define ADD(in, l, t)                    \
+    do {                                 \
+        samples[n_samples].input = (in); \
+        samples[n_samples].len = (l);    \
+        samples[n_samples].tier = (t);   \
+        ++n_samples;                     \
+    } while (0)
+    ADD(k_read_input, sizeof k_read_input - 1, PLURNK_TIER_STATEMENTS);
+    ADD(k_mixed_input, sizeof k_mixed_input - 1, PLURNK_TIER_PARSE);
+    ADD(k_tail_input, sizeof k_tail_input - 1, PLURNK_TIER_PARSE);
+    ADD(k_error_input, sizeof k_error_input - 1, PLURNK_TIER_PARSE);
+    ADD(utf8, sizeof utf8 - 1, PLURNK_TIER_PARSE);
+    ADD(log_input, sizeof log_input - 1, PLURNK_TIER_LOG);
+    ADD(client_input, sizeof client_input - 1, PLURNK_TIER_CLIENT);
+    ADD(invalid, sizeof invalid - 1, PLURNK_TIER_PARSE);
+    if (turn) ADD(turn, turn_len, PLURNK_TIER_PARSE);
+#undef ADD
+
+    test_versions_and_names();
+    test_one_shot();
+    test_stream_basics();
+    /* Property: chunked (1 byte included, which splits every UTF-8 sequence) equals one-shot. */
+    for (i = 0; i < n_samples; ++i) {
+        for (c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {
+            check_stream(samples[i].input, samples[i].len, samples[i].tier, chunks[c], 0);
+            check_stream(samples[i].input, samples[i].len, samples[i].tier, chunks[c], 1);
+        }
+        test_checkpoint_restore(samples[i].input, samples[i].len, samples[i].tier);
+    }
+    free(turn);
+
+    printf("c_api_test: %d checks, %d failed\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}
