@@ -271,7 +271,7 @@ private:
         // The target and body are views of their single token, or joined in scratch_ when split.
         std::string_view target_raw, body_view;
         bool target_joined = false, body_joined = false;
-        auto join = [this](std::string_view& view, bool& joined, std::string& buf, std::string_view piece) {
+        auto join = [](std::string_view& view, bool& joined, std::string& buf, std::string_view piece) {
             if (view.empty() && !joined) {
                 view = piece;
                 return;

@@ -473,7 +473,7 @@ bool in_class(const expr& e, char32_t c) {
 
 class sampler {
 public:
-    sampler(const rail::grammar& g, std::uint64_t seed) : g_(g), rng_(seed), alphabet_(sample_alphabet()) {
+    sampler(const rail::grammar& g, std::uint64_t seed) : rng_(seed), alphabet_(sample_alphabet()) {
         for (const rail::rule& r : g.rules) rules_[r.name] = &r;
         for (bool changed = true; changed;) {
             changed = false;
@@ -589,7 +589,6 @@ private:
         }
     }
 
-    const rail::grammar& g_;
     std::mt19937_64 rng_;
     std::vector<char32_t> alphabet_;
     std::map<std::string, const rail::rule*> rules_;

@@ -117,10 +117,16 @@ using member_list = std::vector<std::pair<std::string, json_value>>;
 void order_members(member_list& members) {
     const auto is_index = [](const auto& m) { return is_array_index(m.first); };
     if (std::none_of(members.begin(), members.end(), is_index)) return;
-    const auto split = std::stable_partition(members.begin(), members.end(), is_index);
-    std::sort(members.begin(), split, [](const auto& a, const auto& b) {
+    // Index keys first (sorted numerically), the others after them in their order. Not
+    // std::stable_partition: its temporary buffer is deprecated and warns under clang.
+    member_list indexed, named;
+    for (auto& m : members) (is_index(m) ? indexed : named).push_back(std::move(m));
+    std::sort(indexed.begin(), indexed.end(), [](const auto& a, const auto& b) {
         return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
     });
+    members.clear();
+    for (auto& m : indexed) members.push_back(std::move(m));
+    for (auto& m : named) members.push_back(std::move(m));
 }
 
 // Gathers an object's members from its parsed (key, value) pairs: a repeated key keeps its first

@@ -175,8 +175,18 @@ std::u32string nfc(std::u32string_view in) {
         if (ccc(d[i]) == 0) { ++i; continue; }
         std::size_t j = i;
         while (j < d.size() && ccc(d[j]) != 0) ++j;
-        std::stable_sort(d.begin() + static_cast<std::ptrdiff_t>(i), d.begin() + static_cast<std::ptrdiff_t>(j),
-                         [](char32_t a, char32_t b) { return ccc(a) < ccc(b); });
+        // Insertion sort: stable, and the runs are a few marks long (std::stable_sort's temporary
+        // buffer is deprecated and warns under clang).
+        for (std::size_t k = i + 1; k < j; ++k) {
+            const char32_t cp = d[k];
+            const auto c = ccc(cp);
+            std::size_t m = k;
+            while (m > i && ccc(d[m - 1]) > c) {
+                d[m] = d[m - 1];
+                --m;
+            }
+            d[m] = cp;
+        }
         i = j;
     }
     // Canonical composition.
