@@ -42,10 +42,6 @@ constexpr const char* k_status_messages[] = {
 };
 static_assert(std::size(k_status_messages) == PLURNK_STATUS_COUNT, "one message per plurnk_status");
 
-constexpr std::string_view k_result_head = "{\"items\":[";
-constexpr std::string_view k_result_tail = "]}";
-constexpr std::string_view k_statement_head = "{\"kind\":\"statement\",\"statement\":";
-
 // Maps the exception in flight to a status; call only from a catch block.
 plurnk_status current_exception_status() noexcept {
     try {
@@ -71,16 +67,9 @@ struct item_json {
 };
 
 item_json render_item(const plurnk::item& it) {
-    plurnk::parse_result one;
-    one.items.push_back(it);
-    const std::string all = plurnk::to_json(one);
     item_json out;
-    const std::size_t len = all.size() - k_result_head.size() - k_result_tail.size();
-    out.item.assign(all, k_result_head.size(), len);
-    if (std::holds_alternative<plurnk::statement>(it)) {
-        const std::size_t slen = out.item.size() - k_statement_head.size() - 1;  // the final '}'
-        out.statement.assign(out.item, k_statement_head.size(), slen);
-    }
+    plurnk::append_json(out.item, it);
+    if (const auto* s = std::get_if<plurnk::statement>(&it)) plurnk::append_json(out.statement, *s);
     return out;
 }
 

@@ -78,6 +78,11 @@ class writer {
 public:
     writer(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
 
+    void one_item(const item& it) {
+        std::visit([this](const auto& x) { this->item_(x); }, it);
+    }
+    void one_statement(const statement& st) { stmt(st); }
+
     void result(const parse_result& r) {
         open('{');
         key("items");
@@ -486,6 +491,14 @@ void append_json_string(std::string& out, std::string_view text) {
 
 void append_json(std::string& out, const parse_result& result, const json_options& options) {
     writer(out, options.pretty).result(result);
+}
+
+void append_json(std::string& out, const item& it, const json_options& options) {
+    writer(out, options.pretty).one_item(it);
+}
+
+void append_json(std::string& out, const statement& st, const json_options& options) {
+    writer(out, options.pretty).one_statement(st);
 }
 
 std::string to_json(const parse_result& result, const json_options& options) {

@@ -23,6 +23,9 @@ struct json_options {
 // whatever the input bytes: each invalid input byte becomes U+FFFD.
 [[nodiscard]] std::string to_json(const parse_result& result, const json_options& options = {});
 void append_json(std::string& out, const parse_result& result, const json_options& options = {});
+// One element of "items" ({"kind":...}), or one statement object, as they appear in a result.
+void append_json(std::string& out, const item& it, const json_options& options = {});
+void append_json(std::string& out, const statement& st, const json_options& options = {});
 
 // Appends `text` as a JSON string literal (quotes included), escaping as JSON.stringify does
 // and replacing each invalid UTF-8 byte with U+FFFD.
