@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstring>
+#include <string>
 #include <utility>
 
 namespace plurnk::detail {
@@ -403,7 +404,19 @@ struct stream_lexer::impl {
         emit(tok::colon, start, start + 1);
         ++i_;
         if (op_ == plurnk::op::TURN) {
-            turn_stack_.emplace_back(tag_b_ + 4, tag_e_);
+            if (turn_stack_.size() < max_turn_depth_) {
+                turn_stack_.emplace_back(tag_b_ + 4, tag_e_);
+            } else {
+                // parse_options::max_turn_depth: the body is still lexed as statements, but no
+                // `:TURN` will close it.
+                lex_error e;
+                e.begin = out_.last_open_begin;
+                e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
+                e.context = "turn depth";
+                e.message = "`<<TURN` nested deeper than " + std::to_string(max_turn_depth_) +
+                            " levels (the max_turn_depth limit); its close tag will not be recognized";
+                out_.errors.push_back(std::move(e));
+            }
             mode_ = mode::normal;
         } else {
             out_.body_begin = static_cast<std::uint32_t>(i_);

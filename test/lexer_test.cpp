@@ -168,3 +168,15 @@ TEST_CASE("the lexer ends in the mode a truncated statement leaves it in", "[lex
     CHECK(lex("<<READ", 256).final_mode == mode::slots);
     CHECK(lex("<<READ::READ", 256).final_mode == mode::normal);
 }
+
+TEST_CASE("TURN nesting past max_turn_depth is a diagnostic, not a deeper stack", "[lexer][limits]") {
+    const lex_output o = lex("<<TURN:<<TURN1: :TURN1 :TURN", 1);
+    REQUIRE(o.errors.size() == 1);
+    CHECK(o.errors[0].begin == 7);
+    CHECK(o.errors[0].message ==
+          "`<<TURN` nested deeper than 1 levels (the max_turn_depth limit); its close tag will not be recognized");
+    // The inner closer is text; the outer one still closes the outer TURN.
+    std::string kinds;
+    for (const token& t : o.tokens) kinds += std::string(kind_name(t.kind)) + " ";
+    CHECK(kinds == "OPEN COLON OPEN COLON TEXT CLOSE_TURN EOF ");
+}
