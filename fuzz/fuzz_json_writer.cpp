@@ -1,0 +1,143 @@
+// Fuzzes the JSON writer (to_json, append_json_string, append_js_number) on synthetic results:
+// every string field holds arbitrary bytes (invalid UTF-8, NUL, controls, lone-surrogate
+// WTF-8), every number arbitrary bits (NaN, infinities, -0, subnormals), every position any
+// uint32. The output must be valid UTF-8 JSON that simdjson and plurnk::parse_json accept,
+// that re-serializes to itself, and whose exit rule matches clean() (check_result_json).
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstring>
+
+#include "fuzz_target.hpp"
+
+namespace {
+
+using namespace plurnk;
+
+std::string bytes(FuzzedDataProvider& fdp) { return fdp.ConsumeRandomLengthString(64); }
+
+double number(FuzzedDataProvider& fdp) {
+    if (fdp.ConsumeBool()) return static_cast<double>(fdp.ConsumeIntegral<std::int32_t>());
+    const std::uint64_t bits = fdp.ConsumeIntegral<std::uint64_t>();
+    double d = 0;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+position pos(FuzzedDataProvider& fdp) {
+    return position{fdp.ConsumeIntegral<std::uint32_t>(), fdp.ConsumeIntegral<std::uint32_t>()};
+}
+
+std::optional<std::string> opt(FuzzedDataProvider& fdp) {
+    if (fdp.ConsumeBool()) return std::nullopt;
+    return bytes(fdp);
+}
+
+parsed_path path(FuzzedDataProvider& fdp) {
+    parsed_path p;
+    p.raw = bytes(fdp);
+    if (fdp.ConsumeBool()) return p;
+    p.kind = parsed_path::kind_t::url;
+    p.scheme = bytes(fdp);
+    p.username = opt(fdp);
+    p.password = opt(fdp);
+    p.hostname = opt(fdp);
+    if (fdp.ConsumeBool()) p.port = fdp.ConsumeIntegral<std::uint32_t>();
+    p.pathname = bytes(fdp);
+    p.query = opt(fdp);
+    p.fragment = opt(fdp);
+    if (fdp.ConsumeBool()) {
+        p.headers.emplace();
+        const int n = fdp.ConsumeIntegralInRange(0, 4);
+        for (int i = 0; i < n; ++i) p.headers->emplace_back(bytes(fdp), bytes(fdp));
+    }
+    return p;
+}
+
+line_marker marker(FuzzedDataProvider& fdp) {
+    line_marker m;
+    const int n = fdp.ConsumeIntegralInRange(0, 4);
+    for (int i = 0; i < n; ++i) m.marks.push_back(number(fdp));
+    return m;
+}
+
+statement stmt(FuzzedDataProvider& fdp) {
+    statement s;
+    s.op = static_cast<op>(fdp.ConsumeIntegralInRange(0, k_op_count - 1));
+    s.suffix = bytes(fdp);
+    switch (fdp.ConsumeIntegralInRange(0, 3)) {
+        case 0: break;
+        case 1:
+            s.signal.kind = signal::kind_t::tags;
+            for (int i = fdp.ConsumeIntegralInRange(0, 3); i > 0; --i) s.signal.tags.push_back(bytes(fdp));
+            break;
+        case 2:
+            s.signal.kind = signal::kind_t::number;
+            s.signal.number = number(fdp);
+            break;
+        default:
+            s.signal.kind = signal::kind_t::text;
+            s.signal.text = bytes(fdp);
+    }
+    if (fdp.ConsumeBool()) s.target = path(fdp);
+    if (fdp.ConsumeBool()) s.marker = marker(fdp);
+    switch (fdp.ConsumeIntegralInRange(0, 4)) {
+        case 0: break;
+        case 1: s.body = bytes(fdp); break;
+        case 2: {
+            matcher_body m;
+            m.dialect = static_cast<dialect>(fdp.ConsumeIntegralInRange(0, 5));
+            m.raw = bytes(fdp);
+            m.pattern = bytes(fdp);
+            m.flags = bytes(fdp);
+            s.body = std::move(m);
+            break;
+        }
+        case 3: {
+            send_body b;
+            b.raw = bytes(fdp);
+            // The writer trusts `json` to be canonical JSON text: give it what the parser would.
+            if (fdp.ConsumeBool()) b.json = canonical_json(b.raw);
+            s.body = std::move(b);
+            break;
+        }
+        default: {
+            resource_selection r;
+            r.target = path(fdp);
+            if (fdp.ConsumeBool()) r.marker = marker(fdp);
+            s.body = std::move(r);
+        }
+    }
+    s.position = pos(fdp);
+    return s;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    FuzzedDataProvider fdp(data, size);
+    parse_result r;
+    const int n = fdp.ConsumeIntegralInRange(0, 6);
+    for (int i = 0; i < n && fdp.remaining_bytes() > 0; ++i) {
+        switch (fdp.ConsumeIntegralInRange(0, 2)) {
+            case 0: r.items.emplace_back(stmt(fdp)); break;
+            case 1: {
+                diagnostic d;
+                d.position = pos(fdp);
+                d.source = static_cast<source>(fdp.ConsumeIntegralInRange(0, 2));
+                d.severity = fdp.ConsumeBool() ? severity::error : severity::warning;
+                d.message = bytes(fdp);
+                r.items.emplace_back(std::move(d));
+                break;
+            }
+            default: r.items.emplace_back(text_item{bytes(fdp), pos(fdp)});
+        }
+    }
+    if (fdp.ConsumeBool()) r.tail = unparsed_tail{pos(fdp), bytes(fdp)};
+    const std::string compact = to_json(r);
+    plurnk::fuzz::require(plurnk::fuzz::check_result_json(compact, to_json(r, json_options{true}), r.clean()));
+    // append_json appends: a prefix must survive untouched.
+    std::string appended = "x";
+    append_json(appended, r);
+    if (appended.compare(1, std::string::npos, compact) != 0) plurnk::fuzz::require("append_json differs from to_json");
+    return 0;
+}

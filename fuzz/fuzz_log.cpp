@@ -1,0 +1,10 @@
+// Fuzzes plurnk::parse in the `log` tier and asserts the parse invariants P1-P8 (invariants.hpp).
+#include "fuzz_target.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view in = plurnk::fuzz::as_view(data, size);
+    plurnk::fuzz::require(plurnk::fuzz::check_parse(in, plurnk::tier::log));
+    // A tiny TURN depth limit exercises the excess path on short inputs.
+    plurnk::fuzz::require(plurnk::fuzz::check_parse(in, plurnk::tier::log, plurnk::parse_options{2}));
+    return 0;
+}

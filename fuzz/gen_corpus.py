@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Regenerates the seed corpora under fuzz/corpus/<target>/ from the conformance vectors
+(test/conformance/parser.jsonl) and the fenced examples of the spec (../shared/spec/SPEC.md,
+plurnk.md), plus a few hand-written hostile seeds. Deterministic; keeps every corpus small
+(at most PER_TARGET files of at most MAX_LEN bytes). Usage: fuzz/gen_corpus.py [SPEC_DIR]"""
+import hashlib, json, os, re, shutil, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPEC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, '..', 'shared', 'spec')
+OUT = os.path.join(ROOT, 'fuzz', 'corpus')
+PER_TARGET = 300
+MAX_LEN = 2048
+
+seeds = {t: [] for t in ['parse', 'statements', 'log', 'client', 'url', 'json', 'regex', 'xpath',
+                         'jsonpath', 'path', 'json_writer']}
+
+def add(target, text):
+    data = text.encode('utf-8', 'surrogatepass') if isinstance(text, str) else text
+    if 0 < len(data) <= MAX_LEN:
+        seeds[target].append(data)
+
+vectors = [json.loads(l) for l in open(os.path.join(ROOT, 'test', 'conformance', 'parser.jsonl'))]
+for v in vectors:
+    add(v['tier'], v['input'])
+    for it in v['expected'].get('items', []):
+        if it['kind'] != 'statement':
+            continue
+        s = it['statement']
+        if s['target']:
+            add('path', s['target']['raw'])
+            if s['target']['kind'] == 'url':
+                add('url', s['target']['raw'])
+        b = s['body']
+        if isinstance(b, dict) and 'dialect' in b:
+            d = b['dialect']
+            if d == 'regex':
+                add('regex', b['raw'][1:])
+            elif d in ('xpath', 'jsonpath'):
+                add(d, b['raw'])
+        elif isinstance(b, dict) and 'raw' in b and 'json' in b:
+            add('json', b['raw'])
+        elif isinstance(b, dict) and 'target' in b:
+            add('path', b['target']['raw'])
+# Inputs whose validator rejected them: the body text between the fences of the error vectors.
+for v in vectors:
+    for m in re.finditer(r'<<(FIND|READ|OPEN|FOLD)[^:\n]*:(/[^\n]*?|\$[^\n]*?):\1', v['input']):
+        body = m.group(2)
+        if body.startswith('//'):
+            add('xpath', body)
+        elif body.startswith('/'):
+            add('regex', body[1:])
+        else:
+            add('jsonpath', body)
+
+# Everything added from here on (spec examples, hand-written seeds) is always kept.
+hand_written_from = {t: len(v) for t, v in seeds.items()}
+for name in ('SPEC.md', 'plurnk.md'):
+    path = os.path.join(SPEC, name)
+    if not os.path.exists(path):
+        continue
+    for block in re.findall(r'```[a-z]*\n(.*?)```', open(path, encoding='utf-8').read(), re.S):
+        if '<<' in block:
+            add('parse', block)
+            add('statements', block)
+            add('client', block)
+            add('log', '<<TURN:\n' + block + '\n:TURN')
+
+hostile = [
+    '<' * 64, '<<READ' * 16, '<<READ(' * 16, '<<READ:' + ':READX:REA:READ_' * 8,
+    '<<TURN:' * 32, '<<TURN[a]:<<TURN_1:<<PLAN:x:PLAN:TURN_1:TURN', '<<READ(' + '(' * 64,
+    '\r\n\r\r\n\n\r' * 8, '\x00\x01\x1f\x7f<<READ(\x00)::READ', '<<EDIT(a):\xed\xa0\x80\xc0\x80\xff:EDIT',
+    '<<PLAN:p:PLAN\n<<SEND[200]:done:SEND', '<<think><<READ(x)::READ</think>',
+]
+for h in hostile:
+    data = h.encode('latin-1')
+    for t in ('parse', 'statements', 'log', 'client'):
+        add(t, data)
+for r in ['(' * 40 + ')' * 40, '[\\p{L}--[a-z]]/v', '(?<a>x)\\k<a>/gimsuyd', 'a{2,1}', '\\u{110000}/u']:
+    add('regex', r)
+for j in ['$' + '[?(' * 30 + '@.a' + ')]' * 30, '$..a[?@.b == 1 && length(@.c) > 2]', "$['a',1:2:-1,*]"]:
+    add('jsonpath', j)
+for x in ['//a' + '[' * 30 + '1' + ']' * 30, 'count(//a[@b and not(c)]) > 1', '//a/b/following-sibling::*']:
+    add('xpath', x)
+for j in ['[' * 100 + ']' * 100, '{"a":[1,-0,1e400,"\\ud800"]}', '"\xff"', '1.5e-324']:
+    add('json', j.encode('latin-1'))
+for u in ['http://[::1]:80/a?b#c', 'https://xn--nxasmq6b.com/%zz', 'file:///C:/x', 'web+demo:/.//p']:
+    add('url', u)
+    add('path', u)
+
+if os.path.isdir(OUT):
+    shutil.rmtree(OUT)
+for target, items in seeds.items():
+    # Deduplicate, prefer diversity: sort by hash, keep the first PER_TARGET.
+    kept = set(items[hand_written_from[target]:])
+    rest = sorted(set(items) - kept, key=lambda d: hashlib.sha1(d).hexdigest())
+    uniq = sorted(kept) + rest[:max(0, PER_TARGET - len(kept))]
+    # The writer target reads its bytes through FuzzedDataProvider: parser seeds serve as noise.
+    if target == 'json_writer':
+        uniq = sorted(set(seeds['statements']), key=lambda d: hashlib.sha1(d).hexdigest())[:60]
+    os.makedirs(os.path.join(OUT, target))
+    for d in uniq:
+        with open(os.path.join(OUT, target, hashlib.sha1(d).hexdigest()[:16]), 'wb') as f:
+            f.write(d)
+    print(target, len(uniq), sum(map(len, uniq)))

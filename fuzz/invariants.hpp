@@ -1,0 +1,415 @@
+// The invariants every fuzz target asserts, shared with the regression test
+// (test/regression_test.cpp) so a crash input replays exactly the checks that caught it.
+// Each check_* function runs one entry point on one input and returns the first broken
+// invariant as text ("" when all hold); fuzz targets abort() on a non-empty answer, the Catch2
+// test fails with it. Header-only; needs nothing but the plurnk library, plus simdjson when the
+// includer defines PLURNK_FUZZ_SIMDJSON (the fuzz build does).
+//
+// Invariants of a parse (any tier), as they actually hold for this parser:
+//   P1  every position (items, unparsedTail.from) has line >= 1 and lies inside the input: its
+//       line exists and its column is at most the number of code points on that line (a
+//       position may sit at the very end of the input). Columns are counted the way the library
+//       counts them (lib/position.hpp: a lead byte starts a sequence of the length its high bits
+//       announce when enough continuation bytes follow, else the byte is one column).
+//   P2  a statement's position is where its opener `<<OPsuffix` is written; a text item's
+//       position is where its text is written (the input there starts with the text).
+//   P3  statements and text items (not diagnostics) appear in strictly increasing input order.
+//       Diagnostics are NOT ordered: errors no statement claimed are appended at the end in the
+//       order the reference records them, and the parse tier's turn-shape error comes last.
+//   P4  with an unparsedTail, its `from` is an opener `<<OP` in the input, and every item
+//       starts strictly before it.
+//   P5  determinism: parsing the same input twice gives byte-identical JSON.
+//   P6  to_json output is valid UTF-8 JSON that parses back (plurnk::parse_json, and simdjson
+//       when available), re-serializes to the same text (the writer is JSON.stringify), and the
+//       pretty form parses to the same value.
+//   P7  the CLI exit rule: clean() is true exactly when the JSON has no item of kind "error"
+//       and no "unparsedTail" - recomputed from the JSON text, as a consumer would.
+//   P8  chunked == one-shot: the push parser (stream.hpp) fed in any chunks, with a checkpoint
+//       copied and restored on the way, finishes with the one-shot result (check_stream).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/plurnk.hpp"
+#if __has_include("plurnk/stream.hpp")
+#include "plurnk/stream.hpp"
+#endif
+
+#ifdef PLURNK_FUZZ_SIMDJSON
+#include <simdjson.h>
+#endif
+
+namespace plurnk::fuzz {
+
+// --- helpers ---------------------------------------------------------------------------------
+
+// Strict UTF-8 validation (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF).
+inline bool is_valid_utf8(std::string_view s) noexcept {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t len = 0;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF) {
+            len = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) lo = 0xA0;
+            if (b == 0xED) hi = 0x9F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) lo = 0x90;
+            if (b == 0xF4) hi = 0x8F;
+        } else {
+            return false;
+        }
+        if (i + len > s.size()) return false;
+        const auto b1 = static_cast<unsigned char>(s[i + 1]);
+        if (b1 < lo || b1 > hi) return false;
+        for (std::size_t k = 2; k < len; ++k) {
+            const auto c = static_cast<unsigned char>(s[i + k]);
+            if (c < 0x80 || c > 0xBF) return false;
+        }
+        i += len;
+    }
+    return true;
+}
+
+// Maps (line, column) back to a byte offset with the library's column rule (see P1).
+class offset_map {
+public:
+    explicit offset_map(std::string_view s) : s_(s) {
+        starts_.push_back(0);
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            if (s[i] == '\n') starts_.push_back(i + 1);
+        }
+    }
+
+    // Byte offset of `p`, or npos when p is not inside the input.
+    std::size_t offset(position p) const noexcept {
+        if (p.line == 0 || p.line > starts_.size()) return npos;
+        std::size_t i = starts_[p.line - 1];
+        const std::size_t end = p.line < starts_.size() ? starts_[p.line] - 1 : s_.size();  // the '\n' or EOF
+        for (std::uint32_t c = 0; c < p.column; ++c) {
+            if (i >= end) return npos;
+            i += cp_len(i);
+        }
+        return i;
+    }
+
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+private:
+    std::size_t cp_len(std::size_t i) const noexcept {
+        const auto b = static_cast<unsigned char>(s_[i]);
+        std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+        if (i + len > s_.size()) return 1;
+        for (std::size_t k = 1; k < len; ++k) {
+            if ((static_cast<unsigned char>(s_[i + k]) & 0xC0) != 0x80) return 1;
+        }
+        return len;
+    }
+
+    std::string_view s_;
+    std::vector<std::size_t> starts_;
+};
+
+inline std::string describe(position p) {
+    return std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+// P6 + P7 on one serialized result. `clean` is parse_result::clean() of what was serialized.
+inline std::string check_result_json(const std::string& compact, const std::string& pretty, bool clean) {
+    if (!is_valid_utf8(compact)) return "to_json output is not valid UTF-8";
+    if (!is_valid_utf8(pretty)) return "to_json(pretty) output is not valid UTF-8";
+    const std::optional<json_value> v = parse_json(compact);
+    if (!v) return "to_json output does not parse back with plurnk::parse_json";
+    if (v->kind != json_value::kind_t::object) return "to_json output is not an object";
+    if (stringify_json(*v) != compact) return "to_json output is not what JSON.stringify would write";
+    const std::optional<json_value> vp = parse_json(pretty);
+    if (!vp) return "to_json(pretty) output does not parse back";
+    if (stringify_json(*vp) != compact) return "pretty and compact to_json disagree";
+#ifdef PLURNK_FUZZ_SIMDJSON
+    {
+        // simdjson 3.0 refuses integers written without an exponent that do not fit 64 bits
+        // (JSON.stringify writes 1e20 as 100000000000000000000) with NUMBER_ERROR; that is its
+        // limit, not invalid JSON, and parse_json has already checked the grammar above.
+        simdjson::dom::parser parser;
+        simdjson::dom::element doc;
+        const simdjson::error_code e = parser.parse(compact).get(doc);
+        if (e != simdjson::SUCCESS && e != simdjson::NUMBER_ERROR) {
+            return std::string("simdjson rejects to_json output: ") + simdjson::error_message(e);
+        }
+    }
+#endif
+    // P7: the exit rule, from the JSON alone.
+    const json_value* items = v->find("items");
+    if (items == nullptr || items->kind != json_value::kind_t::array) return "to_json output has no items array";
+    bool json_clean = v->find("unparsedTail") == nullptr;
+    for (const json_value& it : items->array) {
+        const json_value* kind = it.find("kind");
+        if (kind == nullptr || kind->kind != json_value::kind_t::string) return "an item has no kind";
+        if (kind->string == "error") {
+            json_clean = false;
+        } else if (kind->string != "statement" && kind->string != "text") {
+            return "an item has an unknown kind";
+        }
+    }
+    if (json_clean != clean) return "clean() disagrees with the JSON (CLI exit rule)";
+    return {};
+}
+
+// --- entry points --------------------------------------------------------------------------------
+
+// P8: chunked == one-shot, through the push parser (include/plurnk/stream.hpp). Chunkings: one
+// byte at a time (inputs up to 128 bytes: it dominates an execution's cost), and cuts at
+// pseudo-random offsets derived from the input, with a checkpoint (copy) taken halfway, a draft
+// fed after it and then rolled back. safe_prefix() never shrinks and never passes size().
+inline std::string check_stream(std::string_view in, tier t, const std::string& one_shot_json,
+                                const parse_options& options = {}) {
+#if __has_include("plurnk/stream.hpp")
+    if (in.size() <= 128) {
+        stream_parser p(t, options);
+        for (char c : in) p.feed(std::string_view(&c, 1));
+        if (to_json(p.finish()) != one_shot_json) return "byte-at-a-time stream differs from one-shot parse";
+    }
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the input picks the cuts
+    for (char c : in) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    stream_parser p(t, options);
+    std::size_t safe = 0;
+    std::size_t i = 0;
+    bool checkpointed = false;
+    while (i < in.size()) {
+        h = h * 6364136223846793005ULL + 1442695040888963407ULL;
+        const std::size_t n = 1 + static_cast<std::size_t>((h >> 33) % 97);
+        const std::string_view chunk = in.substr(i, n);
+        p.feed(chunk);
+        i += chunk.size();
+        if (p.safe_prefix() < safe || p.safe_prefix() > p.size()) return "safe_prefix() shrank or passed size()";
+        safe = p.safe_prefix();
+        if (!checkpointed && i >= in.size() / 2) {
+            checkpointed = true;
+            const stream_parser saved = p;
+            p.feed("<<READ(:EDIT\n<<TURN:<<");
+            p = saved;
+            if (p.size() != i) return "restoring a checkpoint did not restore size()";
+        }
+    }
+    if (p.size() != in.size()) return "stream size() differs from the input size";
+    if (to_json(p.finish()) != one_shot_json) return "chunked stream (with a rolled-back checkpoint) differs from one-shot parse";
+#else
+    (void)in;
+    (void)t;
+    (void)one_shot_json;
+    (void)options;
+#endif
+    return {};
+}
+
+// P1-P8 for one tier.
+inline std::string check_parse(std::string_view in, tier t, const parse_options& options = {}) {
+    const parse_result r = parse(in, t, options);
+    const std::string json = to_json(r);
+    if (to_json(parse(in, t, options)) != json) return "parse is not deterministic";  // P5
+    if (std::string e = check_result_json(json, to_json(r, json_options{true}), r.clean()); !e.empty()) return e;
+
+    const offset_map map(in);
+    std::size_t tail_at = offset_map::npos;
+    if (r.tail) {
+        tail_at = map.offset(r.tail->from);
+        if (tail_at == offset_map::npos) return "unparsedTail.from " + describe(r.tail->from) + " is outside the input";
+        if (in.substr(tail_at, 2) != "<<") return "unparsedTail.from " + describe(r.tail->from) + " is not an opener";
+        if (r.tail->reason.empty()) return "unparsedTail has no reason";
+    }
+    std::size_t last = 0;
+    bool any = false;
+    for (const item& it : r.items) {
+        position p;
+        if (const auto* s = std::get_if<statement>(&it)) {
+            p = s->position;
+        } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+            p = d->position;
+            if (d->message.empty()) return "diagnostic without a message at " + describe(p);
+        } else {
+            p = std::get<text_item>(it).position;
+        }
+        const std::size_t at = map.offset(p);
+        if (at == offset_map::npos) return "item position " + describe(p) + " is outside the input";  // P1
+        if (r.tail && !(p < r.tail->from)) return "item at " + describe(p) + " is not before unparsedTail.from";  // P4
+        if (std::holds_alternative<diagnostic>(it)) continue;
+        if (const auto* s = std::get_if<statement>(&it)) {  // P2
+            const std::string opener = std::string("<<") + op_name(s->op) + s->suffix;
+            if (in.substr(at, opener.size()) != opener) return "statement at " + describe(p) + " is not at its opener";
+        } else {
+            const auto& tx = std::get<text_item>(it);
+            if (tx.text.empty()) return "empty text item at " + describe(p);
+            if (in.substr(at, tx.text.size()) != tx.text) return "text item at " + describe(p) + " is not at its text";
+        }
+        if (any && at <= last) return "statements/text items out of order at " + describe(p);  // P3
+        last = at;
+        any = true;
+    }
+    return check_stream(in, t, json, options);
+}
+
+// parse_url: a parsed URL serializes to ASCII, re-parses to the same href, and is deterministic.
+inline std::string check_url(std::string_view in) {
+    const std::optional<url_record> u = parse_url(in);
+    const std::optional<url_record> again = parse_url(in);
+    if (u.has_value() != again.has_value() || (u && u->href != again->href)) return "parse_url is not deterministic";
+    if (!u) return {};
+    for (char c : u->href) {
+        const auto b = static_cast<unsigned char>(c);
+        // Spaces survive in opaque paths ("git+ssh:a b"); everything else outside printable ASCII
+        // is percent-encoded or stripped.
+        if (b >= 0x7F || b < 0x20) return "href holds a non-ASCII or control byte";
+    }
+    if (u->protocol.empty() || u->protocol.back() != ':') return "protocol does not end with ':'";
+    if (u->href.rfind(u->protocol, 0) != 0) return "href does not start with the protocol";
+    if (!u->search.empty() && u->search[0] != '?') return "search does not start with '?'";
+    if (!u->hash.empty() && u->hash[0] != '#') return "hash does not start with '#'";
+    const std::optional<url_record> re = parse_url(u->href);
+    if (!re) return "href does not re-parse";
+    if (re->href != u->href) return "href is not idempotent: " + u->href + " -> " + re->href;
+    return {};
+}
+
+// parse_json / canonical_json / stringify_json: the canonical form is a fixpoint, valid UTF-8
+// and agrees with canonical_json; whatever simdjson accepts, parse_json accepts.
+inline std::string check_json(std::string_view in) {
+    const std::optional<json_value> v = parse_json(in);
+    const std::optional<std::string> canon = canonical_json(in);
+    if (v.has_value() != canon.has_value()) return "parse_json and canonical_json disagree on acceptance";
+#ifdef PLURNK_FUZZ_SIMDJSON
+    {
+        simdjson::dom::parser parser;
+        simdjson::dom::element doc;
+        const simdjson::padded_string padded(in.data(), in.size());
+        if (parser.parse(padded).get(doc) == simdjson::SUCCESS && !v) return "simdjson accepts what parse_json rejects";
+    }
+#endif
+    if (!v) return {};
+    const std::string s = stringify_json(*v);
+    if (s != *canon) return "canonical_json differs from stringify_json(parse_json)";
+    if (!is_valid_utf8(s)) return "stringify_json output is not valid UTF-8";
+    const std::optional<json_value> v2 = parse_json(s);
+    if (!v2) return "stringify_json output does not parse";
+    if (stringify_json(*v2) != s) return "stringify_json(parse_json(x)) is not a fixpoint";
+    return {};
+}
+
+inline std::string check_verdict(const verdict& v, std::size_t size, const char* what) {
+    if (v.ok && !v.message.empty()) return std::string(what) + ": ok verdict with a message";
+    if (!v.ok && v.message.empty()) return std::string(what) + ": failed verdict without a message";
+    if (v.offset > size) return std::string(what) + ": offset past the input";
+    return {};
+}
+
+inline bool same(const verdict& a, const verdict& b) {
+    return a.ok == b.ok && a.offset == b.offset && a.message == b.message;
+}
+
+// The matcher body check for a validator: body -> message or nullopt, deterministic, and any
+// message is valid UTF-8 once written as JSON.
+inline std::string check_matcher(std::optional<std::string> (*fn)(std::string_view), std::string_view body,
+                                 const char* what) {
+    const auto a = fn(body);
+    const auto b = fn(body);
+    if (a != b) return std::string(what) + " is not deterministic";
+    if (a && a->empty()) return std::string(what) + " returned an empty message";
+    if (a) {
+        std::string out;
+        append_json_string(out, *a);
+        if (!is_valid_utf8(out)) return std::string(what) + " message is not valid UTF-8 once escaped";
+    }
+    return {};
+}
+
+// validate_regex + split_regex + check_regex_matcher. The input is `pattern` then, after the
+// last '/', the flags (no '/': all pattern, no flags).
+inline std::string check_regex(std::string_view in) {
+    const std::size_t slash = in.rfind('/');
+    const std::string_view pattern = slash == std::string_view::npos ? in : in.substr(0, slash);
+    const std::string_view flags = slash == std::string_view::npos ? std::string_view{} : in.substr(slash + 1);
+    const verdict v = validate_regex(pattern, flags);
+    if (!same(v, validate_regex(pattern, flags))) return "validate_regex is not deterministic";
+    if (std::string e = check_verdict(v, pattern.size() > flags.size() ? pattern.size() : flags.size(), "validate_regex");
+        !e.empty()) {
+        return e;
+    }
+    const std::string body = "/" + std::string(in);
+    const regex_split sp = split_regex(body);
+    if (sp.closed) {
+        const char* lo = body.data();
+        const char* hi = body.data() + body.size();
+        if (sp.pattern.data() < lo || sp.pattern.data() + sp.pattern.size() > hi || sp.flags.data() < lo ||
+            sp.flags.data() + sp.flags.size() > hi) {
+            return "split_regex returned a view outside the body";
+        }
+    }
+    return check_matcher(&check_regex_matcher, body, "check_regex_matcher");
+}
+
+inline std::string check_xpath(std::string_view in) {
+    const verdict v = validate_xpath(in);
+    if (!same(v, validate_xpath(in))) return "validate_xpath is not deterministic";
+    if (std::string e = check_verdict(v, in.size(), "validate_xpath"); !e.empty()) return e;
+    return check_matcher(&check_xpath_matcher, "//" + std::string(in), "check_xpath_matcher");
+}
+
+inline std::string check_jsonpath(std::string_view in) {
+    const verdict v = validate_jsonpath(in);
+    if (!same(v, validate_jsonpath(in))) return "validate_jsonpath is not deterministic";
+    if (std::string e = check_verdict(v, in.size(), "validate_jsonpath"); !e.empty()) return e;
+    return check_matcher(&check_jsonpath_matcher, in, "check_jsonpath_matcher");
+}
+
+// parse_path / parse_resource_selection: deterministic, error XOR value (both empty only for
+// empty input), URL fields consistent, and a statement carrying the result serializes cleanly.
+inline std::string check_path(std::string_view in) {
+    const path_result p = parse_path(in);
+    const path_result p2 = parse_path(in);
+    if (p.error != p2.error || p.path.has_value() != p2.path.has_value() || (p.path && p.path->raw != p2.path->raw)) {
+        return "parse_path is not deterministic";
+    }
+    if (p.error && p.path) return "parse_path returned both a path and an error";
+    if (p.error && p.error->empty()) return "parse_path returned an empty error";
+    if (!p.error && !p.path && !in.empty()) return "parse_path returned nothing for non-empty input";
+    const selection_result s = parse_resource_selection(in);
+    if (s.error && s.selection) return "parse_resource_selection returned both a selection and an error";
+    if (s.error && s.error->empty()) return "parse_resource_selection returned an empty error";
+
+    parse_result r;
+    statement st;
+    st.op = op::COPY;
+    st.position = position{1, 0};
+    if (p.path) {
+        if (p.path->kind == parsed_path::kind_t::url && p.path->scheme.empty()) return "URL path without a scheme";
+        st.target = *p.path;
+    }
+    if (s.selection) st.body = *s.selection;
+    r.items.emplace_back(std::move(st));
+    return check_result_json(to_json(r), to_json(r, json_options{true}), r.clean());
+}
+
+// Every entry point on one input (the regression test's replay).
+inline std::string check_all(std::string_view in) {
+    for (tier t : {tier::parse, tier::statements, tier::log, tier::client}) {
+        if (std::string e = check_parse(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
+    }
+    if (std::string e = check_parse(in, tier::log, parse_options{2}); !e.empty()) return "log (max_turn_depth 2): " + e;
+    for (auto* fn : {&check_url, &check_json, &check_regex, &check_xpath, &check_jsonpath, &check_path}) {
+        if (std::string e = fn(in); !e.empty()) return e;
+    }
+    return {};
+}
+
+}  // namespace plurnk::fuzz
