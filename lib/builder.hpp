@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "grammar.hpp"
@@ -504,11 +505,22 @@ private:
         return nullptr;
     }
 
+    // Linear in the text item: the words that follow a ':' are collected once, and positions
+    // advance with one forward-moving map.
     std::vector<diagnostic> near_miss_advisories(const text_item& t) {
         std::vector<diagnostic> out;
         const std::string_view s = t.text;
-        for (std::size_t i = 0; i + 2 < s.size(); ++i) {
-            if (s[i] != '<' || s[i + 1] != '<') continue;
+        if (s.find("<<") == std::string_view::npos) return out;
+        // `:Word` at a word boundary closes `<<Word`: the maximal word run after a ':' equals Word.
+        std::unordered_set<std::string_view> closers;
+        for (std::size_t f = s.find(':'); f != std::string_view::npos; f = s.find(':', f + 1)) {
+            std::size_t e = f + 1;
+            while (e < s.size() && is_word_char(static_cast<unsigned char>(s[e]))) ++e;
+            if (e > f + 1) closers.insert(s.substr(f + 1, e - f - 1));
+        }
+        if (closers.empty()) return out;
+        position_map pm(s);
+        for (std::size_t i = s.find("<<"); i != std::string_view::npos && i + 2 < s.size(); i = s.find("<<", i + 1)) {
             std::size_t k = i + 2;
             while (k < s.size() && ((s[k] >= 'A' && s[k] <= 'Z') || (s[k] >= 'a' && s[k] <= 'z'))) ++k;
             if (k == i + 2) continue;
@@ -518,42 +530,21 @@ private:
                 if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
             }
             const char* suggestion = near_miss(upper);
-            if (suggestion == nullptr) continue;
-            // the same text item must also hold `:Word` at a word boundary
-            bool closed = false;
-            const std::string needle = ":" + std::string(word);
-            for (std::size_t f = s.find(needle); f != std::string_view::npos; f = s.find(needle, f + 1)) {
-                const std::size_t e = f + needle.size();
-                if (e >= s.size() || !is_word_char(static_cast<unsigned char>(s[e]))) {
-                    closed = true;
-                    break;
-                }
+            if (suggestion == nullptr || closers.count(word) == 0) continue;
+            // Position of byte i, across any newlines the item holds (a think block, say).
+            const position in_text = pm.at(i);
+            position p = t.position;
+            if (in_text.line == 1) {
+                p.column += in_text.column;
+            } else {
+                p.line += in_text.line - 1;
+                p.column = in_text.column;
             }
-            if (!closed) continue;
-            out.push_back(diagnostic{offset_in_text(t, i), source::parser, severity::warning,
+            out.push_back(diagnostic{p, source::parser, severity::warning,
                                      "`<<" + std::string(word) + "` is not a Plurnk operation, so it was read as text; did you mean " +
                                          suggestion + "?"});
         }
         return out;
-    }
-
-    // Position of byte `k` of a text item, recomputed across any newlines it holds.
-    position offset_in_text(const text_item& t, std::size_t k) const {
-        position p = t.position;
-        const std::string_view s = t.text;
-        std::size_t line_start = 0;
-        for (std::size_t i = 0; i < k; ++i) {
-            if (s[i] == '\n') {
-                ++p.line;
-                p.column = 0;
-                line_start = i + 1;
-            }
-        }
-        const std::size_t from = line_start;
-        position_map pm(s);
-        const std::uint32_t cps = pm.count_code_points(from, k);
-        p.column = (line_start == 0 ? t.position.column : 0) + cps;
-        return p;
     }
 
     std::optional<diagnostic> plan_body_advisory(const statement& s) const {
