@@ -201,13 +201,13 @@ private:
             const position p = at(e.begin);
             // Cascade collapse: an error right after an error of the same context is dropped.
             const bool cascade = has_prev_ && prev_pos_.line == p.line && prev_pos_.column + 1 == p.column &&
-                                 prev_context_ == e.context;
+                                 prev_context_ == e.context;  // static strings: pointer equality
             has_prev_ = true;
             prev_pos_ = p;
             prev_context_ = e.context;
             if (cascade) continue;
             lex_errs_.push_back(pending_error{e.begin, std::uint64_t{e.token_index} * 2,
-                                              diagnostic{p, source::lexer, severity::error, e.message}});
+                                              diagnostic{p, source::lexer, severity::error, e.message(in_)}});
         }
         const auto& syn_errors = tree_->errors;
         for (; syn_seen_ < syn_errors.size(); ++syn_seen_) {
@@ -654,7 +654,7 @@ private:
     std::size_t lex_seen_ = 0, syn_seen_ = 0;
     bool has_prev_ = false;
     position prev_pos_{};
-    std::string prev_context_;
+    const char* prev_context_ = nullptr;
     std::vector<pending_error> lex_errs_;  // offset order = recording order
     std::vector<pending_error> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;

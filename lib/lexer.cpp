@@ -179,16 +179,9 @@ struct stream_lexer::impl {
         const std::size_t end = has(fail_at) ? fail_at + cp_len(fail_at) : s_.size();
         lex_error e;
         e.begin = static_cast<std::uint32_t>(start);
+        e.end = static_cast<std::uint32_t>(end);
         e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
         e.context = context;
-        if (end > start) {
-            e.message = "unrecognized character '";
-            e.message.append(s_.substr(start, end - start));
-            e.message += "' ";
-        } else {
-            e.message = "unrecognized character end of input ";
-        }
-        e.message += context;
         out_.errors.push_back(std::move(e));
         i_ = end > start ? end : start + 1;
     }
@@ -410,12 +403,12 @@ struct stream_lexer::impl {
                 // parse_options::max_turn_depth: the body is still lexed as statements, but no
                 // `:TURN` will close it.
                 lex_error e;
-                e.begin = out_.last_open_begin;
+                e.begin = e.end = out_.last_open_begin;
                 e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
                 e.context = "turn depth";
-                e.message = "`<<TURN` nested deeper than " + std::to_string(max_turn_depth_) +
-                            " levels (the max_turn_depth limit); its close tag will not be recognized";
-                out_.errors.push_back(std::move(e));
+                e.turn_depth = true;
+                e.limit = static_cast<std::uint32_t>(max_turn_depth_);
+                out_.errors.push_back(e);
             }
             mode_ = mode::normal;
         } else {
@@ -626,6 +619,23 @@ stream_lexer& stream_lexer::operator=(const stream_lexer& other) {
 void stream_lexer::advance(std::string_view input, bool finished) { impl_->advance(input, finished); }
 const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
 std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
+
+std::string lex_error::message(std::string_view input) const {
+    if (turn_depth) {
+        return "`<<TURN` nested deeper than " + std::to_string(limit) +
+               " levels (the max_turn_depth limit); its close tag will not be recognized";
+    }
+    std::string m = "unrecognized character ";
+    if (end > begin) {
+        m += '\'';
+        m.append(input.substr(begin, end - begin));
+        m += "' ";
+    } else {
+        m += "end of input ";
+    }
+    m += context;
+    return m;
+}
 
 lex_output stream_lexer::take_output() noexcept { return std::move(impl_->out_); }
 void stream_lexer::reserve_tokens(std::size_t n) { impl_->out_.tokens.reserve(n); }

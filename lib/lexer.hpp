@@ -41,11 +41,19 @@ struct token {
     plurnk::op op = plurnk::op::PLAN;  // opener, close_tag, close_turn: the op of the open tag
 };
 
+// A lexer error. The message is built only for the errors that are reported (most of a cascade
+// is collapsed away), so a hostile run of bad characters costs no string per character.
 struct lex_error {
     std::uint32_t begin = 0;        // offset of the failed token's first char
+    std::uint32_t end = 0;          // end of the offending text (the failing character included)
     std::uint32_t token_index = 0;  // the token lexed next: the error is recorded when it is fetched
-    std::string message;
-    std::string context;      // text after "unrecognized character <X> " (for cascade collapse)
+    std::uint32_t limit = 0;        // the exceeded limit, for a turn-depth error
+    const char* context = "";       // text after "unrecognized character <X> "; a static string, so
+                                    // errors of one context compare equal by pointer
+    bool turn_depth = false;        // `<<TURN` past parse_options::max_turn_depth
+
+    // The message text; `input` is the lexed input.
+    [[nodiscard]] std::string message(std::string_view input) const;
 };
 
 struct lex_output {

@@ -49,7 +49,7 @@ std::string dump(std::string_view in) {
             s.append(in.substr(t.begin, t.end - t.begin));
         }
     }
-    for (const lex_error& e : o.errors) s += " !" + std::to_string(e.begin) + ":" + e.message;
+    for (const lex_error& e : o.errors) s += " !" + std::to_string(e.begin) + ":" + e.message(in);
     return s;
 }
 
@@ -173,7 +173,7 @@ TEST_CASE("TURN nesting past max_turn_depth is a diagnostic, not a deeper stack"
     const lex_output o = lex("<<TURN:<<TURN1: :TURN1 :TURN", 1);
     REQUIRE(o.errors.size() == 1);
     CHECK(o.errors[0].begin == 7);
-    CHECK(o.errors[0].message ==
+    CHECK(o.errors[0].message("<<TURN:<<TURN1: :TURN1 :TURN") ==
           "`<<TURN` nested deeper than 1 levels (the max_turn_depth limit); its close tag will not be recognized");
     // The inner closer is text; the outer one still closes the outer TURN.
     std::string kinds;
