@@ -11,40 +11,13 @@
 #include <string>
 
 #include "plurnk/json.hpp"
+#include "utf8.hpp"
 
 namespace plurnk {
 
 namespace {
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0 when the byte there does not start
-// one (overlongs, surrogates and code points past U+10FFFF are invalid).
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 < 0x80) return 1;
-    std::size_t len = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-        len = 2;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-        len = 3;
-        if (b0 == 0xE0) lo = 0xA0;
-        if (b0 == 0xED) hi = 0x9F;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-        len = 4;
-        if (b0 == 0xF0) lo = 0x90;
-        if (b0 == 0xF4) hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (i + len > s.size()) return 0;
-    const auto b1 = static_cast<unsigned char>(s[i + 1]);
-    if (b1 < lo || b1 > hi) return 0;
-    for (std::size_t k = 2; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        if (b < 0x80 || b > 0xBF) return 0;
-    }
-    return len;
-}
+using detail::utf8_sequence_length;
 
 // Whether any of the eight bytes in `w` is a control character, '"', '\\' or non-ASCII: the
 // exact "any byte" forms of the has-less-than and has-zero-byte word tricks.

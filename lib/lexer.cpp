@@ -12,6 +12,8 @@
 // statement arriving a few bytes at a time is still scanned once.
 #include "lexer.hpp"
 
+#include "utf8.hpp"
+
 #include <array>
 #include <cstring>
 #include <string>
@@ -157,15 +159,15 @@ struct stream_lexer::impl {
     }
     std::string_view open_tag() const noexcept { return s_.substr(tag_b_, tag_e_ - tag_b_); }
 
-    // Length in bytes of the code point at k (1 for an invalid byte).
+    // Length in bytes of the code point at k (1 for a byte outside a well-formed sequence).
     std::size_t cp_len(std::size_t k) noexcept {
-        const auto b = at(k);
-        const std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-        for (std::size_t n = 1; n < len; ++n) {
+        const std::size_t want = utf8_expected_length(at(k));
+        if (want <= 1) return 1;
+        for (std::size_t n = 1; n < want; ++n) {
             if (!has(k + n)) return 1;
-            if ((at(k + n) & 0xC0) != 0x80) return 1;
         }
-        return len;
+        const std::size_t len = utf8_sequence_length(s_, k);
+        return len == 0 ? 1 : len;
     }
 
     void emit(tok kind, std::size_t b, std::size_t e) {

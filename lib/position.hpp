@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "plurnk/ast.hpp"
+#include "utf8.hpp"
 
 namespace plurnk::detail {
 
@@ -50,7 +51,7 @@ public:
         return position{static_cast<std::uint32_t>(lo + 1), col};
     }
 
-    // Code points in [from, to), invalid bytes counting one each.
+    // Code points in [from, to), each byte outside a well-formed sequence counting one.
     std::uint32_t count_code_points(std::size_t from, std::size_t to) const noexcept {
         std::uint32_t n = 0;
         std::size_t i = from;
@@ -71,19 +72,10 @@ public:
                 ++n;
                 continue;
             }
-            std::size_t len = (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-            if (len > 1) {
-                if (i + len > s_.size()) {
-                    len = 1;
-                } else {
-                    for (std::size_t k = 1; k < len; ++k) {
-                        if ((static_cast<unsigned char>(s_[i + k]) & 0xC0) != 0x80) {
-                            len = 1;
-                            break;
-                        }
-                    }
-                }
-            }
+            const std::size_t len = utf8_sequence_length(s_, i);
+            i += len == 0 ? 1 : len;
+            ++n;
+            continue;
             i += len;
             ++n;
         }

@@ -171,5 +171,8 @@ TEST_CASE("log tier: TURN-wrapped turns", "[parse][log]") {
 TEST_CASE("positions count code points; only LF starts a line", "[parse][position]") {
     check_brief({
         {tier::parse, "é𝒜漢 <<PLAN:p:PLAN\r\n\r<<SEND[200]:x:SEND", "T:é𝒜漢@1:0 | S:PLAN@1:4 | S:SEND@2:1"},
+        // Each byte outside a well-formed sequence (here a UTF-8-encoded surrogate) is one column.
+        {tier::parse, "\xed\xa0\x80 x <<PLAN:p:PLAN <<SEND[200]:x:SEND",
+         "T:\xed\xa0\x80@1:0 | T:x@1:4 | S:PLAN@1:6 | S:SEND@1:20"},
     });
 }
