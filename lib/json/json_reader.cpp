@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "plurnk/json.hpp"
+#include "utf8.hpp"
 
 namespace plurnk {
 
@@ -42,34 +43,7 @@ constexpr bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9';
 // byte needing validation).
 constexpr bool is_plain(unsigned char c) noexcept { return c >= 0x20 && c != '"' && c != '\\' && c < 0x80; }
 
-// Length of the valid UTF-8 sequence starting at s[i] (a byte >= 0x80), or 0 when it does not
-// start one: overlongs, encoded surrogates and code points past U+10FFFF are invalid.
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    std::size_t len = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-        len = 2;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-        len = 3;
-        if (b0 == 0xE0) lo = 0xA0;
-        if (b0 == 0xED) hi = 0x9F;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-        len = 4;
-        if (b0 == 0xF0) lo = 0x90;
-        if (b0 == 0xF4) hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (len > s.size() - i) return 0;
-    const auto b1 = static_cast<unsigned char>(s[i + 1]);
-    if (b1 < lo || b1 > hi) return 0;
-    for (std::size_t k = 2; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        if (b < 0x80 || b > 0xBF) return 0;
-    }
-    return len;
-}
+using detail::utf8_sequence_length;  // lib/utf8.hpp: the library's one UTF-8 validation
 
 // Appends code point cp (<= U+10FFFF) in UTF-8; a surrogate gets the generalized 3-byte form.
 void append_code_point(std::string& out, std::uint32_t cp) {
