@@ -108,12 +108,32 @@ public:
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
 private:
+    // Bytes of the code point at i under the library's policy: a well-formed sequence is one
+    // column; any other byte (overlong, surrogate, past U+10FFFF, cut short) is a column alone.
     std::size_t cp_len(std::size_t i) const noexcept {
         const auto b = static_cast<unsigned char>(s_[i]);
-        std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+        if (b < 0x80) return 1;
+        std::size_t len = 0;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF) {
+            len = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            lo = b == 0xE0 ? 0xA0 : 0x80;
+            hi = b == 0xED ? 0x9F : 0xBF;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            lo = b == 0xF0 ? 0x90 : 0x80;
+            hi = b == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return 1;
+        }
         if (i + len > s_.size()) return 1;
-        for (std::size_t k = 1; k < len; ++k) {
-            if ((static_cast<unsigned char>(s_[i + k]) & 0xC0) != 0x80) return 1;
+        const auto b1 = static_cast<unsigned char>(s_[i + 1]);
+        if (b1 < lo || b1 > hi) return 1;
+        for (std::size_t k = 2; k < len; ++k) {
+            const auto c = static_cast<unsigned char>(s_[i + k]);
+            if (c < 0x80 || c > 0xBF) return 1;
         }
         return len;
     }
