@@ -98,21 +98,6 @@ enum class extra {
     many_errors_one_line,   // one line of `<<READ]` slot errors, unclaimed errors appended
 };
 
-const char* extra_name(extra e) {
-    switch (e) {
-        case extra::near_miss_text: return "near_miss_text";
-        case extra::near_miss_text_closed: return "near_miss_text_closed";
-        case extra::nul_controls: return "nul_controls";
-        case extra::regex_one_nest: return "regex_one_nest";
-        case extra::jsonpath_one_nest: return "jsonpath_one_nest";
-        case extra::xpath_one_nest: return "xpath_one_nest";
-        case extra::send_json_nest: return "send_json_nest";
-        case extra::target_escapes: return "target_escapes";
-        case extra::many_errors_one_line: return "many_errors_one_line";
-    }
-    return "?";
-}
-
 // The nests go through the statements tier: in the parse tier a FIND before any PLAN is a
 // turn-shape error and its body never reaches the validator.
 plurnk::tier extra_tier(extra e) {
