@@ -23,42 +23,6 @@ bool read_all(std::istream& in, std::string& out) {
     return !in.bad();
 }
 
-// Offset of the first byte that is not part of valid UTF-8, or npos.
-std::size_t first_invalid_utf8(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        if (b < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t len = 0;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF) {
-            len = 2;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            len = 3;
-            if (b == 0xE0) lo = 0xA0;
-            if (b == 0xED) hi = 0x9F;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            len = 4;
-            if (b == 0xF0) lo = 0x90;
-            if (b == 0xF4) hi = 0x8F;
-        } else {
-            return i;
-        }
-        if (i + len > s.size()) return i;
-        const auto b1 = static_cast<unsigned char>(s[i + 1]);
-        if (b1 < lo || b1 > hi) return i;
-        for (std::size_t k = 2; k < len; ++k) {
-            const auto c = static_cast<unsigned char>(s[i + k]);
-            if (c < 0x80 || c > 0xBF) return i;
-        }
-        i += len;
-    }
-    return std::string_view::npos;
-}
-
 // "--tier=NAME": sets `tier` and returns true; prints a usage error into `status` when unknown.
 bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     if (arg.rfind("--tier=", 0) != 0) return false;
@@ -141,7 +105,7 @@ int cmd_parse(const args& a) {
     const std::string path = file.value_or("-");
     if (!read_input(path, input)) return 2;
     if (!allow_invalid) {
-        if (const std::size_t bad = first_invalid_utf8(input); bad != std::string_view::npos) {
+        if (const std::size_t bad = plurnk::first_invalid_utf8(input); bad != std::string_view::npos) {
             fmt::print(stderr, "plurnk: '{}' is not valid UTF-8 (byte {}); pass --allow-invalid-utf8 to parse it anyway\n",
                        path == "-" ? std::string("standard input") : path, bad);
             return 2;

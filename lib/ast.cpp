@@ -4,6 +4,7 @@
 #include <array>
 
 #include "plurnk/parse.hpp"
+#include "utf8.hpp"
 
 namespace plurnk {
 
@@ -29,6 +30,15 @@ bool parse_result::clean() const noexcept {
         if (std::holds_alternative<diagnostic>(it)) return false;
     }
     return true;
+}
+
+std::size_t first_invalid_utf8(std::string_view input) noexcept {
+    for (std::size_t i = 0; i < input.size();) {
+        const std::size_t len = detail::utf8_sequence_length(input, i);
+        if (len == 0) return i;
+        i += len;
+    }
+    return std::string_view::npos;
 }
 
 const char* tier_name(tier t) noexcept { return k_tier_names[static_cast<std::size_t>(t)]; }

@@ -33,3 +33,13 @@ TEST_CASE("clean() is false for any error item or a tail", "[ast]") {
     t.tail = unparsed_tail{{1, 0}, "r"};
     CHECK_FALSE(t.clean());
 }
+
+TEST_CASE("first_invalid_utf8 finds the first ill-formed byte", "[ast][utf8]") {
+    CHECK(first_invalid_utf8("") == std::string_view::npos);
+    CHECK(first_invalid_utf8("plain é𝒜 text") == std::string_view::npos);
+    CHECK(first_invalid_utf8("ab\xff") == 2);
+    CHECK(first_invalid_utf8("a\xc3") == 1);              // cut short
+    CHECK(first_invalid_utf8("x\xed\xa0\x80") == 1);     // encoded surrogate
+    CHECK(first_invalid_utf8("\xc0\xaf") == 0);          // overlong
+    CHECK(first_invalid_utf8("\xf4\x90\x80\x80") == 0);  // past U+10FFFF
+}

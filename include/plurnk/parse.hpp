@@ -23,6 +23,11 @@ struct parse_options {
     std::size_t max_turn_depth = 256;
 };
 
+// Offset of the first byte of `input` that is not part of well-formed UTF-8, or npos when the
+// whole input is well formed. (The parser accepts any bytes; this is for callers, like the CLI,
+// that want to refuse or report ill-formed text up front.)
+[[nodiscard]] std::size_t first_invalid_utf8(std::string_view input) noexcept;
+
 // Parses `input` (UTF-8; invalid bytes count one column each) as the given tier.
 // Never throws on any input; a malformed turn is reported through the result.
 parse_result parse(std::string_view input, tier t, const parse_options& options = {});
