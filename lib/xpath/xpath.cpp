@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "plurnk/validate.hpp"
+#include "utf8.hpp"
 #include "xml_chars.hpp"
 
 namespace plurnk {
@@ -111,31 +112,11 @@ code_unit decode_unit(std::string_view s, std::size_t i) noexcept {
     if (i >= s.size()) return {0, 0};
     const auto b0 = static_cast<unsigned char>(s[i]);
     if (b0 < 0x80) return {b0, 1};
-    std::size_t len = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    std::uint32_t cp = 0;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-        len = 2;
-        cp = b0 & 0x1Fu;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-        len = 3;
-        cp = b0 & 0x0Fu;
-        if (b0 == 0xE0) lo = 0xA0;
-        if (b0 == 0xED) hi = 0x9F;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-        len = 4;
-        cp = b0 & 0x07u;
-        if (b0 == 0xF0) lo = 0x90;
-        if (b0 == 0xF4) hi = 0x8F;
-    } else {
-        return {0xFFFD, 1};
-    }
-    if (len > s.size() - i) return {0xFFFD, 1};
-    for (std::size_t k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return {0xFFFD, 1};
-        cp = (cp << 6) | (b & 0x3Fu);
-    }
+    // Validation is the library's one UTF-8 rule (lib/utf8.hpp); only the value is built here.
+    const std::size_t len = detail::utf8_sequence_length(s, i);
+    if (len == 0) return {0xFFFD, 1};
+    std::uint32_t cp = b0 & (len == 2 ? 0x1Fu : len == 3 ? 0x0Fu : 0x07u);
+    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
     if (cp > 0xFFFF) cp = 0xD800 + ((cp - 0x10000) >> 10);
     return {cp, len};
 }
