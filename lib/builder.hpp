@@ -31,10 +31,15 @@ inline bool is_word_char(unsigned char c) noexcept {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+// A hard error waiting for a statement to claim it. Its diagnostic (the message text above all)
+// is made only when it is reported: most errors of an error-dense input are claimed by a
+// statement that shows another one, or fall into the unparsed tail.
 struct pending_error {
     std::uint32_t offset;
+    std::uint32_t index;     // into lex_output::errors or syntax_tree::errors, by `from`
     std::uint64_t recorded;  // when the reference records it: 2 * fetched token (+1 for the parser)
-    diagnostic diag;
+    position at;
+    plurnk::source from;
     bool consumed = false;
 };
 
@@ -131,7 +136,7 @@ public:
             result_.items.reserve(std::max(want, 2 * result_.items.capacity()));
         }
         const auto& toks = lexed.tokens;
-        for (; next_token_ < settled && next_token_ < toks.size(); ++next_token_) {
+        for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
             const std::int32_t u = tree.token_unit[next_token_];
             if (u >= 0) {
                 const unit& un = tree.units[static_cast<std::size_t>(u)];
@@ -151,6 +156,9 @@ public:
 
     // Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
     parse_result finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out) {
+        // Nothing from the unparsed tail's opener on survives apply_tail(): such items are not
+        // even made (on an unclosed hostile input that is nearly all of them).
+        if (lexed.final_mode != mode::normal) cut_ = lexed.last_open_begin;
         // Nothing more is reported before the tail and the passes have had their say.
         advance(in, lexed, tree, lexed.tokens.size(), {});
         append_unclaimed();
@@ -206,19 +214,25 @@ private:
             prev_pos_ = p;
             prev_context_ = e.context;
             if (cascade) continue;
-            lex_errs_.push_back(pending_error{e.begin, std::uint64_t{e.token_index} * 2,
-                                              diagnostic{p, source::lexer, severity::error, e.message(in_)}});
+            lex_errs_.push_back(pending_error{e.begin, static_cast<std::uint32_t>(lex_seen_),
+                                              std::uint64_t{e.token_index} * 2, p, source::lexer});
         }
         const auto& syn_errors = tree_->errors;
         for (; syn_seen_ < syn_errors.size(); ++syn_seen_) {
             const syntax_error& e = syn_errors[syn_seen_];
-            pending_error pe{e.offset, std::uint64_t{e.fetched} * 2 + 1,
-                             diagnostic{at(e.offset), source::parser, severity::error, e.message}};
+            pending_error pe{e.offset, static_cast<std::uint32_t>(syn_seen_), std::uint64_t{e.fetched} * 2 + 1,
+                             at(e.offset), source::parser};
             // keep offset order (errors arrive almost sorted)
             auto it = syn_errs_.end();
             while (it != syn_errs_.begin() && std::prev(it)->offset > pe.offset) --it;
             syn_errs_.insert(it, std::move(pe));
         }
+    }
+
+    diagnostic make_diagnostic(const pending_error& e) const {
+        return diagnostic{e.at, e.from, severity::error,
+                          e.from == source::lexer ? lexed_->errors[e.index].message(in_)
+                                                  : tree_->errors[e.index].message(in_)};
     }
 
     // The first recorded, unclaimed error within [lo, hi] claims the unit; all of them are used up.
@@ -242,8 +256,8 @@ private:
         first = claim(syn_errs_, syn_cursor_, lo, hi, first);
         if (first != nullptr) {
             // In the parse tier the turn-shape passes may still rewrite or drop parser errors.
-            const bool final_now = !(tier_ == tier::parse && first->diag.source == source::parser);
-            add_item(first->diag, final_now, out);
+            const bool final_now = !(tier_ == tier::parse && first->from == source::parser);
+            add_item(make_diagnostic(*first), final_now, out);
             return;
         }
         if (!un.clean) return;
@@ -389,22 +403,32 @@ private:
     }
 
     // Errors no statement claimed, in recording order, after everything else (reported at finish).
+    // Those from the unparsed tail's opener on are dropped with the tail. Lexer errors are kept in
+    // recording order already; parser errors (kept in offset order) nearly always are too, so the
+    // two lists are merged, and sorted first only when needed.
     void append_unclaimed() {
-        std::vector<const pending_error*> rest;
-        for (const auto& e : lex_errs_) {
-            if (!e.consumed) rest.push_back(&e);
-        }
-        for (const auto& e : syn_errs_) {
-            if (!e.consumed) rest.push_back(&e);
-        }
-        // Recording order; errors recorded at the same moment keep their list order (the lists are
-        // contiguous, so their addresses order them). Not std::stable_sort: its temporary buffer is
-        // deprecated and warns under clang.
-        std::sort(rest.begin(), rest.end(), [](const pending_error* a, const pending_error* b) {
+        const auto by_recording = [](const pending_error* a, const pending_error* b) {
+            // Errors recorded at the same moment keep their list order (a list is contiguous, so
+            // addresses order it); a lexer and a parser error are never recorded at the same
+            // moment (even and odd counts). Not std::stable_sort: its temporary buffer is
+            // deprecated and warns under clang.
             return a->recorded != b->recorded ? a->recorded < b->recorded : std::less<>()(a, b);
-        });
+        };
+        const auto unclaimed = [this](const std::vector<pending_error>& list) {
+            std::vector<const pending_error*> rest;
+            for (const auto& e : list) {
+                if (!e.consumed && e.offset < cut_) rest.push_back(&e);
+            }
+            return rest;
+        };
+        const std::vector<const pending_error*> lex = unclaimed(lex_errs_);
+        std::vector<const pending_error*> syn = unclaimed(syn_errs_);
+        if (!std::is_sorted(syn.begin(), syn.end(), by_recording)) std::sort(syn.begin(), syn.end(), by_recording);
+        std::vector<const pending_error*> rest(lex.size() + syn.size());
+        std::merge(lex.begin(), lex.end(), syn.begin(), syn.end(), rest.begin(), by_recording);
+        result_.items.reserve(result_.items.size() + rest.size());
         for (const pending_error* e : rest) {
-            result_.items.push_back(e->diag);
+            result_.items.emplace_back(make_diagnostic(*e));
             fired_.push_back(0);
         }
     }
@@ -658,6 +682,7 @@ private:
     std::vector<pending_error> lex_errs_;  // offset order = recording order
     std::vector<pending_error> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
+    std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
     parse_result result_;
     std::vector<char> fired_;  // per item: already reported to the sink
     bool index_known_ = true;

@@ -21,6 +21,7 @@
 #include "syntax.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "grammar.hpp"
 
@@ -30,6 +31,50 @@ namespace {
 
 enum class fail_kind : std::uint8_t { mismatch, no_viable };
 
+// --- messages (built when an error is reported, see syntax_error) ---------------------------
+void append_token_display(std::string& out, const token& t, std::string_view in) {
+    const int ty = ttype_of(t);
+    if (ty == T_DISP) {
+        out += '\'';
+        out.append(in.substr(t.begin, t.end - t.begin));
+        out += '\'';
+        return;
+    }
+    out += ttype_name(ty);
+}
+
+// ANTLR's IntervalSet text in vocabulary order, equal names once; with `oxford` a list of three or
+// more ends in ", or". Returns whether anything was written.
+bool append_expected_list(std::string& out, tset set, bool oxford) {
+    static constexpr int k_order[] = {
+        T_TEXT, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, T_CLOSE_TURN, T_LBRACK,
+        T_LPAREN, T_SCOPE, T_COLON, T_TAG, T_COMMA, T_RBRACK, T_DISP, T_INT, T_IDENT, T_TGT,
+        T_RPAREN, T_BODY, T_CLOSE};
+    // ttype_name() returns one literal per distinct name, so equal names are equal pointers.
+    std::array<const char*, std::size(k_order)> names;
+    std::size_t count = 0;
+    for (int t : k_order) {
+        if (!(set & bit(t))) continue;
+        const char* n = ttype_name(t);
+        if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(count), n) ==
+            names.begin() + static_cast<std::ptrdiff_t>(count)) {
+            names[count++] = n;
+        }
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i > 0) {
+            if (oxford && count > 2) {
+                out += (i + 1 == count) ? ", or " : ", ";
+            } else {
+                out += " or ";
+            }
+        }
+        out += names[i];
+    }
+    return count > 0;
+}
+
+
 // Parse states: ids for the lastErrorStates bookkeeping of recover().
 enum state_id : int {
     S_NONE, S_DOC_EOF, S_TC_LEAD, S_TC_LEAD_BACK, S_TC_LOOP, S_TC_LOOP_BACK, S_TC_TRAIL,
@@ -37,8 +82,12 @@ enum state_id : int {
     S_LOG_BACK, S_LOG_EOF, S_TURN_OPEN, S_TURN_SLOTS, S_TURN_COLON, S_TURN_CLOSE, S_OP_OPEN,
     S_OP_SLOTS, S_OP_COLON, S_OP_BODY, S_OP_BODY_BACK, S_OP_CLOSE, S_SIG_OPEN, S_SIG_ITEM,
     S_SIG_ITEM_BACK, S_SIG_CLOSE, S_TGT_OPEN, S_TGT_TEXT, S_TGT_TEXT_BACK, S_TGT_CLOSE,
-    S_SCOPE, S_MID_DECIDE,
+    S_SCOPE, S_MID_DECIDE, S_COUNT
 };
+// ANTLR's lastErrorStates is a set of states; ours is a bit set (a list would grow with every
+// error of a long error run and make each step's snapshot cost as much).
+static_assert(S_COUNT <= 64, "state ids must fit the lastErrorStates bit set");
+constexpr std::uint64_t state_bit(int state) { return std::uint64_t{1} << state; }
 
 enum class sync_kind : std::uint8_t { block_start, loop_entry, loop_back };
 
@@ -180,57 +229,14 @@ private:
         return e;
     }
 
-    // --- messages --------------------------------------------------------------------------
-    std::string token_display(const token& t) const {
-        const int ty = ttype_of(t);
-        if (ty == T_DISP) {
-            std::string s = "'";
-            s.append(in_.substr(t.begin, t.end - t.begin));
-            s += '\'';
-            return s;
-        }
-        return ttype_name(ty);
-    }
-
-    static std::string expected_list(tset set, bool oxford) {
-        static constexpr int k_order[] = {
-            T_TEXT, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, T_CLOSE_TURN, T_LBRACK,
-            T_LPAREN, T_SCOPE, T_COLON, T_TAG, T_COMMA, T_RBRACK, T_DISP, T_INT, T_IDENT, T_TGT,
-            T_RPAREN, T_BODY, T_CLOSE};
-        std::vector<const char*> names;
-        for (int t : k_order) {
-            if (!(set & bit(t))) continue;
-            const char* n = ttype_name(t);
-            if (std::find_if(names.begin(), names.end(), [&](const char* m) { return std::string_view(m) == n; }) ==
-                names.end()) {
-                names.push_back(n);
-            }
-        }
-        std::string out;
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            if (i > 0) {
-                if (oxford && names.size() > 2) {
-                    out += (i + 1 == names.size()) ? ", or " : ", ";
-                } else {
-                    out += " or ";
-                }
-            }
-            out += names[i];
-        }
-        return out;
-    }
-
-    void add_error(const token& at, std::string message) {
-        tree_.errors.push_back(syntax_error{at.begin, static_cast<std::uint32_t>(fetched_), std::move(message)});
+    void add_error(const token& at, syntax_error::shape kind, tset expect) {
+        tree_.errors.push_back(syntax_error{at.begin, static_cast<std::uint32_t>(fetched_), expect, at, kind});
         ++error_events_;
     }
 
     // "unexpected X; expected A, B" (extraneous token, input mismatch, no viable alternative).
     void report_unexpected(const token& at, tset expect, bool oxford) {
-        std::string m = "unexpected " + token_display(at);
-        const std::string list = expected_list(expect, oxford);
-        if (!list.empty()) m += "; expected " + list;
-        add_error(at, std::move(m));
+        add_error(at, oxford ? syntax_error::shape::unexpected_oxford : syntax_error::shape::unexpected, expect);
     }
 
     void report_unwanted(tset next) {
@@ -246,14 +252,13 @@ private:
         if (recovering_) return;
         recovering_ = true;
         --error_events_;
-        std::string list = expected_list(expected(next), false);
-        add_error(lt(), "expected " + (list.empty() ? std::string("more input") : list) + "; got " + token_display(lt()));
+        add_error(lt(), syntax_error::shape::missing, expected(next));
     }
 
     void end_error_condition() {
         recovering_ = false;
         last_error_index_ = -1;
-        last_error_states_.clear();
+        last_error_states_ = 0;
     }
 
     // --- failure ("exception") bookkeeping ---------------------------------------------------
@@ -279,11 +284,11 @@ private:
             report_unexpected(tok_at(pending_token_), pending_expected_, pending_kind_ == fail_kind::mismatch);
         }
         if (last_error_index_ == static_cast<long>(p_) &&
-            std::find(last_error_states_.begin(), last_error_states_.end(), state_) != last_error_states_.end()) {
+            (last_error_states_ & state_bit(state_)) != 0) {
             consume();
         }
         last_error_index_ = static_cast<long>(p_);
-        last_error_states_.push_back(state_);
+        last_error_states_ |= state_bit(state_);
     }
 
     void consume_until(tset set) {
@@ -491,7 +496,7 @@ private:
         std::size_t p, fetched;
         bool recovering;
         long last_error_index;
-        std::vector<int> last_error_states;
+        std::uint64_t last_error_states;
         std::size_t units, errors, follow, events, unit_errors;
         int state;
         fail_kind kind;
@@ -800,7 +805,7 @@ private:
         }
         if (r.body_required && !has_body && la() == T_CLOSE && !recovering_) {
             // WORK/FORK need a prompt (BEHAVIOUR §2.2); the reference pins no wording.
-            add_error(lt(), "expected body content; got " + token_display(lt()));
+            add_error(lt(), syntax_error::shape::body_content, 0);
         }
         return match(S_OP_CLOSE, T_CLOSE, bit(T_EPS));
     }
@@ -898,7 +903,7 @@ private:
     mutable std::size_t fetched_ = 0;
     bool recovering_ = false;
     long last_error_index_ = -1;
-    std::vector<int> last_error_states_;
+    std::uint64_t last_error_states_ = 0;
     std::vector<tset> follow_;
     int state_ = S_NONE;
     int unit_ = -1;
@@ -910,6 +915,33 @@ private:
 };
 
 }  // namespace
+
+std::string syntax_error::message(std::string_view in) const {
+    std::string m;
+    m.reserve(96);
+    switch (kind) {
+        case shape::unexpected:
+        case shape::unexpected_oxford: {
+            m += "unexpected ";
+            append_token_display(m, at, in);
+            const std::size_t keep = m.size();
+            m += "; expected ";
+            if (!append_expected_list(m, expected, kind == shape::unexpected_oxford)) m.resize(keep);
+            break;
+        }
+        case shape::missing:
+            m += "expected ";
+            if (!append_expected_list(m, expected, false)) m += "more input";
+            m += "; got ";
+            append_token_display(m, at, in);
+            break;
+        case shape::body_content:
+            m += "expected body content; got ";
+            append_token_display(m, at, in);
+            break;
+    }
+    return m;
+}
 
 struct stream_syntax::impl {
     explicit impl(tier t) : parser(t) {}

@@ -12,10 +12,24 @@
 
 namespace plurnk::detail {
 
+// A syntax error. Like a lexer error, its message is built only when it is reported: on
+// error-dense input most errors are claimed by a statement that shows another one, or fall into
+// the unparsed tail, and building their text would cost more than finding them.
 struct syntax_error {
+    enum class shape : std::uint8_t {
+        unexpected,         // "unexpected X; expected A or B"
+        unexpected_oxford,  // "unexpected X; expected A, B, or C"
+        missing,            // "expected A or B; got X"
+        body_content,       // "expected body content; got X"
+    };
     std::uint32_t offset = 0;   // byte offset of the offending token
     std::uint32_t fetched = 0;  // tokens fetched from the lexer when it was reported (see parser.cpp)
-    std::string message;
+    std::uint64_t expected = 0; // the expected token types (grammar.hpp's tset)
+    token at;                   // the offending token
+    shape kind = shape::unexpected;
+
+    // The message text; `input` is the parsed input.
+    [[nodiscard]] std::string message(std::string_view input) const;
 };
 
 // One statement-level parse context: the tokens it holds (first..last inclusive; empty when
