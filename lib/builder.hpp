@@ -110,6 +110,21 @@ inline bool may_start_json(std::string_view s) noexcept {
     return false;
 }
 
+// parse_options::max_input_bytes, capped at what 32-bit offsets can address.
+inline std::size_t input_limit(const parse_options& o) noexcept {
+    return std::min(o.max_input_bytes, parse_options::k_max_input_bytes);
+}
+
+// The last item of a result whose input went past max_input_bytes: where parsing stopped and how
+// much was left out.
+inline void append_input_limit_error(parse_result& r, std::string_view parsed, std::uint64_t total) {
+    position_map pos(parsed);
+    r.items.emplace_back(diagnostic{pos.at(parsed.size()), source::lexer, severity::error,
+                                    "input is " + std::to_string(total) + " bytes; only the first " +
+                                        std::to_string(parsed.size()) +
+                                        " were parsed (the max_input_bytes limit)"});
+}
+
 inline bool is_matcher_op(op o) {
     return o == op::FIND || o == op::READ || o == op::OPEN || o == op::FOLD || o == op::LOOK || o == op::BUFF;
 }

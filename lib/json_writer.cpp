@@ -218,7 +218,7 @@ private:
         close('}');
     }
 
-    void path(const std::optional<parsed_path>& p) {
+    void path(const boxed<parsed_path>& p) {
         if (!p) {
             out_ += "null";
             return;

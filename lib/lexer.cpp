@@ -15,6 +15,7 @@
 #include "utf8.hpp"
 
 #include <array>
+#include <charconv>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -26,6 +27,20 @@ namespace {
 constexpr std::array<std::string_view, k_op_count> k_keywords = {
     "FIND", "READ", "EDIT", "COPY", "MOVE", "OPEN", "FOLD", "SEND",
     "EXEC", "WORK", "FORK", "KILL", "PLAN", "TURN", "LOOK", "BUFF"};
+
+// Four bytes as one number, so a keyword test is sixteen integer compares.
+constexpr std::uint32_t word4(unsigned char a, unsigned char b, unsigned char c, unsigned char d) noexcept {
+    return std::uint32_t{a} | std::uint32_t{b} << 8 | std::uint32_t{c} << 16 | std::uint32_t{d} << 24;
+}
+constexpr std::array<std::uint32_t, k_op_count> k_keyword_words = [] {
+    std::array<std::uint32_t, k_op_count> w{};
+    for (std::size_t n = 0; n < k_op_count; ++n) {
+        const std::string_view k = k_keywords[n];
+        w[n] = word4(static_cast<unsigned char>(k[0]), static_cast<unsigned char>(k[1]),
+                     static_cast<unsigned char>(k[2]), static_cast<unsigned char>(k[3]));
+    }
+    return w;
+}();
 
 bool is_ident_char(unsigned char c) noexcept {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -81,6 +96,7 @@ struct stream_lexer::impl {
     std::uint32_t tag_b_ = 0, tag_e_ = 0;  // open tag (keyword + suffix) of the current statement
     int depth_ = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> turn_stack_;  // open TURN suffixes
+    bool depth_reported_ = false;  // the max_turn_depth diagnostic is given once per input
     lex_output out_;
 
     // Resume hints for runs an undone attempt already scanned (valid for the same token start).
@@ -102,13 +118,14 @@ struct stream_lexer::impl {
         std::pair<std::uint32_t, std::uint32_t> turn_top;
         std::size_t tokens, errors;
         std::uint32_t last_open_begin, open_tag_begin, open_tag_end, body_begin;
+        bool depth_reported;
     };
 
     saved_state save() const {
         return saved_state{i_, mode_, op_, tag_b_, tag_e_, depth_, turn_stack_.size(),
                            turn_stack_.empty() ? std::pair<std::uint32_t, std::uint32_t>{} : turn_stack_.back(),
                            out_.tokens.size(), out_.errors.size(), out_.last_open_begin, out_.open_tag_begin,
-                           out_.open_tag_end, out_.body_begin};
+                           out_.open_tag_end, out_.body_begin, depth_reported_};
     }
 
     void restore(const saved_state& st) {
@@ -126,6 +143,7 @@ struct stream_lexer::impl {
         out_.open_tag_begin = st.open_tag_begin;
         out_.open_tag_end = st.open_tag_end;
         out_.body_begin = st.body_begin;
+        depth_reported_ = st.depth_reported;
     }
 
     void step() {
@@ -191,9 +209,9 @@ struct stream_lexer::impl {
     // Which keyword (if any) starts at s_[k].
     int keyword_at(std::size_t k) noexcept {
         if (!has(k + 3)) return -1;
-        const std::string_view w = s_.substr(k, 4);
-        for (std::size_t n = 0; n < k_keywords.size(); ++n) {
-            if (w == k_keywords[n]) return static_cast<int>(n);
+        const std::uint32_t w = word4(at(k), at(k + 1), at(k + 2), at(k + 3));
+        for (std::size_t n = 0; n < k_keyword_words.size(); ++n) {
+            if (w == k_keyword_words[n]) return static_cast<int>(n);
         }
         return -1;
     }
@@ -401,9 +419,11 @@ struct stream_lexer::impl {
         if (op_ == plurnk::op::TURN) {
             if (turn_stack_.size() < max_turn_depth_) {
                 turn_stack_.emplace_back(tag_b_ + 4, tag_e_);
-            } else {
+            } else if (!depth_reported_) {
                 // parse_options::max_turn_depth: the body is still lexed as statements, but no
-                // `:TURN` will close it.
+                // `:TURN` will close it. Said once: a hostile run of openers past the limit would
+                // otherwise double the diagnostics (each opener is a parser error already).
+                depth_reported_ = true;
                 lex_error e;
                 e.begin = e.end = out_.last_open_begin;
                 e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
@@ -623,11 +643,18 @@ const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
 std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
 
 std::string lex_error::message(std::string_view input) const {
+    std::string m;
     if (turn_depth) {
-        return "`<<TURN` nested deeper than " + std::to_string(limit) +
-               " levels (the max_turn_depth limit); its close tag will not be recognized";
+        constexpr std::string_view head = "`<<TURN` nested deeper than ";
+        constexpr std::string_view tail = " levels (the max_turn_depth limit); its close tag will not be recognized";
+        char digits[16];
+        const auto n = std::to_chars(digits, digits + sizeof digits, limit).ptr;
+        m.reserve(head.size() + static_cast<std::size_t>(n - digits) + tail.size());
+        m.append(head).append(digits, n).append(tail);
+        return m;
     }
-    std::string m = "unrecognized character ";
+    m.reserve(48 + (end - begin) + std::char_traits<char>::length(context));
+    m += "unrecognized character ";
     if (end > begin) {
         m += '\'';
         m.append(input.substr(begin, end - begin));

@@ -4,10 +4,13 @@
 namespace plurnk {
 
 parse_result parse(std::string_view input, tier t, const parse_options& options) {
-    const detail::lex_output lexed = detail::lex(input, options.max_turn_depth);
-    const detail::syntax_tree tree = detail::parse_syntax(lexed, input, t);
+    const std::string_view in = input.substr(0, detail::input_limit(options));
+    const detail::lex_output lexed = detail::lex(in, options.max_turn_depth);
+    const detail::syntax_tree tree = detail::parse_syntax(lexed, in, t);
     detail::result_builder b(t, options);
-    return b.finish(input, lexed, tree, {});
+    parse_result r = b.finish(in, lexed, tree, {});
+    if (in.size() < input.size()) detail::append_input_limit_error(r, in, input.size());
+    return r;
 }
 
 }  // namespace plurnk

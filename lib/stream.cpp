@@ -23,6 +23,7 @@ struct stream_parser::state {
     detail::stream_syntax syntax;
     detail::result_builder builder;
     bool finished = false;
+    std::uint64_t total = 0;  // bytes fed, including any past max_input_bytes
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
 
     // Whether a parser attempt is worth it now.
@@ -64,7 +65,10 @@ detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
 void stream_parser::feed(std::string_view chunk) {
     state& s = *state_;
     if (s.finished || chunk.empty()) return;
-    s.buffer.append(chunk);
+    s.total += chunk.size();
+    const std::size_t room = detail::input_limit(s.options) - s.buffer.size();
+    if (room == 0) return;
+    s.buffer.append(chunk.substr(0, room));
     s.lexer.advance(s.buffer, false);
     if (!s.worth_trying()) return;
     const auto& toks = s.lexer.output().tokens;
@@ -79,7 +83,12 @@ parse_result stream_parser::finish() {
     s.finished = true;
     s.lexer.advance(s.buffer, true);
     s.syntax.advance(s.lexer.output().tokens, s.buffer, true);
-    return s.builder.finish(s.buffer, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
+    parse_result r = s.builder.finish(s.buffer, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
+    if (s.total > s.buffer.size()) {
+        detail::append_input_limit_error(r, s.buffer, s.total);
+        if (callback_) callback_(stream_event{r.items.back(), r.items.size() - 1});
+    }
+    return r;
 }
 
 std::size_t stream_parser::size() const noexcept { return state_->buffer.size(); }

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include "grammar.hpp"
 
@@ -44,8 +45,8 @@ void append_token_display(std::string& out, const token& t, std::string_view in)
 }
 
 // ANTLR's IntervalSet text in vocabulary order, equal names once; with `oxford` a list of three or
-// more ends in ", or". Returns whether anything was written.
-bool append_expected_list(std::string& out, tset set, bool oxford) {
+// more ends in ", or".
+std::string expected_list(tset set, bool oxford) {
     static constexpr int k_order[] = {
         T_TEXT, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, T_CLOSE_TURN, T_LBRACK,
         T_LPAREN, T_SCOPE, T_COLON, T_TAG, T_COMMA, T_RBRACK, T_DISP, T_INT, T_IDENT, T_TGT,
@@ -61,6 +62,7 @@ bool append_expected_list(std::string& out, tset set, bool oxford) {
             names[count++] = n;
         }
     }
+    std::string out;
     for (std::size_t i = 0; i < count; ++i) {
         if (i > 0) {
             if (oxford && count > 2) {
@@ -71,7 +73,21 @@ bool append_expected_list(std::string& out, tset set, bool oxford) {
         }
         out += names[i];
     }
-    return count > 0;
+    return out;
+}
+
+// expected_list() appended to `out`; returns whether it was non-empty. The grammar has a few
+// dozen distinct sets, and an error-dense input repeats them: each thread remembers the texts.
+bool append_expected_list(std::string& out, tset set, bool oxford) {
+    thread_local std::unordered_map<tset, std::string> cache;
+    const tset key = (set & ~bit(T_EPS)) | (oxford ? bit(T_EPS) : 0);  // EPS never shows in a list
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+        if (cache.size() >= 4096) cache.clear();  // bounded, whatever the sets
+        it = cache.emplace(key, expected_list(set, oxford)).first;
+    }
+    out += it->second;
+    return !it->second.empty();
 }
 
 

@@ -180,3 +180,16 @@ TEST_CASE("TURN nesting past max_turn_depth is a diagnostic, not a deeper stack"
     for (const token& t : o.tokens) kinds += std::string(kind_name(t.kind)) + " ";
     CHECK(kinds == "OPEN COLON OPEN COLON TEXT CLOSE_TURN EOF ");
 }
+
+TEST_CASE("the max_turn_depth diagnostic is given once per input", "[lexer][limits]") {
+    const std::string in = "<<TURN:<<TURN:<<TURN:<<TURN: :TURN";
+    const lex_output o = lex(in, 1);
+    REQUIRE(o.errors.size() == 1);
+    CHECK(o.errors[0].begin == 7);
+    // The same input streamed one byte at a time reports it once too.
+    stream_lexer s(1);
+    for (std::size_t n = 1; n <= in.size(); ++n) s.advance(std::string_view(in).substr(0, n), false);
+    s.advance(in, true);
+    REQUIRE(s.output().errors.size() == 1);
+    CHECK(s.output().errors[0].begin == 7);
+}

@@ -176,3 +176,22 @@ TEST_CASE("positions count code points; only LF starts a line", "[parse][positio
          "T:\xed\xa0\x80@1:0 | T:x@1:4 | S:PLAN@1:6 | S:SEND@1:20"},
     });
 }
+
+TEST_CASE("max_input_bytes: the first bytes are parsed, the rest is one error item", "[parse][limits]") {
+    const std::string in = "<<PLAN:p:PLAN\n<<SEND[200]:done:SEND\n";
+    parse_options o;
+    o.max_input_bytes = 14;  // the PLAN line and its newline
+    const parse_result r = parse(in, tier::statements, o);
+    REQUIRE(r.items.size() == 2);
+    CHECK(std::holds_alternative<statement>(r.items[0]));
+    const auto& d = std::get<diagnostic>(r.items[1]);
+    CHECK(d.position == position{2, 0});
+    CHECK(d.source == source::lexer);
+    CHECK(d.message == "input is 36 bytes; only the first 14 were parsed (the max_input_bytes limit)");
+    CHECK(!r.clean());
+    // At or under the limit nothing changes; values past 2^32 - 1 act as 2^32 - 1.
+    o.max_input_bytes = in.size();
+    CHECK(to_json(parse(in, tier::statements, o)) == to_json(parse(in, tier::statements)));
+    o.max_input_bytes = static_cast<std::size_t>(-1);
+    CHECK(to_json(parse(in, tier::statements, o)) == to_json(parse(in, tier::statements)));
+}

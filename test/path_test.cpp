@@ -173,7 +173,7 @@ TEST_CASE("parse_resource_selection", "[path]") {
         REQUIRE_FALSE(r.error);
         REQUIRE(r.selection.has_value() == c.has_selection);
         if (!r.selection) continue;
-        CHECK(r.selection->target.raw == c.target_raw);
+        CHECK(r.selection->target->raw == c.target_raw);
         if (c.marks.empty()) {
             CHECK_FALSE(r.selection->marker);
         } else {
@@ -186,7 +186,7 @@ TEST_CASE("parse_resource_selection", "[path]") {
     CHECK(*bad.error == "invalid request metadata: missing `:` separator");
     const auto url = plurnk::parse_resource_selection("known:///archive#notes<1,3,1,3>");
     REQUIRE(url.selection);
-    CHECK(url.selection->target.fragment == std::optional<std::string>("notes"));
+    CHECK(url.selection->target->fragment == std::optional<std::string>("notes"));
 }
 
 TEST_CASE("glob detection", "[path]") {

@@ -273,3 +273,28 @@ TEST_CASE("stream: a checkpoint is an independent parser", "[stream]") {
     b.feed("AD");
     CHECK(plurnk::to_json(b.finish()) == plurnk::to_json(plurnk::parse("<<READ(x)::READ", plurnk::tier::statements)));
 }
+
+TEST_CASE("stream: input past max_input_bytes ends as parse() ends it", "[stream][limits]") {
+    using namespace plurnk;
+    const std::string in = "<<PLAN:p:PLAN\n<<READ(a.md)::READ\n<<SEND[200]:done:SEND\n";
+    parse_options o;
+    o.max_input_bytes = 20;  // inside the READ statement
+    const std::string want = to_json(parse(in, tier::parse, o));
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{64}}) {
+        stream_parser s(tier::parse, o);
+        std::vector<std::string> events;
+        s.set_callback([&](const stream_event& e) {
+            std::string j;
+            append_json(j, e.value);
+            events.push_back(std::move(j));
+        });
+        for (std::size_t i = 0; i < in.size(); i += chunk) s.feed(std::string_view(in).substr(i, chunk));
+        CHECK(s.size() == 20);
+        const parse_result r = s.finish();
+        CHECK(to_json(r) == want);
+        REQUIRE(!events.empty());
+        std::string last;
+        append_json(last, r.items.back());
+        CHECK(events.back() == last);
+    }
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,73 @@ struct position {
 };
 
 // A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
+// A value kept on the heap, or nothing. It has std::optional's interface (has_value, `*`, `->`,
+// value(), emplace, reset, comparison with std::nullopt, assignment from a value or an optional)
+// but is one pointer wide: a path is large, and keeping it out of line keeps `statement`, and so
+// every item of a result, small. Copies are deep.
+template <class T>
+class boxed {
+public:
+    boxed() noexcept = default;
+    boxed(std::nullopt_t) noexcept {}
+    boxed(const T& v) : p_(std::make_unique<T>(v)) {}
+    boxed(T&& v) : p_(std::make_unique<T>(std::move(v))) {}
+    boxed(const std::optional<T>& v) : p_(v ? std::make_unique<T>(*v) : nullptr) {}
+    boxed(std::optional<T>&& v) : p_(v ? std::make_unique<T>(std::move(*v)) : nullptr) {}
+    boxed(const boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+    boxed(boxed&&) noexcept = default;
+    ~boxed() = default;
+
+    boxed& operator=(const boxed& o) {
+        if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+        return *this;
+    }
+    boxed& operator=(boxed&&) noexcept = default;
+    boxed& operator=(std::nullopt_t) noexcept {
+        p_.reset();
+        return *this;
+    }
+    boxed& operator=(T v) {
+        emplace(std::move(v));
+        return *this;
+    }
+    boxed& operator=(std::optional<T> v) {
+        if (v) {
+            emplace(std::move(*v));
+        } else {
+            p_.reset();
+        }
+        return *this;
+    }
+
+    template <class... Args>
+    T& emplace(Args&&... args) {
+        p_ = std::make_unique<T>(std::forward<Args>(args)...);
+        return *p_;
+    }
+    void reset() noexcept { p_.reset(); }
+
+    [[nodiscard]] bool has_value() const noexcept { return p_ != nullptr; }
+    explicit operator bool() const noexcept { return p_ != nullptr; }
+    T& operator*() noexcept { return *p_; }
+    const T& operator*() const noexcept { return *p_; }
+    T* operator->() noexcept { return p_.get(); }
+    const T* operator->() const noexcept { return p_.get(); }
+    T& value() {
+        if (!p_) throw std::bad_optional_access();
+        return *p_;
+    }
+    [[nodiscard]] const T& value() const {
+        if (!p_) throw std::bad_optional_access();
+        return *p_;
+    }
+
+    friend bool operator==(const boxed& b, std::nullopt_t) noexcept { return !b.p_; }
+
+private:
+    std::unique_ptr<T> p_;
+};
+
 struct parsed_path {
     enum class kind_t : std::uint8_t { local, url };
     kind_t kind = kind_t::local;
@@ -69,7 +137,7 @@ struct send_body {
 
 // A COPY/MOVE body: the destination target plus an optional destination scope.
 struct resource_selection {
-    parsed_path target;
+    boxed<parsed_path> target;  // always holds a path
     std::optional<line_marker> marker;
 };
 
@@ -88,7 +156,7 @@ struct statement {
     plurnk::op op = plurnk::op::PLAN;
     std::string suffix;
     plurnk::signal signal;
-    std::optional<parsed_path> target;
+    boxed<parsed_path> target;  // optional-like: empty when the statement has no target
     std::optional<line_marker> marker;  // JSON key "lineMarker"
     plurnk::body body;                  // monostate = null
     plurnk::position position;

@@ -21,6 +21,11 @@ enum class tier : std::uint8_t {
 struct parse_options {
     // Deepest `<<TURN:` nesting accepted; deeper openers become a diagnostic.
     std::size_t max_turn_depth = 256;
+    // Longest input parsed, in bytes. Positions and token offsets are 32-bit, so the limit is at
+    // most 2^32 - 1 (larger values act as that). Bytes past it are not parsed: the result is that
+    // of the first max_input_bytes bytes, plus a last error item saying how much was left out.
+    std::size_t max_input_bytes = k_max_input_bytes;
+    static constexpr std::size_t k_max_input_bytes = 0xFFFF'FFFFu;
 };
 
 // Offset of the first byte of `input` that is not part of well-formed UTF-8, or npos when the

@@ -47,7 +47,8 @@ public:
     // Ends the input and returns the final result. Further feed() calls are ignored.
     [[nodiscard]] parse_result finish();
 
-    // Bytes fed so far.
+    // Bytes fed so far and kept (at most parse_options::max_input_bytes; past it, fed bytes are
+    // only counted, and finish() reports them as parse() does).
     [[nodiscard]] std::size_t size() const noexcept;
     // "Safe to show": the number of leading bytes that are settled as text or complete statements;
     // a server may stream input[0, safe_prefix()) to a user without ever showing half an op.
