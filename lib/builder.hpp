@@ -147,9 +147,7 @@ public:
         collect_errors();
         // One item per unit at least: reserve up front (geometrically, as advance() repeats when
         // streaming) so the large items are not relocated while the vector grows.
-        if (const std::size_t want = tree.units.size() + 1; want > result_.items.capacity()) {
-            result_.items.reserve(std::max(want, 2 * result_.items.capacity()));
-        }
+        reserve_for(result_.items, tree.units.size() + 1);
         const auto& toks = lexed.tokens;
         for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
             const std::int32_t u = tree.token_unit[next_token_];
@@ -219,6 +217,8 @@ private:
     // order of the errors no statement claims.
     void collect_errors() {
         const auto& lex_errors = lexed_->errors;
+        // Exact in a one-shot parse (one call); geometric when streaming (many calls).
+        reserve_for(lex_errs_, lex_errors.size());
         for (; lex_seen_ < lex_errors.size(); ++lex_seen_) {
             const lex_error& e = lex_errors[lex_seen_];
             const position p = at(e.begin);
@@ -233,6 +233,7 @@ private:
                                               std::uint64_t{e.token_index} * 2, p, source::lexer});
         }
         const auto& syn_errors = tree_->errors;
+        reserve_for(syn_errs_, syn_errors.size());
         for (; syn_seen_ < syn_errors.size(); ++syn_seen_) {
             const syntax_error& e = syn_errors[syn_seen_];
             pending_error pe{e.offset, static_cast<std::uint32_t>(syn_seen_), std::uint64_t{e.fetched} * 2 + 1,
@@ -248,6 +249,11 @@ private:
         return diagnostic{e.at, e.from, severity::error,
                           e.from == source::lexer ? lexed_->errors[e.index].message(in_)
                                                   : tree_->errors[e.index].message(in_)};
+    }
+
+    template <class T>
+    static void reserve_for(std::vector<T>& v, std::size_t n) {
+        if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
     }
 
     // The first recorded, unclaimed error within [lo, hi] claims the unit; all of them are used up.
@@ -431,6 +437,7 @@ private:
         };
         const auto unclaimed = [this](const std::vector<pending_error>& list) {
             std::vector<const pending_error*> rest;
+            rest.reserve(list.size());
             for (const auto& e : list) {
                 if (!e.consumed && e.offset < cut_) rest.push_back(&e);
             }

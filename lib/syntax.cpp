@@ -183,6 +183,7 @@ public:
     }
 
     [[nodiscard]] const syntax_tree& tree() const noexcept { return tree_; }
+    void reserve_errors(std::size_t n) { tree_.errors.reserve(n); }
     syntax_tree take_tree() { return std::move(tree_); }
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return p_; }
@@ -566,7 +567,12 @@ private:
                 }
                 continue;
             }
-            if (!finished_ && !can_step()) return;
+            if (finished_) {
+                // Every token is there: a step cannot run out of them, so nothing to undo.
+                step(frames_.size() - 1);
+                continue;
+            }
+            if (!can_step()) return;
             const snapshot snap = take();
             try {
                 step(frames_.size() - 1);
@@ -979,6 +985,9 @@ std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settl
 
 syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t) {
     syntax_parser p(t);
+    // At most about one error per two tokens: reserving that much is address space only (a
+    // large vector's untouched pages cost nothing), and growing would copy and touch it twice.
+    p.reserve_errors(lexed.tokens.size() / 2 + 1);
     p.advance(lexed.tokens, input, true);
     return p.take_tree();
 }
