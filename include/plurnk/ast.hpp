@@ -154,12 +154,12 @@ using body = std::variant<std::monostate, std::string, matcher_body, send_body, 
 
 struct statement {
     plurnk::op op = plurnk::op::PLAN;
-    plurnk::position position;  // next to `op`, so the two share one word
     std::string suffix;
     plurnk::signal signal;
     boxed<parsed_path> target;  // optional-like: empty when the statement has no target
     std::optional<line_marker> marker;  // JSON key "lineMarker"
     plurnk::body body;                  // monostate = null
+    plurnk::position position;
 };
 
 enum class source : std::uint8_t { lexer, parser, visitor };
