@@ -2,13 +2,15 @@
 // body-heavy 1 MB input (few statements, long EDIT bodies: the memchr-class body scan), and a
 // statement-dense input (thousands of short READ/FIND with scopes and matchers). Each iteration
 // parses the whole input into the AST and drops the result; no JSON is written. Counters:
-// bytes/s, ns/stmt, allocs/iter (heap allocations per parse) and allocs/stmt.
+// bytes/s, ns/stmt, allocs/iter (heap allocations per parse), allocs/stmt, and allocs/stmt split
+// into owned/stmt (blocks the result keeps) and transient/stmt (the rest).
 #include <benchmark/benchmark.h>
 
 #include <string>
 
 #include "bench_util.hpp"
 #include "inputs.hpp"
+#include "owned_allocs.hpp"
 #include "plurnk/plurnk.hpp"
 
 namespace {
@@ -16,10 +18,11 @@ namespace {
 using namespace plurnk::bench;
 
 void run_parse(benchmark::State& state, const std::string& input, plurnk::tier t) {
-    std::size_t stmts = 0;
+    std::size_t stmts = 0, owned = 0;
     {
         const plurnk::parse_result warm = plurnk::parse(input, t);
         stmts = statement_count(warm);
+        owned = owned_allocations(warm);
     }
     const loop_start before;
     for (auto _ : state) {
@@ -28,6 +31,11 @@ void run_parse(benchmark::State& state, const std::string& input, plurnk::tier t
         benchmark::ClobberMemory();
     }
     set_counters(state, input.size(), stmts, before);
+    if (stmts > 0) {
+        const double n = static_cast<double>(stmts);
+        state.counters["owned/stmt"] = benchmark::Counter(static_cast<double>(owned) / n);
+        state.counters["transient/stmt"] = benchmark::Counter(state.counters["allocs/stmt"].value - static_cast<double>(owned) / n);
+    }
 }
 
 const std::string& turn_2k() { return data_file("turn-2k.txt"); }
