@@ -12,9 +12,9 @@ namespace {
 constexpr const char* k_usage = R"(usage: plurnk <command> [options]
 
 commands:
-  parse [--tier=T] [--pretty] [--allow-invalid-utf8] [--chunk=N] [FILE|-]
+  parse [--tier=T] [--pretty] [--allow-invalid-utf8] [--chunk=N] [--max-input-bytes=N] [FILE|-]
                               parse FILE (or standard input) and print the result JSON
-  batch [--tier=T] [--chunk=N]
+  batch [--tier=T] [--chunk=N] [--max-input-bytes=N]
                               read JSON Lines {"id","tier","input"} on standard input and
                               write one {"id","result"} line per request
   bench [--tier=T] [--repeat=N] [--json] FILE...
@@ -28,6 +28,8 @@ commands:
 tiers: parse (default; one PLAN-anchored turn), statements, log, client
 --chunk=N (parse, batch): feed each input to the stream parser in N-byte chunks and print its
   final result, which is identical to the one-shot result
+--max-input-bytes=N (parse, batch): parse only the first N bytes of each input (default and
+  most: 4294967295); the result then ends with an error item saying how much was left out
 
 exit status: 0 no error item and no unparsedTail; 1 otherwise; 2 usage or file error
 )";

@@ -35,26 +35,38 @@ bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     return true;
 }
 
-// "--chunk=N": sets `chunk` to N (a positive integer) and returns true; prints a usage error
-// into `status` when N is not one.
-bool chunk_option(const std::string& arg, std::size_t& chunk, int& status) {
-    if (arg.rfind("--chunk=", 0) != 0) return false;
-    const std::string_view n = std::string_view(arg).substr(8);
-    std::size_t value = 0;
-    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), value);
-    if (n.empty() || ec != std::errc() || end != n.data() + n.size() || value == 0) {
-        status = usage_error(fmt::format("--chunk expects a positive number of bytes, got '{}'", n));
+// "NAME=N" for the option `name` ("--chunk"): sets `value` to N (a positive integer) and returns
+// true; prints a usage error into `status` when N is not one.
+bool bytes_option(const std::string& arg, std::string_view name, std::size_t& value, int& status) {
+    if (arg.size() <= name.size() || arg.compare(0, name.size(), name) != 0 || arg[name.size()] != '=') return false;
+    const std::string_view n = std::string_view(arg).substr(name.size() + 1);
+    std::size_t v = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+    if (n.empty() || ec != std::errc() || end != n.data() + n.size() || v == 0) {
+        status = usage_error(fmt::format("{} expects a positive number of bytes, got '{}'", name, n));
     } else {
-        chunk = value;
+        value = v;
     }
     return true;
 }
 
+// --chunk=N and --max-input-bytes=N, shared by parse and batch.
+struct run_options {
+    std::size_t chunk = 0;
+    plurnk::parse_options parse;
+
+    bool take(const std::string& arg, int& status) {
+        return bytes_option(arg, "--chunk", chunk, status) ||
+               bytes_option(arg, "--max-input-bytes", parse.max_input_bytes, status);
+    }
+};
+
 // Parses `input` in one shot (chunk 0), or feeds it to a stream_parser in `chunk`-byte pieces
 // and returns finish()'s result, which must be the same.
-plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, std::size_t chunk) {
-    if (chunk == 0) return plurnk::parse(input, tier);
-    plurnk::stream_parser stream(tier);
+plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, const run_options& o) {
+    const std::size_t chunk = o.chunk;
+    if (chunk == 0) return plurnk::parse(input, tier, o.parse);
+    plurnk::stream_parser stream(tier, o.parse);
     for (std::size_t at = 0; at < input.size(); at += chunk) stream.feed(input.substr(at, chunk));
     return stream.finish();
 }
@@ -84,11 +96,11 @@ bool read_input(const std::string& path, std::string& out) {
 int cmd_parse(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
     bool pretty = false, allow_invalid = false;
-    std::size_t chunk = 0;
+    run_options run;
     std::optional<std::string> file;
     int status = 0;
     for (const auto& x : a) {
-        if (tier_option(x, tier, status) || chunk_option(x, chunk, status)) {
+        if (tier_option(x, tier, status) || run.take(x, status)) {
             if (status != 0) return status;
         } else if (x == "--pretty") {
             pretty = true;
@@ -111,7 +123,7 @@ int cmd_parse(const args& a) {
             return 2;
         }
     }
-    const auto result = run_parse(input, tier, chunk);
+    const auto result = run_parse(input, tier, run);
     std::string out = plurnk::to_json(result, {.pretty = pretty});
     out += '\n';
     std::fwrite(out.data(), 1, out.size(), stdout);
@@ -120,14 +132,14 @@ int cmd_parse(const args& a) {
 
 int cmd_batch(const args& a) {
     std::optional<plurnk::tier> forced;
-    std::size_t chunk = 0;
+    run_options run;
     int status = 0;
     for (const auto& x : a) {
         plurnk::tier t = plurnk::tier::parse;
         if (tier_option(x, t, status)) {
             if (status != 0) return status;
             forced = t;
-        } else if (chunk_option(x, chunk, status)) {
+        } else if (run.take(x, status)) {
             if (status != 0) return status;
         } else {
             return usage_error(fmt::format("unknown option '{}'", x));
@@ -159,7 +171,7 @@ int cmd_batch(const args& a) {
             }
             tier = *t;
         }
-        const auto result = run_parse(input->string, tier, chunk);
+        const auto result = run_parse(input->string, tier, run);
         out.clear();
         out += "{\"id\":";
         if (id != nullptr) {
