@@ -1,4 +1,4 @@
-// Fuzzes plurnk::parse in the `statements` tier and asserts the parse invariants P1-P8 (invariants.hpp).
+// Fuzzes plurnk::parse in the `statements` tier and asserts the parse invariants P1-P9 (invariants.hpp).
 #include "fuzz_target.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

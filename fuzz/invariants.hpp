@@ -26,6 +26,8 @@
 //       and no "unparsedTail" - recomputed from the JSON text, as a consumer would.
 //   P8  chunked == one-shot: the push parser (stream.hpp) fed in any chunks, with a checkpoint
 //       copied and restored on the way, finishes with the one-shot result (check_stream).
+//   P9  max_input_bytes: parsing with the limit at k < size equals parsing the first k bytes,
+//       plus one last lexer error item (check_input_limit).
 #pragma once
 
 #include <cstddef>
@@ -234,7 +236,26 @@ inline std::string check_stream(std::string_view in, tier t, const std::string& 
     return {};
 }
 
-// P1-P8 for one tier.
+// P9: a cut at max_input_bytes (here: at half the input) is the parse of the prefix plus one
+// error item at the end.
+inline std::string check_input_limit(std::string_view in, tier t, parse_options options) {
+    if (in.size() < 2) return {};
+    const std::size_t k = in.size() / 2;
+    options.max_input_bytes = k;
+    parse_result cut = parse(in, t, options);
+    if (cut.items.empty()) return "max_input_bytes: no error item after the cut";
+    const auto* d = std::get_if<diagnostic>(&cut.items.back());
+    if (d == nullptr || d->source != source::lexer || d->message.find("max_input_bytes") == std::string::npos) {
+        return "max_input_bytes: the last item is not the limit's error";
+    }
+    cut.items.pop_back();
+    if (to_json(cut) != to_json(parse(in.substr(0, k), t, options))) {
+        return "max_input_bytes: the cut result differs from the parse of the first bytes";
+    }
+    return {};
+}
+
+// P1-P9 for one tier.
 inline std::string check_parse(std::string_view in, tier t, const parse_options& options = {}) {
     const parse_result r = parse(in, t, options);
     const std::string json = to_json(r);
@@ -277,6 +298,7 @@ inline std::string check_parse(std::string_view in, tier t, const parse_options&
         last = at;
         any = true;
     }
+    if (std::string e = check_input_limit(in, t, options); !e.empty()) return e;
     return check_stream(in, t, json, options);
 }
 
