@@ -253,3 +253,33 @@ TEST_CASE("special bytes at every offset of a long string", "[json_reader]") {
         }
     }
 }
+
+// canonical_json writes most text in one pass and rebuilds values only for objects JavaScript
+// reorders or merges; both ways must give the same text as stringify_json(parse_json(raw)).
+TEST_CASE("canonical_json's one-pass writer and its value path agree", "[json_reader]") {
+    std::string wide = "{";
+    for (int k = 0; k < 40; ++k) wide += (k ? ",\"k" : "\"k") + std::to_string(k % 30) + "\":" + std::to_string(k);
+    wide += "}";
+    const std::string cases[] = {
+        // one pass
+        "[1,[2,[3,{\"a\":\"x\\u00e9\\ud800\",\"b\":[true,false,null,-0,1e21]}]]]",
+        "{\"z\":1,\"a\":{\"y\":2,\"b\":{}}}",
+        std::string(5000, '[') + std::string(5000, ']'),
+        // objects the value path writes: array-index keys (moved first), repeated keys (first
+        // place, last value), more members than the one-pass writer compares
+        "{\"b\":1,\"2\":2,\"a\":3,\"0\":4}",
+        "[{\"a\":1,\"b\":2,\"a\":3}]",
+        "{\"x\":{\"10\":1,\"9\":2}}",
+        wide,
+        // not JSON
+        "[1,]", "{\"a\" 1}", "[1", "\"\\x\"", "{\"a\":1,}", "01",
+    };
+    for (const std::string& raw : cases) {
+        INFO(raw.substr(0, 80));
+        const auto value = parse_json(raw);
+        const std::string want = value ? stringify_json(*value) : std::string("!");
+        CHECK(canon(raw) == want);
+    }
+    CHECK(canon("{\"b\":1,\"2\":2,\"a\":3,\"0\":4}") == "{\"0\":4,\"2\":2,\"b\":1,\"a\":3}");
+    CHECK(canon("[{\"a\":1,\"b\":2,\"a\":3}]") == "[{\"a\":3,\"b\":2}]");
+}

@@ -207,7 +207,99 @@ public:
         }
     }
 
+    // JSON.stringify(JSON.parse(text)) written straight to `out`, without building values: the
+    // same grammar and scalar readers as parse_text(), with the containers kept as a stack of
+    // brackets. It gives up (returns false, `out` to be discarded) on invalid text and on the one
+    // thing a single pass cannot write in order, an object whose members JavaScript would reorder
+    // or merge: an array-index key, a repeated key, or more than k_direct_members members (whose
+    // repeats this pass does not look for). canonical_json() then takes the parse_text() path.
+    bool write_direct(std::string& out) {
+        struct open_object {
+            std::size_t first_key;  // its first key in keys_
+        };
+        std::vector<char> open;  // '[' or '{' per open container
+        std::vector<open_object> objects;
+        std::string scalar;
+        for (;;) {
+            skip_ws();
+            if (pos_ >= text_.size()) return false;
+            const auto c = static_cast<unsigned char>(text_[pos_]);
+            if (c == '[' || c == '{') {
+                ++pos_;
+                out += static_cast<char>(c);
+                skip_ws();
+                if (accept(c == '[' ? ']' : '}')) {
+                    out += c == '[' ? ']' : '}';
+                } else {
+                    open.push_back(static_cast<char>(c));
+                    if (c == '{') {
+                        objects.push_back({keys_.size()});
+                        if (!direct_member_key(out, objects.back())) return false;
+                    }
+                    continue;
+                }
+            } else if (c == '"') {
+                scalar.clear();
+                if (!parse_string(scalar)) return false;
+                append_json_value_string(out, scalar);
+            } else if (c == 't' || c == 'f' || c == 'n') {
+                const std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+                if (!parse_word(word)) return false;
+                out += word;
+            } else {
+                double number = 0;
+                if (!parse_number(number)) return false;
+                append_js_number(out, number);
+            }
+            // A value is complete: what follows it, closing containers as they end.
+            for (;;) {
+                if (open.empty()) {
+                    skip_ws();
+                    return pos_ == text_.size();
+                }
+                const char top = open.back();
+                skip_ws();
+                if (pos_ >= text_.size()) return false;
+                const char d = text_[pos_++];
+                if (d == ',') {
+                    out += ',';
+                    if (top == '{') {
+                        skip_ws();
+                        if (!direct_member_key(out, objects.back())) return false;
+                    }
+                    break;
+                }
+                if (d != (top == '{' ? '}' : ']')) return false;
+                out += d;
+                if (top == '{') {
+                    keys_.resize(objects.back().first_key);
+                    objects.pop_back();
+                }
+                open.pop_back();
+            }
+        }
+    }
+
 private:
+    static constexpr std::size_t k_direct_members = 16;
+
+    // A member key and its ':' for write_direct(); false when the key is invalid, an array index,
+    // a repeat of an earlier key of the object, or one member too many.
+    template <class Object>
+    bool direct_member_key(std::string& out, const Object& object) {
+        if (keys_.size() - object.first_key >= k_direct_members) return false;
+        std::string& key = keys_.emplace_back();
+        if (!parse_string(key) || is_array_index(key)) return false;
+        for (std::size_t k = object.first_key; k + 1 < keys_.size(); ++k) {
+            if (keys_[k] == key) return false;
+        }
+        skip_ws();
+        if (!accept(':')) return false;
+        append_json_value_string(out, key);
+        out += ':';
+        return true;
+    }
+
     struct open_container {
         std::size_t first;  // its first element in values_ (its container value sits just below)
         bool is_object;
@@ -612,6 +704,11 @@ std::string stringify_json(const json_value& value) {
 }
 
 std::optional<std::string> canonical_json(std::string_view raw) {
+    {
+        std::string out;
+        out.reserve(raw.size());
+        if (reader(raw).write_direct(out)) return out;
+    }
     auto value = parse_json(raw);
     if (!value) return std::nullopt;
     std::string out;
