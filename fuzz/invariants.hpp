@@ -25,7 +25,8 @@
 //   P7  the CLI exit rule: clean() is true exactly when the JSON has no item of kind "error"
 //       and no "unparsedTail" - recomputed from the JSON text, as a consumer would.
 //   P8  chunked == one-shot: the push parser (stream.hpp) fed in any chunks, with a checkpoint
-//       copied and restored on the way, finishes with the one-shot result (check_stream).
+//       copied and restored on the way and settled input released as early as it may be,
+//       finishes with the one-shot result (check_stream).
 //   P9  max_input_bytes: parsing with the limit at k < size equals parsing the first k bytes,
 //       plus one last lexer error item (check_input_limit).
 #pragma once
@@ -200,12 +201,14 @@ inline std::string check_stream(std::string_view in, tier t, const std::string& 
 #if __has_include("plurnk/stream.hpp")
     if (in.size() <= 128) {
         stream_parser p(t, options);
+        p.set_release_threshold(1);  // drop settled input at every chance
         for (char c : in) p.feed(std::string_view(&c, 1));
         if (to_json(p.finish()) != one_shot_json) return "byte-at-a-time stream differs from one-shot parse";
     }
     std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the input picks the cuts
     for (char c : in) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
     stream_parser p(t, options);
+    p.set_release_threshold(1 + static_cast<std::size_t>(h % 64));
     std::size_t safe = 0;
     std::size_t i = 0;
     bool checkpointed = false;
@@ -216,6 +219,7 @@ inline std::string check_stream(std::string_view in, tier t, const std::string& 
         p.feed(chunk);
         i += chunk.size();
         if (p.safe_prefix() < safe || p.safe_prefix() > p.size()) return "safe_prefix() shrank or passed size()";
+        if (p.retained() > p.size()) return "retained() passed size()";
         safe = p.safe_prefix();
         if (!checkpointed && i >= in.size() / 2) {
             checkpointed = true;

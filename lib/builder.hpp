@@ -117,12 +117,10 @@ inline std::size_t input_limit(const parse_options& o) noexcept {
 
 // The last item of a result whose input went past max_input_bytes: where parsing stopped and how
 // much was left out.
-inline void append_input_limit_error(parse_result& r, std::string_view parsed, std::uint64_t total) {
-    position_map pos(parsed);
-    r.items.emplace_back(diagnostic{pos.at(parsed.size()), source::lexer, severity::error,
+inline void append_input_limit_error(parse_result& r, position end, std::uint64_t parsed, std::uint64_t total) {
+    r.items.emplace_back(diagnostic{end, source::lexer, severity::error,
                                     "input is " + std::to_string(total) + " bytes; only the first " +
-                                        std::to_string(parsed.size()) +
-                                        " were parsed (the max_input_bytes limit)"});
+                                        std::to_string(parsed) + " were parsed (the max_input_bytes limit)"});
 }
 
 inline bool is_matcher_op(op o) {
@@ -230,13 +228,13 @@ private:
             prev_context_ = e.context;
             if (cascade) continue;
             lex_errs_.push_back(pending_error{e.begin, static_cast<std::uint32_t>(lex_seen_),
-                                              std::uint64_t{e.token_index} * 2, p, source::lexer});
+                                              (tok_base_ + e.token_index) * 2, p, source::lexer});
         }
         const auto& syn_errors = tree_->errors;
         reserve_for(syn_errs_, syn_errors.size());
         for (; syn_seen_ < syn_errors.size(); ++syn_seen_) {
             const syntax_error& e = syn_errors[syn_seen_];
-            pending_error pe{e.offset, static_cast<std::uint32_t>(syn_seen_), std::uint64_t{e.fetched} * 2 + 1,
+            pending_error pe{e.offset, static_cast<std::uint32_t>(syn_seen_), (tok_base_ + e.fetched) * 2 + 1,
                              at(e.offset), source::parser};
             // keep offset order (errors arrive almost sorted)
             auto it = syn_errs_.end();
@@ -428,6 +426,20 @@ private:
     // recording order already; parser errors (kept in offset order) nearly always are too, so the
     // two lists are merged, and sorted first only when needed.
     void append_unclaimed() {
+        const std::vector<const pending_error*> rest = unclaimed_in_order();
+        result_.items.reserve(result_.items.size() + carried_.size() + rest.size());
+        for (diagnostic& d : carried_) {
+            result_.items.emplace_back(std::move(d));
+            fired_.push_back(0);
+        }
+        carried_.clear();
+        for (const pending_error* e : rest) {
+            result_.items.emplace_back(make_diagnostic(*e));
+            fired_.push_back(0);
+        }
+    }
+
+    std::vector<const pending_error*> unclaimed_in_order() const {
         const auto by_recording = [](const pending_error* a, const pending_error* b) {
             // Errors recorded at the same moment keep their list order (a list is contiguous, so
             // addresses order it); a lexer and a parser error are never recorded at the same
@@ -436,6 +448,7 @@ private:
             return a->recorded != b->recorded ? a->recorded < b->recorded : std::less<>()(a, b);
         };
         const auto unclaimed = [this](const std::vector<pending_error>& list) {
+            // (before finish(), cut_ is past everything)
             std::vector<const pending_error*> rest;
             rest.reserve(list.size());
             for (const auto& e : list) {
@@ -448,12 +461,37 @@ private:
         if (!std::is_sorted(syn.begin(), syn.end(), by_recording)) std::sort(syn.begin(), syn.end(), by_recording);
         std::vector<const pending_error*> rest(lex.size() + syn.size());
         std::merge(lex.begin(), lex.end(), syn.begin(), syn.end(), rest.begin(), by_recording);
-        result_.items.reserve(result_.items.size() + rest.size());
-        for (const pending_error* e : rest) {
-            result_.items.emplace_back(make_diagnostic(*e));
-            fired_.push_back(0);
-        }
+        return rest;
     }
+
+public:
+    // The position of an offset of the input last passed in (after finish() too).
+    position position_of(std::size_t offset) { return at(offset); }
+
+    // Whether every one of `tokens` tokens and every error has been taken (see release()).
+    [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
+        return next_token_ == tokens && lexed_ != nullptr && lex_seen_ == lexed_->errors.size() &&
+               tree_ != nullptr && syn_seen_ == tree_->errors.size();
+    }
+    // The push parser drops the first `bytes` bytes of its input and the first `tokens` tokens,
+    // whose lexer and parser errors are forgotten too: the errors no statement claimed become
+    // diagnostics now (they are reported at finish(), before any later one: they were recorded
+    // first), and later offsets and token indices count from the cut.
+    void release(std::size_t bytes, std::size_t tokens) {
+        for (const pending_error* e : unclaimed_in_order()) carried_.push_back(make_diagnostic(*e));
+        lex_errs_.clear();
+        syn_errs_.clear();
+        lex_cursor_ = syn_cursor_ = 0;
+        lex_seen_ = syn_seen_ = 0;
+        next_token_ = 0;
+        tok_base_ += tokens;
+        pos_.release(bytes);
+        lexed_ = nullptr;
+        tree_ = nullptr;
+        in_ = {};
+    }
+
+private:
 
     static position item_position(const item& it) {
         if (const auto* s = std::get_if<statement>(&it)) return s->position;
@@ -704,7 +742,9 @@ private:
     std::vector<pending_error> lex_errs_;  // offset order = recording order
     std::vector<pending_error> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
-    std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
+    std::uint32_t cut_ = UINT32_MAX;
+    std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
+    std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order  // the unparsed tail's opener, once finish() knows it
     parse_result result_;
     std::vector<char> fired_;  // per item: already reported to the sink
     bool index_known_ = true;

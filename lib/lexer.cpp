@@ -642,6 +642,40 @@ void stream_lexer::advance(std::string_view input, bool finished) { impl_->advan
 const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
 std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
 
+bool stream_lexer::can_release() const noexcept {
+    const impl& m = *impl_;
+    // Between statements, no TURN open (its closer is matched against the opener's text), and
+    // not inside a UTF-8 sequence (positions restart counting at the cut).
+    return !m.eof_emitted_ && m.mode_ == mode::normal && m.turn_stack_.empty() && m.depth_ == 0 && m.i_ > 0 &&
+           m.i_ <= m.s_.size() && static_cast<unsigned char>(m.s_[m.i_ - 1]) < 0x80;
+}
+
+std::size_t stream_lexer::release() noexcept {
+    impl& m = *impl_;
+    const std::size_t cut = m.i_;
+    const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
+    m.i_ = 0;
+    m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
+    for (impl::run_hint* h : {&m.text_hint_, &m.target_hint_, &m.enclosure_hint_}) {
+        if (h->start != static_cast<std::size_t>(-1) && h->start >= cut) {
+            h->start -= cut;
+            h->k -= cut;
+        } else {
+            *h = impl::run_hint{};
+        }
+    }
+    shift(m.tag_b_);
+    shift(m.tag_e_);
+    shift(m.out_.last_open_begin);
+    shift(m.out_.open_tag_begin);
+    shift(m.out_.open_tag_end);
+    shift(m.out_.body_begin);
+    m.out_.tokens.clear();
+    m.out_.errors.clear();
+    m.s_ = {};
+    return cut;
+}
+
 std::string lex_error::message(std::string_view input) const {
     std::string m;
     if (turn_depth) {

@@ -88,6 +88,12 @@ public:
     void reserve_tokens(std::size_t n);
     // Offset where the next token will start (everything before it is lexed).
     [[nodiscard]] std::size_t position() const noexcept;
+    // Whether everything before position() can be dropped: the lexer is between statements with no
+    // TURN open. release() then drops it: the tokens and errors so far are forgotten (the caller
+    // has taken them), and offsets count from the old position(), which it returns; the caller
+    // erases that many bytes from the front of the input it passes to advance().
+    [[nodiscard]] bool can_release() const noexcept;
+    std::size_t release() noexcept;
 
 private:
     struct impl;

@@ -9,7 +9,10 @@ parse_result parse(std::string_view input, tier t, const parse_options& options)
     const detail::syntax_tree tree = detail::parse_syntax(lexed, in, t);
     detail::result_builder b(t, options);
     parse_result r = b.finish(in, lexed, tree, {});
-    if (in.size() < input.size()) detail::append_input_limit_error(r, in, input.size());
+    if (in.size() < input.size()) {
+        detail::position_map pos(in);
+        detail::append_input_limit_error(r, pos.at(in.size()), in.size(), input.size());
+    }
     return r;
 }
 

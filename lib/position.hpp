@@ -22,6 +22,21 @@ public:
     // Points the map at the same input grown (or moved): what was computed stays valid.
     void rebind(std::string_view s) noexcept { s_ = s; }
 
+    // The input's first `cut` bytes are being dropped (the push parser releasing settled input):
+    // later offsets count from the cut, and positions stay those of the whole input. `cut` must
+    // not fall inside a UTF-8 sequence. The map forgets its view until the next rebind().
+    void release(std::size_t cut) {
+        const position p = at(cut);
+        line_base_ = p.line - 1;
+        col_base_ = p.column;
+        s_ = {};
+        starts_.assign(1, 0);
+        scanned_ = 0;
+        cache_line_ = static_cast<std::size_t>(-1);
+        cache_offset_ = 0;
+        cache_col_ = 0;
+    }
+
     position at(std::size_t offset) {
         if (offset > s_.size()) offset = s_.size();
         ensure_lines_through(offset);
@@ -48,7 +63,7 @@ public:
         cache_line_ = lo;
         cache_offset_ = offset;
         cache_col_ = col;
-        return position{static_cast<std::uint32_t>(lo + 1), col};
+        return position{static_cast<std::uint32_t>(line_base_ + lo + 1), col + (lo == 0 ? col_base_ : 0)};
     }
 
     // Code points in [from, to), each byte outside a well-formed sequence counting one.
@@ -105,6 +120,8 @@ private:
     std::size_t cache_line_ = static_cast<std::size_t>(-1);
     std::size_t cache_offset_ = 0;
     std::uint32_t cache_col_ = 0;
+    std::uint32_t line_base_ = 0;  // lines and first-line columns before offset 0 (see release())
+    std::uint32_t col_base_ = 0;
 };
 
 }  // namespace plurnk::detail

@@ -184,6 +184,23 @@ public:
 
     [[nodiscard]] const syntax_tree& tree() const noexcept { return tree_; }
     void reserve_errors(std::size_t n) { tree_.errors.reserve(n); }
+
+    // See stream_syntax::release().
+    [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
+        return !finished_ && unit_ < 0 && p_ == tokens && tokens > 0;
+    }
+    void release(std::size_t tokens) {
+        p_ = 0;
+        scanned_ = 0;
+        last_close_ = npos_;
+        fetched_ = fetched_ >= tokens ? fetched_ - tokens : 0;
+        pending_token_ = 0;
+        last_error_index_ = last_error_index_ >= static_cast<long>(tokens) ? last_error_index_ - static_cast<long>(tokens) : -1;
+        tree_.token_unit.clear();
+        tree_.units.clear();
+        tree_.errors.clear();
+        toks_ = nullptr;
+    }
     syntax_tree take_tree() { return std::move(tree_); }
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return p_; }
@@ -982,6 +999,8 @@ void stream_syntax::advance(const std::vector<token>& tokens, std::string_view i
 }
 const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.tree(); }
 std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settled(); }
+bool stream_syntax::can_release(std::size_t tokens) const noexcept { return impl_->parser.can_release(tokens); }
+void stream_syntax::release(std::size_t tokens) { impl_->parser.release(tokens); }
 
 syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t) {
     syntax_parser p(t);

@@ -63,6 +63,11 @@ public:
     [[nodiscard]] const syntax_tree& tree() const noexcept;
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept;
+    // Whether all `tokens` tokens are settled with no statement open, so release() may forget
+    // them: token indices then count from `tokens`, and the tree's units and errors (which the
+    // caller has taken) are cleared.
+    [[nodiscard]] bool can_release(std::size_t tokens) const noexcept;
+    void release(std::size_t tokens);
 
 private:
     struct impl;

@@ -50,6 +50,15 @@ public:
     // Bytes fed so far and kept (at most parse_options::max_input_bytes; past it, fed bytes are
     // only counted, and finish() reports them as parse() does).
     [[nodiscard]] std::size_t size() const noexcept;
+    // Bytes of input the parser holds now. Once everything before some point is settled (no
+    // statement open, every statement before it reported), the parser drops that input with its
+    // tokens and bookkeeping, so what it holds follows what is still open: an unclosed body, an
+    // open `<<TURN:`, the unsettled tail. The result's items are kept (finish() returns them all).
+    [[nodiscard]] std::size_t retained() const noexcept;
+    // Input is dropped in pieces of at least this many bytes (and at least half of what is held),
+    // so dropping costs O(1) per byte; 0 keeps all input. Tests set 1 to drop at every chance.
+    static constexpr std::size_t k_default_release_threshold = 4096;
+    void set_release_threshold(std::size_t bytes) noexcept;
     // "Safe to show": the number of leading bytes that are settled as text or complete statements;
     // a server may stream input[0, safe_prefix()) to a user without ever showing half an op.
     [[nodiscard]] std::size_t safe_prefix() const noexcept;
