@@ -50,37 +50,42 @@ namespace plurnk::fuzz {
 
 // --- helpers ---------------------------------------------------------------------------------
 
-// Strict UTF-8 validation (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF).
+// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlongs, no surrogates,
+// nothing past U+10FFFF), or 0 when the bytes there are not one. The oracle's own check, kept
+// apart from lib/utf8.hpp on purpose: it checks that code.
+inline std::size_t sequence_length(std::string_view s, std::size_t i) noexcept {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) return 1;
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) {
+        len = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        len = 3;
+        if (b == 0xE0) lo = 0xA0;
+        if (b == 0xED) hi = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        len = 4;
+        if (b == 0xF0) lo = 0x90;
+        if (b == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (i + len > s.size()) return 0;
+    const auto b1 = static_cast<unsigned char>(s[i + 1]);
+    if (b1 < lo || b1 > hi) return 0;
+    for (std::size_t k = 2; k < len; ++k) {
+        const auto c = static_cast<unsigned char>(s[i + k]);
+        if (c < 0x80 || c > 0xBF) return 0;
+    }
+    return len;
+}
+
+// Strict UTF-8 validation.
 inline bool is_valid_utf8(std::string_view s) noexcept {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        if (b < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t len = 0;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF) {
-            len = 2;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            len = 3;
-            if (b == 0xE0) lo = 0xA0;
-            if (b == 0xED) hi = 0x9F;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            len = 4;
-            if (b == 0xF0) lo = 0x90;
-            if (b == 0xF4) hi = 0x8F;
-        } else {
-            return false;
-        }
-        if (i + len > s.size()) return false;
-        const auto b1 = static_cast<unsigned char>(s[i + 1]);
-        if (b1 < lo || b1 > hi) return false;
-        for (std::size_t k = 2; k < len; ++k) {
-            const auto c = static_cast<unsigned char>(s[i + k]);
-            if (c < 0x80 || c > 0xBF) return false;
-        }
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t len = sequence_length(s, i);
+        if (len == 0) return false;
         i += len;
     }
     return true;
@@ -114,31 +119,8 @@ private:
     // Bytes of the code point at i under the library's policy: a well-formed sequence is one
     // column; any other byte (overlong, surrogate, past U+10FFFF, cut short) is a column alone.
     std::size_t cp_len(std::size_t i) const noexcept {
-        const auto b = static_cast<unsigned char>(s_[i]);
-        if (b < 0x80) return 1;
-        std::size_t len = 0;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF) {
-            len = 2;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            len = 3;
-            lo = b == 0xE0 ? 0xA0 : 0x80;
-            hi = b == 0xED ? 0x9F : 0xBF;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            len = 4;
-            lo = b == 0xF0 ? 0x90 : 0x80;
-            hi = b == 0xF4 ? 0x8F : 0xBF;
-        } else {
-            return 1;
-        }
-        if (i + len > s_.size()) return 1;
-        const auto b1 = static_cast<unsigned char>(s_[i + 1]);
-        if (b1 < lo || b1 > hi) return 1;
-        for (std::size_t k = 2; k < len; ++k) {
-            const auto c = static_cast<unsigned char>(s_[i + k]);
-            if (c < 0x80 || c > 0xBF) return 1;
-        }
-        return len;
+        const std::size_t len = sequence_length(s_, i);
+        return len == 0 ? 1 : len;
     }
 
     std::string_view s_;
