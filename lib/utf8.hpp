@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace plurnk::detail {
@@ -37,6 +39,21 @@ inline std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexc
         if (b < 0x80 || b > 0xBF) return 0;
     }
     return len;
+}
+
+// Appends a UTF-16 code unit (or any code point below U+10000) as UTF-8; a lone surrogate gets
+// its 3-byte generalized form, as parse_json stores it.
+inline void append_utf16_unit(std::string& out, std::uint32_t u) {
+    if (u < 0x80) {
+        out += static_cast<char>(u);
+    } else if (u < 0x800) {
+        out += static_cast<char>(0xC0 | (u >> 6));
+        out += static_cast<char>(0x80 | (u & 0x3F));
+    } else {
+        out += static_cast<char>(0xE0 | (u >> 12));
+        out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (u & 0x3F));
+    }
 }
 
 }  // namespace plurnk::detail

@@ -121,20 +121,6 @@ code_unit decode_unit(std::string_view s, std::size_t i) noexcept {
     return {cp, len};
 }
 
-// Appends a UTF-16 code unit as UTF-8 (a lone surrogate as its 3-byte generalized form).
-void append_unit(std::string& out, std::uint32_t u) {
-    if (u < 0x80) {
-        out += static_cast<char>(u);
-    } else if (u < 0x800) {
-        out += static_cast<char>(0xC0 | (u >> 6));
-        out += static_cast<char>(0x80 | (u & 0x3F));
-    } else {
-        out += static_cast<char>(0xE0 | (u >> 12));
-        out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (u & 0x3F));
-    }
-}
-
 constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -234,7 +220,7 @@ private:
     token fail_unexpected() {
         error_ = xpath_error::unexpected_character;
         detail_.clear();
-        append_unit(detail_, decode_unit(in_, start_).unit);
+        detail::append_utf16_unit(detail_, decode_unit(in_, start_).unit);
         return finish(lexeme::error);
     }
 
