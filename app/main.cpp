@@ -22,6 +22,8 @@ commands:
                               (--json: time to_json as well)
   gbnf [--max-statements=N] [--suffixes=LIST]
                               print the generation rail in llama.cpp's GBNF syntax
+  validate --contract=NAME [--assert] [--json] [FILE|-] | validate --batch
+                              check a wire contract (doc/contracts.md); --batch: JSON Lines
   help, --help                show this text
   version, --version          show the tool and language versions
 
@@ -69,5 +71,8 @@ int main(int argc, char** argv) {
     if (cmd == "batch") return cmd_batch(a);
     if (cmd == "bench") return cmd_bench(a);
     if (cmd == "gbnf") return cmd_gbnf(a);
+#ifdef PLURNK_HAVE_WIRE
+    if (cmd == "validate") return cmd_validate(a);
+#endif
     return usage_error(fmt::format("unknown command '{}'", cmd));
 }

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// `plurnk validate`: the wire contracts (plurnk/wire.hpp) from the command line.
+//   plurnk validate --contract=NAME [--assert] [--json] [FILE|-]
+//     validates one JSON value; exit 0 valid, 1 invalid (errors printed), 2 usage or file error.
+//   plurnk validate --batch
+//     JSON Lines {"id","contract","instance"} -> {"id","valid","asserted"}, and
+//     {"id","contract":"Problems.create","args":[...]} -> {"id","ok","result"}; a request that
+//     cannot be answered gets {"id","error"}. Blank lines are skipped; every other line is answered.
+#include <fmt/core.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "plurnk/json.hpp"
+#include "plurnk/wire.hpp"
+
+namespace plurnk::cli {
+
+namespace {
+
+using plurnk::json_value;
+using kind_t = json_value::kind_t;
+namespace wire = plurnk::wire;
+
+std::string known_contracts() {
+    std::string s;
+    for (std::size_t i = 0; i < wire::k_contract_count; ++i) {
+        if (i) s += ", ";
+        s += wire::contract_name(static_cast<wire::contract>(i));
+    }
+    return s;
+}
+
+void append_error_reply(std::string& out, const json_value* id, std::string_view message) {
+    out += "{\"id\":";
+    if (id != nullptr) plurnk::append_json_value(out, *id);
+    else out += "null";
+    out += ",\"error\":";
+    plurnk::append_json_value_string(out, message);
+    out += "}\n";
+}
+
+// Problems.create(...(args ?? [])): a string spreads into its code points; anything else that is
+// not an array is not iterable, so create throws.
+std::optional<std::vector<json_value>> spread_args(const json_value* args) {
+    std::vector<json_value> v;
+    if (args == nullptr || args->kind == kind_t::null) return v;
+    if (args->kind == kind_t::array) return args->array;
+    if (args->kind != kind_t::string) return std::nullopt;
+    const std::string& s = args->string;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        const std::size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+        json_value c;
+        c.kind = kind_t::string;
+        c.string = s.substr(i, n);
+        v.push_back(std::move(c));
+        i += n;
+    }
+    return v;
+}
+
+void answer(std::string& out, const std::string& line) {
+    const auto request = plurnk::parse_json(line);
+    if (!request) return append_error_reply(out, nullptr, "bad request line: not JSON");
+    if (request->kind != kind_t::object) return append_error_reply(out, nullptr, "bad request line: not an object");
+    const json_value* id = request->find("id");
+    const json_value* contract = request->find("contract");
+    if (contract == nullptr || contract->kind != kind_t::string) {
+        return append_error_reply(out, id, "request has no string \"contract\"");
+    }
+    if (contract->string == "Problems.create") {
+        const auto args = spread_args(request->find("args"));
+        const auto r = args ? wire::problems::create_args(*args) : wire::problems::result{};
+        out += "{\"id\":";
+        if (id != nullptr) plurnk::append_json_value(out, *id);
+        else out += "null";
+        out += r.ok ? ",\"ok\":true,\"result\":" : ",\"ok\":false,\"result\":null";
+        if (r.ok) plurnk::append_json_value(out, r.value);
+        out += "}\n";
+        return;
+    }
+    const auto c = wire::contract_from_name(contract->string);
+    if (!c) {
+        std::string quoted;
+        plurnk::append_json_value_string(quoted, contract->string);
+        return append_error_reply(out, id, "unknown contract " + quoted);
+    }
+    const json_value* instance = request->find("instance");
+    if (instance == nullptr) return append_error_reply(out, id, "cannot validate: the request has no \"instance\"");
+    const auto v = wire::validate(*c, *instance);
+    if (!v.exception.empty()) return append_error_reply(out, id, "cannot validate: " + v.exception);
+    const bool asserted = v.valid && wire::assert_contract(*c, *instance).ok;
+    out += "{\"id\":";
+    if (id != nullptr) plurnk::append_json_value(out, *id);
+    else out += "null";
+    out += v.valid ? ",\"valid\":true" : ",\"valid\":false";
+    out += asserted ? ",\"asserted\":true}\n" : ",\"asserted\":false}\n";
+}
+
+int run_batch() {
+    std::ios::sync_with_stdio(false);
+    std::string line, out;
+    while (std::getline(std::cin, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        answer(out, line);
+        if (out.size() >= (1u << 16)) {
+            std::fwrite(out.data(), 1, out.size(), stdout);
+            out.clear();
+        }
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+}  // namespace
+
+int cmd_validate(const args& a) {
+    std::string contract_name, path;
+    bool batch = false, assert_mode = false, json_out = false;
+    for (const auto& x : a) {
+        if (x.rfind("--contract=", 0) == 0) contract_name = x.substr(11);
+        else if (x == "--batch") batch = true;
+        else if (x == "--assert") assert_mode = true;
+        else if (x == "--json") json_out = true;
+        else if (x == "-" || x.rfind("-", 0) != 0) {
+            if (!path.empty()) return usage_error("validate takes one FILE");
+            path = x;
+        } else {
+            return usage_error(fmt::format("unknown option '{}'", x));
+        }
+    }
+    if (batch) {
+        if (!contract_name.empty() || !path.empty() || assert_mode || json_out) {
+            return usage_error("validate --batch takes no other option or FILE");
+        }
+        return run_batch();
+    }
+    if (contract_name.empty()) return usage_error("validate needs --contract=NAME or --batch");
+    const auto c = wire::contract_from_name(contract_name);
+    if (!c) return usage_error(fmt::format("unknown contract '{}' (one of {})", contract_name, known_contracts()));
+    std::string text;
+    if (!read_input(path.empty() ? "-" : path, text)) return 2;
+    const auto value = plurnk::parse_json(text);
+    wire::validation_result r;
+    if (value) r = wire::validate(*c, *value);
+    else r.exception = "invalid JSON";
+    wire::assertion as;
+    if (assert_mode && value && r.exception.empty()) as = wire::assert_contract(*c, *value);
+    const bool ok = assert_mode ? as.ok : r.valid;
+    if (json_out) {
+        std::string out = ok ? "{\"valid\":true" : "{\"valid\":false";
+        if (!r.exception.empty()) {
+            out += ",\"exception\":";
+            plurnk::append_json_value_string(out, r.exception);
+        }
+        out += ",\"errors\":" + wire::errors_json(r.errors);
+        if (assert_mode && !ok && r.exception.empty()) {
+            out += ",\"errorClass\":";
+            plurnk::append_json_value_string(out, as.error_class);
+            out += ",\"message\":";
+            plurnk::append_json_value_string(out, as.message);
+        }
+        fmt::print("{}}}\n", out);
+    } else if (ok) {
+        fmt::print("valid {}\n", wire::contract_name(*c));
+    } else if (!r.exception.empty()) {
+        fmt::print("invalid {}: {}\n", wire::contract_name(*c), r.exception);
+    } else if (r.valid) {  // only the assert rule failed
+        fmt::print("invalid {}: {}: {}\n", wire::contract_name(*c), as.error_class, as.message);
+    } else {
+        fmt::print("invalid {}:\n", wire::contract_name(*c));
+        for (const auto& e : r.errors) {
+            fmt::print("  {} {} ({} at {})\n", e.instance_location, e.message, e.keyword, e.keyword_location);
+        }
+    }
+    return ok ? 0 : 1;
+}
+
+}  // namespace plurnk::cli

@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: MIT
+// The wire schemas' evaluator. add() compiles a schema document into nodes (one per subschema,
+// each registered under its absolute URI "<$id>#<pointer>" as @cfworker/json-schema's
+// dereference() registers them), refusing any keyword outside the subset below; resolve() binds
+// each "$ref" to its node. validate() then walks node and instance together following
+// @cfworker/json-schema 4's validate() keyword by keyword:
+//   $ref, type, const, enum, not, anyOf, allOf, oneOf,
+//   objects: required, propertyNames, properties (stops at the first failure), additionalProperties,
+//   arrays: maxItems, minItems, items (stops at the first failure), uniqueItems,
+//   numbers: minimum, maximum; strings: minLength, maxLength, pattern.
+// Every keyword of a schema is evaluated (shortCircuit only ends property and item loops), so the
+// errors and their order are the reference's. Its quirks are kept on purpose: a lone "integer" type
+// accepts Infinity (Infinity % 1 is NaN, which is falsy) while "integer" inside a type list does
+// not; a false schema's keywordLocation is the instance location; const, enum and uniqueItems
+// compare primitives with === (so 0 equals -0) and containers by deep equality; lengths count code
+// points; an instance key holding a lone surrogate makes encodeURI throw ("URI malformed").
+//
+// pattern: matched with RE2, restricted at add() time to the syntax on which RE2 and an ECMAScript
+// `u`-mode RegExp agree: ASCII only; literals, escaped punctuation, [classes] with ranges, groups
+// and (?:...), alternation, the quantifiers ? * + {m} {m,} {m,n}, and ^ $ (RE2's $ without (?m) is
+// the very end, as JavaScript's without the m flag). '.' outside a class (JavaScript excludes
+// \r \u2028 \u2029 too), \d \w \s \b and other letter escapes, back-references and look-arounds
+// are refused; each pattern must also be a valid `u`-mode RegExp by plurnk::validate_regex.
+#include "schema_engine.hpp"
+
+#include <re2/re2.h>
+
+#include <cmath>
+#include <deque>
+#include <map>
+#include <optional>
+
+#include "plurnk/validate.hpp"
+
+namespace plurnk::wire::detail {
+
+namespace {
+
+using kind_t = json_value::kind_t;
+
+struct node {
+    enum class form : std::uint8_t { always, never, object };
+    form f = form::object;
+    std::string where;  // "<$id>#<pointer>", for load errors
+
+    std::string ref;  // absolute
+    const node* ref_target = nullptr;
+    std::vector<std::string> types;
+    bool has_type = false;
+    bool type_list = false;
+    const json_value* const_value = nullptr;
+    const json_value* enum_values = nullptr;
+    const node* not_schema = nullptr;
+    std::optional<std::vector<const node*>> any_of, all_of, one_of;
+    std::optional<std::vector<std::string>> required;
+    const node* property_names = nullptr;
+    std::optional<std::vector<std::pair<std::string, const node*>>> properties;
+    const node* additional_properties = nullptr;
+    const node* items = nullptr;
+    std::optional<double> min_items, max_items, minimum, maximum, min_length, max_length;
+    bool unique_items = false;
+    std::unique_ptr<re2::RE2> pattern;
+};
+
+const char* type_name(kind_t k) noexcept {
+    switch (k) {
+        case kind_t::null: return "null";
+        case kind_t::boolean: return "boolean";
+        case kind_t::number: return "number";
+        case kind_t::string: return "string";
+        case kind_t::array: return "array";
+        case kind_t::object: return "object";
+    }
+    return "null";
+}
+
+// JSON Pointer token escaping (~ -> ~0, / -> ~1) as the reference's escapePointer.
+std::string escape_pointer(std::string_view key) {
+    std::string out;
+    for (char c : key) {
+        if (c == '~') out += "~0";
+        else if (c == '/') out += "~1";
+        else out += c;
+    }
+    return out;
+}
+
+// encodeURI(escapePointer(key)).replace(/#/g, '%23'); false where encodeURI throws (a lone
+// surrogate, held as ED A0..BF xx).
+bool append_encoded_pointer(std::string& out, std::string_view key) {
+    static constexpr char k_hex[] = "0123456789ABCDEF";
+    const std::string escaped = escape_pointer(key);
+    for (std::size_t i = 0; i < escaped.size(); ++i) {
+        const auto c = static_cast<unsigned char>(escaped[i]);
+        if (c == 0xED && i + 1 < escaped.size() && static_cast<unsigned char>(escaped[i + 1]) >= 0xA0) return false;
+        const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                                (c != 0 && std::string_view(";,/?:@&=+$-_.!~*'()").find(static_cast<char>(c)) !=
+                                               std::string_view::npos);
+        if (unreserved) {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += k_hex[c >> 4];
+            out += k_hex[c & 15];
+        }
+    }
+    return true;
+}
+
+// === between two JSON values that are not both containers, and deepCompareStrict otherwise.
+bool js_equal(const json_value& a, const json_value& b) {
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+        case kind_t::null: return true;
+        case kind_t::boolean: return a.boolean == b.boolean;
+        case kind_t::number: return a.number == b.number;
+        case kind_t::string: return a.string == b.string;
+        case kind_t::array:
+            if (a.array.size() != b.array.size()) return false;
+            for (std::size_t i = 0; i < a.array.size(); ++i) {
+                if (!js_equal(a.array[i], b.array[i])) return false;
+            }
+            return true;
+        case kind_t::object:
+            if (a.object.size() != b.object.size()) return false;
+            for (const auto& [k, v] : a.object) {
+                const json_value* w = b.find(k);
+                if (w == nullptr || !js_equal(v, *w)) return false;
+            }
+            return true;
+    }
+    return false;
+}
+
+// The pattern subset on which RE2 and ECMAScript u-mode agree (see the file comment); empty when
+// `p` is inside it, else why not.
+std::string outside_pattern_subset(std::string_view p) {
+    bool in_class = false;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const auto c = static_cast<unsigned char>(p[i]);
+        if (c >= 0x80 || c < 0x20) return "non-ASCII or control character";
+        if (c == '\\') {
+            if (i + 1 >= p.size()) return "trailing backslash";
+            const auto e = static_cast<unsigned char>(p[++i]);
+            if ((e >= 'A' && e <= 'Z') || (e >= 'a' && e <= 'z') || (e >= '0' && e <= '9') || e >= 0x80) {
+                return "escape \\" + std::string(1, static_cast<char>(e));
+            }
+            continue;
+        }
+        if (in_class) {
+            if (c == ']') in_class = false;
+            else if (c == '[') return "'[' inside a class";
+            continue;
+        }
+        if (c == '[') {
+            in_class = true;
+            if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+            if (i + 1 < p.size() && p[i + 1] == ']') return "empty class";
+        } else if (c == '.') {
+            return "'.' outside a class";
+        } else if (c == '(' && i + 1 < p.size() && p[i + 1] == '?') {
+            if (i + 2 >= p.size() || p[i + 2] != ':') return "group other than (?:";
+        }
+    }
+    return in_class ? "unterminated class" : "";
+}
+
+}  // namespace
+
+struct schema_set::impl {
+    std::deque<json_value> docs;
+    std::deque<node> nodes;
+    std::map<std::string, const node*, std::less<>> lookup;
+
+    std::string compile(const json_value& s, const std::string& base, const std::string& pointer,
+                        const node*& out);
+    std::string compile_list(const json_value& s, const std::string& base, const std::string& pointer,
+                             std::optional<std::vector<const node*>>& out);
+};
+
+std::string schema_set::impl::compile_list(const json_value& s, const std::string& base,
+                                           const std::string& pointer,
+                                           std::optional<std::vector<const node*>>& out) {
+    if (s.kind != kind_t::array) return base + "#" + pointer + " is not an array of schemas";
+    out.emplace();
+    for (std::size_t i = 0; i < s.array.size(); ++i) {
+        const node* n = nullptr;
+        if (auto e = compile(s.array[i], base, pointer + "/" + std::to_string(i), n); !e.empty()) return e;
+        out->push_back(n);
+    }
+    return {};
+}
+
+std::string schema_set::impl::compile(const json_value& s, const std::string& base, const std::string& pointer,
+                                      const node*& out) {
+    node& n = nodes.emplace_back();
+    n.where = pointer.empty() ? base : base + "#" + pointer;
+    out = &n;
+    if (!lookup.emplace(n.where, &n).second) return "duplicate schema URI " + n.where;
+    if (s.kind == kind_t::boolean) {
+        n.f = s.boolean ? node::form::always : node::form::never;
+        return {};
+    }
+    if (s.kind != kind_t::object) return n.where + " is not a schema";
+    auto number = [&](const json_value& v, const std::string& key, std::optional<double>& to) -> std::string {
+        if (v.kind != kind_t::number) return n.where + ": " + key + " is not a number";
+        to = v.number;
+        return {};
+    };
+    for (const auto& [key, v] : s.object) {
+        const std::string sub = pointer + "/" + escape_pointer(key);
+        std::string e;
+        if (key == "$schema" || key == "title" || key == "description" || key == "$comment") {
+            continue;
+        } else if (key == "$id") {
+            if (!pointer.empty()) e = n.where + ": $id inside a document is not supported";
+        } else if (key == "$defs") {
+            if (v.kind != kind_t::object) return n.where + ": $defs is not an object";
+            for (const auto& [name, d] : v.object) {
+                const node* ignored = nullptr;
+                if (e = compile(d, base, sub + "/" + escape_pointer(name), ignored); !e.empty()) return e;
+            }
+        } else if (key == "$ref") {
+            if (v.kind != kind_t::string) return n.where + ": $ref is not a string";
+            if (v.string.starts_with("#")) n.ref = base + v.string;
+            else if (v.string.starts_with("https://")) n.ref = v.string;
+            else e = n.where + ": relative $ref " + v.string + " is not supported";
+        } else if (key == "type") {
+            n.has_type = true;
+            if (v.kind == kind_t::string) {
+                n.types.push_back(v.string);
+            } else if (v.kind == kind_t::array) {
+                n.type_list = true;
+                for (const json_value& t : v.array) {
+                    if (t.kind != kind_t::string) return n.where + ": type list holds a non-string";
+                    n.types.push_back(t.string);
+                }
+            } else {
+                e = n.where + ": type is neither a string nor a list";
+            }
+        } else if (key == "const") {
+            n.const_value = &v;
+        } else if (key == "enum") {
+            if (v.kind != kind_t::array) return n.where + ": enum is not an array";
+            n.enum_values = &v;
+        } else if (key == "not") {
+            e = compile(v, base, sub, n.not_schema);
+        } else if (key == "propertyNames") {
+            e = compile(v, base, sub, n.property_names);
+        } else if (key == "additionalProperties") {
+            e = compile(v, base, sub, n.additional_properties);
+        } else if (key == "items") {
+            if (v.kind == kind_t::array) return n.where + ": items as an array is not supported";
+            e = compile(v, base, sub, n.items);
+        } else if (key == "anyOf") {
+            e = compile_list(v, base, sub, n.any_of);
+        } else if (key == "allOf") {
+            e = compile_list(v, base, sub, n.all_of);
+        } else if (key == "oneOf") {
+            e = compile_list(v, base, sub, n.one_of);
+        } else if (key == "required") {
+            if (v.kind != kind_t::array) return n.where + ": required is not an array";
+            n.required.emplace();
+            for (const json_value& r : v.array) {
+                if (r.kind != kind_t::string) return n.where + ": required holds a non-string";
+                n.required->push_back(r.string);
+            }
+        } else if (key == "properties") {
+            if (v.kind != kind_t::object) return n.where + ": properties is not an object";
+            n.properties.emplace();
+            for (const auto& [name, d] : v.object) {
+                const node* p = nullptr;
+                if (e = compile(d, base, sub + "/" + escape_pointer(name), p); !e.empty()) return e;
+                n.properties->emplace_back(name, p);
+            }
+        } else if (key == "minimum") {
+            e = number(v, key, n.minimum);
+        } else if (key == "maximum") {
+            e = number(v, key, n.maximum);
+        } else if (key == "minItems") {
+            e = number(v, key, n.min_items);
+        } else if (key == "maxItems") {
+            e = number(v, key, n.max_items);
+        } else if (key == "minLength") {
+            e = number(v, key, n.min_length);
+        } else if (key == "maxLength") {
+            e = number(v, key, n.max_length);
+        } else if (key == "uniqueItems") {
+            if (v.kind != kind_t::boolean) return n.where + ": uniqueItems is not a boolean";
+            n.unique_items = v.boolean;
+        } else if (key == "pattern") {
+            if (v.kind != kind_t::string) return n.where + ": pattern is not a string";
+            if (auto why = outside_pattern_subset(v.string); !why.empty()) {
+                return n.where + ": pattern " + v.string + " is outside the supported subset (" + why + ")";
+            }
+            if (!validate_regex(v.string, "u")) return n.where + ": pattern " + v.string + " is not a u-mode RegExp";
+            re2::RE2::Options o;
+            o.set_log_errors(false);
+            n.pattern = std::make_unique<re2::RE2>(v.string, o);
+            if (!n.pattern->ok()) e = n.where + ": RE2 refuses pattern " + v.string;
+        } else {
+            e = n.where + ": keyword " + key + " is not supported";
+        }
+        if (!e.empty()) return e;
+    }
+    return {};
+}
+
+schema_set::schema_set() : impl_(std::make_unique<impl>()) {}
+schema_set::~schema_set() = default;
+
+std::string schema_set::add(std::string_view text) {
+    auto doc = parse_json(text);
+    if (!doc) return "schema is not JSON";
+    const json_value* id = doc->find("$id");
+    if (id == nullptr || id->kind != kind_t::string || !id->string.starts_with("https://")) {
+        return "schema has no absolute $id";
+    }
+    const json_value& stored = impl_->docs.emplace_back(std::move(*doc));
+    const node* root = nullptr;
+    return impl_->compile(stored, stored.find("$id")->string, "", root);
+}
+
+std::string schema_set::resolve() {
+    for (node& n : impl_->nodes) {
+        if (n.ref.empty()) continue;
+        // "X.json#" and "X.json" name the same document, as new URL() normalizes them.
+        std::string uri = n.ref.ends_with("#") ? n.ref.substr(0, n.ref.size() - 1) : n.ref;
+        auto it = impl_->lookup.find(uri);
+        if (it == impl_->lookup.end()) return n.where + ": unresolved $ref " + n.ref;
+        n.ref_target = it->second;
+    }
+    return {};
+}
+
+std::size_t code_points(std::string_view s) noexcept {
+    std::size_t n = 0;
+    for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+}
+
+void append_js_template_number(std::string& out, double x) {
+    if (std::isinf(x)) out += x > 0 ? "Infinity" : "-Infinity";
+    else append_js_number(out, x);
+}
+
+namespace {
+
+// One evaluation: the reference's validate() over nodes, with one shared error list (a call's
+// errors are those it appended; it is valid when it appended none).
+struct evaluator {
+    std::vector<validation_error>& errors;
+    std::string& exception;
+
+    void push(std::size_t at, const std::string& iloc, const char* keyword, std::string kloc, std::string msg) {
+        errors.insert(errors.begin() + static_cast<std::ptrdiff_t>(at),
+                      validation_error{keyword, std::move(kloc), iloc, std::move(msg)});
+    }
+    void push(const std::string& iloc, const char* keyword, std::string kloc, std::string msg) {
+        push(errors.size(), iloc, keyword, std::move(kloc), std::move(msg));
+    }
+    bool child_location(std::string& out, const std::string& iloc, std::string_view key) {
+        out = iloc;
+        out += '/';
+        if (append_encoded_pointer(out, key)) return true;
+        exception = "URI malformed";
+        return false;
+    }
+
+    bool eval(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
+    void eval_object(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
+    void eval_array(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
+    void eval_scalar(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
+    void eval_combinators(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
+};
+
+bool evaluator::eval(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc) {
+    if (s.f == node::form::always) return true;
+    if (s.f == node::form::never) {
+        push(iloc, "false", iloc, "False boolean schema.");
+        return false;
+    }
+    const std::size_t start = errors.size();
+    const char* tname = type_name(inst.kind);
+    if (s.ref_target != nullptr) {
+        const std::string kloc = sloc + "/$ref";
+        const std::size_t at = errors.size();
+        const bool ok = eval(*s.ref_target, inst, iloc, kloc);
+        if (!exception.empty()) return false;
+        if (!ok) push(at, iloc, "$ref", kloc, "A subschema had errors.");
+    }
+    if (s.has_type) {
+        bool ok = false;
+        const bool number = inst.kind == kind_t::number;
+        if (s.type_list) {
+            for (const std::string& t : s.types) {
+                if (t == tname || (t == "integer" && number && std::fmod(inst.number, 1.0) == 0 && inst.number == inst.number)) {
+                    ok = true;
+                    break;
+                }
+            }
+        } else if (s.types[0] == "integer") {
+            // `instance % 1 || instance !== instance` fails; NaN from Infinity % 1 does not.
+            const double r = number ? std::fmod(inst.number, 1.0) : 0;
+            ok = number && !(r != 0 && !std::isnan(r)) && inst.number == inst.number;
+        } else {
+            ok = s.types[0] == tname;
+        }
+        if (!ok) {
+            std::string expected;
+            for (std::size_t i = 0; i < s.types.size(); ++i) expected += (i ? "\", \"" : "") + s.types[i];
+            push(iloc, "type", sloc + "/type",
+                 std::string("Instance type \"") + tname + "\" is invalid. Expected \"" + expected + "\".");
+        }
+    }
+    if (s.const_value != nullptr && !js_equal(inst, *s.const_value)) {
+        push(iloc, "const", sloc + "/const", "Instance does not match " + stringify_json(*s.const_value) + ".");
+    }
+    if (s.enum_values != nullptr) {
+        bool any = false;
+        for (const json_value& v : s.enum_values->array) any = any || js_equal(inst, v);
+        if (!any) {
+            push(iloc, "enum", sloc + "/enum",
+                 "Instance does not match any of " + stringify_json(*s.enum_values) + ".");
+        }
+    }
+    eval_combinators(s, inst, iloc, sloc);
+    if (!exception.empty()) return false;
+    switch (inst.kind) {
+        case kind_t::object: eval_object(s, inst, iloc, sloc); break;
+        case kind_t::array: eval_array(s, inst, iloc, sloc); break;
+        default: eval_scalar(s, inst, iloc, sloc); break;
+    }
+    if (!exception.empty()) return false;
+    return errors.size() == start;
+}
+
+void evaluator::eval_combinators(const node& s, const json_value& inst, const std::string& iloc,
+                                 const std::string& sloc) {
+    if (s.not_schema != nullptr) {
+        const std::string kloc = sloc + "/not";
+        const std::size_t at = errors.size();
+        const bool ok = eval(*s.not_schema, inst, iloc, kloc);
+        if (!exception.empty()) return;
+        errors.resize(at);
+        if (ok) push(iloc, "not", kloc, "Instance matched \"not\" schema.");
+    }
+    // anyOf and allOf keep their subschemas' errors only when they fail, after their own.
+    auto combine = [&](const std::optional<std::vector<const node*>>& list, const char* keyword, int mode) {
+        if (!list) return;
+        const std::string kloc = sloc + "/" + keyword;
+        const std::size_t at = errors.size();
+        std::size_t matches = 0;
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            matches += eval(*(*list)[i], inst, iloc, kloc + "/" + std::to_string(i));
+            if (!exception.empty()) return;
+        }
+        const bool ok = mode == 0 ? matches > 0 : mode == 1 ? matches == list->size() : matches == 1;
+        if (ok) {
+            errors.resize(at);
+        } else if (mode == 0) {
+            push(at, iloc, keyword, kloc, "Instance does not match any subschemas.");
+        } else if (mode == 1) {
+            push(at, iloc, keyword, kloc, "Instance does not match every subschema.");
+        } else {
+            push(at, iloc, keyword, kloc,
+                 "Instance does not match exactly one subschema (" + std::to_string(matches) + " matches).");
+        }
+    };
+    combine(s.any_of, "anyOf", 0);
+    combine(s.all_of, "allOf", 1);
+    combine(s.one_of, "oneOf", 2);
+}
+
+void evaluator::eval_object(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc) {
+    if (s.required) {
+        for (const std::string& key : *s.required) {
+            if (inst.find(key) == nullptr) {
+                push(iloc, "required", sloc + "/required",
+                     "Instance does not have required property \"" + key + "\".");
+            }
+        }
+    }
+    std::string child;
+    if (s.property_names != nullptr) {
+        const std::string kloc = sloc + "/propertyNames";
+        json_value name;
+        name.kind = kind_t::string;
+        for (const auto& member : inst.object) {
+            if (!child_location(child, iloc, member.first)) return;
+            name.string = member.first;
+            const std::size_t at = errors.size();
+            if (!eval(*s.property_names, name, child, kloc)) {
+                if (!exception.empty()) return;
+                push(at, iloc, "propertyNames", kloc, "Property name \"" + member.first + "\" does not match schema.");
+            }
+        }
+    }
+    bool stop = false;
+    if (s.properties) {
+        const std::string kloc = sloc + "/properties";
+        for (const auto& [key, sub] : *s.properties) {
+            const json_value* v = inst.find(key);
+            if (v == nullptr) continue;
+            if (!child_location(child, iloc, key)) return;
+            const std::size_t at = errors.size();
+            std::string skloc = kloc + "/";
+            append_encoded_pointer(skloc, key);
+            if (!eval(*sub, *v, child, skloc)) {
+                if (!exception.empty()) return;
+                push(at, iloc, "properties", kloc, "Property \"" + key + "\" does not match schema.");
+                stop = true;
+                break;
+            }
+        }
+    }
+    if (!stop && s.additional_properties != nullptr) {
+        const std::string kloc = sloc + "/additionalProperties";
+        for (const auto& [key, v] : inst.object) {
+            bool evaluated = false;
+            if (s.properties) {
+                for (const auto& p : *s.properties) evaluated = evaluated || p.first == key;
+            }
+            if (evaluated) continue;
+            if (!child_location(child, iloc, key)) return;
+            const std::size_t at = errors.size();
+            if (!eval(*s.additional_properties, v, child, kloc)) {
+                if (!exception.empty()) return;
+                push(at, iloc, "additionalProperties", kloc,
+                     "Property \"" + key + "\" does not match additional properties schema.");
+            }
+        }
+    }
+}
+
+void evaluator::eval_array(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc) {
+    const double length = static_cast<double>(inst.array.size());
+    auto count = [](double x) {
+        std::string t;
+        append_js_template_number(t, x);
+        return t;
+    };
+    if (s.max_items && length > *s.max_items) {
+        push(iloc, "maxItems", sloc + "/maxItems",
+             "Array has too many items (" + count(length) + " > " + count(*s.max_items) + ").");
+    }
+    if (s.min_items && length < *s.min_items) {
+        push(iloc, "minItems", sloc + "/minItems",
+             "Array has too few items (" + count(length) + " < " + count(*s.min_items) + ").");
+    }
+    if (s.items != nullptr) {
+        const std::string kloc = sloc + "/items";
+        for (std::size_t i = 0; i < inst.array.size(); ++i) {
+            const std::size_t at = errors.size();
+            if (!eval(*s.items, inst.array[i], iloc + "/" + std::to_string(i), kloc)) {
+                if (!exception.empty()) return;
+                push(at, iloc, "items", kloc, "Items did not match schema.");
+                break;
+            }
+        }
+    }
+    if (s.unique_items) {
+        for (std::size_t j = 0; j < inst.array.size(); ++j) {
+            for (std::size_t k = 0; k < inst.array.size(); ++k) {
+                if (j != k && js_equal(inst.array[j], inst.array[k])) {
+                    push(iloc, "uniqueItems", sloc + "/uniqueItems",
+                         "Duplicate items at indexes " + std::to_string(j) + " and " + std::to_string(k) + ".");
+                    return;
+                }
+            }
+        }
+    }
+}
+
+void evaluator::eval_scalar(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc) {
+    auto num = [](double x) {
+        std::string t;
+        append_js_template_number(t, x);
+        return t;
+    };
+    if (inst.kind == kind_t::number) {
+        if (s.minimum && inst.number < *s.minimum) {
+            push(iloc, "minimum", sloc + "/minimum", num(inst.number) + " is less than " + num(*s.minimum) + ".");
+        }
+        if (s.maximum && inst.number > *s.maximum) {
+            push(iloc, "maximum", sloc + "/maximum", num(inst.number) + " is greater than " + num(*s.maximum) + ".");
+        }
+    } else if (inst.kind == kind_t::string) {
+        const double length = s.min_length || s.max_length ? static_cast<double>(code_points(inst.string)) : 0;
+        if (s.min_length && length < *s.min_length) {
+            push(iloc, "minLength", sloc + "/minLength",
+                 "String is too short (" + num(length) + " < " + num(*s.min_length) + ").");
+        }
+        if (s.max_length && length > *s.max_length) {
+            push(iloc, "maxLength", sloc + "/maxLength",
+                 "String is too long (" + num(length) + " > " + num(*s.max_length) + ").");
+        }
+        if (s.pattern && !re2::RE2::PartialMatch(inst.string, *s.pattern)) {
+            push(iloc, "pattern", sloc + "/pattern", "String does not match pattern.");
+        }
+    }
+}
+
+}  // namespace
+
+bool schema_set::validate(std::string_view id, const json_value& instance, std::vector<validation_error>& errors,
+                          std::string& exception) const {
+    auto it = impl_->lookup.find(id);
+    if (it == impl_->lookup.end()) {
+        exception = "no schema " + std::string(id);
+        return false;
+    }
+    evaluator ev{errors, exception};
+    const bool ok = ev.eval(*it->second, instance, "#", "#");
+    return ok && exception.empty();
+}
+
+}  // namespace plurnk::wire::detail

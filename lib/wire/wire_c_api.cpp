@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// The wire C API (include/plurnk/plurnk_wire.h) over plurnk/wire.hpp: JSON text in, statuses and
+// library-allocated strings out, every exception (out of memory) caught at the boundary.
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "plurnk/plurnk_wire.h"
+#include "plurnk/wire.hpp"
+
+namespace {
+
+using namespace plurnk;
+
+char* copy_out(const std::string& s) {
+    char* buf = new char[s.size() + 1];
+    std::memcpy(buf, s.data(), s.size());
+    buf[s.size()] = '\0';
+    return buf;
+}
+
+bool known(int c) { return c >= 0 && c < PLURNK_WIRE_CONTRACT_COUNT; }
+
+std::string_view view(const char* p, std::size_t n) { return p == nullptr ? std::string_view{} : std::string_view(p, n); }
+
+template <class F>
+plurnk_status guarded(F&& f) {
+    try {
+        return f();
+    } catch (const std::bad_alloc&) {
+        return PLURNK_ERR_OUT_OF_MEMORY;
+    } catch (...) {
+        return PLURNK_ERR_INTERNAL;
+    }
+}
+
+std::string exception_errors(const std::string& what) {
+    return wire::errors_json({wire::validation_error{"exception", "#", "#", what}});
+}
+
+}  // namespace
+
+static_assert(PLURNK_WIRE_CONTRACT_COUNT == plurnk::wire::k_contract_count);
+
+extern "C" {
+
+PLURNK_API const char* plurnk_wire_contract_name(int contract) {
+    return known(contract) ? wire::contract_name(static_cast<wire::contract>(contract)) : nullptr;
+}
+
+PLURNK_API int plurnk_wire_contract_from_name(const char* name, size_t len) {
+    const auto c = wire::contract_from_name(view(name, len));
+    return c ? static_cast<int>(*c) : -1;
+}
+
+PLURNK_API plurnk_status plurnk_wire_validate(int contract, const char* json, size_t len, int* valid,
+                                              char** errors_json) {
+    if (!known(contract) || valid == nullptr) return PLURNK_ERR_INVALID_ARGUMENT;
+    if (errors_json != nullptr) *errors_json = nullptr;
+    return guarded([&] {
+        const auto r = wire::validate_json(static_cast<wire::contract>(contract), view(json, len));
+        *valid = r.valid ? 1 : 0;
+        if (errors_json != nullptr) {
+            *errors_json = copy_out(r.exception.empty() ? wire::errors_json(r.errors) : exception_errors(r.exception));
+        }
+        return PLURNK_OK;
+    });
+}
+
+PLURNK_API plurnk_status plurnk_wire_assert(int contract, const char* json, size_t len, int* ok, char** error_class,
+                                            char** message) {
+    if (!known(contract) || ok == nullptr) return PLURNK_ERR_INVALID_ARGUMENT;
+    if (error_class != nullptr) *error_class = nullptr;
+    if (message != nullptr) *message = nullptr;
+    return guarded([&] {
+        const auto value = parse_json(view(json, len));
+        wire::assertion a;
+        if (value) {
+            a = wire::assert_contract(static_cast<wire::contract>(contract), *value);
+        } else {
+            a.error_class = "SyntaxError";
+            a.message = "invalid JSON";
+        }
+        *ok = a.ok ? 1 : 0;
+        if (!a.ok) {
+            if (error_class != nullptr) *error_class = copy_out(a.error_class);
+            if (message != nullptr) *message = copy_out(a.message);
+        }
+        return PLURNK_OK;
+    });
+}
+
+PLURNK_API plurnk_status plurnk_wire_problems_create(const char* args_json, size_t len, int* ok, char** out) {
+    if (ok == nullptr) return PLURNK_ERR_INVALID_ARGUMENT;
+    if (out != nullptr) *out = nullptr;
+    return guarded([&] {
+        const auto args = parse_json(view(args_json, len));
+        if (!args || args->kind != json_value::kind_t::array) return PLURNK_ERR_INVALID_ARGUMENT;
+        const auto r = wire::problems::create_args(args->array);
+        *ok = r.ok ? 1 : 0;
+        if (out != nullptr) *out = copy_out(r.ok ? stringify_json(r.value) : r.message);
+        return PLURNK_OK;
+    });
+}
+
+PLURNK_API const char* plurnk_wire_default_loop_flags(void) {
+    return R"({"mode":"act","auto":false,"noWeb":false,"noInteraction":false,"noProposals":false})";
+}
+PLURNK_API const char* plurnk_wire_unknown_position(void) { return R"({"line":0,"column":0})"; }
+PLURNK_API const char* plurnk_wire_reserved_authorities(void) { return R"(["commons","plurnk"])"; }
+PLURNK_API const char* plurnk_wire_plurnk_ops(void) {
+    return R"(["FIND","READ","EDIT","COPY","MOVE","OPEN","FOLD","SEND","EXEC","WORK","FORK","KILL","PLAN"])";
+}
+PLURNK_API const char* plurnk_wire_worker_name_pattern(void) { return wire::k_worker_name_pattern.data(); }
+
+PLURNK_API int plurnk_wire_is_worker_name(const char* name, size_t len) {
+    try {
+        return wire::is_worker_name(view(name, len)) ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
+PLURNK_API const char* plurnk_wire_schema(int contract) {
+    return known(contract) ? wire::schema_text(static_cast<wire::contract>(contract)).data() : nullptr;
+}
+
+PLURNK_API void plurnk_wire_free_string(char* s) { delete[] s; }
+
+}  // extern "C"
