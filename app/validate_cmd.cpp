@@ -6,6 +6,7 @@
 //     JSON Lines {"id","contract","instance"} -> {"id","valid","asserted"}, and
 //     {"id","contract":"Problems.create","args":[...]} -> {"id","ok","result"}; a request that
 //     cannot be answered gets {"id","error"}. Blank lines are skipped; every other line is answered.
+//     A request with "errors":true also gets the schema errors ("errors":[...], as errors_json).
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -97,7 +98,11 @@ void answer(std::string& out, const std::string& line) {
     if (id != nullptr) plurnk::append_json_value(out, *id);
     else out += "null";
     out += v.valid ? ",\"valid\":true" : ",\"valid\":false";
-    out += asserted ? ",\"asserted\":true}\n" : ",\"asserted\":false}\n";
+    out += asserted ? ",\"asserted\":true" : ",\"asserted\":false";
+    if (const json_value* e = request->find("errors"); e != nullptr && e->kind == kind_t::boolean && e->boolean) {
+        out += ",\"errors\":" + wire::errors_json(v.errors);
+    }
+    out += "}\n";
 }
 
 int run_batch() {
