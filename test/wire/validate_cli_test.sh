@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `plurnk validate`: exit statuses (0 valid, 1 invalid, 2 usage), printed errors, --assert, --json,
+# and --batch answering every request line (malformed ones with an "error").
+# usage: validate_cli_test.sh PLURNK
+set -u
+plurnk=$1
+fails=0
+expect() {  # expect STATUS DESCRIPTION -- command...
+    want=$1 what=$2; shift 3
+    "$@" > out.txt 2>&1; got=$?
+    if [ "$got" != "$want" ]; then echo "FAIL $what: exit $got, expected $want"; cat out.txt; fails=$((fails + 1)); fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; cd "$tmp" || exit 1
+printf '{"line":1,"column":0}' > good.json
+printf '{"line":-1,"column":0}' > bad.json
+printf '{"startLine":2,"startColumn":5,"endLine":1,"endColumn":1}' > region.json
+expect 0 "valid file" -- "$plurnk" validate --contract=Position good.json
+expect 1 "invalid file" -- "$plurnk" validate --contract=Position bad.json
+grep -q '#/line -1 is less than 0. (minimum at #/properties/line/minimum)' out.txt || { echo "FAIL error line"; cat out.txt; fails=$((fails + 1)); }
+expect 0 "valid stdin" -- sh -c "\"$plurnk\" validate --contract=Position - < good.json"
+expect 1 "not JSON" -- sh -c "printf '{' | \"$plurnk\" validate --contract=Position"
+expect 0 "validate ignores the assert rule" -- "$plurnk" validate --contract=TextRegion region.json
+expect 1 "--assert applies it" -- "$plurnk" validate --contract=TextRegion --assert region.json
+grep -q 'InvalidTextRegionError: TextRegion ends before it starts' out.txt || { echo "FAIL assert message"; fails=$((fails + 1)); }
+expect 1 "--json" -- "$plurnk" validate --contract=Position --json bad.json
+grep -q '^{"valid":false,"errors":\[{"instanceLocation":"#","keyword":"properties"' out.txt || { echo "FAIL --json"; cat out.txt; fails=$((fails + 1)); }
+expect 2 "unknown contract" -- "$plurnk" validate --contract=Nope good.json
+expect 2 "no contract" -- "$plurnk" validate good.json
+expect 2 "missing file" -- "$plurnk" validate --contract=Position missing.json
+expect 2 "unknown option" -- "$plurnk" validate --contract=Position --frob good.json
+expect 2 "batch with a file" -- "$plurnk" validate --batch good.json
+cat > requests.jsonl <<'REQ'
+{"id":"a","contract":"Position","instance":{"line":1,"column":0}}
+
+{"id":"b","contract":"TextRegion","instance":{"startLine":2,"startColumn":5,"endLine":1,"endColumn":1}}
+not json
+{"id":"c","contract":"Nope","instance":1}
+{"id":"d","contract":"Position"}
+{"id":"e","contract":"Problems.create","args":["a","x",404,"d"]}
+{"id":"f","contract":"Problems.create","args":"no"}
+REQ
+expect 0 "batch" -- sh -c "\"$plurnk\" validate --batch < requests.jsonl"
+cat > want.jsonl <<'WANT'
+{"id":"a","valid":true,"asserted":true}
+{"id":"b","valid":true,"asserted":false}
+{"id":null,"error":"bad request line: not JSON"}
+{"id":"c","error":"unknown contract \"Nope\""}
+{"id":"d","error":"cannot validate: the request has no \"instance\""}
+{"id":"e","ok":true,"result":{"type":"https://problems.plurnk.dev/a/x","title":"X","status":404,"detail":"d"}}
+{"id":"f","ok":false,"result":null}
+WANT
+cmp -s out.txt want.jsonl || { echo "FAIL batch replies"; diff want.jsonl out.txt; fails=$((fails + 1)); }
+[ $fails = 0 ] && echo "validate CLI: all checks passed"
+[ $fails = 0 ]

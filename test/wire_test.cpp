@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+// plurnk_wire unit tests. Expected verdicts and error records are the reference engine's
+// (@cfworker/json-schema 4 over the shipped schemas, as ../shared/tools/wire-oracle.mjs builds its
+// validators), recorded when these cases were written; the generated vectors are scored by the
+// wire_vectors tests.
+#include <catch2/catch_test_macros.hpp>
+
+#include <string>
+
+#include "plurnk/json.hpp"
+#include "plurnk/wire.hpp"
+#include "wire/schema_engine.hpp"
+
+namespace {
+
+namespace wire = plurnk::wire;
+using plurnk::json_value;
+
+json_value j(std::string_view text) {
+    auto v = plurnk::parse_json(text);
+    REQUIRE(v.has_value());
+    return std::move(*v);
+}
+
+bool valid(wire::contract c, std::string_view text) {
+    const auto r = wire::validate_json(c, text);
+    REQUIRE(r.exception.empty());
+    return r.valid;
+}
+
+std::string url_path(std::string_view port) {
+    return R"({"kind":"url","raw":"x","scheme":"h","username":null,"password":null,"hostname":null,"port":)" +
+           std::string(port) + R"(,"pathname":"/","query":null,"fragment":null})";
+}
+
+}  // namespace
+
+TEST_CASE("contract names round-trip and every shipped schema loads") {
+    for (std::size_t i = 0; i < wire::k_contract_count; ++i) {
+        const auto c = static_cast<wire::contract>(i);
+        CHECK(wire::contract_from_name(wire::contract_name(c)) == c);
+        CHECK((wire::schema_id(c) == "https://schemas.plurnk.dev/v0/" + std::string(wire::contract_name(c)) + ".json" ||
+               c == wire::contract::provider_cost));
+        CHECK(plurnk::parse_json(wire::schema_text(c)).has_value());
+        CHECK(wire::validate(c, j("null")).exception.empty());
+    }
+    CHECK(wire::schema_id(wire::contract::provider_cost) == "https://plurnk.dev/schema/ProviderCost.json");
+    CHECK_FALSE(wire::contract_from_name("position").has_value());
+}
+
+TEST_CASE("errors are the reference engine's records, in its order") {
+    const auto r = wire::validate_position(j(R"({"line":"1","column":-1})"));
+    CHECK_FALSE(r.valid);
+    // shortCircuit: the failing "line" ends the properties loop, so "column" is not reported.
+    CHECK(wire::errors_json(r.errors) ==
+          R"([{"instanceLocation":"#","keyword":"properties","keywordLocation":"#/properties","error":"Property \"line\" does not match schema."},)"
+          R"({"instanceLocation":"#/line","keyword":"type","keywordLocation":"#/properties/line/type","error":"Instance type \"string\" is invalid. Expected \"integer\"."}])");
+
+    const auto extra = wire::validate_position(j(R"({"line":1.0,"column":0,"x":1})"));
+    CHECK(wire::errors_json(extra.errors) ==
+          R"([{"instanceLocation":"#","keyword":"additionalProperties","keywordLocation":"#/additionalProperties","error":"Property \"x\" does not match additional properties schema."},)"
+          R"({"instanceLocation":"#/x","keyword":"false","keywordLocation":"#/x","error":"False boolean schema."}])");
+
+    const auto op = wire::validate_operation_result(j(R"({"status":404})"));
+    CHECK(wire::errors_json(op.errors) ==
+          R"([{"instanceLocation":"#","keyword":"oneOf","keywordLocation":"#/oneOf","error":"Instance does not match exactly one subschema (0 matches)."},)"
+          R"({"instanceLocation":"#","keyword":"properties","keywordLocation":"#/oneOf/0/properties","error":"Property \"status\" does not match schema."},)"
+          R"({"instanceLocation":"#/status","keyword":"maximum","keywordLocation":"#/oneOf/0/properties/status/maximum","error":"404 is greater than 399."},)"
+          R"({"instanceLocation":"#","keyword":"required","keywordLocation":"#/oneOf/1/required","error":"Instance does not have required property \"problem\"."}])");
+    CHECK(wire::validate_position(j(R"({"line":1,"column":0})")).errors.empty());
+}
+
+TEST_CASE("numbers as JavaScript sees them after JSON.parse") {
+    using wire::contract;
+    CHECK(valid(contract::position, R"({"line":1.0,"column":-0})"));
+    CHECK_FALSE(valid(contract::position, R"({"line":1.5,"column":0})"));
+    // The reference's quirk: a lone "integer" accepts Infinity, "integer" in a type list does not.
+    CHECK(valid(contract::position, R"({"line":1e400,"column":0})"));
+    CHECK_FALSE(valid(contract::parsed_path, url_path("1e400")));
+    CHECK(valid(contract::parsed_path, url_path("80.0")));
+    CHECK_FALSE(valid(contract::parsed_path, url_path("65536")));
+    CHECK(valid(contract::line_marker, R"({"marks":[1e400]})"));
+}
+
+TEST_CASE("minLength counts code points, a lone surrogate as one") {
+    using wire::contract;
+    CHECK_FALSE(valid(contract::matcher_body, R"({"dialect":"xpath","raw":"😀"})"));
+    CHECK_FALSE(valid(contract::matcher_body, R"({"dialect":"xpath","raw":"\ud800\udc00"})"));
+    CHECK(valid(contract::matcher_body, R"({"dialect":"xpath","raw":"\ud800x"})"));
+    CHECK(valid(contract::matcher_body, R"({"dialect":"xpath","raw":"//"})"));
+}
+
+TEST_CASE("patterns: $ is the very end; uniqueItems compares values") {
+    using wire::contract;
+    CHECK(valid(contract::notice, R"({"source":"engine:a-1","kind":"k","level":"info"})"));
+    CHECK_FALSE(valid(contract::notice, R"({"source":"abc\n","kind":"k","level":"info"})"));
+    CHECK_FALSE(valid(contract::provider_cost, R"({"kind":"estimated","usd":"01","source":"s"})"));
+    CHECK(valid(contract::provider_cost, R"({"kind":"estimated","usd":"0.25","source":"s"})"));
+    const std::string entry =
+        R"({"status":200,"entry":{"entryId":1,"target":"t","channels":{},"tags":["a","b"]}})";
+    CHECK(valid(contract::entry_read_result, entry));
+    CHECK_FALSE(valid(contract::entry_read_result,
+                      R"({"status":200,"entry":{"entryId":1,"target":"t","channels":{},"tags":["a","a"]}})"));
+}
+
+TEST_CASE("where the reference throws, the result says so") {
+    // encodeURI of a lone surrogate key ("URI malformed"), reached through additionalProperties.
+    const auto r = wire::validate_json(wire::contract::notice,
+                                       R"({"source":"engine:a-1","kind":"k","level":"info","\ud800":1})");
+    CHECK_FALSE(r.valid);
+    CHECK(r.exception == "URI malformed");
+    CHECK(wire::validate_json(wire::contract::notice, "{").exception == "invalid JSON");
+}
+
+TEST_CASE("EntryReadResult suffix rule") {
+    const auto ok = R"({"status":200,"entry":{"entryId":1,"target":"t","tags":[],"channels":{"body":)"
+                    R"({"content":"h😀","contentOffset":3,"contentLength":5,"mimetype":"text/plain","tokens":1,"state":"static"}}}})";
+    CHECK(valid(wire::contract::entry_read_result, ok));
+    const auto bad = R"({"status":200,"entry":{"entryId":1,"target":"t","tags":[],"channels":{"body":)"
+                     R"({"content":"h😀","contentOffset":3,"contentLength":6,"mimetype":"text/plain","tokens":1,"state":"static"}}}})";
+    const auto r = wire::validate_json(wire::contract::entry_read_result, bad);
+    REQUIRE_FALSE(r.valid);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].keyword == "entry-read-suffix");
+    CHECK(r.errors[0].instance_location == "/entry/channels/body");
+}
+
+TEST_CASE("assert: extra rules, classes and messages") {
+    const auto region = wire::assert_text_region(j(R"({"startLine":2,"startColumn":5,"endLine":2,"endColumn":4})"));
+    CHECK_FALSE(region.ok);
+    CHECK(region.error_class == "InvalidTextRegionError");
+    CHECK(region.message == "TextRegion ends before it starts");
+    CHECK(wire::assert_text_region(j(R"({"startLine":2,"startColumn":5,"endLine":2,"endColumn":5})")).ok);
+    CHECK(wire::validate_text_region(j(R"({"startLine":3,"startColumn":1,"endLine":2,"endColumn":1})")).valid);
+
+    const auto op = wire::assert_operation_result(j(
+        R"({"status":404,"problem":{"type":"https://p/x","title":"T","status":410,"detail":"d"}})"));
+    CHECK(op.error_class == "InvalidOperationResultError");
+    CHECK(op.message == "operation result status 404 does not match problem status 410");
+
+    const auto notice = wire::assert_notice(j(R"({"source":"a","kind":"k"})"));
+    CHECK(notice.error_class == "InvalidNoticeError");
+    CHECK(notice.message ==
+          R"(invalid Notice: [{"instanceLocation":"#","keyword":"required","keywordLocation":"#/required","error":"Instance does not have required property \"level\"."}])");
+    CHECK(wire::has_assert_method(wire::contract::loop_flags));
+    CHECK_FALSE(wire::has_assert_method(wire::contract::provider_cost));
+}
+
+TEST_CASE("a value tree built by the caller") {
+    json_value v;
+    v.kind = json_value::kind_t::object;
+    json_value line, column;
+    line.kind = column.kind = json_value::kind_t::number;
+    line.number = 3;
+    column.number = 0;
+    v.object.emplace_back("line", line);
+    v.object.emplace_back("column", column);
+    CHECK(wire::validate_position(v).valid);
+    v.object[1].second.number = 0.5;
+    CHECK_FALSE(wire::validate_position(v).valid);
+}
+
+TEST_CASE("Problems.create") {
+    namespace problems = wire::problems;
+    const auto p = problems::create("scheme:file", "not-found", 404, "No such file.");
+    REQUIRE(p.ok);
+    CHECK(plurnk::stringify_json(p.value) ==
+          R"({"type":"https://problems.plurnk.dev/scheme/file/not-found","title":"Not found","status":404,"detail":"No such file."})");
+    const auto with = problems::create("daemon:entry", "entry-not-found", 404, "Missing.", j(R"({"status":200,"retryable":false})"),
+                                       "Entry missing");
+    REQUIRE(with.ok);
+    CHECK(plurnk::stringify_json(with.value) ==
+          R"({"status":404,"retryable":false,"type":"https://problems.plurnk.dev/daemon/entry/entry-not-found","title":"Entry missing","detail":"Missing."})");
+    const auto owner = problems::create("Scheme", "x", 404, "d");
+    CHECK_FALSE(owner.ok);
+    CHECK(owner.message == R"(problem owner must be a colon-delimited lowercase identifier; got "Scheme")");
+    CHECK(problems::create("a", "x_y", 404, "d").message ==
+          R"(problem code must be a lowercase kebab-case identifier; got "x_y")");
+    CHECK_FALSE(problems::create("a", "x", 200, "d").ok);  // not a problem status
+    CHECK_FALSE(problems::create("a", "x", 404, "").ok);   // detail minLength 1
+    CHECK(problems::default_title("entry-not-found") == "Entry not found");
+    // JavaScript semantics on other JSON: a string spreads its UTF-16 units; null options fail.
+    const auto spread = problems::create(j(R"("a")"), j(R"("x")"), j("404"), j(R"("d")"), nullptr, nullptr);
+    CHECK(spread.ok);
+    const json_value ext = j(R"("hi")");
+    const auto s = problems::create(j(R"("a")"), j(R"("x")"), j("404"), j(R"("d")"), &ext, nullptr);
+    REQUIRE(s.ok);
+    CHECK(plurnk::stringify_json(s.value).starts_with(R"({"0":"h","1":"i","type")"));
+    const json_value null_options = j("null");
+    CHECK_FALSE(problems::create(j(R"("a")"), j(R"("x")"), j("404"), j(R"("d")"), nullptr, &null_options).ok);
+}
+
+TEST_CASE("root values") {
+    CHECK(plurnk::stringify_json(wire::default_loop_flags()) ==
+          R"({"mode":"act","auto":false,"noWeb":false,"noInteraction":false,"noProposals":false})");
+    CHECK(wire::validate_loop_flags(wire::default_loop_flags()).valid);
+    CHECK(wire::validate_position(wire::unknown_position()).valid);
+    CHECK(wire::is_worker_name("worker-1"));
+    CHECK(wire::is_worker_name("a"));
+    CHECK_FALSE(wire::is_worker_name("-a"));
+    CHECK_FALSE(wire::is_worker_name("a\n"));
+    CHECK_FALSE(wire::is_worker_name(std::string(64, 'a')));
+    CHECK(wire::is_worker_name(std::string(63, 'a')));
+    CHECK(wire::is_reserved_authority("commons"));
+    CHECK_FALSE(wire::is_reserved_authority("self"));
+    CHECK(std::size(wire::k_plurnk_ops) == 13);
+}
+
+TEST_CASE("the engine refuses keywords and patterns outside its subset") {
+    using plurnk::wire::detail::schema_set;
+    auto add = [](std::string_view text) {
+        schema_set s;
+        return s.add(text);
+    };
+    CHECK(add(R"({"$id":"https://x.test/a.json","type":"string"})").empty());
+    CHECK_FALSE(add(R"({"$id":"https://x.test/a.json","format":"date"})").empty());
+    CHECK_FALSE(add(R"({"$id":"https://x.test/a.json","patternProperties":{}})").empty());
+    CHECK_FALSE(add(R"({"$id":"https://x.test/a.json","pattern":"^a.b$"})").empty());
+    CHECK_FALSE(add(R"({"$id":"https://x.test/a.json","pattern":"^\\s+$"})").empty());
+    CHECK_FALSE(add(R"x({"$id":"https://x.test/a.json","pattern":"^(?=a)"})x").empty());
+    CHECK(add(R"x({"$id":"https://x.test/a.json","pattern":"^[a-z.]+(?:-[0-9]{1,3})?$"})x").empty());
+    schema_set s;
+    REQUIRE(s.add(R"({"$id":"https://x.test/a.json","$ref":"https://x.test/missing.json"})").empty());
+    CHECK_FALSE(s.resolve().empty());
+}
