@@ -5,6 +5,7 @@
 # usage: validate_cli_test.sh PLURNK
 set -u
 plurnk=$1
+case $plurnk in /*) ;; *) plurnk=$PWD/$plurnk ;; esac
 fails=0
 expect() {  # expect STATUS DESCRIPTION -- command...
     want=$1 what=$2; shift 3
