@@ -12,7 +12,7 @@ PER_TARGET = 300
 MAX_LEN = 2048
 
 seeds = {t: [] for t in ['parse', 'statements', 'log', 'client', 'url', 'json', 'regex', 'xpath',
-                         'jsonpath', 'path', 'json_writer']}
+                         'jsonpath', 'path', 'json_writer', 'wire']}
 
 def add(target, text):
     data = text.encode('utf-8', 'surrogatepass') if isinstance(text, str) else text
@@ -51,6 +51,21 @@ for v in vectors:
             add('regex', body[1:])
         else:
             add('jsonpath', body)
+
+# fuzz_wire: one byte choosing the contract (its index in wire.hpp's enum; 18 and up: the bytes
+# after it are Problems.create's argument array), then the JSON text.
+WIRE_CONTRACTS = ['Position', 'LineMarker', 'ParsedPath', 'MatcherBody', 'SendBody', 'ResourceSelection',
+                  'PlurnkStatement', 'ClientStatement', 'Notice', 'ProblemDetails', 'OperationResult',
+                  'EntryReadResult', 'TextRegion', 'LoopFlags', 'ProposalDisposition', 'ProposalProjection',
+                  'ClientDisplayCapabilities', 'ProviderCost']
+for name in ('wire.jsonl', 'wire-reference-cases.jsonl'):
+    for l in open(os.path.join(ROOT, 'test', 'wire', name), encoding='utf-8'):
+        v = json.loads(l)
+        if 'args' in v:
+            add('wire', bytes([18]) + json.dumps(v['args'], ensure_ascii=False).encode('utf-8', 'surrogatepass'))
+        else:
+            add('wire', bytes([WIRE_CONTRACTS.index(v['contract'])]) +
+                json.dumps(v['instance'], ensure_ascii=False).encode('utf-8', 'surrogatepass'))
 
 # Everything added from here on (spec examples, hand-written seeds) is always kept.
 hand_written_from = {t: len(v) for t, v in seeds.items()}
