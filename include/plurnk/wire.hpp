@@ -5,7 +5,8 @@
 // the assert rules beyond the schemas, Problems.create and the root values.
 //
 // This is the separate library plurnk_wire (Meson option `wire`, needs re2); the parser core does
-// not depend on it. Nothing here throws on bad data: verdicts and failures are values.
+// not depend on it. Nothing here throws on bad data: verdicts and failures are values. All
+// functions may be called from several threads at once (the schemas load once, on first use).
 #pragma once
 
 #include <cstdint>

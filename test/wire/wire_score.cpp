@@ -19,6 +19,8 @@ namespace {
 using plurnk::json_value;
 using kind_t = json_value::kind_t;
 
+// JSON equality as wire-check has it; written here rather than taken from plurnk_wire (whose
+// js_equal is the same relation) so the scorer does not depend on the library it scores.
 bool same(const json_value& a, const json_value& b) {
     if (a.kind != b.kind) return false;
     switch (a.kind) {
