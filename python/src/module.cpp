@@ -6,6 +6,9 @@
 // (it is a diagnostic in the result); misuse raises TypeError, ValueError or RuntimeError.
 #include <pybind11/pybind11.h>
 
+#include <time.h>
+
+#include <algorithm>
 #include <atomic>
 #include <optional>
 #include <string>
@@ -337,6 +340,48 @@ py::object result_to_json(py::handle items, py::handle tail, bool pretty) {
     return native_result{std::move(r)}.to_json(pretty);
 }
 
+// Thread CPU time, the clock the Python benchmark reads too (time.thread_time_ns).
+double cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// For plurnk.bench: the C++ figures of the same run, without Python in the loop. Best of
+// `repeat` seconds per parse (result destroyed inside the timing, as Python's loop does).
+double bench_parse(py::handle text, const std::string& tier, int repeat) {
+    const plurnk::tier t = tier_arg(tier);
+    const input_text in = read_input(text, "text");
+    py::gil_scoped_release release;
+    double best = 1e300;
+    for (int i = 0; i < repeat; ++i) {
+        const double t0 = cpu_seconds();
+        { const plurnk::parse_result r = plurnk::parse(in.view, t); }
+        best = std::min(best, cpu_seconds() - t0);
+    }
+    return best;
+}
+
+// Best of `repeat` nanoseconds per stream_parser::feed of `chunk`-byte pieces (finish() untimed).
+double bench_feed(py::handle text, const std::string& tier, std::size_t chunk, int repeat) {
+    const plurnk::tier t = tier_arg(tier);
+    const input_text in = read_input(text, "text");
+    if (chunk == 0) throw py::value_error("chunk must be > 0");
+    py::gil_scoped_release release;
+    double best = 1e300;
+    const std::size_t feeds = (in.view.size() + chunk - 1) / chunk;
+    for (int i = 0; i < repeat; ++i) {
+        plurnk::stream_parser p(t);
+        std::size_t events = 0;
+        p.set_callback([&events](const plurnk::stream_event&) { ++events; });
+        const double t0 = cpu_seconds();
+        for (std::size_t at = 0; at < in.view.size(); at += chunk) p.feed(in.view.substr(at, chunk));
+        best = std::min(best, (cpu_seconds() - t0) * 1e9 / static_cast<double>(feeds));
+        (void)p.finish();
+    }
+    return best;
+}
+
 py::object verdict_of(const plurnk::verdict& v, std::string_view input) { return steal(to_py(v, input)); }
 
 }  // namespace
@@ -362,6 +407,8 @@ PYBIND11_MODULE(_plurnk, m) {
 
     m.def("parse", &parse, py::arg("text"), py::arg("tier") = "parse", py::kw_only(),
           py::arg("max_input_bytes") = py::none(), py::arg("max_turn_depth") = py::none());
+    m.def("_bench_parse", &bench_parse, py::arg("text"), py::arg("tier"), py::arg("repeat"));
+    m.def("_bench_feed", &bench_feed, py::arg("text"), py::arg("tier"), py::arg("chunk"), py::arg("repeat"));
     m.def("result_to_json", &result_to_json, py::arg("items"), py::arg("tail"), py::arg("pretty") = false);
 
     py::class_<checkpoint>(m, "Checkpoint", "A saved StreamParser state; pass it to restore().");
