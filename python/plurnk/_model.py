@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json as _json
 from dataclasses import dataclass
-from typing import Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
 
 _frozen = dataclass(frozen=True, slots=True)
 
@@ -65,7 +65,7 @@ class SendBody:
     raw: str
     json: Optional[str]
 
-    def value(self):
+    def value(self) -> Any:
         """The JSON value (json.loads of `json`), or None when the body is not JSON."""
         return None if self.json is None else _json.loads(self.json)
 
@@ -174,13 +174,13 @@ class ParseResult:
 
     __slots__ = ("_native", "_items", "_tail")
 
-    def __init__(self, items=(), unparsed_tail: Optional[UnparsedTail] = None):
-        self._native = None
-        self._items = tuple(items)
-        self._tail = unparsed_tail
+    def __init__(self, items: Iterable["Item"] = (), unparsed_tail: Optional[UnparsedTail] = None):
+        self._native: Any = None
+        self._items: Optional[Tuple[Item, ...]] = tuple(items)
+        self._tail: Optional[UnparsedTail] = unparsed_tail
 
     @classmethod
-    def _wrap(cls, native) -> "ParseResult":
+    def _wrap(cls, native: Any) -> "ParseResult":
         r = cls.__new__(cls)
         r._native = native
         r._items = None
@@ -192,12 +192,14 @@ class ParseResult:
         if self._items is None:
             self._items = self._native.items()
             self._tail = self._native.tail()
+        assert self._items is not None
         return self._items
 
     @property
     def unparsed_tail(self) -> Optional[UnparsedTail]:
         if self._items is None:
-            return self._native.tail()
+            tail: Optional[UnparsedTail] = self._native.tail()
+            return tail
         return self._tail
 
     @property
@@ -212,40 +214,42 @@ class ParseResult:
     def ok(self) -> bool:
         """No error item (warnings included, as the CLI counts them) and no tail: the CLI's exit 0."""
         if self._native is not None:
-            return self._native.ok
-        return self._tail is None and not any(isinstance(i, Diagnostic) for i in self._items)
+            return bool(self._native.ok)
+        return self._tail is None and not any(isinstance(i, Diagnostic) for i in self.items)
 
     def to_json(self, pretty: bool = False) -> str:
         """The result object as the CLI prints it (without the CLI's final newline)."""
         if self._native is not None:
-            return self._native.to_json(pretty)
+            text: str = self._native.to_json(pretty)
+            return text
         from . import _plurnk
-        return _plurnk.result_to_json(self._items, self._tail, pretty)
+        return _plurnk.result_to_json(self.items, self._tail, pretty)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """The JSON shape as Python values ({"items": [...], "unparsedTail"?: {...}})."""
-        return _json.loads(self.to_json())
+        d: Dict[str, Any] = _json.loads(self.to_json())
+        return d
 
     def __len__(self) -> int:
         return len(self.items)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator["Item"]:
         return iter(self.items)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, ParseResult):
             return NotImplemented
         return self.items == other.items and self.unparsed_tail == other.unparsed_tail
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # compared by value, not meant as a dict key
 
     def __repr__(self) -> str:
         return f"ParseResult(items={list(self.items)!r}, unparsed_tail={self.unparsed_tail!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         return (ParseResult, (self.items, self.unparsed_tail))
 
 
-def _registry() -> dict:
+def _registry() -> Dict[str, type]:
     return {c.__name__: c for c in (Position, Statement, Diagnostic, Text, LocalPath, UrlPath, LineMarker, Matcher,
                                     SendBody, ResourceSelection, UnparsedTail, Event, Verdict, Url)}
