@@ -81,8 +81,22 @@ Signal = Union[None, Tuple[str, ...], int, float, str]
 Body = Union[None, str, Matcher, SendBody, ResourceSelection]
 
 
+class _ItemJson:
+    """to_json() and to_dict() of an item: its element of the result's "items", as the CLI writes it."""
+    __slots__ = ()
+
+    def to_json(self, pretty: bool = False) -> str:
+        from . import _plurnk
+        text: str = _plurnk.item_to_json(self, pretty)
+        return text
+
+    def to_dict(self) -> Dict[str, Any]:
+        d: Dict[str, Any] = _json.loads(self.to_json())
+        return d
+
+
 @_frozen
-class Statement:
+class Statement(_ItemJson):
     """One operation. signal: None, a tuple of tags, a number (SEND, KILL) or a str (EXEC
     executor, WORK/FORK branch)."""
     op: str
@@ -95,7 +109,7 @@ class Statement:
 
 
 @_frozen
-class Diagnostic:
+class Diagnostic(_ItemJson):
     """An error or warning item. source: 'lexer', 'parser' or 'visitor'."""
     position: Position
     source: str
@@ -104,7 +118,7 @@ class Diagnostic:
 
 
 @_frozen
-class Text:
+class Text(_ItemJson):
     """Text around the operations (parse and log tiers)."""
     text: str
     position: Position

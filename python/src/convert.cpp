@@ -535,9 +535,9 @@ bool register_types(PyObject* classes) {
             }
             c.offsets.push_back(reinterpret_cast<PyMemberDescrObject*>(d)->d_member->offset);
         }
-        if (type->tp_dictoffset != 0 ||
+        if (type->tp_dictoffset != 0 || !PyType_IS_GC(type) ||
             type->tp_basicsize != static_cast<Py_ssize_t>(sizeof(PyObject) + sizeof(PyObject*) * spec.fields.size())) {
-            PyErr_Format(PyExc_TypeError, "register_types: %s must have exactly the slots %zu fields need", spec.name,
+            PyErr_Format(PyExc_TypeError, "register_types: %s must be a slotted class with exactly %zu slots", spec.name,
                          spec.fields.size());
             return false;
         }
@@ -662,6 +662,8 @@ bool result_from_py(PyObject* items, PyObject* tail, plurnk::parse_result& out) 
     out.tail = std::move(t);
     return true;
 }
+
+bool item_from_py(PyObject* item, plurnk::item& out) { return item_from(item, out); }
 
 std::size_t count_code_points(std::string_view text) noexcept {
     std::size_t n = 0;

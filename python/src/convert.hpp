@@ -46,6 +46,9 @@ owned items_to_py(const plurnk::parse_result& r);
 // Returns false with TypeError set, naming the offending field, when a value has the wrong type.
 bool result_from_py(PyObject* items, PyObject* tail, plurnk::parse_result& out);
 
+// One item (Statement, Diagnostic or Text) back to C++; false with TypeError set on a wrong type.
+bool item_from_py(PyObject* item, plurnk::item& out);
+
 // Code points in UTF-8 text (bytes that do not continue a sequence).
 std::size_t count_code_points(std::string_view text) noexcept;
 

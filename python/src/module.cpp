@@ -382,6 +382,15 @@ double bench_feed(py::handle text, const std::string& tier, std::size_t chunk, i
     return best;
 }
 
+// One element of a result's "items", as the result's JSON holds it.
+py::object item_to_json(py::handle item, bool pretty) {
+    plurnk::item it;
+    if (!item_from_py(item.ptr(), it)) throw py::error_already_set();
+    std::string out;
+    plurnk::append_json(out, it, {.pretty = pretty});
+    return steal(PyUnicode_DecodeUTF8(out.data(), static_cast<Py_ssize_t>(out.size()), nullptr));
+}
+
 py::object verdict_of(const plurnk::verdict& v, std::string_view input) { return steal(to_py(v, input)); }
 
 }  // namespace
@@ -409,6 +418,7 @@ PYBIND11_MODULE(_plurnk, m) {
           py::arg("max_input_bytes") = py::none(), py::arg("max_turn_depth") = py::none());
     m.def("_bench_parse", &bench_parse, py::arg("text"), py::arg("tier"), py::arg("repeat"));
     m.def("_bench_feed", &bench_feed, py::arg("text"), py::arg("tier"), py::arg("chunk"), py::arg("repeat"));
+    m.def("item_to_json", &item_to_json, py::arg("item"), py::arg("pretty") = false);
     m.def("result_to_json", &result_to_json, py::arg("items"), py::arg("tail"), py::arg("pretty") = false);
 
     py::class_<checkpoint>(m, "Checkpoint", "A saved StreamParser state; pass it to restore().");

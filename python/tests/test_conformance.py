@@ -85,11 +85,12 @@ def test_every_vector(all_vectors):
 
 def test_results_rebuilt_in_python_write_the_same_json(all_vectors):
     """Every result's items and tail, turned into Python objects and back (as after unpickling),
-    give the same JSON: the conversions lose nothing."""
+    give the same JSON, and so does each item's own to_json(): the conversions lose nothing."""
     for vid, tier, text, expected in all_vectors:
         r = plurnk.parse(text, tier)
         rebuilt = ParseResult(r.items, r.unparsed_tail)
         assert rebuilt.to_json() == expected, vid
         assert rebuilt.ok == r.ok, vid
+        assert expected.startswith('{"items":[' + ",".join(it.to_json() for it in r.items) + "]"), vid
     sample = [plurnk.parse(t, tier) for _, tier, t, _ in all_vectors[::97]]
     assert pickle.loads(pickle.dumps(sample)) == sample
