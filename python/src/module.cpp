@@ -423,21 +423,28 @@ PYBIND11_MODULE(_plurnk, m) {
 
     py::class_<checkpoint>(m, "Checkpoint", "A saved StreamParser state; pass it to restore().");
 
-    py::class_<stream>(m, "StreamParser")
+    py::class_<stream>(m, "StreamParser",
+                       "The push parser: feed a turn as it arrives, get each item the moment it is settled.\n"
+                       "StreamParser(tier='parse', *, max_input_bytes=None, max_turn_depth=None); see doc/python.md.")
         .def(py::init([](const std::string& tier, py::object max_input_bytes, py::object max_turn_depth) {
                  return new stream(tier_arg(tier), options_arg(std::move(max_input_bytes), std::move(max_turn_depth)));
              }),
              py::arg("tier") = "parse", py::kw_only(), py::arg("max_input_bytes") = py::none(),
              py::arg("max_turn_depth") = py::none())
-        .def("feed", &stream::feed, py::arg("chunk"))
-        .def("end", &stream::end)
-        .def("finish", &stream::finish)
+        .def("feed", &stream::feed, py::arg("chunk"),
+             "Appends a chunk (str or bytes-like, one kind per parser); returns the list of Events it settled.")
+        .def("end", &stream::end, "Ends the input; returns the Events the end settles (a terminal SEND, errors).")
+        .def("finish", &stream::finish,
+             "Ends the input if needed and returns the ParseResult (== plurnk.parse of everything fed).")
         .def_property_readonly("result", &stream::result)
-        .def_property_readonly("safe_prefix", &stream::safe_prefix)
-        .def("take_safe", &stream::take_safe)
-        .def("checkpoint", &stream::make_checkpoint)
-        .def("restore", &stream::restore, py::arg("checkpoint"))
-        .def("close", &stream::close)
+        .def_property_readonly("safe_prefix", &stream::safe_prefix,
+                               "Settled leading input, in the units fed: code points for str, bytes for bytes.")
+        .def("take_safe", &stream::take_safe,
+             "The settled input not taken yet (str or bytes, as fed), each piece once: what is safe to show.")
+        .def("checkpoint", &stream::make_checkpoint, "A snapshot of the parser, for restore().")
+        .def("restore", &stream::restore, py::arg("checkpoint"),
+             "Goes back to a checkpoint of this parser (events delivered since are not taken back).")
+        .def("close", &stream::close, "Frees the parser; `result` stays if it finished. `with` calls it.")
         .def_property_readonly("ended", &stream::ended)
         .def_property_readonly("closed", &stream::closed)
         .def_property_readonly("tier", &stream::tier)
@@ -451,19 +458,20 @@ PYBIND11_MODULE(_plurnk, m) {
     m.def("validate_regex", [](py::handle pattern, py::handle flags) {
         const std::string p = text_arg(pattern, "pattern"), f = text_arg(flags, "flags");
         return verdict_of(plurnk::validate_regex(p, f), p);
-    }, py::arg("pattern"), py::arg("flags") = "");
+    }, py::arg("pattern"), py::arg("flags") = "",
+       "ECMAScript RegExp syntax as V8 (Node 20) accepts `new RegExp(pattern, flags)`: a Verdict.");
     m.def("validate_xpath", [](py::handle expr) {
         const std::string e = text_arg(expr, "expr");
         return verdict_of(plurnk::validate_xpath(e), e);
-    }, py::arg("expr"));
+    }, py::arg("expr"), "XPath 1.0 syntax as the npm xpath package parses it: a Verdict.");
     m.def("validate_jsonpath", [](py::handle expr) {
         const std::string e = text_arg(expr, "expr");
         return verdict_of(plurnk::validate_jsonpath(e), e);
-    }, py::arg("expr"));
+    }, py::arg("expr"), "RFC 9535 JSONPath syntax as json-p3 compiles it: a Verdict.");
     m.def("parse_url", [](py::handle text) -> py::object {
         const auto u = plurnk::parse_url(text_arg(text, "url"));
         return u ? steal(to_py(*u)) : py::none();
-    }, py::arg("url"));
+    }, py::arg("url"), "The WHATWG URL record of `url` (no base), or None when it does not parse.");
     m.def("parse_path", [](py::handle raw) {
         const plurnk::path_result r = plurnk::parse_path(text_arg(raw, "raw"));
         return py::make_tuple(r.path ? steal(to_py(*r.path)) : py::none(),
@@ -475,7 +483,7 @@ PYBIND11_MODULE(_plurnk, m) {
                               r.error ? steal(to_str(*r.error)) : py::none());
     }, py::arg("raw"));
     m.def("has_glob", [](py::handle pathname) { return plurnk::has_glob(text_arg(pathname, "pathname")); },
-          py::arg("pathname"));
+          py::arg("pathname"), "Whether a path has glob magic (*, ?, a class, a brace, an extglob, an escape).");
     m.def("gbnf", [](std::size_t max_statements, py::handle suffixes) {
         plurnk::rail::options o;
         o.max_statements = max_statements;
@@ -486,5 +494,6 @@ PYBIND11_MODULE(_plurnk, m) {
         const plurnk::rail::build_result b = plurnk::rail::build(o);
         if (!b.ok()) throw py::value_error(b.error);
         return plurnk::rail::to_gbnf(b.g);
-    }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"));
+    }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"),
+       "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it.");
 }
