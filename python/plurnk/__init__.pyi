@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: MIT
+# Type stubs for the plurnk package (the classes' own annotations live in _model.py).
+from typing import Optional, Tuple, Union
+
+from ._model import (Body as Body, Diagnostic as Diagnostic, Event as Event, Item as Item, LineMarker as LineMarker,
+                     LocalPath as LocalPath, Matcher as Matcher, ParseResult as ParseResult, Path as Path,
+                     PathResult as PathResult, Position as Position, ResourceSelection as ResourceSelection,
+                     SelectionResult as SelectionResult, SendBody as SendBody, Signal as Signal,
+                     Statement as Statement, Text as Text, UnparsedTail as UnparsedTail, Url as Url,
+                     UrlPath as UrlPath, Verdict as Verdict)
+from ._plurnk import (Checkpoint as Checkpoint, StreamParser as StreamParser, gbnf as gbnf, has_glob as has_glob,
+                      parse_url as parse_url, validate_jsonpath as validate_jsonpath,
+                      validate_regex as validate_regex, validate_xpath as validate_xpath)
+
+__version__: str
+language_version: str
+TIERS: Tuple[str, str, str, str]
+
+def parse(text: Union[str, bytes, bytearray, memoryview], tier: str = ..., *, max_input_bytes: Optional[int] = ...,
+          max_turn_depth: Optional[int] = ...) -> ParseResult: ...
+def validate_url(url: str) -> Verdict: ...
+def parse_path(raw: str) -> PathResult: ...
+def parse_resource_selection(raw: str) -> SelectionResult: ...

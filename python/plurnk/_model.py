@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: MIT
+"""The typed results of a parse: frozen, slotted dataclasses (readable repr, equality, hashing,
+pickling), built directly by the C++ extension, and ParseResult around a C++ result.
+
+Field order and shapes follow the C++ AST (include/plurnk/ast.hpp) and the JSON the CLI writes;
+sequences are tuples so that every value is immutable and hashable."""
+from __future__ import annotations
+
+import json as _json
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
+
+_frozen = dataclass(frozen=True, slots=True)
+
+
+@_frozen
+class Position:
+    """Where an item starts: line 1-based, column 0-based in code points ({0, 0}: unknown)."""
+    line: int
+    column: int
+
+
+@_frozen
+class LocalPath:
+    """A local target, escape-decoded."""
+    raw: str
+
+
+@_frozen
+class UrlPath:
+    """A URL target decomposed as WHATWG URL does; headers are the `{key: value}` blocks."""
+    raw: str
+    scheme: str
+    username: Optional[str]
+    password: Optional[str]
+    hostname: Optional[str]
+    port: Optional[int]
+    pathname: str
+    query: Optional[str]
+    fragment: Optional[str]
+    headers: Optional[Tuple[Tuple[str, str], ...]]
+
+
+Path = Union[LocalPath, UrlPath]
+
+
+@_frozen
+class LineMarker:
+    """The `<scope>` slot: its numbers in order."""
+    marks: Tuple[Union[int, float], ...]
+
+
+@_frozen
+class Matcher:
+    """A FIND/READ/OPEN/FOLD/LOOK/BUFF body; pattern and flags are set for regex only."""
+    dialect: str
+    raw: str
+    pattern: Optional[str]
+    flags: Optional[str]
+
+
+@_frozen
+class SendBody:
+    """A SEND body: its text and, when it is JSON, the value as JSON.stringify writes it."""
+    raw: str
+    json: Optional[str]
+
+    def value(self) -> Any:
+        """The JSON value (json.loads of `json`), or None when the body is not JSON."""
+        return None if self.json is None else _json.loads(self.json)
+
+
+@_frozen
+class ResourceSelection:
+    """A COPY/MOVE body: the destination and its optional scope."""
+    target: Path
+    line_marker: Optional[LineMarker]
+
+
+Signal = Union[None, Tuple[str, ...], int, float, str]
+Body = Union[None, str, Matcher, SendBody, ResourceSelection]
+
+
+class _ItemJson:
+    """to_json() and to_dict() of an item: its element of the result's "items", as the CLI writes it."""
+    __slots__ = ()
+
+    def to_json(self, pretty: bool = False) -> str:
+        from . import _plurnk
+        text: str = _plurnk.item_to_json(self, pretty)
+        return text
+
+    def to_dict(self) -> Dict[str, Any]:
+        d: Dict[str, Any] = _json.loads(self.to_json())
+        return d
+
+
+@_frozen
+class Statement(_ItemJson):
+    """One operation. signal: None, a tuple of tags, a number (SEND, KILL) or a str (EXEC
+    executor, WORK/FORK branch)."""
+    op: str
+    suffix: str
+    signal: Signal
+    target: Optional[Path]
+    line_marker: Optional[LineMarker]
+    body: Body
+    position: Position
+
+
+@_frozen
+class Diagnostic(_ItemJson):
+    """An error or warning item. source: 'lexer', 'parser' or 'visitor'."""
+    position: Position
+    source: str
+    severity: str
+    message: str
+
+
+@_frozen
+class Text(_ItemJson):
+    """Text around the operations (parse and log tiers)."""
+    text: str
+    position: Position
+
+
+Item = Union[Statement, Diagnostic, Text]
+
+
+@_frozen
+class UnparsedTail:
+    """Set when the input ends inside a statement: nothing from `position` on is trustworthy."""
+    position: Position
+    reason: str
+
+
+@_frozen
+class Event:
+    """An item the stream parser settled; index is its place in the final items, or None for
+    diagnostics placed only at the end."""
+    item: Item
+    index: Optional[int]
+
+
+@_frozen
+class Verdict:
+    """A validator's answer. offset (code points into the input) and message are None when ok."""
+    ok: bool
+    offset: Optional[int]
+    message: Optional[str]
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+@_frozen
+class Url:
+    """A WHATWG URL record, as Node's URL exposes it."""
+    href: str
+    protocol: str
+    username: str
+    password: str
+    hostname: str
+    port: str
+    pathname: str
+    search: str
+    hash: str
+
+
+@_frozen
+class PathResult:
+    """parse_path's answer: the path (None for empty input) or the visitor's error message."""
+    path: Optional[Path]
+    error: Optional[str]
+
+
+@_frozen
+class SelectionResult:
+    """parse_resource_selection's answer."""
+    selection: Optional[ResourceSelection]
+    error: Optional[str]
+
+
+class ParseResult:
+    """The result of a parse: `items` (Statement, Diagnostic and Text, in the reference's order)
+    and `unparsed_tail`. A result from the parser keeps its C++ form: items become Python objects
+    on first access, and to_json() is the library's writer, byte-identical to the CLI."""
+
+    __slots__ = ("_native", "_items", "_tail")
+
+    def __init__(self, items: Iterable["Item"] = (), unparsed_tail: Optional[UnparsedTail] = None):
+        self._native: Any = None
+        self._items: Optional[Tuple[Item, ...]] = tuple(items)
+        self._tail: Optional[UnparsedTail] = unparsed_tail
+
+    @classmethod
+    def _wrap(cls, native: Any) -> "ParseResult":
+        r = cls.__new__(cls)
+        r._native = native
+        r._items = None
+        r._tail = None
+        return r
+
+    @property
+    def items(self) -> Tuple[Item, ...]:
+        if self._items is None:
+            self._items = self._native.items()
+            self._tail = self._native.tail()
+        assert self._items is not None
+        return self._items
+
+    @property
+    def unparsed_tail(self) -> Optional[UnparsedTail]:
+        if self._items is None:
+            tail: Optional[UnparsedTail] = self._native.tail()
+            return tail
+        return self._tail
+
+    @property
+    def statements(self) -> Tuple[Statement, ...]:
+        return tuple(i for i in self.items if type(i) is Statement)
+
+    @property
+    def diagnostics(self) -> Tuple[Diagnostic, ...]:
+        return tuple(i for i in self.items if type(i) is Diagnostic)
+
+    @property
+    def ok(self) -> bool:
+        """No error item (warnings included, as the CLI counts them) and no tail: the CLI's exit 0."""
+        if self._native is not None:
+            return bool(self._native.ok)
+        return self._tail is None and not any(isinstance(i, Diagnostic) for i in self.items)
+
+    def to_json(self, pretty: bool = False) -> str:
+        """The result object as the CLI prints it (without the CLI's final newline)."""
+        if self._native is not None:
+            text: str = self._native.to_json(pretty)
+            return text
+        from . import _plurnk
+        return _plurnk.result_to_json(self.items, self._tail, pretty)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON shape as Python values ({"items": [...], "unparsedTail"?: {...}})."""
+        d: Dict[str, Any] = _json.loads(self.to_json())
+        return d
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator["Item"]:
+        return iter(self.items)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ParseResult):
+            return NotImplemented
+        return self.items == other.items and self.unparsed_tail == other.unparsed_tail
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, not meant as a dict key
+
+    def __repr__(self) -> str:
+        return f"ParseResult(items={list(self.items)!r}, unparsed_tail={self.unparsed_tail!r})"
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (ParseResult, (self.items, self.unparsed_tail))
+
+
+def _registry() -> Dict[str, type]:
+    return {c.__name__: c for c in (Position, Statement, Diagnostic, Text, LocalPath, UrlPath, LineMarker, Matcher,
+                                    SendBody, ResourceSelection, UnparsedTail, Event, Verdict, Url)}

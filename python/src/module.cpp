@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: MIT
+// plurnk._plurnk: the pybind11 extension under the `plurnk` package. It parses (with the GIL
+// released), holds C++ results until Python asks for their items, writes JSON with the library's
+// writer, and wraps the push parser for serving loops. Every conversion of a value lives in
+// convert.cpp; this file only moves values across and checks arguments. Bad input never raises
+// (it is a diagnostic in the result); misuse raises TypeError, ValueError or RuntimeError.
+#include <pybind11/pybind11.h>
+
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "convert.hpp"
+#include "plurnk/plurnk.hpp"
+
+namespace py = pybind11;
+
+namespace plurnk_py {
+namespace {
+
+py::object steal(PyObject* o) {
+    if (o == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(o);
+}
+
+std::string text_arg(py::handle obj, const char* what) {
+    std::string out;
+    if (!from_str(obj.ptr(), out, what)) throw py::error_already_set();
+    return out;
+}
+
+// Input text: a str (parsed as its UTF-8), or bytes-like (parsed as is). The view stays valid
+// while `keep` lives; a mutable buffer is copied so another thread cannot change it mid-parse.
+struct input_text {
+    py::object keep;
+    std::string copy;
+    std::string_view view;
+    bool is_str = false;
+};
+
+input_text read_input(py::handle obj, const char* what) {
+    input_text in;
+    PyObject* o = obj.ptr();
+    if (PyUnicode_Check(o)) {
+        in.is_str = true;
+        Py_ssize_t n = 0;
+        if (const char* p = PyUnicode_AsUTF8AndSize(o, &n)) {
+            in.keep = py::reinterpret_borrow<py::object>(obj);
+            in.view = std::string_view(p, static_cast<std::size_t>(n));
+            return in;
+        }
+        PyErr_Clear();
+        in.copy = text_arg(obj, what);  // lone surrogates: the surrogatepass bytes
+    } else if (PyBytes_Check(o)) {
+        in.keep = py::reinterpret_borrow<py::object>(obj);
+        in.view = std::string_view(PyBytes_AS_STRING(o), static_cast<std::size_t>(PyBytes_GET_SIZE(o)));
+        return in;
+    } else if (PyObject_CheckBuffer(o)) {
+        Py_buffer b;
+        if (PyObject_GetBuffer(o, &b, PyBUF_SIMPLE) != 0) throw py::error_already_set();
+        in.copy.assign(static_cast<const char*>(b.buf), static_cast<std::size_t>(b.len));
+        PyBuffer_Release(&b);
+    } else {
+        throw py::type_error(std::string(what) + " must be str or bytes-like, not " + Py_TYPE(o)->tp_name);
+    }
+    in.view = in.copy;
+    return in;
+}
+
+plurnk::tier tier_arg(const std::string& name) {
+    if (const auto t = plurnk::tier_from_name(name)) return *t;
+    throw py::value_error("tier must be 'parse', 'statements', 'log' or 'client', not '" + name + "'");
+}
+
+plurnk::parse_options options_arg(py::object max_input_bytes, py::object max_turn_depth) {
+    plurnk::parse_options o;
+    auto take = [](py::object v, const char* name, std::size_t& out) {
+        if (v.is_none()) return;
+        if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) {
+            throw py::type_error(std::string(name) + " must be an int or None");
+        }
+        const long long n = v.cast<long long>();
+        if (n < 0) throw py::value_error(std::string(name) + " must be >= 0");
+        out = static_cast<std::size_t>(n);
+    };
+    take(std::move(max_input_bytes), "max_input_bytes", o.max_input_bytes);
+    take(std::move(max_turn_depth), "max_turn_depth", o.max_turn_depth);
+    return o;
+}
+
+// A finished C++ result, kept until Python asks for its items (ParseResult wraps it).
+struct native_result {
+    plurnk::parse_result r;
+
+    py::object items() const { return steal(items_to_py(r)); }
+    py::object tail() const { return r.tail ? steal(to_py(*r.tail)) : py::none(); }
+    bool ok() const { return r.clean(); }
+    py::object to_json(bool pretty) const {
+        std::string out;
+        {
+            py::gil_scoped_release release;
+            out = plurnk::to_json(r, {.pretty = pretty});
+        }
+        return steal(PyUnicode_DecodeUTF8(out.data(), static_cast<Py_ssize_t>(out.size()), nullptr));
+    }
+};
+
+py::object g_result_class;  // plurnk.ParseResult, set by _register
+
+py::object wrap_result(plurnk::parse_result&& r) {
+    return g_result_class.attr("_wrap")(py::cast(native_result{std::move(r)}));
+}
+
+// ---- The stream parser --------------------------------------------------------------------
+
+// Feeds at least this large (chunk plus what the parser still holds) release the GIL; below it
+// the release would cost more than the feed.
+constexpr std::size_t k_release_gil_bytes = 16 * 1024;
+
+enum class mode : std::uint8_t { unset, text, bytes };
+
+// Everything a checkpoint captures: the C++ parser and the binding's bookkeeping of what was
+// fed (the input from the last take_safe() on, and the fed units up to the watermark).
+struct stream_state {
+    explicit stream_state(plurnk::stream_parser p) : parser(std::move(p)) {}
+    plurnk::stream_parser parser;
+    mode m = mode::unset;
+    std::string unshown;        // input from shown_bytes on
+    std::size_t shown_bytes = 0;
+    std::size_t shown_units = 0;  // code points (str mode) or bytes up to shown_bytes
+    std::size_t cache_bytes = 0;  // last converted safe_prefix, >= shown_bytes
+    std::size_t cache_units = 0;
+    bool ended = false;
+    py::object result;  // the ParseResult once ended
+};
+
+struct checkpoint {
+    std::uint64_t owner;
+    stream_state state;
+};
+
+std::atomic<std::uint64_t> g_next_stream_id{1};
+
+class stream {
+public:
+    stream(plurnk::tier t, const plurnk::parse_options& o) : id_(g_next_stream_id++), st_(stream_state(plurnk::stream_parser(t, o))), tier_(t) {
+        hook();
+    }
+    stream(const stream& other) : id_(g_next_stream_id++), st_(other.live().state_copy()), tier_(other.tier_) { hook(); }
+    stream& operator=(const stream&) = delete;
+
+    py::list feed(py::handle chunk) {
+        stream_state& s = open_state("feed()");
+        if (s.ended) throw py::value_error("feed() after the end of input (end() or finish() was called)");
+        const input_text in = read_input(chunk, "chunk");
+        busy_guard guard(busy_);
+        const mode m = in.is_str ? mode::text : mode::bytes;
+        if (s.m != mode::unset && s.m != m) {
+            throw py::type_error(s.m == mode::text ? "this StreamParser was fed str; feed str chunks only"
+                                                   : "this StreamParser was fed bytes; feed bytes chunks only");
+        }
+        s.m = m;
+        s.unshown.append(in.view);
+        if (in.view.size() + s.parser.retained() >= k_release_gil_bytes) {
+            py::gil_scoped_release release;
+            s.parser.feed(in.view);
+        } else {
+            s.parser.feed(in.view);
+        }
+        return take_events();
+    }
+
+    py::list end() {
+        stream_state& s = open_state("end()");
+        if (s.ended) throw py::value_error("end() was already called");
+        busy_guard guard(busy_);
+        plurnk::parse_result r;
+        {
+            py::gil_scoped_release release;
+            r = s.parser.finish();
+        }
+        s.ended = true;
+        py::list events = take_events();
+        s.result = wrap_result(std::move(r));
+        return events;
+    }
+
+    py::object finish() {
+        if (!st_ && result_after_close_) return result_after_close_;
+        stream_state& s = open_state("finish()");
+        if (!s.ended) end();
+        return s.result;
+    }
+
+    py::object result() const {
+        if (!st_) return result_after_close_ ? result_after_close_ : py::none();
+        return st_->ended ? st_->result : py::none();
+    }
+
+    std::size_t safe_prefix() {
+        stream_state& s = open_state("safe_prefix");
+        busy_guard guard(busy_);
+        return safe_units(s);
+    }
+
+    py::object take_safe() {
+        stream_state& s = open_state("take_safe()");
+        busy_guard guard(busy_);
+        const std::size_t units = safe_units(s);
+        const std::size_t n = s.cache_bytes - s.shown_bytes;
+        py::object out = s.m != mode::bytes
+                             ? steal(PyUnicode_DecodeUTF8(s.unshown.data(), static_cast<Py_ssize_t>(n), "surrogatepass"))
+                             : py::bytes(s.unshown.data(), n);
+        s.unshown.erase(0, n);
+        s.shown_bytes = s.cache_bytes;
+        s.shown_units = units;
+        return out;
+    }
+
+    checkpoint make_checkpoint() {
+        const stream_state& s = open_state("checkpoint()");
+        busy_guard guard(busy_);
+        return checkpoint{id_, stream_state(s)};
+    }
+
+    void restore(const checkpoint& cp) {
+        open_state("restore()");
+        if (cp.owner != id_) throw py::value_error("this checkpoint was taken from another StreamParser");
+        busy_guard guard(busy_);
+        st_ = cp.state;
+        hook();
+    }
+
+    void close() {
+        if (!st_) return;
+        busy_guard guard(busy_);
+        result_after_close_ = st_->ended ? st_->result : py::object();
+        st_.reset();
+    }
+
+    bool ended() const { return st_ ? st_->ended : true; }
+    bool closed() const { return !st_; }
+    std::string tier() const { return plurnk::tier_name(tier_); }
+
+private:
+    // The watermark in the units fed: code points for str chunks, bytes for bytes chunks. The
+    // code points are counted only over the stretch the watermark moved since the last call.
+    static std::size_t safe_units(stream_state& s) {
+        const std::size_t b = safe_bytes(s);
+        if (b < s.cache_bytes) {
+            s.cache_bytes = s.shown_bytes;
+            s.cache_units = s.shown_units;
+        }
+        if (s.m == mode::text) {
+            const std::string_view moved = std::string_view(s.unshown).substr(s.cache_bytes - s.shown_bytes, b - s.cache_bytes);
+            s.cache_units += count_code_points(moved);
+        } else {
+            s.cache_units = b;
+        }
+        s.cache_bytes = b;
+        return s.cache_units;
+    }
+
+    // Refuses concurrent use of one parser from two threads (separate parsers are independent).
+    struct busy_guard {
+        explicit busy_guard(std::atomic<bool>& f) : flag(f) {
+            if (flag.exchange(true)) throw std::runtime_error("StreamParser is in use by another thread; use one parser per thread");
+        }
+        ~busy_guard() { flag = false; }
+        std::atomic<bool>& flag;
+    };
+
+    stream_state& open_state(const char* what) {
+        if (!st_) throw py::value_error(std::string(what) + " on a closed StreamParser");
+        return *st_;
+    }
+    const stream& live() const {
+        if (!st_) throw py::value_error("copy of a closed StreamParser");
+        return *this;
+    }
+    stream_state state_copy() const { return stream_state(*st_); }
+
+    // The parser's watermark in bytes, moved back to a code point boundary in str mode.
+    static std::size_t safe_bytes(const stream_state& s) {
+        std::size_t b = s.parser.safe_prefix();
+        if (s.m == mode::text) {
+            while (b > s.shown_bytes && b - s.shown_bytes < s.unshown.size() &&
+                   (static_cast<unsigned char>(s.unshown[b - s.shown_bytes]) & 0xC0) == 0x80) {
+                --b;
+            }
+        }
+        return std::max(b, s.shown_bytes);
+    }
+
+    void hook() {
+        st_->parser.set_callback([this](const plurnk::stream_event& e) { events_.emplace_back(e.index, e.value); });
+    }
+
+    py::list take_events() {
+        std::vector<std::pair<std::size_t, plurnk::item>> pending;
+        pending.swap(events_);
+        py::list out(pending.size());
+        for (std::size_t i = 0; i < pending.size(); ++i) {
+            PyObject* e = event(pending[i].second, pending[i].first);
+            if (e == nullptr) throw py::error_already_set();
+            PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), e);
+        }
+        return out;
+    }
+
+    std::uint64_t id_;
+    std::optional<stream_state> st_;
+    plurnk::tier tier_;
+    std::vector<std::pair<std::size_t, plurnk::item>> events_;
+    std::atomic<bool> busy_{false};
+    py::object result_after_close_;
+};
+
+py::object parse(py::handle text, const std::string& tier, py::object max_input_bytes, py::object max_turn_depth) {
+    const plurnk::tier t = tier_arg(tier);
+    const plurnk::parse_options o = options_arg(std::move(max_input_bytes), std::move(max_turn_depth));
+    const input_text in = read_input(text, "text");
+    plurnk::parse_result r;
+    {
+        py::gil_scoped_release release;
+        r = plurnk::parse(in.view, t, o);
+    }
+    return py::cast(native_result{std::move(r)});
+}
+
+py::object result_to_json(py::handle items, py::handle tail, bool pretty) {
+    plurnk::parse_result r;
+    if (!result_from_py(items.ptr(), tail.ptr(), r)) throw py::error_already_set();
+    return native_result{std::move(r)}.to_json(pretty);
+}
+
+// Thread CPU time, the clock the Python benchmark reads too (time.thread_time_ns).
+double cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// For plurnk.bench: the C++ figures of the same run, without Python in the loop. Best of
+// `repeat` seconds per parse (result destroyed inside the timing, as Python's loop does).
+double bench_parse(py::handle text, const std::string& tier, int repeat) {
+    const plurnk::tier t = tier_arg(tier);
+    const input_text in = read_input(text, "text");
+    py::gil_scoped_release release;
+    double best = 1e300;
+    for (int i = 0; i < repeat; ++i) {
+        const double t0 = cpu_seconds();
+        { const plurnk::parse_result r = plurnk::parse(in.view, t); }
+        best = std::min(best, cpu_seconds() - t0);
+    }
+    return best;
+}
+
+// Best of `repeat` nanoseconds per stream_parser::feed of `chunk`-byte pieces (finish() untimed).
+double bench_feed(py::handle text, const std::string& tier, std::size_t chunk, int repeat) {
+    const plurnk::tier t = tier_arg(tier);
+    const input_text in = read_input(text, "text");
+    if (chunk == 0) throw py::value_error("chunk must be > 0");
+    py::gil_scoped_release release;
+    double best = 1e300;
+    const std::size_t feeds = (in.view.size() + chunk - 1) / chunk;
+    for (int i = 0; i < repeat; ++i) {
+        plurnk::stream_parser p(t);
+        std::size_t events = 0;
+        p.set_callback([&events](const plurnk::stream_event&) { ++events; });
+        const double t0 = cpu_seconds();
+        for (std::size_t at = 0; at < in.view.size(); at += chunk) p.feed(in.view.substr(at, chunk));
+        best = std::min(best, (cpu_seconds() - t0) * 1e9 / static_cast<double>(feeds));
+        (void)p.finish();
+    }
+    return best;
+}
+
+// One element of a result's "items", as the result's JSON holds it.
+py::object item_to_json(py::handle item, bool pretty) {
+    plurnk::item it;
+    if (!item_from_py(item.ptr(), it)) throw py::error_already_set();
+    std::string out;
+    plurnk::append_json(out, it, {.pretty = pretty});
+    return steal(PyUnicode_DecodeUTF8(out.data(), static_cast<Py_ssize_t>(out.size()), nullptr));
+}
+
+py::object verdict_of(const plurnk::verdict& v, std::string_view input) { return steal(to_py(v, input)); }
+
+}  // namespace
+}  // namespace plurnk_py
+
+PYBIND11_MODULE(_plurnk, m) {
+    using namespace plurnk_py;
+    m.doc() = "The C++ core of the plurnk package (use `import plurnk`).";
+    m.attr("__version__") = plurnk::k_version;
+    m.attr("language_version") = plurnk::k_language_version;
+
+    m.def("_register", [](py::dict classes, py::object result_class) {
+        if (!register_types(classes.ptr())) throw py::error_already_set();
+        g_result_class = std::move(result_class);
+    });
+
+    py::class_<native_result>(m, "_NativeResult")
+        .def("items", &native_result::items)
+        .def("tail", &native_result::tail)
+        .def_property_readonly("ok", &native_result::ok)
+        .def("to_json", &native_result::to_json, py::arg("pretty") = false)
+        .def("__len__", [](const native_result& r) { return r.r.items.size(); });
+
+    m.def("parse", &parse, py::arg("text"), py::arg("tier") = "parse", py::kw_only(),
+          py::arg("max_input_bytes") = py::none(), py::arg("max_turn_depth") = py::none());
+    m.def("_bench_parse", &bench_parse, py::arg("text"), py::arg("tier"), py::arg("repeat"));
+    m.def("_bench_feed", &bench_feed, py::arg("text"), py::arg("tier"), py::arg("chunk"), py::arg("repeat"));
+    m.def("item_to_json", &item_to_json, py::arg("item"), py::arg("pretty") = false);
+    m.def("result_to_json", &result_to_json, py::arg("items"), py::arg("tail"), py::arg("pretty") = false);
+
+    py::class_<checkpoint>(m, "Checkpoint", "A saved StreamParser state; pass it to restore().");
+
+    py::class_<stream>(m, "StreamParser",
+                       "The push parser: feed a turn as it arrives, get each item the moment it is settled.\n"
+                       "StreamParser(tier='parse', *, max_input_bytes=None, max_turn_depth=None); see doc/python.md.")
+        .def(py::init([](const std::string& tier, py::object max_input_bytes, py::object max_turn_depth) {
+                 return new stream(tier_arg(tier), options_arg(std::move(max_input_bytes), std::move(max_turn_depth)));
+             }),
+             py::arg("tier") = "parse", py::kw_only(), py::arg("max_input_bytes") = py::none(),
+             py::arg("max_turn_depth") = py::none())
+        .def("feed", &stream::feed, py::arg("chunk"),
+             "Appends a chunk (str or bytes-like, one kind per parser); returns the list of Events it settled.")
+        .def("end", &stream::end, "Ends the input; returns the Events the end settles (a terminal SEND, errors).")
+        .def("finish", &stream::finish,
+             "Ends the input if needed and returns the ParseResult (== plurnk.parse of everything fed).")
+        .def_property_readonly("result", &stream::result)
+        .def_property_readonly("safe_prefix", &stream::safe_prefix,
+                               "Settled leading input, in the units fed: code points for str, bytes for bytes.")
+        .def("take_safe", &stream::take_safe,
+             "The settled input not taken yet (str or bytes, as fed), each piece once: what is safe to show.")
+        .def("checkpoint", &stream::make_checkpoint, "A snapshot of the parser, for restore().")
+        .def("restore", &stream::restore, py::arg("checkpoint"),
+             "Goes back to a checkpoint of this parser (events delivered since are not taken back).")
+        .def("close", &stream::close, "Frees the parser; `result` stays if it finished. `with` calls it.")
+        .def_property_readonly("ended", &stream::ended)
+        .def_property_readonly("closed", &stream::closed)
+        .def_property_readonly("tier", &stream::tier)
+        .def("__copy__", [](const stream& s) { return new stream(s); })
+        .def("__enter__", [](py::object self) { return self; })
+        .def("__exit__", [](stream& s, py::args) {
+            s.close();
+            return false;
+        });
+
+    m.def("validate_regex", [](py::handle pattern, py::handle flags) {
+        const std::string p = text_arg(pattern, "pattern"), f = text_arg(flags, "flags");
+        return verdict_of(plurnk::validate_regex(p, f), p);
+    }, py::arg("pattern"), py::arg("flags") = "",
+       "ECMAScript RegExp syntax as V8 (Node 20) accepts `new RegExp(pattern, flags)`: a Verdict.");
+    m.def("validate_xpath", [](py::handle expr) {
+        const std::string e = text_arg(expr, "expr");
+        return verdict_of(plurnk::validate_xpath(e), e);
+    }, py::arg("expr"), "XPath 1.0 syntax as the npm xpath package parses it: a Verdict.");
+    m.def("validate_jsonpath", [](py::handle expr) {
+        const std::string e = text_arg(expr, "expr");
+        return verdict_of(plurnk::validate_jsonpath(e), e);
+    }, py::arg("expr"), "RFC 9535 JSONPath syntax as json-p3 compiles it: a Verdict.");
+    m.def("parse_url", [](py::handle text) -> py::object {
+        const auto u = plurnk::parse_url(text_arg(text, "url"));
+        return u ? steal(to_py(*u)) : py::none();
+    }, py::arg("url"), "The WHATWG URL record of `url` (no base), or None when it does not parse.");
+    m.def("parse_path", [](py::handle raw) {
+        const plurnk::path_result r = plurnk::parse_path(text_arg(raw, "raw"));
+        return py::make_tuple(r.path ? steal(to_py(*r.path)) : py::none(),
+                              r.error ? steal(to_str(*r.error)) : py::none());
+    }, py::arg("raw"));
+    m.def("parse_resource_selection", [](py::handle raw) {
+        const plurnk::selection_result r = plurnk::parse_resource_selection(text_arg(raw, "raw"));
+        return py::make_tuple(r.selection ? steal(to_py(*r.selection)) : py::none(),
+                              r.error ? steal(to_str(*r.error)) : py::none());
+    }, py::arg("raw"));
+    m.def("has_glob", [](py::handle pathname) { return plurnk::has_glob(text_arg(pathname, "pathname")); },
+          py::arg("pathname"), "Whether a path has glob magic (*, ?, a class, a brace, an extglob, an escape).");
+    m.def("gbnf", [](std::size_t max_statements, py::handle suffixes) {
+        plurnk::rail::options o;
+        o.max_statements = max_statements;
+        if (PyUnicode_Check(suffixes.ptr())) throw py::type_error("suffixes must be a sequence of str, not a str");
+        o.suffixes.clear();
+        for (py::handle s : py::iter(suffixes)) o.suffixes.push_back(text_arg(s, "suffixes item"));
+        if (const auto why = plurnk::rail::check_options(o)) throw py::value_error(*why);
+        const plurnk::rail::build_result b = plurnk::rail::build(o);
+        if (!b.ok()) throw py::value_error(b.error);
+        return plurnk::rail::to_gbnf(b.g);
+    }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"),
+       "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it.");
+}
