@@ -1,7 +1,10 @@
-// `plurnk gbnf [--max-statements=N] [--suffixes=LIST] [--stats]`: writes the generation rail
-// (SPEC §1.2) in llama.cpp's GBNF syntax to standard output. LIST is comma separated and an
-// empty entry is the empty suffix, so the default is `--suffixes=,1,2`. --stats prints the rule
-// count and size to standard error as well.
+// `plurnk gbnf [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none]
+// [--channel-open=TEXT --channel-close=TEXT] [--stats]`: writes the generation rail (SPEC §1.2)
+// in llama.cpp's GBNF syntax to standard output. LIST is comma separated and an empty entry is
+// the empty suffix, so the default is `--suffixes=,1,2`. --channel picks the reasoning channel
+// the turn starts with (default gemma, the 1.4.0 shape); --channel-open/--channel-close give a
+// custom one instead (the open literal may be empty). --stats prints the rule count and size to
+// standard error as well.
 #include <fmt/core.h>
 
 #include <charconv>
@@ -32,6 +35,8 @@ std::vector<std::string> split_commas(std::string_view s) {
 int cmd_gbnf(const args& a) {
     rail::options o;
     bool stats = false;
+    bool named_channel = false;
+    bool custom_channel = false;
     for (const std::string& x : a) {
         const std::string_view v(x);
         if (v.rfind("--max-statements=", 0) == 0) {
@@ -45,11 +50,28 @@ int cmd_gbnf(const args& a) {
             o.max_statements = value;
         } else if (v.rfind("--suffixes=", 0) == 0) {
             o.suffixes = split_commas(v.substr(11));
+        } else if (v.rfind("--channel=", 0) == 0) {
+            const auto f = rail::channel_from_name(v.substr(10));
+            if (!f || *f == rail::channel_format::custom) {
+                return usage_error("--channel expects gemma, think or none (or use --channel-open/--channel-close)");
+            }
+            o.channel = *f;
+            named_channel = true;
+        } else if (v.rfind("--channel-open=", 0) == 0) {
+            o.channel_open = std::string(v.substr(15));
+            custom_channel = true;
+        } else if (v.rfind("--channel-close=", 0) == 0) {
+            o.channel_close = std::string(v.substr(16));
+            custom_channel = true;
         } else if (v == "--stats") {
             stats = true;
         } else {
             return usage_error(fmt::format("gbnf: unknown argument '{}'", x));
         }
+    }
+    if (custom_channel) {
+        if (named_channel) return usage_error("gbnf: --channel and --channel-open/--channel-close exclude each other");
+        o.channel = rail::channel_format::custom;
     }
     const rail::build_result r = rail::build(o);
     if (!r.ok()) return usage_error(fmt::format("gbnf: {}", r.error));

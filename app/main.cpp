@@ -20,7 +20,8 @@ commands:
   bench [--tier=T] [--repeat=N] [--json] FILE...
                               parse files repeatedly; print MB/s, ns per statement, memory
                               (--json: time to_json as well)
-  gbnf [--max-statements=N] [--suffixes=LIST]
+  gbnf [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none]
+       [--channel-open=TEXT --channel-close=TEXT]
                               print the generation rail in llama.cpp's GBNF syntax
   validate --contract=NAME [--assert] [--json] [FILE|-] | validate --batch
                               check a wire contract (doc/contracts.md); --batch: JSON Lines

@@ -5,9 +5,16 @@
 // chunking. A statement-parser step that ran out of tokens is retried only when a token that can
 // end a step arrives (a close tag, an opener, a TURN closer) or when the pending tokens have doubled,
 // so retries cost amortized O(1) per token.
+//
+// open() folds the settled tokens, once each, into what is open (the last opener not closed yet,
+// which slot it is in, the stack of open TURN bodies) and scans the held input once for openers
+// swallowed after the open statement's own; the runaway check reads that after each feed().
 #include "plurnk/stream.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "builder.hpp"
 
@@ -38,12 +45,135 @@ struct stream_parser::state {
         if (2 * lexer.position() < buffer.size()) return;  // keep the erase amortized
         builder.release(lexer.position(), tokens);
         syntax.release(tokens);
+        // Nothing is open (can_release says so), which is what folding the dropped tokens
+        // would leave: start over without them.
+        open_state.scan = 0;
+        open_state.has = false;
+        open_state.turns.clear();
         const std::size_t cut = lexer.release();
         buffer.erase(0, cut);
         released += cut;
         tried_tokens = 0;
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
+
+    // ---- What is open (open(), the runaway check) ----
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+    struct open_tracker {
+        std::size_t scan = 0;            // tokens folded in so far
+        bool has = false;                // a statement is open
+        open_info::where_t where = open_info::where_t::none;
+        plurnk::op op = plurnk::op::PLAN;
+        std::string suffix;
+        std::size_t begin = 0;           // absolute offset of its `<<`
+        std::size_t opener_scan = 0;     // absolute offset where the swallowed-opener scan resumes
+        std::size_t openers = 0;
+        std::vector<std::pair<std::size_t, std::string>> turns;  // open TURN bodies: begin, suffix
+    };
+    open_tracker open_state;
+    std::size_t runaway_limit = 0;
+    std::size_t fired_statement = npos;  // begin of the statement / TURN a runaway was reported for
+    std::size_t fired_turn = npos;
+
+    // Folds the tokens lexed since the last call (tokens are only appended, or all dropped by a
+    // release, which happens only with nothing open).
+    void fold_tokens() {
+        using W = open_info::where_t;
+        open_tracker& o = open_state;
+        const auto& toks = lexer.output().tokens;
+        for (; o.scan < toks.size(); ++o.scan) {
+            const detail::token& t = toks[o.scan];
+            switch (t.kind) {
+                case detail::tok::opener:
+                    o.has = true;
+                    o.op = t.op;
+                    o.where = W::slots;
+                    o.begin = released + t.begin;
+                    o.suffix = t.end > t.begin + 6 ? buffer.substr(t.begin + 6, t.end - t.begin - 6) : std::string();
+                    o.openers = 0;
+                    o.opener_scan = o.begin + 2;
+                    break;
+                case detail::tok::lbrack: o.where = W::signal; break;
+                case detail::tok::lparen: o.where = W::target; break;
+                case detail::tok::rbrack:
+                case detail::tok::rparen:
+                case detail::tok::scope: o.where = W::slots; break;
+                case detail::tok::colon:
+                    if (o.has && o.op == plurnk::op::TURN) {
+                        o.turns.emplace_back(o.begin, std::move(o.suffix));
+                        o.has = false;
+                    } else {
+                        o.where = W::body;
+                    }
+                    break;
+                case detail::tok::close_turn:
+                    if (!o.turns.empty()) o.turns.pop_back();
+                    break;
+                case detail::tok::close_tag:
+                case detail::tok::text:
+                case detail::tok::eof: o.has = false; break;
+                default: break;
+            }
+        }
+        if (!o.has) return;
+        // Openers at the start of a line after the open statement's own, each position looked at
+        // once.
+        std::size_t i = std::max(o.opener_scan, released) - released;
+        for (;;) {
+            i = buffer.find("<<", i);
+            if (i == std::string::npos) {
+                i = buffer.empty() ? 0 : buffer.size() - 1;  // a `<` at the end may start one
+                break;
+            }
+            if (i + 6 > buffer.size()) break;  // its keyword has not arrived yet
+            if (at_line_start(i) && op_from_name(std::string_view(buffer).substr(i + 2, 4))) ++o.openers;
+            ++i;
+        }
+        o.opener_scan = std::max(o.opener_scan, released + i);
+    }
+
+    // Whether only spaces and tabs stand between buffer[i] and a line end before it. (The open
+    // statement's `<<` is held, and it comes before i, so the look back stays in the buffer.)
+    bool at_line_start(std::size_t i) const noexcept {
+        while (i > 0 && (buffer[i - 1] == ' ' || buffer[i - 1] == '\t')) --i;
+        return i > 0 && (buffer[i - 1] == '\n' || buffer[i - 1] == '\r');
+    }
+
+    open_info info() {
+        fold_tokens();
+        open_info r;
+        const open_tracker& o = open_state;
+        r.turn_depth = o.turns.size();
+        const std::size_t end = released + buffer.size();
+        if (o.has) {
+            r.where = o.where;
+            r.op = o.op;
+            r.suffix = o.suffix;
+            r.begin = o.begin;
+            r.openers = o.openers;
+        } else if (!o.turns.empty()) {
+            r.where = open_info::where_t::turn;
+            r.op = plurnk::op::TURN;
+            r.begin = o.turns.back().first;
+            r.suffix = o.turns.back().second;
+        } else {
+            return r;
+        }
+        r.bytes = end - r.begin;
+        return r;
+    }
+
+    void check_runaway(const runaway_callback& cb) {
+        using W = open_info::where_t;
+        if (runaway_limit == 0 || !cb) return;
+        const open_info o = info();
+        if (o.where == W::none) return;
+        const bool fire = o.bytes > runaway_limit;
+        std::size_t& fired = o.where == W::turn ? fired_turn : fired_statement;
+        if (!fire || fired == o.begin) return;
+        fired = o.begin;
+        cb(o);
+    }
 
     // Whether a parser attempt is worth it now.
     bool worth_trying() const {
@@ -61,11 +191,12 @@ struct stream_parser::state {
 stream_parser::stream_parser(tier t, const parse_options& options) : state_(std::make_unique<state>(t, options)) {}
 stream_parser::~stream_parser() = default;
 stream_parser::stream_parser(const stream_parser& other)
-    : state_(std::make_unique<state>(*other.state_)), callback_(other.callback_) {}
+    : state_(std::make_unique<state>(*other.state_)), callback_(other.callback_), runaway_(other.runaway_) {}
 stream_parser& stream_parser::operator=(const stream_parser& other) {
     if (this != &other) {
         state_ = std::make_unique<state>(*other.state_);
         callback_ = other.callback_;
+        runaway_ = other.runaway_;
     }
     return *this;
 }
@@ -89,12 +220,14 @@ void stream_parser::feed(std::string_view chunk) {
     if (room == 0) return;
     s.buffer.append(chunk.substr(0, room));
     s.lexer.advance(s.buffer, false);
-    if (!s.worth_trying()) return;
-    const auto& toks = s.lexer.output().tokens;
-    s.syntax.advance(toks, s.buffer, false);
-    s.tried_tokens = toks.size();
-    s.builder.advance(s.buffer, s.lexer.output(), s.syntax.tree(), s.syntax.settled(), make_sink(callback_));
-    s.maybe_release();
+    if (s.worth_trying()) {
+        const auto& toks = s.lexer.output().tokens;
+        s.syntax.advance(toks, s.buffer, false);
+        s.tried_tokens = toks.size();
+        s.builder.advance(s.buffer, s.lexer.output(), s.syntax.tree(), s.syntax.settled(), make_sink(callback_));
+        s.maybe_release();
+    }
+    s.check_runaway(runaway_);
 }
 
 parse_result stream_parser::finish() {
@@ -128,5 +261,15 @@ std::size_t stream_parser::safe_prefix() const noexcept {
 }
 
 bool stream_parser::finished() const noexcept { return state_->finished; }
+
+open_info stream_parser::open() const {
+    if (state_->finished) return {};
+    return state_->info();
+}
+
+void stream_parser::set_runaway_limit(std::size_t max_open_bytes, runaway_callback cb) {
+    state_->runaway_limit = max_open_bytes;
+    runaway_ = std::move(cb);
+}
 
 }  // namespace plurnk

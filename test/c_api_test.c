@@ -114,7 +114,7 @@ static void test_versions_and_names(void) {
 
 static void test_one_shot(void) {
     plurnk_result* r = NULL;
-    plurnk_item it;
+    plurnk_item it = {.struct_size = sizeof(plurnk_item)};
     plurnk_str js, reason;
     uint32_t line = 99, column = 99;
     char* owned = NULL;
@@ -274,7 +274,7 @@ static void on_event(void* user_data, size_t index, const plurnk_item* item) {
         plurnk_result* r = NULL;
         plurnk_stream* cp = NULL;
         size_t i;
-        plurnk_item it;
+        plurnk_item it = {.struct_size = sizeof(plurnk_item)};
         if (plurnk_stream_feed(ev->self, "x", 1) != PLURNK_ERR_BUSY) ev->busy_ok = 0;
         if (plurnk_stream_finish(ev->self, &r) != PLURNK_ERR_BUSY) ev->busy_ok = 0;
         if (plurnk_stream_checkpoint(ev->self, &cp) != PLURNK_ERR_BUSY) ev->busy_ok = 0;
@@ -287,7 +287,7 @@ static void on_event(void* user_data, size_t index, const plurnk_item* item) {
 /* Drains the poll queue of `s` into `ev`. */
 static void drain(plurnk_stream* s, events* ev) {
     size_t index;
-    plurnk_item it;
+    plurnk_item it = {.struct_size = sizeof(plurnk_item)};
     int st;
     while ((st = plurnk_stream_next_event(s, &index, &it)) == PLURNK_OK) events_push(ev, index, it.json);
     CHECK_STATUS(st, PLURNK_NO_EVENT);
@@ -301,7 +301,7 @@ static void check_events(const events* ev, const plurnk_result* r) {
     size_t i, j;
     CHECK(ev->count == n);
     for (i = 0; i < ev->count; ++i) {
-        plurnk_item it;
+        plurnk_item it = {.struct_size = sizeof(plurnk_item)};
         if (ev->index[i] == PLURNK_NO_INDEX) continue;
         CHECK(ev->index[i] < n);
         if (ev->index[i] >= n) continue;
@@ -356,7 +356,7 @@ static void test_stream_basics(void) {
     plurnk_result* r = NULL;
     plurnk_str js;
     size_t index;
-    plurnk_item it;
+    plurnk_item it = {.struct_size = sizeof(plurnk_item)};
     events ev;
     memset(&ev, 0, sizeof ev);
 
@@ -525,6 +525,268 @@ typedef struct sample {
     plurnk_tier tier;
 } sample;
 
+/* ---- growth: struct_size, options, messages, typed statements ---- */
+
+/* `msg` contains `want`. */
+static int says(const char* msg, const char* want) { return msg != NULL && strstr(msg, want) != NULL; }
+
+static void test_struct_size(void) {
+    plurnk_result* r = NULL;
+    /* A caller whose struct is larger (a newer header): the library fills only what it knows. */
+    struct {
+        plurnk_item item;
+        unsigned char future[32];
+    } big;
+    plurnk_item small = {.struct_size = sizeof(size_t) + 4};
+    size_t i;
+
+    CHECK_STATUS(plurnk_parse(k_mixed_input, sizeof k_mixed_input - 1, PLURNK_TIER_PARSE, &r), PLURNK_OK);
+    memset(&big, 0xAB, sizeof big);
+    big.item.struct_size = sizeof big;
+    CHECK_STATUS(plurnk_result_item(r, 0, &big.item), PLURNK_OK);
+    CHECK(big.item.struct_size == sizeof(plurnk_item));
+    CHECK(str_is(big.item.op, "PLAN"));
+    CHECK(big.item.statement != NULL);
+    for (i = 0; i < sizeof big.future; ++i) CHECK(big.future[i] == 0xAB);
+    CHECK(PLURNK_HAS_FIELD(&big.item, statement));
+    /* Text and error items have no statement. */
+    CHECK_STATUS(plurnk_result_item(r, 1, &big.item), PLURNK_OK);
+    CHECK(big.item.kind == PLURNK_ITEM_TEXT && big.item.statement == NULL);
+    CHECK_STATUS(plurnk_result_item(r, 2, &big.item), PLURNK_OK);
+    CHECK(big.item.kind == PLURNK_ITEM_ERROR && big.item.statement == NULL);
+    /* Too small (or never set) is refused, and the message says which argument. */
+    CHECK_STATUS(plurnk_result_item(r, 0, &small), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_result_last_error(r), "plurnk_result_item: out->struct_size is"));
+    CHECK(says(plurnk_last_error(), "set it to sizeof(plurnk_item)"));
+    CHECK(small.kind == 0 && small.op.data == NULL); /* untouched */
+    CHECK_STATUS(plurnk_result_item(r, 9, &big.item), PLURNK_ERR_OUT_OF_RANGE);
+    CHECK(says(plurnk_result_last_error(r), "index 9 is out of range: the result has 4 items"));
+    plurnk_result_free(r);
+    CHECK(strcmp(plurnk_result_last_error(NULL), "") == 0);
+    CHECK(strcmp(plurnk_stream_last_error(NULL), "") == 0);
+}
+
+static void on_event_size(void* user_data, size_t index, const plurnk_item* item) {
+    (void)index;
+    *(size_t*)user_data = item->struct_size;
+}
+
+static void test_messages(void) {
+    plurnk_result* r = NULL;
+    plurnk_stream* s = NULL;
+    size_t index, seen = 0;
+    plurnk_item it = {.struct_size = sizeof(plurnk_item)};
+    CHECK_STATUS(plurnk_parse(NULL, 5, PLURNK_TIER_PARSE, &r), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_last_error(), "plurnk_parse: input is NULL but len is 5"));
+    CHECK_STATUS(plurnk_parse("x", 1, (plurnk_tier)7, &r), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_last_error(), "plurnk_parse: tier is 7, not a plurnk_tier"));
+    CHECK_STATUS(plurnk_parse("x", 1, PLURNK_TIER_PARSE, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_last_error(), "plurnk_parse: out is NULL"));
+    CHECK_STATUS(plurnk_stream_create(PLURNK_TIER_PARSE, &s), PLURNK_OK);
+    CHECK(strcmp(plurnk_stream_last_error(s), "") == 0);
+    CHECK_STATUS(plurnk_stream_feed(s, NULL, 3), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_stream_last_error(s), "plurnk_stream_feed: data is NULL but len is 3"));
+    CHECK_STATUS(plurnk_stream_next_event(s, NULL, &it), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_stream_last_error(s), "plurnk_stream_next_event: index is NULL"));
+    it.struct_size = 0;
+    CHECK_STATUS(plurnk_stream_next_event(s, &index, &it), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_stream_last_error(s), "item->struct_size is 0"));
+    it.struct_size = sizeof it;
+    CHECK_STATUS(plurnk_stream_feed(s, "<<PLAN:a:PLAN <<SEND[200]:b:SEND", 32), PLURNK_OK);
+    CHECK(says(plurnk_stream_last_error(s), "item->struct_size is 0")); /* a success leaves the message */
+    CHECK_STATUS(plurnk_stream_set_callback(s, on_event_size, &seen), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    CHECK(seen == sizeof(plurnk_item)); /* the callback's item carries the library's size */
+    plurnk_result_free(r);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_ERR_FINISHED);
+    CHECK(says(plurnk_stream_last_error(s), "plurnk_stream_finish: the stream has already finished"));
+    CHECK_STATUS(plurnk_stream_restore(s, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_stream_last_error(s), "plurnk_stream_restore: checkpoint is NULL"));
+    plurnk_stream_free(s);
+}
+
+/* Streams `input` with options and returns the final result's JSON in buf. */
+static int stream_json(const plurnk_stream_options* o, plurnk_tier tier, const char* input, size_t len, char* buf,
+                       size_t cap, size_t* max_retained) {
+    plurnk_stream* s = NULL;
+    plurnk_result* r = NULL;
+    plurnk_str js;
+    size_t i;
+    int ok = 0;
+    if (plurnk_stream_create_ex(tier, o, &s) != PLURNK_OK) return 0;
+    *max_retained = 0;
+    for (i = 0; i < len; ++i) {
+        plurnk_stream_feed(s, input + i, 1);
+        if (plurnk_stream_retained(s) > *max_retained) *max_retained = plurnk_stream_retained(s);
+    }
+    if (plurnk_stream_finish(s, &r) == PLURNK_OK && plurnk_result_json(r, PLURNK_JSON_COMPACT, &js) == PLURNK_OK &&
+        js.len < cap) {
+        memcpy(buf, js.data, js.len + 1);
+        ok = 1;
+    }
+    plurnk_result_free(r);
+    plurnk_stream_free(s);
+    return ok;
+}
+
+static void test_create_ex(void) {
+    static const char t[] = "<<PLAN:p:PLAN\n<<SEND[200]:done:SEND\n";
+    static const char cut[] =
+        "{\"items\":[{\"kind\":\"statement\",\"statement\":{\"op\":\"PLAN\",\"suffix\":\"\",\"signal\":null,\"target\":null,"
+        "\"lineMarker\":null,\"body\":\"p\",\"position\":{\"line\":1,\"column\":0}}},{\"kind\":\"error\",\"error\":{\"line\":2,"
+        "\"column\":0,\"source\":\"lexer\",\"severity\":\"error\",\"message\":\"input is 36 bytes; only the first 14 were "
+        "parsed (the max_input_bytes limit)\"}}]}";
+    static const char nested[] = "<<TURN:\n<<TURN:\n<<PLAN:a:PLAN\n<<SEND[200]:b:SEND\n:TURN\n:TURN";
+    struct {
+        plurnk_stream_options o;
+        unsigned char future[16];
+    } big;
+    plurnk_stream_options o = {.struct_size = sizeof(plurnk_stream_options)};
+    plurnk_stream* s = NULL;
+    char a[4096], b[4096];
+    size_t held_default = 0, held_all = 0, held_one = 0;
+    char many[8192];
+    size_t n = 0;
+
+    /* Defaults: the same as plurnk_stream_create. */
+    CHECK(stream_json(NULL, PLURNK_TIER_STATEMENTS, t, sizeof t - 1, a, sizeof a, &held_default));
+    CHECK(stream_json(&o, PLURNK_TIER_STATEMENTS, t, sizeof t - 1, b, sizeof b, &held_default));
+    CHECK(strcmp(a, b) == 0);
+    /* max_input_bytes: the parse of the prefix plus the limit's error item (as the CLI's). */
+    o.max_input_bytes = 14;
+    CHECK(stream_json(&o, PLURNK_TIER_STATEMENTS, t, sizeof t - 1, a, sizeof a, &held_default));
+    CHECK(strcmp(a, cut) == 0);
+    o.max_input_bytes = 0;
+    /* max_turn_depth: 1 refuses the nested TURN. */
+    CHECK(stream_json(&o, PLURNK_TIER_LOG, nested, sizeof nested - 1, a, sizeof a, &held_default));
+    o.max_turn_depth = 1;
+    CHECK(stream_json(&o, PLURNK_TIER_LOG, nested, sizeof nested - 1, b, sizeof b, &held_default));
+    CHECK(strcmp(a, b) != 0);
+    CHECK(strstr(b, "\"source\":\"lexer\"") != NULL && strstr(a, "\"source\":\"lexer\"") == NULL);
+    o.max_turn_depth = 0;
+    /* release_threshold: keeping all input holds it all; a threshold of 1 releases at once. */
+    while (n + 40 < sizeof many) {
+        memcpy(many + n, "<<READ(a.md)::READ\n", 19);
+        n += 19;
+    }
+    o.release_threshold = PLURNK_KEEP_ALL_INPUT;
+    CHECK(stream_json(&o, PLURNK_TIER_STATEMENTS, many, n, a, sizeof a, &held_all) == 0); /* JSON too big for a */
+    o.release_threshold = 1;
+    stream_json(&o, PLURNK_TIER_STATEMENTS, many, n, a, sizeof a, &held_one);
+    stream_json(NULL, PLURNK_TIER_STATEMENTS, many, n, a, sizeof a, &held_default);
+    CHECK(held_all == n);
+    CHECK(held_one < 40);
+    CHECK(held_default > held_one && held_default < n);
+    o.release_threshold = 0;
+    /* struct_size: too small refused; larger accepted when the unknown bytes are zero. */
+    o.struct_size = sizeof(size_t);
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(s == NULL);
+    CHECK(says(plurnk_last_error(), "plurnk_stream_create_ex: options->struct_size is"));
+    memset(&big, 0, sizeof big);
+    big.o.struct_size = sizeof big;
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &big.o, &s), PLURNK_OK);
+    plurnk_stream_free(s);
+    s = NULL;
+    big.future[3] = 1;
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &big.o, &s), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_last_error(), "does not know"));
+    CHECK_STATUS(plurnk_stream_create_ex((plurnk_tier)-1, NULL, &s), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_last_error(), "tier is -1"));
+}
+
+static const plurnk_statement* statement_at(const plurnk_result* r, size_t i, plurnk_item* it) {
+    it->struct_size = sizeof *it;
+    if (plurnk_result_item(r, i, it) != PLURNK_OK) return NULL;
+    return it->statement;
+}
+
+static void test_typed_statements(void) {
+    static const char turn[] =
+        "<<FIND[a,b.c](https://u:p@x.org:8080/p?q#f)<0.5,3>:/re+/gi:FIND\n"
+        "<<COPY(a.txt)<1,2>:b.txt<3>:COPY\n"
+        "<<SEND[200]:{\"a\": 1}:SEND\n"
+        "<<EXEC[sh]:ls -l:EXEC\n"
+        "<<READ(file://a./x {Authorization: Bearer t})::READ\n";
+    plurnk_result* r = NULL;
+    plurnk_item it;
+    const plurnk_statement* st;
+    plurnk_signal sig = {.struct_size = sizeof(plurnk_signal)};
+    plurnk_target tg = {.struct_size = sizeof(plurnk_target)};
+    plurnk_body body = {.struct_size = sizeof(plurnk_body)};
+    plurnk_str tag, key, value;
+    const double* marks = NULL;
+    size_t count = 0;
+
+    CHECK_STATUS(plurnk_parse(turn, sizeof turn - 1, PLURNK_TIER_STATEMENTS, &r), PLURNK_OK);
+    CHECK(plurnk_result_clean(r));
+    /* FIND: tags, a URL target, a scope, a regex matcher. */
+    st = statement_at(r, 0, &it);
+    CHECK(st != NULL);
+    CHECK_STATUS(plurnk_statement_signal(st, &sig), PLURNK_OK);
+    CHECK(sig.kind == PLURNK_SIGNAL_TAGS && sig.tag_count == 2 && sig.struct_size == sizeof sig);
+    CHECK_STATUS(plurnk_statement_tag(st, 1, &tag), PLURNK_OK);
+    CHECK(str_is(tag, "b.c"));
+    CHECK_STATUS(plurnk_statement_tag(st, 2, &tag), PLURNK_ERR_OUT_OF_RANGE);
+    CHECK(says(plurnk_last_error(), "index 2 is out of range: the signal has 2 tags"));
+    CHECK_STATUS(plurnk_statement_target(st, PLURNK_PART_HEADER, &tg), PLURNK_OK);
+    CHECK(tg.kind == PLURNK_TARGET_URL && str_is(tg.scheme, "https") && str_is(tg.hostname, "x.org"));
+    CHECK(str_is(tg.username, "u") && str_is(tg.password, "p") && tg.port == 8080);
+    CHECK(str_is(tg.pathname, "/p") && str_is(tg.query, "q") && str_is(tg.fragment, "f"));
+    CHECK(tg.present == (PLURNK_TARGET_HAS_USERNAME | PLURNK_TARGET_HAS_PASSWORD | PLURNK_TARGET_HAS_HOSTNAME |
+                         PLURNK_TARGET_HAS_PORT | PLURNK_TARGET_HAS_QUERY | PLURNK_TARGET_HAS_FRAGMENT));
+    CHECK_STATUS(plurnk_statement_scope(st, PLURNK_PART_HEADER, &marks, &count), PLURNK_OK);
+    CHECK(count == 2 && marks[0] == 0.5 && marks[1] == 3);
+    CHECK_STATUS(plurnk_statement_scope(st, PLURNK_PART_DESTINATION, &marks, &count), PLURNK_NOT_PRESENT);
+    CHECK_STATUS(plurnk_statement_body(st, &body), PLURNK_OK);
+    CHECK(body.kind == PLURNK_BODY_MATCHER && body.dialect == PLURNK_DIALECT_REGEX);
+    CHECK(str_is(body.raw, "/re+/gi") && str_is(body.pattern, "re+") && str_is(body.flags, "gi"));
+    CHECK_STATUS(plurnk_statement_scope(st, (plurnk_part)5, &marks, &count), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_last_error(), "part is 5"));
+    /* COPY: a local target, and a destination with its own scope. */
+    st = statement_at(r, 1, &it);
+    CHECK_STATUS(plurnk_statement_signal(st, &sig), PLURNK_OK);
+    CHECK(sig.kind == PLURNK_SIGNAL_NONE);
+    CHECK_STATUS(plurnk_statement_target(st, PLURNK_PART_HEADER, &tg), PLURNK_OK);
+    CHECK(tg.kind == PLURNK_TARGET_LOCAL && str_is(tg.raw, "a.txt") && tg.present == 0 && str_is(tg.scheme, ""));
+    CHECK_STATUS(plurnk_statement_body(st, &body), PLURNK_OK);
+    CHECK(body.kind == PLURNK_BODY_SELECTION && body.dialect == -1);
+    CHECK_STATUS(plurnk_statement_target(st, PLURNK_PART_DESTINATION, &tg), PLURNK_OK);
+    CHECK(str_is(tg.raw, "b.txt"));
+    CHECK_STATUS(plurnk_statement_scope(st, PLURNK_PART_DESTINATION, &marks, &count), PLURNK_OK);
+    CHECK(count == 1 && marks[0] == 3);
+    /* SEND: a number signal, a JSON body re-serialized. */
+    st = statement_at(r, 2, &it);
+    CHECK_STATUS(plurnk_statement_signal(st, &sig), PLURNK_OK);
+    CHECK(sig.kind == PLURNK_SIGNAL_NUMBER && sig.number == 200);
+    CHECK_STATUS(plurnk_statement_target(st, PLURNK_PART_HEADER, &tg), PLURNK_NOT_PRESENT);
+    CHECK_STATUS(plurnk_statement_body(st, &body), PLURNK_OK);
+    CHECK(body.kind == PLURNK_BODY_SEND && body.has_json == 1);
+    CHECK(str_is(body.raw, "{\"a\": 1}") && str_is(body.json, "{\"a\":1}"));
+    /* EXEC: a text signal and a text body. */
+    st = statement_at(r, 3, &it);
+    CHECK_STATUS(plurnk_statement_signal(st, &sig), PLURNK_OK);
+    CHECK(sig.kind == PLURNK_SIGNAL_TEXT && str_is(sig.text, "sh"));
+    CHECK_STATUS(plurnk_statement_body(st, &body), PLURNK_OK);
+    CHECK(body.kind == PLURNK_BODY_TEXT && str_is(body.raw, "ls -l"));
+    /* READ: header blocks; no body. */
+    st = statement_at(r, 4, &it);
+    CHECK_STATUS(plurnk_statement_target(st, PLURNK_PART_HEADER, &tg), PLURNK_OK);
+    CHECK((tg.present & PLURNK_TARGET_HAS_HEADERS) && tg.header_count == 1);
+    CHECK_STATUS(plurnk_statement_target_header(st, PLURNK_PART_HEADER, 0, &key, &value), PLURNK_OK);
+    CHECK(str_is(key, "Authorization") && str_is(value, "Bearer t"));
+    CHECK_STATUS(plurnk_statement_target_header(st, PLURNK_PART_HEADER, 1, &key, &value), PLURNK_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(plurnk_statement_body(st, &body), PLURNK_OK);
+    CHECK(body.kind == PLURNK_BODY_NONE && str_is(body.raw, ""));
+    /* Bad arguments. */
+    CHECK_STATUS(plurnk_statement_signal(NULL, &sig), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_last_error(), "plurnk_statement_signal: statement is NULL"));
+    body.struct_size = 8;
+    CHECK_STATUS(plurnk_statement_body(st, &body), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_last_error(), "out->struct_size is 8"));
+    plurnk_result_free(r);
+}
+
 int main(int argc, char** argv) {
     static const char utf8[] = "<<PLAN:caf\xc3\xa9 \xf0\x9f\x98\x80 na\xc3\xafve:PLAN\n\xe2\x9c\x93 done\n<<SEND[200]:\xe6\x97\xa5:SEND";
     static const char log_input[] = "<<TURN:\n<<PLAN:a:PLAN\n<<SEND[200]:b:SEND\n:TURN\n<<TURN:\n<<PLAN:c:PLAN";
@@ -561,6 +823,10 @@ int main(int argc, char** argv) {
     test_versions_and_names();
     test_one_shot();
     test_stream_basics();
+    test_struct_size();
+    test_messages();
+    test_create_ex();
+    test_typed_statements();
     /* Property: chunked (1 byte included, which splits every UTF-8 sequence) equals one-shot. */
     for (i = 0; i < n_samples; ++i) {
         for (c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {

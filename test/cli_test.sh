@@ -35,4 +35,13 @@ out=$(printf '{"id":7,"tier":"statements","input":"<<READ(a.md)::READ"}\n' | "$p
 check "batch answers by id" '{"id":7,"result":{"items":[{"kind":"statement","statement":{"op":"READ","suffix":"","signal":null,"target":{"kind":"local","raw":"a.md"},"lineMarker":null,"body":null,"position":{"line":1,"column":0}}}]}}' "$out"
 
 "$plurnk" parse --no-such-option >/dev/null 2>&1; check "unknown option exits 2" 2 $?
+"$plurnk" gbnf --channel=gemma >"$tmp/gemma.gbnf"; check "gbnf --channel=gemma exits 0" 0 $?
+check "--channel=gemma is the default" "$("$plurnk" gbnf)" "$(cat "$tmp/gemma.gbnf")"
+check "--channel=think opens with <think>" 1 "$("$plurnk" gbnf --channel=think | grep -c '^channel ::= "<think>"')"
+check "--channel=none starts at PLAN" 1 "$("$plurnk" gbnf --channel=none | grep -c '^root ::= plan sep tail$')"
+check "--channel-close alone: the opener is in the prompt" 1 \
+    "$("$plurnk" gbnf --channel-close='</think>' | grep -c '^channel ::= \[^<\]\* ("<" channel-seg)\* "</think>"$')"
+"$plurnk" gbnf --channel=harmony >/dev/null 2>&1; check "unknown --channel exits 2" 2 $?
+"$plurnk" gbnf --channel=none --channel-close=x >/dev/null 2>&1; check "--channel with --channel-close exits 2" 2 $?
+"$plurnk" gbnf --channel-open='<r>' >/dev/null 2>&1; check "--channel-open without a close exits 2" 2 $?
 exit $((fails > 0))

@@ -8,8 +8,10 @@
 //
 // Environment hooks for looking closer: PLURNK_UPDATE_GOLDEN=1 rewrites test/golden/plurnk.gbnf;
 // PLURNK_RAIL_DUMP=N prints the first N sentences and a statement-count histogram;
-// PLURNK_RAIL_SAMPLES=FILE and PLURNK_RAIL_MUTANTS=FILE write the sentences and the mutants as
-// JSON Lines ({"text","rejected","rail"}) to replay through another recognizer.
+// PLURNK_RAIL_SAMPLES=FILE (appended to, every option set) and PLURNK_RAIL_MUTANTS=FILE write the
+// sentences and the mutants as JSON Lines ({"text","rejected","rail","gbnf"}, gbnf: the
+// `plurnk gbnf` arguments of the grammar) to replay through another recognizer, as
+// test/rail_llama_test.sh does with llama.cpp's.
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdio>
@@ -31,6 +33,14 @@ using namespace plurnk;
 using rail::expr;
 
 namespace {
+
+// Options with a statement budget and a suffix list (the other fields at their defaults).
+rail::options opts(std::size_t max_statements, std::vector<std::string> suffixes) {
+    rail::options o;
+    o.max_statements = max_statements;
+    o.suffixes = std::move(suffixes);
+    return o;
+}
 
 // ---- A GBNF checker -------------------------------------------------------------------------
 //
@@ -448,7 +458,8 @@ void append_utf8(std::string& out, char32_t c) {
     out += tmp;
 }
 
-std::vector<char32_t> sample_alphabet() {
+// `extra` adds characters that matter for a non-default channel (its close literal), weighted.
+std::vector<char32_t> sample_alphabet(std::string_view extra) {
     std::vector<char32_t> a;
     for (char32_t c = 0x20; c < 0x7F; ++c) a.push_back(c);
     for (char32_t c : U"\t\n\r\x01\x7F\u00E9\u03BB\u4E2D\U0001F642") {
@@ -462,6 +473,9 @@ std::vector<char32_t> sample_alphabet() {
     for (char32_t c : U"PLANSENDEDITFINDREADKILLchannel") {
         if (c) a.push_back(c);
     }
+    for (int i = 0; i < 6; ++i) {
+        for (const char c : extra) a.push_back(static_cast<unsigned char>(c));
+    }
     return a;
 }
 
@@ -473,7 +487,8 @@ bool in_class(const expr& e, char32_t c) {
 
 class sampler {
 public:
-    sampler(const rail::grammar& g, std::uint64_t seed) : rng_(seed), alphabet_(sample_alphabet()) {
+    sampler(const rail::grammar& g, std::uint64_t seed, std::string_view extra = {})
+        : rng_(seed), alphabet_(sample_alphabet(extra)) {
         for (const rail::rule& r : g.rules) rules_[r.name] = &r;
         for (bool changed = true; changed;) {
             changed = false;
@@ -600,11 +615,14 @@ private:
 
 // SPEC §gbnf-reasoning-boundary: the channel enclosure at byte zero goes to reasoning_content;
 // the parser sees the rest. nullopt when the sentence does not start with a closed channel.
-std::optional<std::string> split_channel(std::string_view raw) {
-    if (raw.substr(0, rail::k_channel_open.size()) != rail::k_channel_open) return std::nullopt;
-    const auto close = raw.find(rail::k_channel_close, rail::k_channel_open.size());
+// Without a channel (both literals empty) the whole sentence is the content.
+std::optional<std::string> split_channel(std::string_view raw, rail::channel_literals ch = {rail::k_channel_open,
+                                                                                           rail::k_channel_close}) {
+    if (ch.close.empty()) return std::string(raw);
+    if (raw.substr(0, ch.open.size()) != ch.open) return std::nullopt;
+    const auto close = raw.find(ch.close, ch.open.size());
     if (close == std::string_view::npos) return std::nullopt;
-    return std::string(raw.substr(close + rail::k_channel_close.size()));
+    return std::string(raw.substr(close + ch.close.size()));
 }
 
 bool is_disposition(double code) {
@@ -632,13 +650,39 @@ std::string turn_problem(std::string_view content, std::size_t statements) {
     return {};
 }
 
-// {"text":..., "rejected":..., "rail":...}: one sentence for replaying through another recognizer.
-std::string json_line(std::string_view text, bool rejected, bool on_rail = true) {
+// The `plurnk gbnf` arguments that build the grammar of `o`.
+std::vector<std::string> gbnf_args(const rail::options& o) {
+    std::vector<std::string> args;
+    const rail::options d;
+    if (o.max_statements != d.max_statements) args.push_back("--max-statements=" + std::to_string(o.max_statements));
+    if (o.suffixes != d.suffixes) {
+        std::string list = "--suffixes=";
+        for (std::size_t i = 0; i < o.suffixes.size(); ++i) list += (i ? "," : "") + o.suffixes[i];
+        args.push_back(list);
+    }
+    if (o.channel == rail::channel_format::custom) {
+        args.push_back("--channel-open=" + o.channel_open);
+        args.push_back("--channel-close=" + o.channel_close);
+    } else if (o.channel != d.channel) {
+        args.push_back(std::string("--channel=") + rail::channel_name(o.channel));
+    }
+    return args;
+}
+
+// {"text":..., "rejected":..., "rail":..., "gbnf":[ARGS]}: one sentence for replaying through
+// another recognizer, with the `plurnk gbnf` arguments of the grammar it belongs to.
+std::string json_line(std::string_view text, bool rejected, bool on_rail = true, const rail::options& o = {}) {
     std::string out = "{\"text\":";
     append_json_string(out, text);
     out += rejected ? ",\"rejected\":true" : ",\"rejected\":false";
-    out += on_rail ? ",\"rail\":true}" : ",\"rail\":false}";
-    return out;
+    out += on_rail ? ",\"rail\":true" : ",\"rail\":false";
+    out += ",\"gbnf\":[";
+    const std::vector<std::string> args = gbnf_args(o);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (i) out += ',';
+        append_json_string(out, args[i]);
+    }
+    return out + "]}";
 }
 
 std::string read_file(const std::filesystem::path& p) {
@@ -648,17 +692,21 @@ std::string read_file(const std::filesystem::path& p) {
     return s.str();
 }
 
-// test/golden/plurnk.gbnf, found from this source file's path (relative to the build tree).
-std::filesystem::path golden_path() {
+// A file of the source tree named relative to test/, found from this source file's path
+// (relative to the build tree).
+std::filesystem::path source_path(const std::filesystem::path& rel) {
     const std::filesystem::path here = std::filesystem::path(__FILE__).parent_path();
     std::filesystem::path base = std::filesystem::current_path();
     for (int up = 0; up < 4; ++up) {
-        const std::filesystem::path p = (here.is_absolute() ? here : base / here) / "golden" / "plurnk.gbnf";
+        const std::filesystem::path p = (here.is_absolute() ? here : base / here) / rel;
         if (std::filesystem::exists(p)) return p;
         base = base.parent_path();
     }
-    return here / "golden" / "plurnk.gbnf";
+    return here / rel;
 }
+
+// test/golden/plurnk.gbnf.
+std::filesystem::path golden_path() { return source_path(std::filesystem::path("golden") / "plurnk.gbnf"); }
 
 
 // ---- A recognizer -----------------------------------------------------------------------------
@@ -840,13 +888,13 @@ TEST_CASE("the rule model lists the twelve internal ops once each", "[rail]") {
 
 TEST_CASE("options are checked", "[rail]") {
     CHECK_FALSE(rail::check_options({}));
-    CHECK(rail::check_options({14, {}}));
-    CHECK(rail::check_options({14, {"1", "1"}}));
-    CHECK(rail::check_options({14, {"a:b"}}));
-    CHECK(rail::check_options({14, {"123456789"}}));
-    CHECK(rail::check_options({rail::k_max_statements_limit + 1, {""}}));
-    CHECK_FALSE(rail::check_options({0, {"_x", "A", "a"}}));
-    CHECK_FALSE(rail::build({14, {"1", "1"}}).ok());
+    CHECK(rail::check_options(opts(14, {})));
+    CHECK(rail::check_options(opts(14, {"1", "1"})));
+    CHECK(rail::check_options(opts(14, {"a:b"})));
+    CHECK(rail::check_options(opts(14, {"123456789"})));
+    CHECK(rail::check_options(opts(rail::k_max_statements_limit + 1, {""})));
+    CHECK_FALSE(rail::check_options(opts(0, {"_x", "A", "a"})));
+    CHECK_FALSE(rail::build(opts(14, {"1", "1"})).ok());
 }
 
 TEST_CASE("plurnk gbnf matches the golden file", "[rail]") {
@@ -883,7 +931,7 @@ TEST_CASE("the GBNF checker rejects what llama.cpp rejects", "[rail]") {
 }
 
 TEST_CASE("plurnk gbnf is valid GBNF and reads back as the rule tree", "[rail]") {
-    for (const rail::options& o : {rail::options{}, rail::options{0, {""}}, rail::options{3, {"a", "_b", "77"}}}) {
+    for (const rail::options& o : {rail::options{}, opts(0, {""}), opts(3, {"a", "_b", "77"})}) {
         const rail::build_result r = rail::build(o);
         REQUIRE(r.ok());
         const gbnf_check c = check_gbnf(rail::to_gbnf(r.g));
@@ -911,7 +959,7 @@ TEST_CASE("the terminal rules hold in the grammar", "[rail]") {
     CHECK(line("terminal-first-head").find("timing") != std::string::npos);
     CHECK(line("tail").find("step{1,14}") != std::string::npos);
     CHECK(line("plan").find("<<PLAN:") != std::string::npos);
-    CHECK(rail::to_gbnf(rail::build({0, {""}}).g).find("step") == std::string::npos);
+    CHECK(rail::to_gbnf(rail::build(opts(0, {""})).g).find("step") == std::string::npos);
 }
 
 namespace {
@@ -923,26 +971,42 @@ struct sample_stats {
     std::size_t statements = 0;
 };
 
+// Why the raw sentence, channel included, does not parse as one text item (the enclosure, which
+// the lexer knows for the gemma and think formats) followed by the clean turn, or "".
+std::string raw_problem(std::string_view raw, std::string_view content, std::size_t statements) {
+    const parse_result r = parse_turn(raw);
+    if (!r.clean()) return "raw sentence not clean: " + to_json(r);
+    const std::string_view channel = raw.substr(0, raw.size() - content.size());
+    const auto* first = r.items.empty() ? nullptr : std::get_if<text_item>(&r.items.front());
+    if (r.items.size() != statements + 3 || first == nullptr || first->text != channel) {
+        return "raw sentence is not the channel as one text item plus the turn: " + to_json(r);
+    }
+    return {};
+}
+
 sample_stats sample_and_parse(const rail::options& o, std::uint64_t seed, std::size_t count) {
     const rail::build_result r = rail::build(o);
     REQUIRE(r.ok());
-    sampler s(r.g, seed);
+    const rail::channel_literals ch = rail::literals(o);
+    sampler s(r.g, seed, o.channel == rail::channel_format::gemma ? std::string_view() : ch.close);
     sample_stats st;
     const char* dump = std::getenv("PLURNK_RAIL_DUMP");  // print the first N sentences
     const std::size_t show = dump ? std::strtoul(dump, nullptr, 10) : 0;
     std::map<std::size_t, std::size_t> histogram;
     std::ofstream samples_out;  // JSON Lines of the sentences, to replay them elsewhere
-    if (const char* path = std::getenv("PLURNK_RAIL_SAMPLES")) samples_out.open(path, std::ios::binary);
+    if (const char* path = std::getenv("PLURNK_RAIL_SAMPLES")) samples_out.open(path, std::ios::binary | std::ios::app);
     for (std::size_t i = 0; i < count; ++i) {
         const sampler::sentence x = s.next();
-        if (samples_out) samples_out << json_line(x.text, false) << '\n';
+        if (samples_out) samples_out << json_line(x.text, false, true, o) << '\n';
         if (i < show) std::printf("---- sentence %zu (%zu statements)\n%s\n", i, x.statements, x.text.c_str());
         ++histogram[x.statements];
         ++st.sentences;
         st.bytes += x.text.size();
         st.statements += x.statements;
-        const std::optional<std::string> content = split_channel(x.text);
+        const std::optional<std::string> content = split_channel(x.text, ch);
         std::string why = content ? turn_problem(*content, x.statements) : "no channel to split";
+        const bool lexer_knows = o.channel == rail::channel_format::gemma || o.channel == rail::channel_format::think;
+        if (why.empty() && lexer_knows) why = raw_problem(x.text, *content, x.statements);
         if (x.statements > o.max_statements) why = "statement budget exceeded";
         if (!why.empty()) {
             ++st.failures;
@@ -968,10 +1032,34 @@ TEST_CASE("ten thousand sampled rail sentences parse cleanly", "[rail]") {
     CHECK(st.failures == 0);
 }
 
+// Every channel format, 10,000 sentences each (the default gemma format is the test above).
+TEST_CASE("ten thousand sampled sentences of every channel format parse cleanly", "[rail]") {
+    struct variant {
+        const char* name;
+        rail::options o;
+    };
+    variant variants[] = {{"think", {}}, {"none", {}}, {"custom [THINK]", {}}, {"custom open in prompt", {}}};
+    variants[0].o.channel = rail::channel_format::think;
+    variants[1].o.channel = rail::channel_format::none;
+    variants[2].o.channel = rail::channel_format::custom;
+    variants[2].o.channel_open = "[THINK]";
+    variants[2].o.channel_close = "[/THINK]";
+    variants[3].o.channel = rail::channel_format::custom;
+    variants[3].o.channel_close = "</think>";  // DeepSeek R1: the template already wrote `<think>\n`
+    std::uint64_t seed = 20261202;
+    for (const variant& v : variants) {
+        INFO("channel " << v.name);
+        const sample_stats st = sample_and_parse(v.o, seed++, 10000);
+        std::printf("rail: channel %s: %zu sentences (%zu bytes, %zu internal statements), %zu not clean\n", v.name,
+                    st.sentences, st.bytes, st.statements, st.failures);
+        CHECK(st.failures == 0);
+    }
+}
+
 TEST_CASE("sentences of other rail options parse cleanly", "[rail]") {
-    CHECK(sample_and_parse({0, {""}}, 7, 1000).failures == 0);
-    CHECK(sample_and_parse({3, {"a", "_b", "77"}}, 8, 1000).failures == 0);
-    CHECK(sample_and_parse({40, {"9"}}, 9, 300).failures == 0);
+    CHECK(sample_and_parse(opts(0, {""}), 7, 1000).failures == 0);
+    CHECK(sample_and_parse(opts(3, {"a", "_b", "77"}), 8, 1000).failures == 0);
+    CHECK(sample_and_parse(opts(40, {"9"}), 9, 300).failures == 0);
 }
 
 TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
@@ -1098,4 +1186,130 @@ TEST_CASE("the rail admits canonical turns and refuses the shapes it excludes", 
     CHECK_FALSE(rec.accepts("<<PLAN:g:PLAN<<SEND[200]:d:SEND"));  // no channel
     CHECK_FALSE(rec.accepts(std::string(rail::k_channel_open) + "a<|channel>b<channel|><<PLAN:g:PLAN<<SEND[200]:d:SEND"));
     CHECK(rec.accepts(std::string(rail::k_channel_open) + "<channel|><<PLAN:g:PLAN<<SEND[200]:d:SEND"));
+}
+
+namespace {
+
+rail::options channel_options(rail::channel_format f, std::string open = {}, std::string close = {}) {
+    rail::options o;
+    o.channel = f;
+    o.channel_open = std::move(open);
+    o.channel_close = std::move(close);
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("channel formats: names, literals and option checks", "[rail]") {
+    for (const char* n : {"gemma", "think", "none", "custom"}) {
+        const auto f = rail::channel_from_name(n);
+        REQUIRE(f);
+        CHECK(std::string(rail::channel_name(*f)) == n);
+    }
+    CHECK_FALSE(rail::channel_from_name("Gemma"));
+    CHECK(rail::literals({}).open == rail::k_channel_open);
+    CHECK(rail::literals(channel_options(rail::channel_format::think)).close == "</think>");
+    CHECK(rail::literals(channel_options(rail::channel_format::none)).close.empty());
+    CHECK(rail::literals(channel_options(rail::channel_format::custom, "[T]", "[/T]")).open == "[T]");
+    // Literals only matter for the custom format.
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::think, "", "")));
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "", "</think>")));
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "\xce\xbb\n", "|")));
+    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "")));         // empty close
+    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</r<")));     // `<` again
+    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</r\x01>")));  // control
+    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</\xce\xbb>")));
+    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "\xff", "</r>")));    // not UTF-8
+    CHECK(rail::check_options(channel_options(rail::channel_format::custom, std::string(65, 'a'), "</r>")));
+    CHECK(rail::check_options(channel_options(static_cast<rail::channel_format>(9))));
+}
+
+TEST_CASE("every channel format is valid GBNF, reads back, and samples rail sentences", "[rail]") {
+    const rail::options variants[] = {
+        channel_options(rail::channel_format::think), channel_options(rail::channel_format::none),
+        channel_options(rail::channel_format::custom, "[THINK]", "[/THINK]"),
+        channel_options(rail::channel_format::custom, "", "</think>"),
+        channel_options(rail::channel_format::custom, "<r>", "|")};
+    std::uint64_t seed = 11;
+    for (const rail::options& o : variants) {
+        const rail::build_result r = rail::build(o);
+        REQUIRE(r.ok());
+        const std::string text = rail::to_gbnf(r.g);
+        INFO(text.substr(0, 600));
+        const gbnf_check c = check_gbnf(text);
+        INFO(c.error);
+        REQUIRE(c.error.empty());
+        REQUIRE(c.g.rules.size() == r.g.rules.size());
+        for (std::size_t i = 0; i < r.g.rules.size(); ++i) CHECK(c.g.rules[i].body == r.g.rules[i].body);
+        CHECK((text.find("\n#   channel sep PLAN") != std::string::npos) == (o.channel != rail::channel_format::none));
+        const recognizer rec(r.g);
+        sampler s(r.g, seed++, rail::literals(o).close);
+        for (int i = 0; i < 200; ++i) {
+            const std::string sentence = s.next().text;
+            INFO(sentence);
+            REQUIRE(rec.accepts(sentence));
+        }
+    }
+}
+
+TEST_CASE("each channel format admits its own enclosure and refuses the others", "[rail]") {
+    const std::string turn = "<<PLAN:g:PLAN\n<<SEND[200]:d:SEND";
+    struct row {
+        std::string raw;
+        bool gemma, think, none, bracket, prompt;  // admitted by each format
+    };
+    const std::string gemma_open(rail::k_channel_open);
+    const row rows[] = {
+        {gemma_open + "t<channel|>\n" + turn, true, false, false, false, false},
+        {"<think>\nt\n</think>\n\n" + turn, false, true, false, false, true},  // prompt: body `<think>\nt\n`
+        {"<think></think>" + turn, false, true, false, false, true},
+        {turn, false, false, true, false, false},
+        {" " + turn, false, false, false, false, false},  // `none` starts at byte zero
+        {"[THINK]a < b [/THIN[/THINK]" + turn, false, false, false, true, false},
+        {"t</think>\n" + turn, false, false, false, false, true},
+        {"</think>" + turn, false, false, false, false, true},
+        {"<think>a<think>b</think>" + turn, false, false, false, false, true},  // opener in a think body
+        {"<think>a</think>b</think>" + turn, false, false, false, false, false},  // two closers
+        {"[THINK]a[/THINK]b[/THINK]" + turn, false, false, false, false, false},
+        {"a</think>b</think>" + turn, false, false, false, false, false},
+        {"<think>a" + turn, false, false, false, false, false},  // never closed
+    };
+    const rail::options formats[] = {{}, channel_options(rail::channel_format::think),
+                                     channel_options(rail::channel_format::none),
+                                     channel_options(rail::channel_format::custom, "[THINK]", "[/THINK]"),
+                                     channel_options(rail::channel_format::custom, "", "</think>")};
+    std::vector<rail::grammar> grammars;  // the recognizers point into them
+    for (const rail::options& o : formats) grammars.push_back(rail::build(o).g);
+    std::vector<recognizer> recs;
+    for (const rail::grammar& g : grammars) recs.emplace_back(g);
+    for (const row& x : rows) {
+        INFO(x.raw);
+        const bool want[] = {x.gemma, x.think, x.none, x.bracket, x.prompt};
+        for (std::size_t i = 0; i < recs.size(); ++i) {
+            INFO("format " << i);
+            CHECK(recs[i].accepts(x.raw) == want[i]);
+            if (want[i]) CHECK(parse_turn(*split_channel(x.raw, rail::literals(formats[i]))).clean());
+        }
+    }
+}
+
+// doc/rail.md says which sample turns are on which rail; this holds it to that.
+TEST_CASE("the sample turns: turn-rail.plurnk is on the default rail, turn.plurnk on none", "[rail]") {
+    const std::string on = read_file(source_path("../doc/examples/turn-rail.plurnk"));
+    const std::string off = read_file(source_path("../doc/examples/turn.plurnk"));
+    REQUIRE(!on.empty());
+    REQUIRE(!off.empty());
+    const rail::options formats[] = {{}, channel_options(rail::channel_format::think),
+                                     channel_options(rail::channel_format::none)};
+    for (const rail::options& o : formats) {
+        INFO("channel " << rail::channel_name(o.channel));
+        const rail::build_result r = rail::build(o);
+        const recognizer rec(r.g);
+        CHECK(rec.accepts(on) == (o.channel == rail::channel_format::gemma));
+        // `<think>` opens it, and its FIND regex has a group, which the rail's regex subset lacks.
+        CHECK_FALSE(rec.accepts(off));
+    }
+    CHECK(parse_turn(on).clean());
+    CHECK(parse_turn(*split_channel(on)).clean());
+    CHECK(parse_turn(off).clean());
 }

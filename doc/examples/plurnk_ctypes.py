@@ -37,6 +37,7 @@ class Str(ctypes.Structure):
 class Item(ctypes.Structure):
     """plurnk_item: a view of one item; its strings are borrowed."""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),  # set it to ctypes.sizeof(Item) before passing one in
         ("kind", ctypes.c_int32),
         ("line", ctypes.c_uint32),
         ("column", ctypes.c_uint32),
@@ -48,8 +49,35 @@ class Item(ctypes.Structure):
         ("text", Str),
         ("json", Str),
         ("statement_json", Str),
+        ("statement", ctypes.c_void_p),  # for the plurnk_statement_* accessors
     ]
 
+    def __init__(self):
+        super().__init__()
+        self.struct_size = ctypes.sizeof(Item)
+
+
+class Body(ctypes.Structure):
+    """plurnk_body: a statement's body, typed (plurnk_statement_body)."""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("kind", ctypes.c_int32),
+        ("dialect", ctypes.c_int32),
+        ("raw", Str),
+        ("pattern", Str),
+        ("flags", Str),
+        ("json", Str),
+        ("has_json", ctypes.c_int32),
+        ("reserved", ctypes.c_uint32),
+    ]
+
+    def __init__(self):
+        super().__init__()
+        self.struct_size = ctypes.sizeof(Body)
+
+
+BODY_KINDS = {0: "none", 1: "text", 2: "matcher", 3: "send", 4: "selection"}
+DIALECTS = {0: "xpath", 1: "regex", 2: "jsonpath", 3: "semantic", 4: "graph", 5: "glob"}
 
 EventCallback = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(Item))
 
@@ -75,6 +103,8 @@ def load(path):
         "plurnk_stream_feed": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t]),
         "plurnk_stream_finish": (ctypes.c_int, [handle, ctypes.POINTER(handle)]),
         "plurnk_stream_safe_prefix": (ctypes.c_size_t, [handle]),
+        "plurnk_last_error": (ctypes.c_char_p, []),
+        "plurnk_statement_body": (ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(Body)]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)
@@ -85,13 +115,24 @@ def load(path):
 
 def check(lib, status, what):
     if status != PLURNK_OK:
-        raise RuntimeError(f"{what}: {lib.plurnk_status_message(status).decode()}")
+        raise RuntimeError(f"{what}: {lib.plurnk_status_message(status).decode()} "
+                           f"({lib.plurnk_last_error().decode()})")
 
 
 def result_json(lib, result):
     s = Str()
     check(lib, lib.plurnk_result_json(result, 0, ctypes.byref(s)), "plurnk_result_json")
     return s.text()
+
+
+def describe_body(lib, item):
+    """The statement's body through the typed accessor (no JSON parsing)."""
+    body = Body()
+    check(lib, lib.plurnk_statement_body(item.statement, ctypes.byref(body)), "plurnk_statement_body")
+    kind = BODY_KINDS[body.kind]
+    if kind == "matcher":
+        return f"{DIALECTS[body.dialect]} matcher {body.raw.text()!r}"
+    return f"{kind} body {body.raw.text()!r}" if kind != "none" else "no body"
 
 
 def describe(item):
@@ -125,6 +166,8 @@ def main(argv):
         for i in range(n):
             check(lib, lib.plurnk_result_item(result, i, ctypes.byref(item)), "plurnk_result_item")
             print(f"  [{i}] {describe(item)}")
+            if item.statement:
+                print(f"      {describe_body(lib, item)}")
         line, column, reason = ctypes.c_uint32(), ctypes.c_uint32(), Str()
         if lib.plurnk_result_tail(result, ctypes.byref(line), ctypes.byref(column), ctypes.byref(reason)):
             print(f"  unparsed tail from {line.value}:{column.value}: {reason.text()}")

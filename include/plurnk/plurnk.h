@@ -16,6 +16,13 @@
  *   error items, and the function returns PLURNK_OK.
  * - Thread safety: functions on different handles may run concurrently; calls on one handle
  *   must not overlap (results cache their JSON text lazily). Use one handle per thread.
+ * - Growth: every struct that crosses the interface starts with `size_t struct_size`. The
+ *   caller sets it to sizeof the struct it was compiled with; the library reads or writes only
+ *   that many bytes, so a program built against an older header keeps working with a newer
+ *   library and the other way round. Fields are only ever appended. See doc/c-api.md.
+ * - Errors in words: plurnk_stream_last_error / plurnk_result_last_error say what the last
+ *   failed call on a handle objected to (which argument, which value); plurnk_last_error says
+ *   the same for the calling thread's last failed call, handle or not.
  */
 #ifndef PLURNK_PLURNK_H
 #define PLURNK_PLURNK_H
@@ -56,6 +63,7 @@ typedef enum plurnk_status PLURNK_ENUM_INT {
     PLURNK_ERR_BUSY = 6,               /* a call on a stream from inside its own event callback */
     PLURNK_ERR_POISONED = 7,           /* an earlier failure left the stream unusable; restore it */
     PLURNK_ERR_INTERNAL = 8,           /* an unexpected internal failure (a bug: please report) */
+    PLURNK_NOT_PRESENT = 9,            /* a statement accessor: the statement has no such part */
     PLURNK_STATUS_COUNT
 } plurnk_status;
 
@@ -101,10 +109,20 @@ typedef struct plurnk_str {
     size_t len;
 } plurnk_str;
 
+/* A statement inside an item view: opaque, borrowed like the view's strings. Read its parts
+ * with the plurnk_statement_* accessors below. */
+typedef struct plurnk_statement plurnk_statement;
+
 /* A view of one item, filled by plurnk_result_item, plurnk_stream_next_event and the event
  * callback. Every string is borrowed (see the function that filled it for how long). Fields
- * that do not apply to the item's kind are "" (strings) or -1 (source, severity). */
+ * that do not apply to the item's kind are "" (strings), -1 (source, severity) or NULL.
+ *
+ * Set struct_size = sizeof(plurnk_item) before passing one in; the library fills at most that
+ * many bytes and stores in struct_size how many it filled. The callback's item has the
+ * library's struct_size: test PLURNK_HAS_FIELD(item, field) before reading a field appended
+ * after the ones your header knows. (Byte spans are the next fields planned.) */
 typedef struct plurnk_item {
+    size_t struct_size;       /* in: sizeof(plurnk_item); out: the bytes the library filled */
     int32_t kind;             /* plurnk_item_kind */
     uint32_t line;            /* 1-based; 0 when unknown */
     uint32_t column;          /* 0-based, in Unicode code points */
@@ -116,7 +134,28 @@ typedef struct plurnk_item {
     plurnk_str text;          /* text items: the text, as in the input (may be invalid UTF-8) */
     plurnk_str json;          /* the whole item as compact JSON, exactly as in the result JSON */
     plurnk_str statement_json; /* statements: the "statement" member as compact JSON */
+    const plurnk_statement* statement; /* statements: the typed statement; else NULL */
 } plurnk_item;
+
+/* 1 when the struct at `p` (any struct starting with struct_size) holds `field`. */
+#define PLURNK_HAS_FIELD(p, field) \
+    ((p)->struct_size >= (size_t)((const char*)&(p)->field - (const char*)(p)) + sizeof((p)->field))
+
+/* Options for plurnk_stream_create_ex. Zero-initialize, set struct_size = sizeof, then set what
+ * you need: every field is 0 for "the default" (or "off"), including fields appended later,
+ * which is what lets an older caller pass a shorter struct. */
+typedef struct plurnk_stream_options {
+    size_t struct_size;       /* sizeof(plurnk_stream_options) */
+    size_t max_input_bytes;   /* 0: the default, the most (2^32 - 1); bytes past it are not parsed */
+    size_t max_turn_depth;    /* 0: the default, 256; deepest <<TURN: nesting accepted */
+    size_t release_threshold; /* 0: the default, 4096; PLURNK_KEEP_ALL_INPUT: never release */
+    /* Reserved for growth: appended fields, each 0 = default/off. The next planned is the
+     * runaway-statement limit (size_t max_open_bytes, 0 = no limit; issue 13). A struct_size
+     * larger than this library knows is accepted when the bytes it does not know are all 0. */
+} plurnk_stream_options;
+
+/* plurnk_stream_options.release_threshold: keep all input (no release). */
+#define PLURNK_KEEP_ALL_INPUT SIZE_MAX
 
 typedef struct plurnk_result plurnk_result; /* a parse result (items and unparsed tail) */
 typedef struct plurnk_stream plurnk_stream; /* a push parser */
@@ -194,6 +233,13 @@ typedef void (*plurnk_event_callback)(void* user_data, size_t index, const plurn
  * callback is set. */
 PLURNK_API plurnk_status plurnk_stream_create(plurnk_tier tier, plurnk_stream** out);
 
+/* plurnk_stream_create with options (NULL: every default, as plurnk_stream_create). Fails
+ * with PLURNK_ERR_INVALID_ARGUMENT when options->struct_size is smaller than the first
+ * plurnk_stream_options, or larger with a non-zero byte this library does not know
+ * (plurnk_last_error says which). */
+PLURNK_API plurnk_status plurnk_stream_create_ex(plurnk_tier tier, const plurnk_stream_options* options,
+                                                 plurnk_stream** out);
+
 /* Releases a stream (and its pending events). NULL does nothing. */
 PLURNK_API void plurnk_stream_free(plurnk_stream* stream);
 
@@ -240,8 +286,130 @@ PLURNK_API size_t plurnk_stream_size(const plurnk_stream* stream);
  * statements, so input[0, safe_prefix) can be shown to a user without half an op. 0 for NULL. */
 PLURNK_API size_t plurnk_stream_safe_prefix(const plurnk_stream* stream);
 
+/* Bytes of input the stream holds now (0 for NULL): what is still open, once settled input has
+ * been released (plurnk_stream_options.release_threshold; doc/streaming.md). */
+PLURNK_API size_t plurnk_stream_retained(const plurnk_stream* stream);
+
 /* 1 once plurnk_stream_finish succeeded, else 0 (also for NULL). */
 PLURNK_API int plurnk_stream_finished(const plurnk_stream* stream);
+
+/* ---- Errors in words ----
+ * What the most recent failed call objected to, e.g. "plurnk_stream_feed: data is NULL but len
+ * is 5". Successful calls leave the message alone; "" until a call fails. Borrowed: valid until
+ * the next call on the same handle (plurnk_last_error: on the same thread). */
+
+/* The last failed call on this stream ("" for NULL). */
+PLURNK_API const char* plurnk_stream_last_error(const plurnk_stream* stream);
+/* The last failed call on this result ("" for NULL). */
+PLURNK_API const char* plurnk_result_last_error(const plurnk_result* result);
+/* The calling thread's last failed call, on any handle or none (plurnk_parse, the create
+ * functions, the statement accessors). For Go, whose goroutines change threads between calls,
+ * prefer the per-handle functions. */
+PLURNK_API const char* plurnk_last_error(void);
+
+/* ---- Typed statements ----
+ * The parts of a statement (item.statement), without parsing statement_json. The shapes are
+ * those of the C++ AST (include/plurnk/ast.hpp) and of the JSON doc/library.md documents.
+ * Everything handed out is borrowed like the item view the statement came from. Each function
+ * returns PLURNK_ERR_INVALID_ARGUMENT for a NULL statement or out pointer or a bad struct_size. */
+
+typedef enum plurnk_signal_kind PLURNK_ENUM_INT {
+    PLURNK_SIGNAL_NONE = 0,    /* no [signal] slot: JSON null */
+    PLURNK_SIGNAL_TAGS = 1,    /* [a,b]: a list of tags */
+    PLURNK_SIGNAL_NUMBER = 2,  /* SEND, KILL: a code */
+    PLURNK_SIGNAL_TEXT = 3     /* EXEC: the executor; WORK, FORK: the branch */
+} plurnk_signal_kind;
+
+typedef struct plurnk_signal {
+    size_t struct_size;   /* in: sizeof(plurnk_signal); out: the bytes filled */
+    int32_t kind;         /* plurnk_signal_kind */
+    uint32_t reserved;    /* 0 */
+    double number;        /* NUMBER: the code; else 0 */
+    plurnk_str text;      /* TEXT: the executor or branch; else "" */
+    size_t tag_count;     /* TAGS: how many (read them with plurnk_statement_tag); else 0 */
+} plurnk_signal;
+
+/* Fills *out with the statement's signal. */
+PLURNK_API plurnk_status plurnk_statement_signal(const plurnk_statement* statement, plurnk_signal* out);
+/* Stores tag `index` of a TAGS signal in *out; PLURNK_ERR_OUT_OF_RANGE past the last. */
+PLURNK_API plurnk_status plurnk_statement_tag(const plurnk_statement* statement, size_t index, plurnk_str* out);
+
+/* Which target or scope: the statement's own slot, or a COPY/MOVE body's destination. */
+typedef enum plurnk_part PLURNK_ENUM_INT {
+    PLURNK_PART_HEADER = 0,      /* the statement's (target) and <scope> slots */
+    PLURNK_PART_DESTINATION = 1  /* the destination in a COPY or MOVE body */
+} plurnk_part;
+
+typedef enum plurnk_target_kind PLURNK_ENUM_INT {
+    PLURNK_TARGET_LOCAL = 0,  /* a local path: raw only */
+    PLURNK_TARGET_URL = 1     /* a WHATWG URL, decomposed */
+} plurnk_target_kind;
+
+/* plurnk_target.present: which optional URL parts exist (an empty part that exists, like a
+ * bare `?`, is present with length 0). */
+#define PLURNK_TARGET_HAS_USERNAME 0x01u
+#define PLURNK_TARGET_HAS_PASSWORD 0x02u
+#define PLURNK_TARGET_HAS_HOSTNAME 0x04u
+#define PLURNK_TARGET_HAS_PORT 0x08u
+#define PLURNK_TARGET_HAS_QUERY 0x10u
+#define PLURNK_TARGET_HAS_FRAGMENT 0x20u
+#define PLURNK_TARGET_HAS_HEADERS 0x40u /* {key: value} blocks (read with plurnk_statement_target_header) */
+
+typedef struct plurnk_target {
+    size_t struct_size;   /* in: sizeof(plurnk_target); out: the bytes filled */
+    int32_t kind;         /* plurnk_target_kind */
+    uint32_t present;     /* PLURNK_TARGET_HAS_* bits (URLs) */
+    uint32_t port;        /* when PLURNK_TARGET_HAS_PORT; else 0 */
+    uint32_t reserved;    /* 0 */
+    plurnk_str raw;       /* the decoded text; for URLs with their {key: value} blocks */
+    plurnk_str scheme;    /* URLs: without the ':' */
+    plurnk_str username, password, hostname, pathname, query, fragment; /* URLs; "" when absent */
+    size_t header_count;  /* URLs: {key: value} blocks; else 0 */
+} plurnk_target;
+
+/* Fills *out with the target in `part`; PLURNK_NOT_PRESENT when there is none. */
+PLURNK_API plurnk_status plurnk_statement_target(const plurnk_statement* statement, plurnk_part part,
+                                                 plurnk_target* out);
+/* Stores header block `index` of the target in `part` in *key and *value. */
+PLURNK_API plurnk_status plurnk_statement_target_header(const plurnk_statement* statement, plurnk_part part,
+                                                        size_t index, plurnk_str* key, plurnk_str* value);
+
+/* The <scope> (JSON "lineMarker") in `part`: its numbers, in order, in *marks (borrowed) and
+ * their count in *count. PLURNK_NOT_PRESENT when there is none. */
+PLURNK_API plurnk_status plurnk_statement_scope(const plurnk_statement* statement, plurnk_part part,
+                                                const double** marks, size_t* count);
+
+typedef enum plurnk_body_kind PLURNK_ENUM_INT {
+    PLURNK_BODY_NONE = 0,      /* no body: JSON null */
+    PLURNK_BODY_TEXT = 1,      /* PLAN, EDIT, EXEC, WORK, FORK, ...: the text */
+    PLURNK_BODY_MATCHER = 2,   /* FIND, READ, OPEN, FOLD, LOOK, BUFF: a classified matcher */
+    PLURNK_BODY_SEND = 3,      /* SEND: the text, and its JSON value when it parses as JSON */
+    PLURNK_BODY_SELECTION = 4  /* COPY, MOVE: a destination (PLURNK_PART_DESTINATION) */
+} plurnk_body_kind;
+
+typedef enum plurnk_dialect PLURNK_ENUM_INT {
+    PLURNK_DIALECT_XPATH = 0,
+    PLURNK_DIALECT_REGEX = 1,
+    PLURNK_DIALECT_JSONPATH = 2,
+    PLURNK_DIALECT_SEMANTIC = 3,
+    PLURNK_DIALECT_GRAPH = 4,
+    PLURNK_DIALECT_GLOB = 5
+} plurnk_dialect;
+
+typedef struct plurnk_body {
+    size_t struct_size;   /* in: sizeof(plurnk_body); out: the bytes filled */
+    int32_t kind;         /* plurnk_body_kind */
+    int32_t dialect;      /* MATCHER: plurnk_dialect; else -1 */
+    plurnk_str raw;       /* TEXT: the text; MATCHER, SEND: as written; else "" */
+    plurnk_str pattern;   /* MATCHER regex: the pattern; else "" */
+    plurnk_str flags;     /* MATCHER regex: the flags; else "" */
+    plurnk_str json;      /* SEND with has_json: the value as JSON.stringify writes it; else "" */
+    int32_t has_json;     /* SEND: 1 when the body parses as JSON; else 0 */
+    uint32_t reserved;    /* 0 */
+} plurnk_body;
+
+/* Fills *out with the statement's body. */
+PLURNK_API plurnk_status plurnk_statement_body(const plurnk_statement* statement, plurnk_body* out);
 
 #ifdef __cplusplus
 }

@@ -72,14 +72,45 @@ inline constexpr std::uint16_t k_park_code = 202;  // the only code that takes a
 inline constexpr std::size_t k_max_separator = 7;  // whitespace characters between statements
 inline constexpr std::string_view k_channel_open = "<|channel>thought\n";
 inline constexpr std::string_view k_channel_close = "<channel|>";
+inline constexpr std::string_view k_think_open = "<think>";
+inline constexpr std::string_view k_think_close = "</think>";
+
+// The reasoning channel the raw turn starts with (SPEC §gbnf-turn-shape fixes the first).
+enum class channel_format : std::uint8_t {
+    gemma,   // `<|channel>thought\n … <channel|>` at byte zero: the 1.4.0 shape, the default
+    think,   // `<think> … </think>` at byte zero (Qwen, DeepSeek and other `<think>` models)
+    none,    // no channel: the turn starts with `<<PLAN:` at byte zero (non-reasoning models)
+    custom,  // options::channel_open … options::channel_close at byte zero
+};
+
+// "gemma", "think", "none", "custom"; and back (nullopt for an unknown name).
+[[nodiscard]] const char* channel_name(channel_format f) noexcept;
+[[nodiscard]] std::optional<channel_format> channel_from_name(std::string_view name) noexcept;
 
 struct options {
     // Internal statements between PLAN and the terminal SEND (0 to k_max_statements_limit).
     std::size_t max_statements = 14;
     // Enclosure suffixes the rail enumerates; each [A-Za-z0-9_]{0,8}, no duplicates, at least one.
     std::vector<std::string> suffixes = {"", "1", "2"};
+    // The reasoning channel. With channel_format::custom the turn starts with channel_open (any
+    // UTF-8, may be empty: for a chat template that already wrote the opener into the prompt),
+    // then a body that never contains channel_close, then channel_close (non-empty printable
+    // ASCII, tab or newline, whose first character does not occur again in it). Both at most
+    // k_max_channel_literal bytes; the literals are ignored for the other formats.
+    channel_format channel = channel_format::gemma;
+    std::string channel_open;
+    std::string channel_close;
 };
 inline constexpr std::size_t k_max_statements_limit = 1000;
+inline constexpr std::size_t k_max_channel_literal = 64;
+
+// The channel's opening and closing literals for `o` ("" and "" for channel_format::none): a
+// server splits input[0, end of the first close) off as reasoning and parses the rest.
+struct channel_literals {
+    std::string_view open;
+    std::string_view close;
+};
+[[nodiscard]] channel_literals literals(const options& o) noexcept;
 
 // Why `o` cannot be built, or nullopt when it can.
 [[nodiscard]] std::optional<std::string> check_options(const options& o);

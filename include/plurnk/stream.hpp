@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "plurnk/ast.hpp"
@@ -25,9 +26,33 @@ struct stream_event {
     std::size_t index = npos;
 };
 
+// What is open at the end of the input fed so far (open()), and what a runaway event reports.
+// Offsets count from the first byte of the whole input. Only tokens the lexer has settled are
+// looked at, so an opener still being read (`<<REA` at the end) is not open yet.
+struct open_info {
+    enum class where_t : std::uint8_t {
+        none,    // nothing is open (between statements, no TURN open)
+        slots,   // a statement's header, between slots
+        signal,  // inside its `[signal]`
+        target,  // inside its `(target)`
+        body,    // inside its body, after the `:` fence
+        turn,    // no statement open, inside a `<<TURN:` body
+    };
+    where_t where = where_t::none;
+    plurnk::op op = plurnk::op::PLAN;  // the open statement's op (TURN for an open TURN body)
+    std::string suffix;                // its suffix
+    std::size_t begin = 0;             // offset of its `<<`
+    std::size_t bytes = 0;             // bytes from begin to the end of the input fed so far
+    std::size_t openers = 0;           // `<<` + keyword at the start of a line (after spaces or
+                                       // tabs) since its own opener: statements it swallowed
+                                       // (0 for a TURN body, whose statements are its own)
+    std::size_t turn_depth = 0;        // open `<<TURN:` bodies
+};
+
 class stream_parser {
 public:
     using callback = std::function<void(const stream_event&)>;
+    using runaway_callback = std::function<void(const open_info&)>;
 
     explicit stream_parser(tier t = tier::parse, const parse_options& options = {});
     ~stream_parser();
@@ -65,10 +90,23 @@ public:
     // True once finish() ran.
     [[nodiscard]] bool finished() const noexcept;
 
+    // What is open now. Amortized O(1) per byte fed when called after every feed.
+    [[nodiscard]] open_info open() const;
+
+    // Opt-in early warning that a statement has run away (doc/streaming.md): after each feed(),
+    // `cb` is called when the open statement, or with none open the innermost open TURN body,
+    // holds more than `max_open_bytes` bytes (open_info::bytes > max_open_bytes); at most once
+    // per statement and once per TURN body (told apart by open_info::begin). It is never called
+    // from finish() and changes neither the events nor the result. 0 turns it off. (Swallowed
+    // openers do not raise it: the lexer recovers from many, so they are only a hint, in
+    // open_info::openers, for a server's own policy.)
+    void set_runaway_limit(std::size_t max_open_bytes, runaway_callback cb);
+
 private:
     struct state;
     std::unique_ptr<state> state_;
     callback callback_;
+    runaway_callback runaway_;
 };
 
 }  // namespace plurnk

@@ -137,16 +137,17 @@ private:
         g_.rules.push_back(rule{std::move(name), std::move(body), std::move(comment)});
     }
 
-    // root ::= channel sep plan sep tail (SPEC §gbnf-turn-shape)
+    // root ::= channel sep plan sep tail (SPEC §gbnf-turn-shape), or plan sep tail without one.
     void turn() {
-        add("root", seq({rule_ref("channel"), rule_ref("sep"), rule_ref("plan"), rule_ref("sep"), rule_ref("tail")}),
-            "the raw turn: one reasoning channel at byte zero, PLAN, statements, terminal SEND");
-        add("channel",
-            seq({lit(k_channel_open), star(none_of(U"<")), star(seq({lit("<"), rule_ref("channel-seg")})),
-                 lit(k_channel_close)}),
-            "the channel body contains neither the opener nor the closer");
-        segment_spec ch{{"|channel>", "channel|>"}, U"<", U"", star(none_of(U"<")), false};
-        add("channel-seg", segment(ch, false));
+        const channel_literals ch = literals(o_);
+        if (o_.channel == channel_format::none) {
+            add("root", seq({rule_ref("plan"), rule_ref("sep"), rule_ref("tail")}),
+                "the raw turn: PLAN at byte zero (no reasoning channel), statements, terminal SEND");
+        } else {
+            add("root", seq({rule_ref("channel"), rule_ref("sep"), rule_ref("plan"), rule_ref("sep"), rule_ref("tail")}),
+                "the raw turn: one reasoning channel at byte zero, PLAN, statements, terminal SEND");
+            channel(ch);
+        }
         add("sep", repeat(set_of(" \t\n"), 0, static_cast<std::uint32_t>(k_max_separator)),
             "zero to seven whitespace characters");
         add("plan", seq({lit("<<PLAN:"), rule_ref("plan-lead"), star(seq({lit(":"), rule_ref("plan-seg")})), lit(":PLAN")}),
@@ -155,6 +156,33 @@ private:
         add("plan-lead", segment(p, true));
         add("plan-seg", segment(p, false));
         add("plan-rest", seq({star(alt({none_of(U":<"), seq({lit("<"), none_of(U":<")})})), opt(lit("<"))}));
+    }
+
+    // The channel body splits at the close literal's first character: a segment after it must
+    // not start with the rest of the close (nor, for the two formats the lexer knows, with the
+    // rest of the opener the lexer looks for), as the bodies below do with `:`.
+    void channel(const channel_literals& ch) {
+        const char32_t split = static_cast<unsigned char>(ch.close.front());
+        std::vector<std::string> words{std::string(ch.close.substr(1))};
+        if (o_.channel == channel_format::gemma) words.insert(words.begin(), "|channel>");
+        if (o_.channel == channel_format::think) words.insert(words.begin(), std::string(k_think_open.substr(1)));
+        const std::u32string excluded(1, split);
+        const bool both = words.size() > 1;
+        std::vector<expr> parts;
+        if (!ch.open.empty()) parts.push_back(lit(ch.open));  // empty: the prompt wrote the opener
+        parts.push_back(star(none_of(excluded)));
+        if (words.back().empty()) {  // a one-character close: the body is everything else
+            parts.push_back(lit(ch.close));
+            add("channel", seq(std::move(parts)), "the channel body does not contain the closer");
+            return;
+        }
+        parts.push_back(star(seq({lit(ch.close.substr(0, 1)), rule_ref("channel-seg")})));
+        parts.push_back(lit(ch.close));
+        add("channel", seq(std::move(parts)),
+            both ? "the channel body contains neither the opener nor the closer"
+                 : "the channel body does not contain the closer");
+        segment_spec seg{std::move(words), excluded, U"", star(none_of(excluded)), false};
+        add("channel-seg", segment(seg, false));
     }
 
     void tail() {

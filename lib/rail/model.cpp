@@ -1,9 +1,11 @@
 // The rail's rule model as data (SPEC §1.2, §4, §9; BEHAVIOUR §7): the slot shapes of the twelve
-// internal operations, and the checks on the two knobs a caller may turn (statement budget and
-// suffix set). The lowering to a grammar lives in build.cpp.
+// internal operations, the reasoning channel formats, and the checks on the knobs a caller may
+// turn (statement budget, suffix set, channel). The lowering to a grammar lives in build.cpp.
 #include <algorithm>
+#include <iterator>
 #include <string>
 
+#include "plurnk/parse.hpp"
 #include "plurnk/rail.hpp"
 
 namespace plurnk::rail {
@@ -38,9 +40,48 @@ bool is_suffix_char(char c) noexcept {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+constexpr const char* k_channel_names[] = {"gemma", "think", "none", "custom"};
+
+// Why `close` cannot close a custom channel, or "". The body rule splits at the literal's first
+// character (build.cpp), which is exact only when that character does not occur again in it.
+std::string close_problem(std::string_view close) {
+    if (close.empty()) return "the channel close literal must not be empty";
+    for (const char c : close) {
+        if (c != '\t' && c != '\n' && (c < 0x20 || c > 0x7E)) {
+            return "the channel close literal must be printable ASCII, tab or newline";
+        }
+    }
+    if (close.find(close.front(), 1) != std::string_view::npos) {
+        return "the first character of the channel close literal must not occur again in it";
+    }
+    return {};
+}
+
 }  // namespace
 
 std::span<const op_shape> internal_ops() noexcept { return k_ops; }
+
+const char* channel_name(channel_format f) noexcept {
+    const auto i = static_cast<std::size_t>(f);
+    return i < std::size(k_channel_names) ? k_channel_names[i] : "unknown";
+}
+
+std::optional<channel_format> channel_from_name(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < std::size(k_channel_names); ++i) {
+        if (name == k_channel_names[i]) return static_cast<channel_format>(i);
+    }
+    return std::nullopt;
+}
+
+channel_literals literals(const options& o) noexcept {
+    switch (o.channel) {
+        case channel_format::gemma: return {k_channel_open, k_channel_close};
+        case channel_format::think: return {k_think_open, k_think_close};
+        case channel_format::none: return {};
+        case channel_format::custom: return {o.channel_open, o.channel_close};
+    }
+    return {};
+}
 
 std::optional<std::string> check_options(const options& o) {
     if (o.max_statements > k_max_statements_limit) {
@@ -59,6 +100,18 @@ std::optional<std::string> check_options(const options& o) {
             o.suffixes.begin() + static_cast<std::ptrdiff_t>(i)) {
             return "suffix '" + s + "' is listed twice";
         }
+    }
+    if (o.channel == channel_format::custom) {
+        if (o.channel_open.size() > k_max_channel_literal || o.channel_close.size() > k_max_channel_literal) {
+            return "a channel literal is longer than " + std::to_string(k_max_channel_literal) + " bytes";
+        }
+        if (first_invalid_utf8(o.channel_open) != std::string_view::npos ||
+            o.channel_open.find('\0') != std::string::npos) {
+            return std::string("the channel open literal must be UTF-8 without NUL");
+        }
+        if (std::string why = close_problem(o.channel_close); !why.empty()) return why;
+    } else if (!channel_from_name(channel_name(o.channel))) {
+        return std::string("unknown channel format");
     }
     return std::nullopt;
 }
