@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "frozen_log.hpp"
 #include "grammar.hpp"
 #include "lexer.hpp"
 #include "plurnk/json.hpp"
@@ -144,8 +145,9 @@ public:
         bind(in, lexed, tree);
         collect_errors();
         // One item per unit at least: reserve up front (geometrically, as advance() repeats when
-        // streaming) so the large items are not relocated while the vector grows.
-        reserve_for(result_.items, tree.units.size() + 1);
+        // streaming) so the large items are not relocated while the vector grows. Once items are
+        // frozen (streaming) the live vector holds a piece at a time.
+        reserve_for(result_.items, frozen_items_.empty() ? tree.units.size() + 1 : k_piece);
         const auto& toks = lexed.tokens;
         for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
             const std::int32_t u = tree.token_unit[next_token_];
@@ -163,6 +165,7 @@ public:
                 }
             }
         }
+        freeze();
     }
 
     // Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
@@ -171,7 +174,10 @@ public:
         // even made (on an unclosed hostile input that is nearly all of them).
         if (lexed.final_mode != mode::normal) cut_ = lexed.last_open_begin;
         // Nothing more is reported before the tail and the passes have had their say.
+        finishing_ = true;
         advance(in, lexed, tree, lexed.tokens.size(), {});
+        result_.items = frozen_items_.take(std::move(result_.items));
+        fired_ = frozen_fired_.take(std::move(fired_));
         append_unclaimed();
         apply_tail();
         if (tier_ == tier::parse && !result_.tail) turn_shape();
@@ -204,7 +210,27 @@ private:
         if (!final_now) index_known_ = false;
         const bool fire = final_now && out;
         fired_.push_back(fire ? 1 : 0);
-        if (fire) out(result_.items.back(), index_known_ ? result_.items.size() - 1 : stream_event_npos);
+        if (fire) {
+            out(result_.items.back(), index_known_ ? frozen_items_.size() + result_.items.size() - 1 : stream_event_npos);
+        }
+    }
+
+    // Streaming: once the live items make a piece, they move to the frozen log, which copies of
+    // the builder (checkpoints) share. Items are complete when advance() returns (only finish()
+    // revisits them, after take()), and so are the carried errors.
+    static constexpr std::size_t k_piece = 128;
+    void freeze() {
+        if (finishing_) return;
+        if (result_.items.size() >= k_piece) {
+            frozen_items_.freeze(std::move(result_.items));
+            frozen_fired_.freeze(std::move(fired_));
+            result_.items.clear();
+            fired_.clear();
+        }
+        if (carried_.size() >= k_piece) {
+            frozen_carried_.freeze(std::move(carried_));
+            carried_.clear();
+        }
     }
 
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
@@ -427,6 +453,7 @@ private:
     // two lists are merged, and sorted first only when needed.
     void append_unclaimed() {
         const std::vector<const pending_error*> rest = unclaimed_in_order();
+        carried_ = frozen_carried_.take(std::move(carried_));
         result_.items.reserve(result_.items.size() + carried_.size() + rest.size());
         for (diagnostic& d : carried_) {
             result_.items.emplace_back(std::move(d));
@@ -742,11 +769,15 @@ private:
     std::vector<pending_error> lex_errs_;  // offset order = recording order
     std::vector<pending_error> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
-    std::uint32_t cut_ = UINT32_MAX;
+    std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
+    bool finishing_ = false;          // in finish(): nothing more is frozen
     std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
-    std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order  // the unparsed tail's opener, once finish() knows it
-    parse_result result_;
-    std::vector<char> fired_;  // per item: already reported to the sink
+    std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order
+    frozen_log<diagnostic> frozen_carried_;  // ... the first of them (before carried_)
+    parse_result result_;   // items: those after frozen_items_
+    std::vector<char> fired_;  // per item of result_.items: already reported to the sink
+    frozen_log<item> frozen_items_;  // the first items (streaming), shared by copies
+    frozen_log<char> frozen_fired_;  // their fired_ flags
     bool index_known_ = true;
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
     std::vector<std::string_view> signal_scratch_;
