@@ -5,7 +5,8 @@
 // of the final result, no index is reported twice, and the events together report every item of
 // the result once. Checkpoint/restore must leave no trace: copy the parser, feed junk, assign the
 // copy back, feed the rest, and the result and events are those of an undisturbed run.
-// The vectors file is found beside this source file, or through PLURNK_CONFORMANCE.
+// The vectors file is found beside this source file, or through PLURNK_CONFORMANCE; our own
+// vectors (own.jsonl, in the same directory) are run too.
 #include <catch2/catch_test_macros.hpp>
 
 #include <algorithm>
@@ -57,21 +58,24 @@ fs::path vectors_path() {
 const std::vector<vector_case>& vectors() {
     static const std::vector<vector_case> all = [] {
         std::vector<vector_case> out;
-        std::ifstream in(vectors_path(), std::ios::binary);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            const auto v = plurnk::parse_json(line);
-            if (!v) continue;
-            const plurnk::json_value* id = v->find("id");
-            const plurnk::json_value* tier = v->find("tier");
-            const plurnk::json_value* input = v->find("input");
-            if (id == nullptr || tier == nullptr || input == nullptr) continue;
-            const auto t = plurnk::tier_from_name(tier->string);
-            if (!t) continue;
-            vector_case c{id->string, *t, input->string, {}, {}};
-            expect(c);
-            out.push_back(std::move(c));
+        // The shared vectors, then our own (own.jsonl beside them) when present.
+        for (const fs::path& file : {vectors_path(), vectors_path().parent_path() / "own.jsonl"}) {
+            std::ifstream in(file, std::ios::binary);
+            std::string line;
+            while (std::getline(in, line)) {
+                if (line.empty()) continue;
+                const auto v = plurnk::parse_json(line);
+                if (!v) continue;
+                const plurnk::json_value* id = v->find("id");
+                const plurnk::json_value* tier = v->find("tier");
+                const plurnk::json_value* input = v->find("input");
+                if (id == nullptr || tier == nullptr || input == nullptr) continue;
+                const auto t = plurnk::tier_from_name(tier->string);
+                if (!t) continue;
+                vector_case c{id->string, *t, input->string, {}, {}};
+                expect(c);
+                out.push_back(std::move(c));
+            }
         }
         return out;
     }();
