@@ -147,8 +147,22 @@ public:
         // One item per unit at least: reserve up front (geometrically, as advance() repeats when
         // streaming) so the large items are not relocated while the vector grows. Once items are
         // frozen (streaming) the live vector holds a piece at a time.
-        reserve_for(result_.items, frozen_items_.empty() ? tree.units.size() + 1 : k_piece);
         const auto& toks = lexed.tokens;
+        if (finishing_ && frozen_items_.empty() && result_.items.empty()) {
+            // A one-shot parse: one item per unit and per text token outside units, the errors no
+            // unit claims (at most all of them) and the turn-shape error, reserved at once: a
+            // regrowth of items this large holds and touches up to twice their final size. Room
+            // that stays unused is address space only (its pages are never touched).
+            std::size_t texts = 0;
+            for (std::size_t i = next_token_; i < toks.size(); ++i) {
+                texts += (toks[i].kind == tok::text && tree.token_unit[i] < 0) ? 1 : 0;
+            }
+            const std::size_t n = tree.units.size() + texts + lexed.errors.size() + tree.errors.size() + 2;
+            result_.items.reserve(n);
+            fired_.reserve(n);
+        } else {
+            reserve_for(result_.items, frozen_items_.empty() ? tree.units.size() + 1 : k_piece);
+        }
         for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
             const std::int32_t u = tree.token_unit[next_token_];
             if (u >= 0) {
@@ -454,7 +468,8 @@ private:
     void append_unclaimed() {
         const std::vector<const pending_error*> rest = unclaimed_in_order();
         carried_ = frozen_carried_.take(std::move(carried_));
-        result_.items.reserve(result_.items.size() + carried_.size() + rest.size());
+        // (+1: the turn-shape pass may add one error)
+        result_.items.reserve(result_.items.size() + carried_.size() + rest.size() + 1);
         for (diagnostic& d : carried_) {
             result_.items.emplace_back(std::move(d));
             fired_.push_back(0);
