@@ -145,8 +145,7 @@ public:
         bind(in, lexed, tree);
         collect_errors();
         // One item per unit at least: reserve up front (geometrically, as advance() repeats when
-        // streaming) so the large items are not relocated while the vector grows. Once items are
-        // frozen (streaming) the live vector holds a piece at a time.
+        // streaming) so the large items are not relocated while the vector grows.
         const auto& toks = lexed.tokens;
         if (finishing_ && frozen_items_.empty() && result_.items.empty()) {
             // A one-shot parse: one item per unit and per text token outside units, the errors no
@@ -161,7 +160,8 @@ public:
             result_.items.reserve(n);
             fired_.reserve(n);
         } else {
-            reserve_for(result_.items, frozen_items_.empty() ? tree.units.size() + 1 : k_piece);
+            // (after a share() the live items are only those since: no reservation)
+            if (frozen_items_.empty()) reserve_for(result_.items, tree.units.size() + 1);
         }
         for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
             const std::int32_t u = tree.token_unit[next_token_];
@@ -179,7 +179,6 @@ public:
                 }
             }
         }
-        freeze();
     }
 
     // Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
@@ -190,8 +189,12 @@ public:
         // Nothing more is reported before the tail and the passes have had their say.
         finishing_ = true;
         advance(in, lexed, tree, lexed.tokens.size(), {});
-        result_.items = frozen_items_.take(std::move(result_.items));
-        fired_ = frozen_fired_.take(std::move(fired_));
+        // Room for the unclaimed errors and the turn-shape error too, so that appending them does
+        // not regrow (and copy) the whole result.
+        const std::size_t extra =
+            frozen_carried_.size() + carried_.size() + lex_errs_.size() + syn_errs_.size() + 1;
+        result_.items = frozen_items_.take(std::move(result_.items), extra);
+        fired_ = frozen_fired_.take(std::move(fired_), extra);
         append_unclaimed();
         apply_tail();
         if (tier_ == tier::parse && !result_.tail) turn_shape();
@@ -229,23 +232,25 @@ private:
         }
     }
 
-    // Streaming: once the live items make a piece, they move to the frozen log, which copies of
-    // the builder (checkpoints) share. Items are complete when advance() returns (only finish()
-    // revisits them, after take()), and so are the carried errors.
-    static constexpr std::size_t k_piece = 128;
-    void freeze() {
-        if (finishing_) return;
-        if (result_.items.size() >= k_piece) {
+public:
+    // Before the builder is copied (a stream checkpoint): its items so far move to the frozen
+    // logs, which the copy then shares instead of duplicating them. Items are complete between
+    // advance() calls (only finish() revisits them, after take()), and so are the carried errors.
+    // Not observable: indices, events and the final result are unchanged.
+    void share() {
+        if (!result_.items.empty()) {
             frozen_items_.freeze(std::move(result_.items));
             frozen_fired_.freeze(std::move(fired_));
             result_.items.clear();
             fired_.clear();
         }
-        if (carried_.size() >= k_piece) {
+        if (!carried_.empty()) {
             frozen_carried_.freeze(std::move(carried_));
             carried_.clear();
         }
     }
+
+private:
 
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
 
@@ -785,7 +790,7 @@ private:
     std::vector<pending_error> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
     std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
-    bool finishing_ = false;          // in finish(): nothing more is frozen
+    bool finishing_ = false;          // in finish()
     std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
     std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order
     frozen_log<diagnostic> frozen_carried_;  // ... the first of them (before carried_)
