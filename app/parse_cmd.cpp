@@ -124,9 +124,10 @@ int cmd_parse(const args& a) {
         }
     }
     const auto result = run_parse(input, tier, run);
-    std::string out = plurnk::to_json(result, {.pretty = pretty});
-    out += '\n';
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    // Written piece by piece: the JSON of a large result is many times the input.
+    plurnk::write_json(result, [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); },
+                       {.pretty = pretty});
+    std::fputc('\n', stdout);
     return result.clean() ? 0 : 1;
 }
 

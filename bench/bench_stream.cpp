@@ -1,6 +1,8 @@
 // The push parser's feed() cost (streaming issue): ns per feed() call and bytes/s for 1-, 4-, 16-
 // and 64-byte chunks on turn-2k.txt and on a 16 MB turn, and the per-byte cost of feeding 64 KB
-// after 1 KB versus after 16 MB of the same turn (it must not grow with what came before).
+// after 1 KB versus after 16 MB of the same turn (it must not grow with what came before), and the
+// cost of a checkpoint (copying the parser) and of a restore (assigning the copy back) after 1 KB,
+// 1 MB and 16 MB of history (it must follow retained(), not the history).
 #include <benchmark/benchmark.h>
 
 #include <optional>
@@ -72,6 +74,49 @@ void BM_feed_after(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(k_window));
 }
 BENCHMARK(BM_feed_after)->Arg(1024)->Arg(16 << 20)->Unit(benchmark::kMicrosecond);
+
+// A parser that has taken the first `offset` bytes of big_turn() in 4 KB chunks.
+plurnk::stream_parser warmed(std::size_t offset) {
+    const std::string& input = big_turn();
+    plurnk::stream_parser p(plurnk::tier::parse);
+    for (std::size_t i = 0; i < offset; i += 4096) p.feed(std::string_view(input).substr(i, std::min<std::size_t>(4096, offset - i)));
+    return p;
+}
+
+// Checkpoint: copying a parser after `range(0)` bytes of history. The copy's destruction is
+// outside the timed region. `retained` is what the parser holds (the copy's floor).
+void BM_checkpoint_after(benchmark::State& state) {
+    const plurnk::stream_parser warm = warmed(static_cast<std::size_t>(state.range(0)));
+    std::optional<plurnk::stream_parser> copy;
+    for (auto _ : state) {
+        copy.emplace(warm);
+        benchmark::DoNotOptimize(copy->safe_prefix());
+        state.PauseTiming();
+        copy.reset();
+        state.ResumeTiming();
+    }
+    state.counters["retained"] = static_cast<double>(warm.retained());
+}
+BENCHMARK(BM_checkpoint_after)->Arg(1024)->Arg(1 << 20)->Arg(16 << 20)->Unit(benchmark::kMicrosecond);
+
+// Restore: assigning a checkpoint back to a parser that went on by 4 KB past it.
+void BM_restore_after(benchmark::State& state) {
+    const auto offset = static_cast<std::size_t>(state.range(0));
+    const plurnk::stream_parser checkpoint = warmed(offset);
+    std::optional<plurnk::stream_parser> live;
+    for (auto _ : state) {
+        state.PauseTiming();
+        live.emplace(checkpoint);
+        live->feed(std::string_view(big_turn()).substr(offset, 4096));
+        state.ResumeTiming();
+        *live = checkpoint;
+        benchmark::DoNotOptimize(live->safe_prefix());
+        state.PauseTiming();
+        live.reset();
+        state.ResumeTiming();
+    }
+}
+BENCHMARK(BM_restore_after)->Arg(1024)->Arg(1 << 20)->Arg(16 << 20)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

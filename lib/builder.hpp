@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "frozen_log.hpp"
 #include "grammar.hpp"
 #include "lexer.hpp"
 #include "plurnk/json.hpp"
@@ -145,8 +146,23 @@ public:
         collect_errors();
         // One item per unit at least: reserve up front (geometrically, as advance() repeats when
         // streaming) so the large items are not relocated while the vector grows.
-        reserve_for(result_.items, tree.units.size() + 1);
         const auto& toks = lexed.tokens;
+        if (finishing_ && frozen_items_.empty() && result_.items.empty()) {
+            // A one-shot parse: one item per unit and per text token outside units, the errors no
+            // unit claims (at most all of them) and the turn-shape error, reserved at once: a
+            // regrowth of items this large holds and touches up to twice their final size. Room
+            // that stays unused is address space only (its pages are never touched).
+            std::size_t texts = 0;
+            for (std::size_t i = next_token_; i < toks.size(); ++i) {
+                texts += (toks[i].kind == tok::text && tree.token_unit[i] < 0) ? 1 : 0;
+            }
+            const std::size_t n = tree.units.size() + texts + lexed.errors.size() + tree.errors.size() + 2;
+            result_.items.reserve(n);
+            fired_.reserve(n);
+        } else {
+            // (after a share() the live items are only those since: no reservation)
+            if (frozen_items_.empty()) reserve_for(result_.items, tree.units.size() + 1);
+        }
         for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
             const std::int32_t u = tree.token_unit[next_token_];
             if (u >= 0) {
@@ -171,7 +187,14 @@ public:
         // even made (on an unclosed hostile input that is nearly all of them).
         if (lexed.final_mode != mode::normal) cut_ = lexed.last_open_begin;
         // Nothing more is reported before the tail and the passes have had their say.
+        finishing_ = true;
         advance(in, lexed, tree, lexed.tokens.size(), {});
+        // Room for the unclaimed errors and the turn-shape error too, so that appending them does
+        // not regrow (and copy) the whole result.
+        const std::size_t extra =
+            frozen_carried_.size() + carried_.size() + lex_errs_.size() + syn_errs_.size() + 1;
+        result_.items = frozen_items_.take(std::move(result_.items), extra);
+        fired_ = frozen_fired_.take(std::move(fired_), extra);
         append_unclaimed();
         apply_tail();
         if (tier_ == tier::parse && !result_.tail) turn_shape();
@@ -204,8 +227,30 @@ private:
         if (!final_now) index_known_ = false;
         const bool fire = final_now && out;
         fired_.push_back(fire ? 1 : 0);
-        if (fire) out(result_.items.back(), index_known_ ? result_.items.size() - 1 : stream_event_npos);
+        if (fire) {
+            out(result_.items.back(), index_known_ ? frozen_items_.size() + result_.items.size() - 1 : stream_event_npos);
+        }
     }
+
+public:
+    // Before the builder is copied (a stream checkpoint): its items so far move to the frozen
+    // logs, which the copy then shares instead of duplicating them. Items are complete between
+    // advance() calls (only finish() revisits them, after take()), and so are the carried errors.
+    // Not observable: indices, events and the final result are unchanged.
+    void share() {
+        if (!result_.items.empty()) {
+            frozen_items_.freeze(std::move(result_.items));
+            frozen_fired_.freeze(std::move(fired_));
+            result_.items.clear();
+            fired_.clear();
+        }
+        if (!carried_.empty()) {
+            frozen_carried_.freeze(std::move(carried_));
+            carried_.clear();
+        }
+    }
+
+private:
 
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
 
@@ -427,7 +472,9 @@ private:
     // two lists are merged, and sorted first only when needed.
     void append_unclaimed() {
         const std::vector<const pending_error*> rest = unclaimed_in_order();
-        result_.items.reserve(result_.items.size() + carried_.size() + rest.size());
+        carried_ = frozen_carried_.take(std::move(carried_));
+        // (+1: the turn-shape pass may add one error)
+        result_.items.reserve(result_.items.size() + carried_.size() + rest.size() + 1);
         for (diagnostic& d : carried_) {
             result_.items.emplace_back(std::move(d));
             fired_.push_back(0);
@@ -742,11 +789,15 @@ private:
     std::vector<pending_error> lex_errs_;  // offset order = recording order
     std::vector<pending_error> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
-    std::uint32_t cut_ = UINT32_MAX;
+    std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
+    bool finishing_ = false;          // in finish()
     std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
-    std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order  // the unparsed tail's opener, once finish() knows it
-    parse_result result_;
-    std::vector<char> fired_;  // per item: already reported to the sink
+    std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order
+    frozen_log<diagnostic> frozen_carried_;  // ... the first of them (before carried_)
+    parse_result result_;   // items: those after frozen_items_
+    std::vector<char> fired_;  // per item of result_.items: already reported to the sink
+    frozen_log<item> frozen_items_;  // the first items (streaming), shared by copies
+    frozen_log<char> frozen_fired_;  // their fired_ flags
     bool index_known_ = true;
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
     std::vector<std::string_view> signal_scratch_;

@@ -50,6 +50,10 @@ std::size_t clean_run_end(std::string_view s, std::size_t i) noexcept {
 class writer {
 public:
     writer(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
+    // With a flush, result() hands `out` to it and empties it whenever it holds at least
+    // k_flush_bytes after an item, so the whole text is never held at once.
+    writer(std::string& out, bool pretty, const json_flush* flush) : out_(out), pretty_(pretty), flush_(flush) {}
+    static constexpr std::size_t k_flush_bytes = 1 << 16;
 
     void one_item(const item& it) {
         std::visit([this](const auto& x) { this->item_(x); }, it);
@@ -67,6 +71,10 @@ public:
             for (const item& it : r.items) {
                 element(first);
                 std::visit([this](const auto& x) { this->item_(x); }, it);
+                if (flush_ != nullptr && out_.size() >= k_flush_bytes) {
+                    (*flush_)(out_);
+                    out_.clear();
+                }
             }
             close(']');
         }
@@ -416,6 +424,7 @@ private:
 
     std::string& out_;
     bool pretty_;
+    const json_flush* flush_ = nullptr;
     int depth_ = 0;
 };
 
@@ -472,6 +481,13 @@ void append_json(std::string& out, const item& it, const json_options& options) 
 
 void append_json(std::string& out, const statement& st, const json_options& options) {
     writer(out, options.pretty).one_statement(st);
+}
+
+void write_json(const parse_result& result, const json_flush& flush, const json_options& options) {
+    std::string out;
+    out.reserve(writer::k_flush_bytes + 4096);
+    writer(out, options.pretty, &flush).result(result);
+    flush(out);
 }
 
 std::string to_json(const parse_result& result, const json_options& options) {

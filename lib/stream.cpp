@@ -190,10 +190,16 @@ struct stream_parser::state {
 
 stream_parser::stream_parser(tier t, const parse_options& options) : state_(std::make_unique<state>(t, options)) {}
 stream_parser::~stream_parser() = default;
-stream_parser::stream_parser(const stream_parser& other)
-    : state_(std::make_unique<state>(*other.state_)), callback_(other.callback_), runaway_(other.runaway_) {}
+// A copy shares the items built so far (share() hands them to a reference-counted log first), so
+// it costs O(retained()) rather than O(history). `other` is const, its state is not: sharing does
+// not change what it reports.
+stream_parser::stream_parser(const stream_parser& other) : callback_(other.callback_), runaway_(other.runaway_) {
+    other.state_->builder.share();
+    state_ = std::make_unique<state>(*other.state_);
+}
 stream_parser& stream_parser::operator=(const stream_parser& other) {
     if (this != &other) {
+        other.state_->builder.share();
         state_ = std::make_unique<state>(*other.state_);
         callback_ = other.callback_;
         runaway_ = other.runaway_;

@@ -2,7 +2,9 @@
 // UTF-8, and the result object's key order.
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "plurnk/plurnk.hpp"
 
@@ -76,4 +78,28 @@ TEST_CASE("result objects keep the reference's key order", "[json_writer]") {
           R"("reason":"why"}})");
     CHECK(to_json(parse_result{}) == R"({"items":[]})");
     CHECK(to_json(parse_result{}, {.pretty = true}) == "{\n  \"items\": []\n}");
+}
+
+TEST_CASE("json writer: write_json hands out to_json's text in pieces", "[json]") {
+    std::string turn = "<<PLAN:p:PLAN\n";
+    for (int i = 0; i < 4000; ++i) turn += "text \xc3\xa9 <<READ(src/f" + std::to_string(i) + ".md)<1,2>::READ\n<<CLOSE:CLOSE ";
+    turn += "<<EDIT(x):unclosed";
+    const plurnk::parse_result r = plurnk::parse(turn, plurnk::tier::parse);
+    for (const bool pretty : {false, true}) {
+        std::string joined;
+        std::size_t pieces = 0, largest = 0;
+        plurnk::write_json(r, [&](std::string_view piece) {
+            joined += piece;
+            ++pieces;
+            largest = std::max(largest, piece.size());
+        }, {.pretty = pretty});
+        const std::string whole = plurnk::to_json(r, {.pretty = pretty});
+        CHECK(joined == whole);
+        CHECK(whole.size() > 200000);
+        CHECK(pieces > 2);                     // really in pieces
+        CHECK(largest < 70000);                // none much past the 64 KB flush size
+    }
+    std::string empty;
+    plurnk::write_json(plurnk::parse("", plurnk::tier::statements), [&](std::string_view p) { empty += p; });
+    CHECK(empty == R"({"items":[]})");
 }

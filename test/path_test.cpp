@@ -58,7 +58,7 @@ const url_case k_urls[] = {
     {"sh://bücher.example/?ä=ü", "sh", {}, {}, "b%C3%BCcher.example", {}, "/", "%C3%A4=%C3%BC", {}},
     {"http://bücher.example/", "http", {}, {}, "xn--bcher-kva.example", {}, "/", {}, {}},
     {"ftp://h:21/", "ftp", {}, {}, "h", {}, "/", {}, {}},
-    {"foo://h/p#a?b", "foo", {}, {}, "h", {}, "/p", {}, "a?b"},
+    {"foo://h/p#a?b", "foo", {}, {}, "h", {}, "/p", "b", "a?b"},  // query from the href's first `?` (BEHAVIOUR §3.4)
     {"node://user@example.com:0/x", "node", "user", {}, "example.com", 0, "/x", {}, {}},
 };
 

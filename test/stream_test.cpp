@@ -5,7 +5,8 @@
 // of the final result, no index is reported twice, and the events together report every item of
 // the result once. Checkpoint/restore must leave no trace: copy the parser, feed junk, assign the
 // copy back, feed the rest, and the result and events are those of an undisturbed run.
-// The vectors file is found beside this source file, or through PLURNK_CONFORMANCE.
+// The vectors file is found beside this source file, or through PLURNK_CONFORMANCE; our own
+// vectors (own.jsonl, in the same directory) are run too.
 #include <catch2/catch_test_macros.hpp>
 
 #include <algorithm>
@@ -57,21 +58,24 @@ fs::path vectors_path() {
 const std::vector<vector_case>& vectors() {
     static const std::vector<vector_case> all = [] {
         std::vector<vector_case> out;
-        std::ifstream in(vectors_path(), std::ios::binary);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            const auto v = plurnk::parse_json(line);
-            if (!v) continue;
-            const plurnk::json_value* id = v->find("id");
-            const plurnk::json_value* tier = v->find("tier");
-            const plurnk::json_value* input = v->find("input");
-            if (id == nullptr || tier == nullptr || input == nullptr) continue;
-            const auto t = plurnk::tier_from_name(tier->string);
-            if (!t) continue;
-            vector_case c{id->string, *t, input->string, {}, {}};
-            expect(c);
-            out.push_back(std::move(c));
+        // The shared vectors, then our own (own.jsonl beside them) when present.
+        for (const fs::path& file : {vectors_path(), vectors_path().parent_path() / "own.jsonl"}) {
+            std::ifstream in(file, std::ios::binary);
+            std::string line;
+            while (std::getline(in, line)) {
+                if (line.empty()) continue;
+                const auto v = plurnk::parse_json(line);
+                if (!v) continue;
+                const plurnk::json_value* id = v->find("id");
+                const plurnk::json_value* tier = v->find("tier");
+                const plurnk::json_value* input = v->find("input");
+                if (id == nullptr || tier == nullptr || input == nullptr) continue;
+                const auto t = plurnk::tier_from_name(tier->string);
+                if (!t) continue;
+                vector_case c{id->string, *t, input->string, {}, {}};
+                expect(c);
+                out.push_back(std::move(c));
+            }
         }
         return out;
     }();
@@ -334,4 +338,73 @@ TEST_CASE("stream: settled input is released, so what is held follows what is op
     CHECK(to_json(r) == to_json(parse(turn, tier::parse)));
     CHECK(events == r.items.size());
     CHECK(p.retained() < 200000);
+}
+
+// A long turn's settled items are shared between a parser and its checkpoints (streaming keeps
+// them in frozen pieces of a few hundred items). Checkpoints taken throughout, each of them fed
+// junk, abandoned or finished later, and restores at many points must leave every parser's result
+// equal to the one-shot parse of what it was fed, with the events of an undisturbed run.
+TEST_CASE("stream: checkpoints share a long history and stay independent", "[stream]") {
+    using namespace plurnk;
+    std::string turn = "<<PLAN:check:PLAN\n";
+    for (int i = 0; i < 3000; ++i) {
+        switch (i % 6) {
+            case 0: turn += "<<READ(f" + std::to_string(i) + ")::READ\n"; break;
+            case 1: turn += "text \xc3\xa9 <<CLOSE:CLOSE "; break;        // text with an advisory
+            case 2: turn += "<<READ(a):/(/:READ\n"; break;                 // a visitor error
+            case 3: turn += "<<EDIT(x):\n"; break;                          // a parser error follows
+            case 4: turn += ":EDIT\n<<FIND[a,b](s)<1,2>:*.ts:FIND\n"; break;
+            default: turn += "<<SEND[1]:{\"a\":[1,2]}:SEND\n";
+        }
+    }
+    turn += "<<SEND[200]:done:SEND\n";
+    vector_case v{"long", tier::parse, turn, {}, {}};
+    expect(v);
+    REQUIRE(v.want_items.size() > 2000);
+
+    for (const std::size_t release : {std::size_t{1}, stream_parser::k_default_release_threshold}) {
+        run out;
+        stream_parser p(tier::parse);
+        p.set_release_threshold(release);
+        p.set_callback([&out](const stream_event& ev) { out.events.push_back({ev.index, item_json(ev.value)}); });
+        std::vector<std::pair<std::size_t, stream_parser>> kept;  // (fed bytes, checkpoint)
+        std::size_t at = 0, step = 0;
+        while (at < turn.size()) {
+            const std::size_t n = std::min<std::size_t>(1 + (step * 7) % 23, turn.size() - at);
+            p.feed(std::string_view(turn).substr(at, n));
+            at += n;
+            ++step;
+            if (step % 9 == 0) {
+                // Checkpoint, disturb the live parser, restore.
+                const stream_parser checkpoint = p;
+                const std::size_t events = out.events.size();
+                p.feed(k_junk[step % std::size(k_junk)]);
+                p = checkpoint;
+                out.events.resize(events);
+            }
+            if (step % 97 == 0) {
+                stream_parser c = p;
+                c.set_callback({});
+                kept.emplace_back(at, std::move(c));
+            }
+            if (step % 131 == 0 && !kept.empty()) {
+                // A checkpoint fed junk must not reach the parser it came from.
+                kept.back().second.feed(k_junk[step % std::size(k_junk)]);
+                kept.back().first = SIZE_MAX;
+            }
+        }
+        out.result = to_json(p.finish());
+        CHECK(check_run(out, v).empty());
+        REQUIRE(kept.size() > 10);
+        std::size_t finished = 0;
+        for (auto& [fed, c] : kept) {
+            if (fed == SIZE_MAX) continue;
+            // Finish a checkpoint on a different ending: what it was fed plus junk.
+            c.feed(k_junk[1]);
+            const std::string want = to_json(parse(turn.substr(0, fed) + std::string(k_junk[1]), tier::parse));
+            CHECK(to_json(c.finish()) == want);
+            ++finished;
+        }
+        CHECK(finished > 5);
+    }
 }

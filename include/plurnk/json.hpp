@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,6 +24,11 @@ struct json_options {
 // whatever the input bytes: each invalid input byte becomes U+FFFD.
 [[nodiscard]] std::string to_json(const parse_result& result, const json_options& options = {});
 void append_json(std::string& out, const parse_result& result, const json_options& options = {});
+// The same text as to_json(), handed to `flush` in pieces (about 64 KB each, the last one
+// possibly empty) as it is written, so a large result is never held as one string: the CLI
+// writes each piece to stdout. A piece is valid only during the call.
+using json_flush = std::function<void(std::string_view piece)>;
+void write_json(const parse_result& result, const json_flush& flush, const json_options& options = {});
 // One element of "items" ({"kind":...}), or one statement object, as they appear in a result.
 void append_json(std::string& out, const item& it, const json_options& options = {});
 void append_json(std::string& out, const statement& st, const json_options& options = {});

@@ -58,6 +58,8 @@ public:
     ~stream_parser();
     // Copying a parser is a checkpoint; assigning a copy back restores it (for speculative
     // decoding: checkpoint before feeding draft tokens, restore when they are rejected).
+    // A copy costs O(retained()), not O(history): the items built so far are shared, not copied.
+    // Copying updates that sharing in `other`, so do not copy one parser from two threads at once.
     stream_parser(const stream_parser& other);
     stream_parser& operator=(const stream_parser& other);
     stream_parser(stream_parser&&) noexcept;

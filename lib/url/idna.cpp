@@ -15,6 +15,7 @@
 #include "idna.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -71,7 +72,10 @@ std::uint8_t bidi(char32_t cp) noexcept {
 }
 std::uint8_t joining(char32_t cp) noexcept { return static_cast<std::uint8_t>((props(cp) >> 5) & 7U); }
 bool is_virama(char32_t cp) noexcept { return (props(cp) & 0x100U) != 0; }
-std::uint8_t ccc(char32_t cp) noexcept { return static_cast<std::uint8_t>(find_run(k_ccc_runs, cp).value); }
+// (below U+0300 every class is 0; see nfc())
+std::uint8_t ccc(char32_t cp) noexcept {
+    return cp < 0x300 ? 0 : static_cast<std::uint8_t>(find_run(k_ccc_runs, cp).value);
+}
 
 // UTF-8 to code points; false on any ill-formed sequence (overlong, surrogate, > U+10FFFF).
 bool utf8_decode(std::string_view in, std::u32string& out) {
@@ -99,10 +103,23 @@ bool utf8_decode(std::string_view in, std::u32string& out) {
     return true;
 }
 
+// The mapping table's entries for ASCII, looked up once: hosts are mostly ASCII, and a binary
+// search per code point made long hosts several times the cost of other input.
+const std::array<std::uint32_t, 128>& ascii_idna() noexcept {
+    static const std::array<std::uint32_t, 128> table = [] {
+        std::array<std::uint32_t, 128> t{};
+        for (char32_t c = 0; c < 128; ++c) t[c] = find_run(k_idna_ranges, c).value;
+        return t;
+    }();
+    return table;
+}
+
 // spec: UTS #46 §4 step 1 (Map). False when a disallowed code point is met.
 bool map_code_points(std::u32string_view in, std::u32string& out) {
+    const auto& ascii = ascii_idna();
+    out.reserve(out.size() + in.size());
     for (char32_t cp : in) {
-        const auto v = find_run(k_idna_ranges, cp).value;
+        const auto v = cp < 128 ? ascii[cp] : find_run(k_idna_ranges, cp).value;
         switch (static_cast<idna_status>(v >> 30)) {
             case idna_status::valid: out.push_back(cp); break;
             case idna_status::ignored: break;
@@ -132,6 +149,10 @@ const decomposition* find_decomposition(char32_t cp) noexcept {
 // Full canonical decomposition of one code point. Decomposition chains are short (the
 // deepest is 4 levels), so a small explicit stack suffices.
 void decompose(char32_t cp, std::u32string& out) {
+    if (cp < 0xC0) {  // nothing below U+00C0 decomposes (see nfc())
+        out.push_back(cp);
+        return;
+    }
     if (cp >= k_s_base && cp < k_s_base + k_s_count) {
         const char32_t s = cp - k_s_base;
         out.push_back(k_l_base + s / k_n_count);
@@ -152,6 +173,7 @@ void decompose(char32_t cp, std::u32string& out) {
 }
 
 char32_t compose_pair(char32_t a, char32_t b) noexcept {
+    if (b < 0x300) return 0;  // every composition's second code point is U+0300 or above
     if (a >= k_l_base && a < k_l_base + k_l_count && b >= k_v_base && b < k_v_base + k_v_count)
         return k_s_base + ((a - k_l_base) * k_v_count + (b - k_v_base)) * k_t_count;
     if (a >= k_s_base && a < k_s_base + k_s_count && (a - k_s_base) % k_t_count == 0 &&
@@ -167,6 +189,10 @@ char32_t compose_pair(char32_t a, char32_t b) noexcept {
 
 // spec: UTS #46 §4 step 2 (Normalize) -- Unicode Normalization Form C.
 std::u32string nfc(std::u32string_view in) {
+    // Below U+00C0 nothing decomposes, every combining class is 0 and nothing composes (the
+    // tables' first decomposition is U+00C0, every composition's second code point is U+0300
+    // or above): such text is its own NFC, as hosts nearly always are.
+    if (std::all_of(in.begin(), in.end(), [](char32_t c) { return c < 0xC0; })) return std::u32string(in);
     std::u32string d;
     d.reserve(in.size());
     for (char32_t cp : in) decompose(cp, d);

@@ -186,13 +186,16 @@ path_result parse_path(std::string_view raw) {
     if (!url->hostname.empty()) p.hostname = url->hostname;
     if (!url->port.empty()) p.port = static_cast<std::uint32_t>(std::strtoul(url->port.c_str(), nullptr, 10));
     p.pathname = url->pathname;
-    // The query is read off the href (BEHAVIOUR §3.4): between the first `?` and the `#` after
-    // it, which keeps "" for a bare `?`. Nothing before the query can hold a raw `?` (userinfo
-    // and paths encode it, hosts forbid it), so only a `?` inside the fragment needs excluding.
-    const std::size_t hash = url->href.find('#');
-    const std::string_view before_hash = std::string_view(url->href).substr(0, hash);
-    if (const std::size_t q = before_hash.find('?'); q != std::string_view::npos)
-        p.query = std::string(before_hash.substr(q + 1));
+    // The query is read off the href as the reference reads it (BEHAVIOUR §3.4): from the first
+    // `?` of the whole href to the `#` after it, which keeps "" for a bare `?`. Nothing before
+    // the query can hold a raw `?` (userinfo and paths encode it, hosts forbid it), but a
+    // fragment can: with no query, a `?` in the fragment starts the reported one
+    // (`http://foo/abcd#foo?bar` -> "bar", `http://x/#?` -> "").
+    const std::string_view href = url->href;
+    if (const std::size_t q = href.find('?'); q != std::string_view::npos) {
+        const std::size_t end = href.find('#', q + 1);
+        p.query = std::string(href.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
+    }
     if (url->hash.size() > 1) p.fragment = url->hash.substr(1);
     r.path = std::move(p);
     return r;
