@@ -1,232 +1,138 @@
-// Hostile input shapes from the fuzzing issue, each 1 MB, parsed one-shot (parse tier; the
-// nested-TURN shape in the log tier), beside statements-1m.txt in the statements tier as the
-// baseline. The issue's bound: each shape's ns/byte within 3x the baseline's. Every 1 MB
-// benchmark reports `x_base`, its ns/byte divided by the baseline's ns/byte measured once in the
-// same process (best of 5 parses), both in thread CPU time, so the table can be read off one
-// run even on a busy machine:
-//   build/bench/bench_hostile --benchmark_filter=_1m
-// A second group parses each shape at 64 KB .. 1 MB for a complexity fit (O(N) expected).
-// Shapes come from inputs.hpp (shared with the other benchmarks) plus the local ones below: text
-// full of near-miss `<<Word` advisories, NUL/control soup, a single 1 MB regex/JSONPath/XPath
-// nest, a 1 MB-deep SEND JSON body, and the validators called directly on 1 MB nests.
+// Hostile input at scale: every shape of bench/hostile_shapes.hpp (the issue's F1-F5 table and
+// our own per lexer mode, validator and diagnostic) at 64 KB, 256 KB and 1 MB, one-shot and
+// streamed in 16-byte chunks, each measured interleaved with the baseline (statements-1m.txt in
+// the statements tier, parsed the same way) in this process: shape, baseline, shape, baseline, ...
+// in thread CPU time, best of N of each, so a ratio does not depend on what else the machine
+// runs. Per shape and mode it prints ns/byte at each size, the growth exponent between 256 KB and
+// 1 MB (log of the time ratio over log 4: 1.0 is linear, 2.0 quadratic), the ratio to the
+// baseline's ns/byte at 1 MB, and the peak RSS of a one-shot 1 MB parse (result kept) over the
+// input size. Run from the top of the tree:
+//   build-perf/bench/bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES]
+// (--reps default 3; --filter keeps shapes whose name or group contains TEXT; --max-size drops the
+// larger sizes). Only the standard library and plurnk are used; Google Benchmark is linked for
+// DoNotOptimize only.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <ctime>
-#include <functional>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <string>
 
 #include "bench_util.hpp"
+#include "hostile_shapes.hpp"
 #include "inputs.hpp"
 #include "plurnk/plurnk.hpp"
+#include "plurnk/stream.hpp"
 
 namespace {
 
-using namespace plurnk::bench;
+using namespace plurnk;
 
-constexpr std::size_t k_size = 1'000'000;
+constexpr std::size_t k_chunk = 16;
 
-// CPU time of this thread: the ratio must not depend on what else the (shared) machine runs.
-double cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-// ns/byte of the baseline: statements-1m.txt, statements tier, best of five one-shot parses.
-double baseline_ns_per_byte() {
-    static const double value = [] {
-        const std::string& input = data_file("statements-1m.txt");
-        double best = 1e30;
-        for (int i = 0; i < 5; ++i) {
-            const double t0 = cpu_seconds();
-            plurnk::parse_result r = plurnk::parse(input, plurnk::tier::statements);
-            benchmark::DoNotOptimize(r.items.data());
-            best = std::min(best, cpu_seconds() - t0);
-        }
-        return best * 1e9 / static_cast<double>(input.size());
-    }();
-    return value;
-}
-
-// Times `fn` (which handles `bytes` input bytes) and sets the shared counters plus x_base.
-void timed(benchmark::State& state, std::size_t bytes, std::size_t stmts, const std::function<void()>& fn) {
-    const double base = baseline_ns_per_byte();
-    const alloc_stats before = allocations();
-    double total = 0;
-    for (auto _ : state) {
-        const double t0 = cpu_seconds();
-        fn();
-        total += cpu_seconds() - t0;
-    }
-    set_counters(state, bytes, stmts, before);
-    const double ns_per_byte = total * 1e9 / static_cast<double>(state.iterations()) / static_cast<double>(bytes);
-    state.counters["x_base"] = benchmark::Counter(ns_per_byte / base);
-}
-
-void run(benchmark::State& state, const std::string& input, plurnk::tier t) {
-    std::size_t stmts = 0;
-    {
-        const plurnk::parse_result warm = plurnk::parse(input, t);
-        stmts = statement_count(warm);
-    }
-    timed(state, input.size(), stmts, [&] {
-        plurnk::parse_result r = plurnk::parse(input, t);
+// Parses `in` one-shot or streamed; returns the thread CPU time in ns.
+double parse_ns(const std::string& in, tier t, bool streamed) {
+    const double t0 = bench::thread_cpu_ns();
+    if (streamed) {
+        stream_parser p(t);
+        for (std::size_t i = 0; i < in.size(); i += k_chunk) p.feed(std::string_view(in).substr(i, k_chunk));
+        parse_result r = p.finish();
         benchmark::DoNotOptimize(r.items.data());
-        benchmark::ClobberMemory();
-    });
+    } else {
+        parse_result r = parse(in, t);
+        benchmark::DoNotOptimize(r.items.data());
+    }
+    return bench::thread_cpu_ns() - t0;
 }
 
-std::string repeat_to(std::string_view head, std::string_view unit, std::string_view tail, std::size_t size) {
-    std::string out(head);
-    out.reserve(size + unit.size() + tail.size());
-    while (out.size() + unit.size() + tail.size() <= size) out += unit;
-    out += tail;
-    return out;
-}
-
-// Shapes beyond inputs.hpp's, for the parser.
-enum class extra {
-    near_miss_text,         // <<GET<<GET… one text item, every `<<GET` a near-miss candidate
-    near_miss_text_closed,  // <<GET:GET<<GET:GET… every candidate closed: one advisory each
-    nul_controls,           // NUL and every C0 control between openers and inside slots/bodies
-    regex_one_nest,         // one FIND body /((((…a…))))/ nested 500 000 deep (statements tier)
-    jsonpath_one_nest,      // one FIND body $[?((((…@.a…))))] nested 500 000 deep (statements tier)
-    xpath_one_nest,         // one FIND body //a[[[[…  deep (statements tier)
-    send_json_nest,         // one SEND body [[[[…]]]] 500 000 deep, canonical_json (statements tier)
-    target_escapes,         // <<READ(<\<\<\… a target of escapes and lexer errors
-    many_errors_one_line,   // one line of `<<READ]` slot errors, unclaimed errors appended
-};
-
-// The nests go through the statements tier: in the parse tier a FIND before any PLAN is a
-// turn-shape error and its body never reaches the validator.
-plurnk::tier extra_tier(extra e) {
-    switch (e) {
-        case extra::regex_one_nest:
-        case extra::jsonpath_one_nest:
-        case extra::xpath_one_nest:
-        case extra::send_json_nest: return plurnk::tier::statements;
-        default: return plurnk::tier::parse;
+// Best of `reps` for the shape and for the baseline, measured alternately.
+void interleaved(const std::string& in, tier t, bool streamed, int reps, double& shape_ns, double& base_ns) {
+    const std::string& base = bench::data_file("statements-1m.txt");
+    shape_ns = base_ns = 1e300;
+    for (int r = 0; r < reps; ++r) {
+        shape_ns = std::min(shape_ns, parse_ns(in, t, streamed));
+        base_ns = std::min(base_ns, parse_ns(base, tier::statements, streamed));
     }
 }
 
-std::string extra_input(extra e, std::size_t size) {
-    const std::size_t half = (size - 32) / 2;
-    switch (e) {
-        case extra::near_miss_text: return repeat_to("", "<<GET", "", size);
-        case extra::near_miss_text_closed: return repeat_to("", "<<GET:GET", "", size);
-        case extra::nul_controls: {
-            std::string unit = "<<EDIT(\x01\x02)<1>:";
-            for (int c = 0; c < 32; ++c) unit += static_cast<char>(c);
-            unit += ":EDIT";
-            unit += std::string("\0\x1b[31m\x7f<<READ(\0)::READ\x0b\x0c", 24);
-            return repeat_to("<<PLAN:p:PLAN\n", unit, "", size);
-        }
-        case extra::regex_one_nest:
-            return "<<FIND(src):/" + std::string(half, '(') + "a" + std::string(half, ')') + "/:FIND\n";
-        case extra::jsonpath_one_nest:
-            return "<<FIND(a.json):$[?" + std::string(half, '(') + "@.a" + std::string(half, ')') + "]:FIND\n";
-        case extra::xpath_one_nest:
-            return "<<FIND(a.xml)://a" + std::string(half, '[') + "1" + std::string(half, ']') + ":FIND\n";
-        case extra::send_json_nest:
-            return "<<SEND(worker://w):" + std::string(half, '[') + std::string(half, ']') + ":SEND\n";
-        case extra::target_escapes: return repeat_to("<<READ(", "<\\", "", size);
-        case extra::many_errors_one_line: return repeat_to("<<READ", "]", "", size);
+long status_kb(const char* field) {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    const std::size_t n = std::strlen(field);
+    while (std::getline(f, line)) {
+        if (line.compare(0, n, field) == 0) return std::atol(line.c_str() + n + 1);
     }
-    return {};
+    return -1;
 }
 
-void BM_baseline_statements_1m(benchmark::State& state) {
-    run(state, data_file("statements-1m.txt"), plurnk::tier::statements);
-}
-
-void BM_hostile_1m(benchmark::State& state, hostile h) {
-    const std::string input = hostile_input(h, k_size);
-    run(state, input, hostile_tier(h));
-}
-
-void BM_hostile_scaling(benchmark::State& state, hostile h) {
-    const std::string input = hostile_input(h, static_cast<std::size_t>(state.range(0)));
-    run(state, input, hostile_tier(h));
-    state.SetComplexityN(static_cast<std::int64_t>(input.size()));
-}
-
-void BM_extra_1m(benchmark::State& state, extra e) {
-    const std::string input = extra_input(e, k_size);
-    run(state, input, extra_tier(e));
-}
-
-void BM_extra_scaling(benchmark::State& state, extra e) {
-    const std::string input = extra_input(e, static_cast<std::size_t>(state.range(0)));
-    run(state, input, extra_tier(e));
-    state.SetComplexityN(static_cast<std::int64_t>(input.size()));
-}
-
-// The validators on a 1 MB nest, called directly (no parse around them).
-void BM_validator_1m(benchmark::State& state, int which) {
-    const std::size_t half = k_size / 2 - 8;
-    std::string input;
-    switch (which) {
-        case 0: input = std::string(half, '(') + "a" + std::string(half, ')'); break;         // regex groups
-        case 1: input = "$[?" + std::string(half, '(') + "@.a" + std::string(half, ')') + "]"; break;  // JSONPath
-        case 2: input = "//a" + std::string(half, '[') + "1" + std::string(half, ']'); break;  // XPath
-        case 3: input = std::string(half, '[') + std::string(half, ']'); break;                // JSON
-        default: input = "http://a/" + std::string(k_size - 9, '%'); break;                    // URL
+// Peak RSS added by a one-shot parse of `in` (result alive), in bytes; -1 when Linux's peak reset
+// (/proc/self/clear_refs, value 5) is unavailable.
+double peak_rss_bytes(const std::string& in, tier t) {
+    {
+        std::ofstream c("/proc/self/clear_refs");
+        if (!c) return -1;
+        c << "5";
     }
-    timed(state, input.size(), 0, [&] {
-        switch (which) {
-            case 0: benchmark::DoNotOptimize(plurnk::validate_regex(input, "u").ok); break;
-            case 1: benchmark::DoNotOptimize(plurnk::validate_jsonpath(input).ok); break;
-            case 2: benchmark::DoNotOptimize(plurnk::validate_xpath(input).ok); break;
-            case 3: benchmark::DoNotOptimize(plurnk::canonical_json(input)); break;
-            default: benchmark::DoNotOptimize(plurnk::parse_url(input)); break;
-        }
-    });
+    const long before = status_kb("VmRSS:");
+    {
+        parse_result r = parse(in, t);
+        benchmark::DoNotOptimize(r.items.data());
+    }
+    const long peak = status_kb("VmHWM:");
+    if (before < 0 || peak < 0) return -1;
+    return static_cast<double>(peak - before) * 1024.0;
 }
 
 }  // namespace
 
-BENCHMARK(BM_baseline_statements_1m)->Unit(benchmark::kMillisecond);
-#define PLURNK_HOSTILE(h)                                                                        \
-    BENCHMARK_CAPTURE(BM_hostile_1m, h, hostile::h)->Unit(benchmark::kMillisecond);              \
-    BENCHMARK_CAPTURE(BM_hostile_scaling, h, hostile::h)                                        \
-        ->RangeMultiplier(4)                                                                    \
-        ->Range(64 << 10, 1 << 20)                                                              \
-        ->Complexity(benchmark::oN)                                                             \
-        ->Unit(benchmark::kMillisecond)
-PLURNK_HOSTILE(lt);
-PLURNK_HOSTILE(open_read);
-PLURNK_HOSTILE(open_read_paren);
-PLURNK_HOSTILE(near_miss_body);
-PLURNK_HOSTILE(nested_turns);
-PLURNK_HOSTILE(target_parens);
-PLURNK_HOSTILE(regex_groups);
-PLURNK_HOSTILE(jsonpath_filters);
-PLURNK_HOSTILE(crlf_soup);
-PLURNK_HOSTILE(invalid_utf8);
-PLURNK_HOSTILE(slot_junk);
-
-#define PLURNK_EXTRA(e)                                                                          \
-    BENCHMARK_CAPTURE(BM_extra_1m, e, extra::e)->Unit(benchmark::kMillisecond);                  \
-    BENCHMARK_CAPTURE(BM_extra_scaling, e, extra::e)                                            \
-        ->RangeMultiplier(4)                                                                    \
-        ->Range(64 << 10, 1 << 20)                                                              \
-        ->Complexity(benchmark::oN)                                                             \
-        ->Unit(benchmark::kMillisecond)
-PLURNK_EXTRA(near_miss_text);
-PLURNK_EXTRA(near_miss_text_closed);
-PLURNK_EXTRA(nul_controls);
-PLURNK_EXTRA(regex_one_nest);
-PLURNK_EXTRA(jsonpath_one_nest);
-PLURNK_EXTRA(xpath_one_nest);
-PLURNK_EXTRA(send_json_nest);
-PLURNK_EXTRA(target_escapes);
-PLURNK_EXTRA(many_errors_one_line);
-
-BENCHMARK_CAPTURE(BM_validator_1m, regex_groups, 0)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_validator_1m, jsonpath_filters, 1)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_validator_1m, xpath_predicates, 2)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_validator_1m, json_arrays, 3)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_validator_1m, url_percents, 4)->Unit(benchmark::kMillisecond);
-
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    int reps = 3;
+    std::string filter;
+    std::size_t max_size = 1 << 20;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.rfind("--reps=", 0) == 0) reps = std::max(1, std::atoi(a.c_str() + 7));
+        else if (a.rfind("--filter=", 0) == 0) filter = a.substr(9);
+        else if (a.rfind("--max-size=", 0) == 0) max_size = std::strtoull(a.c_str() + 11, nullptr, 10);
+        else {
+            std::fprintf(stderr, "usage: bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES]\n");
+            return 2;
+        }
+    }
+    const std::size_t sizes[3] = {64 << 10, 256 << 10, 1 << 20};
+    std::printf("%-28s %-5s %-10s %9s %9s %9s %7s %7s %8s\n", "shape", "group", "mode", "ns/B 64K", "ns/B 256K",
+                "ns/B 1M", "growth", "x_base", "RSS/in");
+    for (const shapes::shape& s : shapes::all()) {
+        if (!filter.empty() && std::string(s.name).find(filter) == std::string::npos && filter != s.group) continue;
+        for (bool streamed : {false, true}) {
+            double ns_per_byte[3] = {0, 0, 0}, total_ns[3] = {0, 0, 0}, ratio = 0;
+            int last = -1;
+            for (int k = 0; k < 3 && sizes[k] <= max_size; ++k) {
+                const std::string in = shapes::make(s, sizes[k]);
+                double shape_ns = 0, base_ns = 0;
+                interleaved(in, s.tier, streamed, reps, shape_ns, base_ns);
+                total_ns[k] = shape_ns;
+                ns_per_byte[k] = shape_ns / static_cast<double>(in.size());
+                ratio = ns_per_byte[k] / (base_ns / static_cast<double>(bench::data_file("statements-1m.txt").size()));
+                last = k;
+            }
+            if (last < 1) continue;
+            const double growth = std::log(total_ns[last] / total_ns[last - 1]) / std::log(4.0);
+            double rss = -1;
+            if (!streamed) {
+                const std::string in = shapes::make(s, sizes[last]);
+                const double peak = peak_rss_bytes(in, s.tier);
+                rss = peak < 0 ? -1 : peak / static_cast<double>(in.size());
+            }
+            std::printf("%-28s %-5s %-10s %9.2f %9.2f %9.2f %7.2f %7.2f ", s.name, s.group,
+                        streamed ? "chunk=16" : "one-shot", ns_per_byte[0], ns_per_byte[1],
+                        last >= 2 ? ns_per_byte[2] : 0.0, growth, ratio);
+            if (rss >= 0) std::printf("%8.1f\n", rss);
+            else std::printf("%8s\n", "");
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}

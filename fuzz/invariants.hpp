@@ -29,6 +29,11 @@
 //       finishes with the one-shot result (check_stream).
 //   P9  max_input_bytes: parsing with the limit at k < size equals parsing the first k bytes,
 //       plus one last lexer error item (check_input_limit).
+//   P10 linear work: the lexer's and statement parser's work (lib/work_counter.hpp: bytes
+//       examined, tokens, token fetches) is at most k_work_per_byte x the input size plus a
+//       constant, one-shot and streamed in 1- to 16-byte chunks (check_work; fuzz_amplify runs
+//       it on inputs repeated or nested to up to 256 KB). Checked only when the counter is
+//       compiled in (not in release builds).
 #pragma once
 
 #include <cstddef>
@@ -44,6 +49,10 @@
 
 #ifdef PLURNK_FUZZ_SIMDJSON
 #include <simdjson.h>
+#endif
+#if __has_include("work_counter.hpp")
+#include "work_counter.hpp"
+#define PLURNK_FUZZ_HAS_WORK_COUNTER 1
 #endif
 
 namespace plurnk::fuzz {
@@ -238,6 +247,49 @@ inline std::string check_input_limit(std::string_view in, tier t, parse_options 
     if (to_json(cut) != to_json(parse(in.substr(0, k), t, options))) {
         return "max_input_bytes: the cut result differs from the parse of the first bytes";
     }
+    return {};
+}
+
+// P10: the work of a one-shot parse and of a stream fed in chunks of 1 to 16 bytes (chosen from
+// the input) is linear. The bound is the one test/complexity_test.cpp asserts, plus room for the
+// per-feed constant of tiny inputs.
+inline constexpr double k_work_per_byte = 64.0;
+inline std::string check_work(std::string_view in, tier t) {
+#ifdef PLURNK_FUZZ_HAS_WORK_COUNTER
+    if constexpr (detail::k_work_counter) {
+        const auto total = [] {
+            const detail::work_counts& w = detail::work();
+            return w.bytes_examined + w.tokens + w.token_looks;
+        };
+        const double bound = k_work_per_byte * static_cast<double>(in.size()) + 4096.0;
+        std::uint64_t before = total();
+        (void)parse(in, t);
+        if (static_cast<double>(total() - before) > bound) {
+            return "one-shot work " + std::to_string(total() - before) + " exceeds " + std::to_string(k_work_per_byte) +
+                   " x " + std::to_string(in.size()) + " bytes";
+        }
+#if __has_include("plurnk/stream.hpp")
+        std::uint64_t h = 1469598103934665603ULL;
+        for (std::size_t i = 0; i < in.size() && i < 64; ++i) h = (h ^ static_cast<unsigned char>(in[i])) * 1099511628211ULL;
+        before = total();
+        stream_parser p(t);
+        for (std::size_t i = 0; i < in.size();) {
+            h = h * 6364136223846793005ULL + 1442695040888963407ULL;
+            const std::size_t n = 1 + static_cast<std::size_t>((h >> 33) % 16);
+            p.feed(in.substr(i, n));
+            i += n;
+        }
+        (void)p.finish();
+        if (static_cast<double>(total() - before) > bound) {
+            return "streamed work " + std::to_string(total() - before) + " exceeds " + std::to_string(k_work_per_byte) +
+                   " x " + std::to_string(in.size()) + " bytes";
+        }
+#endif
+    }
+#else
+    (void)in;
+    (void)t;
+#endif
     return {};
 }
 

@@ -8,12 +8,18 @@
 //
 // The same code lexes a growing input for the push parser: every look past the end of the input
 // marks the step, and a marked step is undone (its token is not yet stable) until more input or the
-// end arrives. Body, text and target runs remember how far an undone attempt got, so a long
-// statement arriving a few bytes at a time is still scanned once.
+// end arrives. Every token kind that can be long (text, target and body runs, tags, executors,
+// integers, scopes, opener suffixes, the close-tag and TURN-suffix compares, the blanks after a
+// one-colon close) remembers how far an undone attempt got, so a long token arriving a few bytes
+// at a time is still scanned once; and the search for a reasoning enclosure's closer remembers
+// where the next closer is (or that there is none so far), so a run of unclosed openers costs
+// one search, not one per opener. work_counter.hpp counts the bytes examined.
 #include "lexer.hpp"
 
 #include "utf8.hpp"
+#include "work_counter.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -65,6 +71,15 @@ struct stream_lexer::impl {
     explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth) {}
 
     void advance(std::string_view in, bool finished) {
+        advance_steps(in, finished);
+        if constexpr (k_work_counter) {
+            count_bytes(examined_);
+            count_tokens(emitted_);
+            examined_ = emitted_ = 0;
+        }
+    }
+
+    void advance_steps(std::string_view in, bool finished) {
         s_ = in;
         finished_ = finished;
         if (eof_emitted_) return;
@@ -99,14 +114,33 @@ struct stream_lexer::impl {
     bool depth_reported_ = false;  // the max_turn_depth diagnostic is given once per input
     lex_output out_;
 
-    // Resume hints for runs an undone attempt already scanned (valid for the same token start).
+    mutable std::uint64_t examined_ = 0;  // work counter (work_counter.hpp), flushed per advance()
+    std::uint64_t emitted_ = 0;
+
+    // Resume hints for tokens an undone attempt already scanned: valid for the same token start
+    // (the input only grows, so what was scanned stays scanned). An undone step is retried at the
+    // same offset and in the same mode, so one hint per scanner suffices.
+    static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
     std::size_t body_scan_ = 0;
     struct run_hint {
-        std::size_t start = static_cast<std::size_t>(-1);
+        std::size_t start = k_none;
         std::size_t k = 0;
-        int depth = 0;
+        int depth = 0;  // scanner state at k (target depth, scope phase)
     };
-    run_hint text_hint_, target_hint_, enclosure_hint_;
+    enum hint_slot : std::uint8_t {
+        h_text, h_target, h_opener, h_tag, h_int, h_ident, h_scope, h_colon_tag, h_colon_blanks,
+        h_turn_suffix, h_body_tag, h_count
+    };
+    std::array<run_hint, h_count> hints_{};
+
+    // Where the next reasoning-enclosure closer is: no closer starts in [from, at), and one starts
+    // at `at`; or, with at == k_none, none starts before `searched`. One per closer.
+    struct closer_memo {
+        std::size_t from = k_none;
+        std::size_t at = k_none;
+        std::size_t searched = 0;
+    };
+    std::array<closer_memo, 2> closers_{};
 
     struct saved_state {
         std::size_t i;
@@ -158,7 +192,10 @@ struct stream_lexer::impl {
         }
     }
 
-    unsigned char at(std::size_t k) const noexcept { return static_cast<unsigned char>(s_[k]); }
+    unsigned char at(std::size_t k) const noexcept {
+        if constexpr (k_work_counter) ++examined_;
+        return static_cast<unsigned char>(s_[k]);
+    }
     // Whether s_[k] exists. Asking past the end of an unfinished input marks the step unstable.
     bool has(std::size_t k) noexcept {
         if (k < s_.size()) return true;
@@ -171,9 +208,34 @@ struct stream_lexer::impl {
     bool starts_with(std::size_t k, std::string_view lit) noexcept {
         for (std::size_t n = 0; n < lit.size(); ++n) {
             if (!has(k + n)) return false;
-            if (s_[k + n] != lit[n]) return false;
+            if (at(k + n) != static_cast<unsigned char>(lit[n])) return false;
         }
         return true;
+    }
+    // starts_with() for literals that may be long (an open tag, a TURN suffix): when the input
+    // ends inside the compare, the matched length is kept in `h` and the next attempt at the same
+    // k goes on from there.
+    bool starts_with_resumable(hint_slot slot, std::size_t k, std::string_view lit) noexcept {
+        run_hint& h = hints_[slot];
+        std::size_t n = h.start == k ? h.k - k : 0;  // h.k: the first offset not yet compared
+        for (; n < lit.size(); ++n) {
+            if (!has(k + n)) {
+                if (!finished_) h = run_hint{k, k + n, 0};
+                return false;
+            }
+            if (at(k + n) != static_cast<unsigned char>(lit[n])) return false;
+        }
+        return true;
+    }
+    // End of the run of bytes satisfying `pred` from k, for the token starting at `start`; an
+    // attempt that reached the end of an unfinished input is resumed where it stopped.
+    template <class Pred>
+    std::size_t run_end(hint_slot slot, std::size_t start, std::size_t k, Pred pred) noexcept {
+        run_hint& h = hints_[slot];
+        if (h.start == start && h.k > k) k = h.k;
+        while (has(k) && pred(at(k))) ++k;
+        if (!avail(k) && !finished_) h = run_hint{start, k, 0};
+        return k;
     }
     std::string_view open_tag() const noexcept { return s_.substr(tag_b_, tag_e_ - tag_b_); }
 
@@ -189,6 +251,7 @@ struct stream_lexer::impl {
     }
 
     void emit(tok kind, std::size_t b, std::size_t e) {
+        if constexpr (k_work_counter) ++emitted_;
         out_.tokens.push_back(token{kind, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), op_});
     }
 
@@ -227,8 +290,7 @@ struct stream_lexer::impl {
         if (c == '<' && has(i_ + 1) && at(i_ + 1) == '<') {
             const int kw = keyword_at(i_ + 2);
             if (kw >= 0) {
-                std::size_t e = i_ + 6;
-                while (has(e) && is_ident_char(at(e))) ++e;
+                const std::size_t e = run_end(h_opener, start, i_ + 6, is_ident_char);
                 op_ = static_cast<plurnk::op>(kw);
                 emit(tok::opener, start, e);
                 out_.last_open_begin = static_cast<std::uint32_t>(start);
@@ -268,12 +330,14 @@ struct stream_lexer::impl {
 
     // End of the maximal TEXT run starting at `start` (BEHAVIOUR §1.1 rule 5).
     std::size_t scan_text(std::size_t start) noexcept {
-        std::size_t k = (text_hint_.start == start) ? text_hint_.k : start;
+        run_hint& hint = hints_[h_text];
+        std::size_t k = (hint.start == start) ? hint.k : start;
         for (;;) {
             const bool was_hit = hit_end_;
             hit_end_ = false;
             const std::size_t before = k;
             if (!has(k)) {
+                if (hit_end_) hint = run_hint{start, k, 0};  // the run reached the end: resume here
                 hit_end_ = hit_end_ || was_hit;
                 break;
             }
@@ -298,7 +362,7 @@ struct stream_lexer::impl {
             }
             if (hit_end_) {
                 // This iteration needs input that has not arrived: remember where it began.
-                text_hint_ = run_hint{start, before, 0};
+                hint = run_hint{start, before, 0};
                 return before;
             }
             hit_end_ = was_hit;
@@ -310,28 +374,46 @@ struct stream_lexer::impl {
     // End of a complete `<think>…</think>` or `<|channel>…<channel|>` at k, or 0.
     std::size_t enclosure_end(std::size_t k) noexcept {
         static constexpr std::string_view k_pairs[2][2] = {{"<think>", "</think>"}, {"<|channel>", "<channel|>"}};
-        for (const auto& p : k_pairs) {
-            if (!starts_with(k, p[0])) continue;
-            std::size_t from = k + p[0].size();
-            if (enclosure_hint_.start == k && enclosure_hint_.k > from) from = enclosure_hint_.k;
-            const std::size_t close = s_.find(p[1], from);
-            if (close != std::string_view::npos) return close + p[1].size();
-            if (!finished_) {
-                hit_end_ = true;
-                // Nothing before size - |closer| + 1 can start the closer: resume there.
-                const std::size_t resume = s_.size() >= p[1].size() ? s_.size() - p[1].size() + 1 : from;
-                enclosure_hint_ = run_hint{k, resume > from ? resume : from, 0};
-            }
+        for (std::size_t n = 0; n < 2; ++n) {
+            if (!starts_with(k, k_pairs[n][0])) continue;
+            const std::size_t close = next_closer(closers_[n], k + k_pairs[n][0].size(), k_pairs[n][1]);
+            if (close != k_none) return close + k_pairs[n][1].size();
+            if (!finished_) hit_end_ = true;
             return 0;
         }
         return 0;
+    }
+
+    // The first `closer` starting at or after q, or k_none. Queries move forward (openers come in
+    // input order; a retried step asks the same q again), so with the memo each byte is searched
+    // about once however many openers share one closer, or none.
+    std::size_t next_closer(closer_memo& m, std::size_t q, std::string_view closer) noexcept {
+        if (m.from != k_none && q >= m.from) {
+            if (m.at != k_none && m.at >= q) return m.at;
+            if (m.at == k_none && m.searched > q) q = m.searched;  // none in [q, searched)
+            else m.from = q;
+        } else {
+            m.from = q;
+        }
+        const std::size_t close = q < s_.size() ? s_.find(closer, q) : std::string_view::npos;
+        if constexpr (k_work_counter) examined_ += (close == std::string_view::npos ? s_.size() : close + closer.size()) - std::min(q, s_.size());
+        if (close != std::string_view::npos) {
+            m.at = close;
+            return close;
+        }
+        m.at = k_none;
+        // A closer starting before size - |closer| + 1 would have fit: those starts are checked.
+        const std::size_t fit = s_.size() >= closer.size() ? s_.size() - closer.size() + 1 : 0;
+        m.searched = std::max(q, fit);
+        if (m.from > m.searched) m.from = m.searched;
+        return k_none;
     }
 
     // End of `:TURN<suffix>` closing the innermost open TURN at k, or 0.
     std::size_t close_turn_end(std::size_t k) noexcept {
         const auto [sb, se] = turn_stack_.back();
         if (!starts_with(k + 1, "TURN")) return 0;
-        if (!starts_with(k + 5, s_.substr(sb, se - sb))) return 0;
+        if (!starts_with_resumable(h_turn_suffix, k + 5, s_.substr(sb, se - sb))) return 0;
         const std::size_t e = k + 5 + (se - sb);
         if (has(e) && is_ident_char(at(e))) return 0;
         return e;
@@ -370,19 +452,56 @@ struct stream_lexer::impl {
     }
 
     // <scope>: '<' NUM (('-' | ',' | ', ') NUM)* '>' with NUM = '-'? digits ('.' digits)?
+    // An attempt that reaches the end of an unfinished input keeps its phase and offset.
     void lex_scope() {
         const std::size_t start = i_;
-        std::size_t k = i_ + 1;
+        run_hint& hint = hints_[h_scope];
+        std::size_t k = start + 1;
+        int phase = 0;  // 0: a NUM starts at k; 1: in its integer digits; 2: in its fraction; 3: separator
+        if (hint.start == start) {
+            k = hint.k;
+            phase = hint.depth;
+        }
+        const auto park = [&](std::size_t at_k, int at_phase) {
+            if (!finished_) hint = run_hint{start, at_k, at_phase};
+        };
         for (;;) {
-            if (has(k) && at(k) == '-') ++k;
-            if (!has(k) || !is_digit(at(k))) return fail(start, k, k_ctx_slots);
-            while (has(k) && is_digit(at(k))) ++k;
-            if (has(k) && at(k) == '.') {
-                ++k;
-                if (!has(k) || !is_digit(at(k))) return fail(start, k, k_ctx_slots);
-                while (has(k) && is_digit(at(k))) ++k;
+            if (phase == 0) {
+                const std::size_t num = k;
+                if (has(k) && at(k) == '-') ++k;
+                if (!has(k) || !is_digit(at(k))) {
+                    if (!avail(k)) park(num, 0);
+                    return fail(start, k, k_ctx_slots);
+                }
+                phase = 1;
             }
-            if (!has(k)) return fail(start, k, k_ctx_slots);
+            if (phase == 1) {
+                while (has(k) && is_digit(at(k))) ++k;
+                if (!avail(k)) {
+                    park(k, 1);
+                    return fail(start, k, k_ctx_slots);
+                }
+                if (at(k) == '.') {
+                    ++k;
+                    if (!has(k) || !is_digit(at(k))) {
+                        if (!avail(k)) park(k - 1, 1);
+                        return fail(start, k, k_ctx_slots);
+                    }
+                    phase = 2;
+                }
+            }
+            if (phase == 2) {
+                while (has(k) && is_digit(at(k))) ++k;
+                if (!avail(k)) {
+                    park(k, 2);
+                    return fail(start, k, k_ctx_slots);
+                }
+            }
+            const std::size_t sep = k;
+            if (!has(k)) {
+                park(sep, 3);
+                return fail(start, k, k_ctx_slots);
+            }
             const unsigned char c = at(k);
             if (c == '>') {
                 emit(tok::scope, start, k + 1);
@@ -394,22 +513,28 @@ struct stream_lexer::impl {
             } else if (c == ',') {
                 ++k;
                 if (has(k) && at(k) == ' ') ++k;
+                if (!avail(k)) {
+                    park(sep, 3);
+                    return fail(start, k, k_ctx_slots);
+                }
             } else {
                 return fail(start, k, k_ctx_slots);
             }
+            phase = 0;
         }
     }
 
     // ':' in SLOTS: the one-colon empty close, a TURN body opener, or the body fence.
     void lex_slot_colon() {
         const std::size_t start = i_;
-        if (op_ != plurnk::op::TURN && starts_with(start + 1, open_tag())) {
-            std::size_t k = start + 1 + (tag_e_ - tag_b_);
-            const std::size_t e = k;
-            while (has(k) && (at(k) == ' ' || at(k) == '\t')) ++k;
+        if (op_ != plurnk::op::TURN && starts_with_resumable(h_colon_tag, start + 1, open_tag())) {
+            const std::size_t e = start + 1 + (tag_e_ - tag_b_);
+            const std::size_t k = run_end(h_colon_blanks, start, e, [](unsigned char b) { return b == ' ' || b == '\t'; });
             if (!has(k) || at(k) == '\n' || at(k) == '\r' || (at(k) == '<' && has(k + 1) && at(k + 1) == '<')) {
                 emit(tok::close_tag, start, e);
-                i_ = e;
+                // The blanks [e, k) are whitespace between statements: skip them here, so a long
+                // run is not scanned a second time (by every draft fed to a checkpoint, too).
+                i_ = k;
                 mode_ = mode::normal;
                 return;
             }
@@ -465,12 +590,20 @@ struct stream_lexer::impl {
             ++i_;
             return;
         }
-        std::size_t k = i_;
-        while (has(k)) {
+        run_hint& hint = hints_[h_tag];
+        std::size_t k = hint.start == start ? hint.k : start;
+        for (;;) {
+            if (!has(k)) {
+                if (!finished_) hint = run_hint{start, k, 0};
+                break;
+            }
             const unsigned char d = at(k);
             if (d == ']' || d == ',' || d == '\r' || d == '\n' || d == ' ' || d == '\t') break;
             if (d == '<') {
-                if (!has(k + 1)) break;
+                if (!has(k + 1)) {
+                    if (!finished_) hint = run_hint{start, k, 0};
+                    break;
+                }
                 const unsigned char f = at(k + 1);
                 if (f == ']' || f == ',' || f == '<' || f == '\r' || f == '\n' || f == ' ' || f == '\t') break;
                 k += 2;
@@ -495,7 +628,7 @@ struct stream_lexer::impl {
         std::size_t k = i_;
         if (c == '-') ++k;
         if (!has(k) || !is_digit(at(k))) return fail(start, k, k_ctx_int);
-        while (has(k) && is_digit(at(k))) ++k;
+        k = run_end(h_int, start, k, is_digit);
         const std::string_view digits = s_.substr(start, k - start);
         const bool disposition =
             digits == "102" || digits == "200" || digits == "202" || digits == "300" || digits == "499";
@@ -510,8 +643,9 @@ struct stream_lexer::impl {
         const unsigned char c = at(i_);
         if (c == ']') return close_signal();
         if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_') {
-            std::size_t k = i_ + 1;
-            while (has(k) && (is_ident_char(at(k)) || at(k) == '.' || at(k) == '+' || at(k) == '-')) ++k;
+            const std::size_t k = run_end(h_ident, start, i_ + 1, [](unsigned char b) {
+                return is_ident_char(b) || b == '.' || b == '+' || b == '-';
+            });
             emit(tok::ident, start, k);
             i_ = k;
             return;
@@ -524,15 +658,16 @@ struct stream_lexer::impl {
         const std::size_t start = i_;
         std::size_t k = i_;
         int depth = depth_;
-        if (target_hint_.start == start) {
-            k = target_hint_.k;
-            depth = target_hint_.depth;
+        run_hint& hint = hints_[h_target];
+        if (hint.start == start) {
+            k = hint.k;
+            depth = hint.depth;
         }
         for (;;) {
             const std::size_t before = k;
             const int depth_before = depth;
             if (!has(k)) {
-                if (hit_end_) target_hint_ = run_hint{start, before, depth_before};
+                if (hit_end_) hint = run_hint{start, before, depth_before};
                 break;
             }
             const unsigned char c = at(k);
@@ -567,7 +702,7 @@ struct stream_lexer::impl {
                 ++k;
             }
             if (hit_end_) {
-                target_hint_ = run_hint{start, before, depth_before};
+                hint = run_hint{start, before, depth_before};
                 return;
             }
             if (stop) break;
@@ -596,6 +731,9 @@ struct stream_lexer::impl {
         std::size_t k = body_scan_ > start ? body_scan_ : start;
         for (;;) {
             const void* hit = k < s_.size() ? std::memchr(s_.data() + k, ':', s_.size() - k) : nullptr;
+            if constexpr (k_work_counter) {
+                examined_ += (hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - s_.data()) + 1 : s_.size()) - std::min(k, s_.size());
+            }
             if (hit == nullptr) {
                 if (!finished_) {
                     hit_end_ = true;
@@ -610,7 +748,7 @@ struct stream_lexer::impl {
             const bool was_hit = hit_end_;
             hit_end_ = false;
             bool closes = false;
-            if (starts_with(k + 1, tag)) {
+            if (starts_with_resumable(h_body_tag, k + 1, tag)) {
                 const std::size_t e = k + 1 + tag.size();
                 closes = !(has(e) && is_ident_char(at(e)));
                 if (!hit_end_ && closes) {
@@ -656,12 +794,21 @@ std::size_t stream_lexer::release() noexcept {
     const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
     m.i_ = 0;
     m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
-    for (impl::run_hint* h : {&m.text_hint_, &m.target_hint_, &m.enclosure_hint_}) {
-        if (h->start != static_cast<std::size_t>(-1) && h->start >= cut) {
-            h->start -= cut;
-            h->k -= cut;
+    for (impl::run_hint& h : m.hints_) {
+        if (h.start != impl::k_none && h.start >= cut) {
+            h.start -= cut;
+            h.k -= cut;
         } else {
-            *h = impl::run_hint{};
+            h = impl::run_hint{};
+        }
+    }
+    for (impl::closer_memo& c : m.closers_) {
+        if (c.from != impl::k_none && c.from >= cut) {
+            c.from -= cut;
+            if (c.at != impl::k_none) c.at -= cut;
+            c.searched = c.searched >= cut ? c.searched - cut : 0;
+        } else {
+            c = impl::closer_memo{};
         }
     }
     shift(m.tag_b_);
@@ -702,6 +849,11 @@ std::string lex_error::message(std::string_view input) const {
 
 lex_output stream_lexer::take_output() noexcept { return std::move(impl_->out_); }
 void stream_lexer::reserve_tokens(std::size_t n) { impl_->out_.tokens.reserve(n); }
+
+work_counts& work() noexcept {
+    thread_local work_counts counts;
+    return counts;
+}
 
 lex_output lex(std::string_view input, std::size_t max_turn_depth) {
     stream_lexer l(max_turn_depth);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "builder.hpp"
+#include "work_counter.hpp"
 
 namespace plurnk {
 
@@ -54,8 +55,10 @@ struct stream_parser::state {
         buffer.erase(0, cut);
         released += cut;
         tried_tokens = 0;
+        scanned_tokens = 0;
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
+    std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
 
     // ---- What is open (open(), the runaway check) ----
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -175,11 +178,15 @@ struct stream_parser::state {
         cb(o);
     }
 
-    // Whether a parser attempt is worth it now.
-    bool worth_trying() const {
+    // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
+    // until the next attempt (that was quadratic on a long run of tokens that end no step).
+    bool worth_trying() {
         const auto& toks = lexer.output().tokens;
         if (toks.size() == tried_tokens) return false;
-        for (std::size_t i = tried_tokens; i < toks.size(); ++i) {
+        const std::size_t from = std::max(tried_tokens, scanned_tokens);
+        detail::count_token_looks(toks.size() - from);
+        scanned_tokens = toks.size();
+        for (std::size_t i = from; i < toks.size(); ++i) {
             const detail::tok k = toks[i].kind;
             if (k == detail::tok::close_tag || k == detail::tok::opener || k == detail::tok::close_turn) return true;
         }

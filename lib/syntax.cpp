@@ -25,6 +25,7 @@
 #include <unordered_map>
 
 #include "grammar.hpp"
+#include "work_counter.hpp"
 
 namespace plurnk::detail {
 
@@ -180,6 +181,10 @@ public:
         }
         if (toks.empty()) return;
         run_machine();
+        if constexpr (k_work_counter) {
+            count_token_looks(looks_);
+            looks_ = 0;
+        }
     }
 
     [[nodiscard]] const syntax_tree& tree() const noexcept { return tree_; }
@@ -212,10 +217,12 @@ private:
     // error when the parser first fetches the token after it, which orders the diagnostics.
     // Past the tokens lexed so far, an unfinished stream has no answer yet: the step is undone.
     struct need_more {};
+    mutable std::uint64_t looks_ = 0;  // token fetches, for the work counter (work_counter.hpp)
 
     int la(std::size_t k = 1) const { return ttype_of(lt(k)); }
     const token& lt(std::size_t k = 1) const { return tok_at(p_ + k - 1); }
     const token& tok_at(std::size_t i) const {
+        if constexpr (k_work_counter) ++looks_;
         const auto& toks = *toks_;
         if (i >= toks.size()) {
             if (!finished_) throw need_more{};

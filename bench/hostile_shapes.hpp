@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// Hostile input shapes at any size, shared by bench/bench_hostile.cpp (time and memory) and
+// test/complexity_test.cpp (the work bound). Each shape is a head, a unit repeated to the size,
+// and a tail; the table (F1-F5) comes first, then shapes of our own per lexer mode,
+// validator and diagnostic. Header-only, standard library only.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/parse.hpp"
+
+namespace plurnk::shapes {
+
+struct shape {
+    const char* name;
+    const char* group;  // F1..F5 (the table) or "extra"
+    plurnk::tier tier;
+    std::string_view head, unit, tail;
+    bool one_token = false;  // head + unit* is one long token (its unit is one byte or a short run)
+};
+
+inline constexpr std::string_view k_plan = "<<PLAN:p:PLAN\n";
+
+// clang-format off
+inline const std::vector<shape>& all() {
+    using plurnk::tier;
+    static const std::vector<shape> list = {
+        // F1: unclosed reasoning enclosures (each opener once searched to the end for its closer).
+        {"think_unclosed", "F1", tier::parse, k_plan, "<think> ", ""},
+        {"channel_unclosed", "F1", tier::parse, k_plan, "<|channel>x ", ""},
+        {"think_then_read", "F1", tier::parse, k_plan, "<think><<READ(a)::READ\n", ""},
+        {"think_unclosed_statements", "F1", tier::statements, "", "<think> ", ""},
+        {"think_unclosed_log", "F1", tier::log, "<<TURN:", "<think> ", ""},
+        {"channel_then_read_client", "F1", tier::client, "", "<|channel><<LOOK(a)::LOOK\n", ""},
+        // F2: one long token (streamed, each once rescanned from its start on every feed).
+        {"text_run", "F2", tier::parse, k_plan, "a", "", true},
+        {"base64_text", "F2", tier::parse, k_plan, "QUJDRGVmZ2hpams0NTY3Kz8vPT1aWnl4", "", true},
+        {"base64_body", "F2", tier::parse, "<<PLAN:p:PLAN\n<<EDIT(f):", "QUJDRGVmZ2hpams0NTY3Kz8vPT1aWnl4", ":EDIT\n"},
+        {"lt_a_text", "F2", tier::parse, k_plan, "<a", "", true},
+        {"long_tag", "F2", tier::parse, "<<PLAN:p:PLAN\n<<READ[", "t", "]::READ\n", true},
+        {"lt_a_tag", "F2", tier::parse, "<<PLAN:p:PLAN\n<<READ[", "<a", "]::READ\n", true},
+        {"exec_ident", "F2", tier::parse, "<<PLAN:p:PLAN\n<<EXEC[", "x", "]::EXEC\n", true},
+        {"opener_suffix", "F2", tier::parse, "<<PLAN:p:PLAN\n<<READ", "x", "::READ\n", true},
+        {"closer_suffix", "F2", tier::statements, "<<READ_", "x", ":body:READ_", true},
+        {"turn_suffix", "F2", tier::log, "<<TURN_", "x", ":<<PLAN:p:PLAN\n:TURN_", true},
+        {"scope_list", "F2", tier::parse, "<<PLAN:p:PLAN\n<<READ<", "1,", "1>::READ\n", true},
+        {"big_integer", "F2", tier::parse, "<<PLAN:p:PLAN\n<<SEND[", "9", "](a)::SEND\n", true},
+        {"one_colon_blanks", "F2", tier::parse, "<<PLAN:p:PLAN\n<<READ(a):READ", " ", "\n", true},
+        {"target_run", "F2", tier::parse, "<<PLAN:p:PLAN\n<<READ(", "a/", ")::READ\n", true},
+        {"target_parens", "F2", tier::parse, "<<PLAN:p:PLAN\n<<READ(", "(a)", ")::READ\n", true},
+        // F3 is the cost of a checkpoint (bench_stream); its input is plain statements.
+        {"checkpoint_history", "F3", tier::statements, "", "<<READ(e)::READ\n", ""},
+        // F4: item- and error-dense input.
+        {"read_statements", "F4", tier::statements, "", "<<READ(e)::READ\n", ""},
+        {"text_items_e_acute", "F4", tier::parse, k_plan, "\xc3\xa9 ", ""},
+        {"near_miss_ops", "F4", tier::parse, k_plan, "<<CLOSE<<SHOW", ""},
+        {"deep_turn_then_text", "F4", tier::log, "", "<<TURN:", "x"},
+        {"tag_lists", "F4", tier::parse, k_plan, "<<READ[a,b,c,d,e,f](x)::READ\n", ""},
+        {"exec_redirects", "F4", tier::parse, k_plan, "<<EXEC[-1,300]:ls:EXEC\n", ""},
+        {"jsonpath_bangs", "F4", tier::statements, "<<FIND(a.json):$[?", "!", "@.a]:FIND\n", true},
+        {"send_index_keys", "F4", tier::statements, "", "<<SEND(worker://w):{\"1\":1,\"0\":0}:SEND\n", ""},
+        // F5: URL hosts (one huge target).
+        {"url_punycode", "F5", tier::statements, "<<READ(http://", "xn--ls8h.", "a/)::READ\n", true},
+        {"url_ipv4_dots", "F5", tier::statements, "<<READ(http://", "1.", "1/)::READ\n", true},
+        {"url_hex", "F5", tier::statements, "<<READ(http://0x", "f", "/)::READ\n", true},
+        {"url_labels", "F5", tier::statements, "<<READ(http://", "a.", "a/)::READ\n", true},
+        // Our own: one or more per lexer mode, validator and diagnostic.
+        {"lt_soup", "extra", tier::parse, "", "<", ""},
+        {"open_read_repeated", "extra", tier::parse, "", "<<READ", ""},
+        {"open_read_paren", "extra", tier::parse, "", "<<READ(", ""},
+        {"body_near_closers", "extra", tier::parse, "<<PLAN:p:PLAN\n<<READ:", ":READX:REA:READ_", ""},
+        {"nested_turns", "extra", tier::log, "", "<<TURN:", ""},
+        {"crlf_soup", "extra", tier::parse, k_plan, "\r\n\r<<READ(a)::READ\r", ""},
+        {"invalid_utf8", "extra", tier::parse, k_plan, "\xff\xfe<<READ(\xc3)::READ\n\xe2\x82", ""},
+        {"slot_junk", "extra", tier::parse, k_plan, "<<READ$%&*!~", ""},
+        {"close_brackets", "extra", tier::parse, "<<PLAN:p:PLAN\n<<READ", "]", ""},
+        {"target_escapes", "extra", tier::parse, "<<PLAN:p:PLAN\n<<READ(", "<\\", ""},
+        {"near_miss_text", "extra", tier::parse, "", "<<GET", ""},
+        {"near_miss_closed", "extra", tier::parse, "", "<<GET:GET", ""},
+        {"scope_errors", "extra", tier::parse, k_plan, "<<READ<1,x", ""},
+        {"signal_int_errors", "extra", tier::parse, k_plan, "<<SEND[x", ""},
+        {"exec_ident_errors", "extra", tier::parse, k_plan, "<<EXEC[1", ""},
+        {"one_colon_closes", "extra", tier::parse, k_plan, "<<READ(a):READ <<READ(b):READ\n", ""},
+        {"turn_close_near_miss", "extra", tier::log, "<<TURN_a:", ":TURN_b ", ":TURN_a\n"},
+        {"think_closed_many", "extra", tier::parse, k_plan, "<think>x</think> ", ""},
+        {"channel_closers_only", "extra", tier::parse, k_plan, "<channel|></think>", ""},
+        {"regex_groups", "extra", tier::statements, "<<FIND(src):/", "(", "a/:FIND\n", true},
+        {"xpath_predicates", "extra", tier::statements, "<<FIND(a.xml)://a", "[", "1:FIND\n", true},
+        {"json_arrays", "extra", tier::statements, "<<SEND(worker://w):", "[", ":SEND\n", true},
+        {"url_percent", "extra", tier::statements, "<<READ(http://a/", "%", ")::READ\n", true},
+    };
+    return list;
+}
+// clang-format on
+
+// The shape at about `size` bytes: head, whole units up to the size, tail.
+inline std::string make(const shape& s, std::size_t size) {
+    std::string out(s.head);
+    out.reserve(size + s.unit.size() + s.tail.size());
+    while (out.size() + s.unit.size() + s.tail.size() <= size) out += s.unit;
+    out += s.tail;
+    return out;
+}
+
+}  // namespace plurnk::shapes

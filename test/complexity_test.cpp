@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// Complexity as a tested invariant: for every hostile shape (bench/hostile_shapes.hpp) the work
+// the lexer and the statement parser do (lib/work_counter.hpp: bytes examined, tokens made, token
+// fetches) stays within a constant times the input length, one-shot, streamed in random 1- to
+// 16-byte chunks, and streamed with checkpoints (a copy taken, a draft fed to it and dropped, and
+// now and then the stream rolled back to it) - at 64 KB and 256 KB, and the work per byte does
+// not grow between the two sizes. A quadratic path (a rescan from a token's start on every feed,
+// a closer searched to the end for every opener) costs thousands of times the input here. Work
+// is counted, not timed, so the test is exact and does not depend on the machine. Built only when
+// the counter is compiled in (Meson option work_counter; see test/meson.build).
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "hostile_shapes.hpp"
+#include "plurnk/plurnk.hpp"
+#include "plurnk/stream.hpp"
+#include "work_counter.hpp"
+
+namespace {
+
+using plurnk::detail::work;
+
+// Work per input byte may not exceed this (typical: 2-10 one-shot, up to ~30 in 1-byte chunks).
+constexpr double k_max_work_per_byte = 64.0;
+// Work per byte at 256 KB may exceed that at 64 KB by at most this factor.
+constexpr double k_max_growth = 1.25;
+
+enum class run_mode { one_shot, streamed, checkpointed };
+
+std::uint64_t total_work() { return work().bytes_examined + work().tokens + work().token_looks; }
+
+// Parses `in` as `mode` says and returns the work done and the result's JSON.
+std::uint64_t measure(const std::string& in, plurnk::tier t, run_mode mode, std::string& json) {
+    const std::uint64_t before = total_work();
+    if (mode == run_mode::one_shot) {
+        json = plurnk::to_json(plurnk::parse(in, t));
+        return total_work() - before;
+    }
+    std::mt19937 rng(static_cast<std::uint32_t>(in.size()));
+    std::uniform_int_distribution<std::size_t> chunk(1, 16);
+    plurnk::stream_parser p(t);
+    std::size_t next_checkpoint = 4096;
+    int checkpoints = 0;
+    for (std::size_t i = 0; i < in.size();) {
+        const std::size_t n = chunk(rng);
+        p.feed(std::string_view(in).substr(i, n));
+        i += n;
+        if (mode == run_mode::checkpointed && i >= next_checkpoint) {
+            next_checkpoint += 4096;
+            plurnk::stream_parser saved = p;
+            if (++checkpoints % 4 == 0) {
+                p.feed("<<READ(:EDIT\n<<TURN:<think>");  // a draft on the stream, rolled back
+                p = saved;
+            } else {
+                saved.feed("<<READ(:EDIT\n<<TURN:<think>");  // a draft on the copy, dropped
+            }
+        }
+    }
+    json = plurnk::to_json(p.finish());
+    return total_work() - before;
+}
+
+const char* mode_name(run_mode m) {
+    switch (m) {
+        case run_mode::one_shot: return "one-shot";
+        case run_mode::streamed: return "streamed 1-16";
+        case run_mode::checkpointed: return "checkpointed";
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("work stays linear on every hostile shape", "[complexity]") {
+    REQUIRE(plurnk::detail::k_work_counter);
+    for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
+        for (run_mode mode : {run_mode::one_shot, run_mode::streamed, run_mode::checkpointed}) {
+            double per_byte[2] = {0, 0};
+            std::string one_shot_json[2];
+            const std::size_t sizes[2] = {64 << 10, 256 << 10};
+            for (int k = 0; k < 2; ++k) {
+                const std::string in = plurnk::shapes::make(s, sizes[k]);
+                std::string json;
+                const std::uint64_t w = measure(in, s.tier, mode, json);
+                per_byte[k] = static_cast<double>(w) / static_cast<double>(in.size());
+                INFO(s.name << " (" << s.group << "), " << mode_name(mode) << ", " << in.size()
+                            << " bytes: work " << w << " = " << per_byte[k] << " per byte");
+                CHECK(per_byte[k] <= k_max_work_per_byte);
+                if (mode == run_mode::one_shot) {
+                    one_shot_json[k] = json;
+                } else {
+                    // The stream is the one-shot parse at any chunking (P8), here on big inputs.
+                    CHECK(json == plurnk::to_json(plurnk::parse(in, s.tier)));
+                }
+            }
+            INFO(s.name << ", " << mode_name(mode) << ": work per byte " << per_byte[0] << " at 64 KB, "
+                        << per_byte[1] << " at 256 KB");
+            CHECK(per_byte[1] <= k_max_growth * per_byte[0] + 1.0);
+        }
+    }
+}
+
+TEST_CASE("the work counter counts", "[complexity]") {
+    // A scan that examines nothing would pass the bound trivially: the counter must see each byte.
+    REQUIRE(plurnk::detail::k_work_counter);
+    const std::string in = "<<PLAN:p:PLAN\n" + std::string(10000, 'a');
+    const plurnk::detail::work_counts before = work();
+    (void)plurnk::parse(in, plurnk::tier::parse);
+    CHECK(work().bytes_examined - before.bytes_examined >= in.size());
+    CHECK(work().tokens - before.tokens >= 3);
+    CHECK(work().token_looks - before.token_looks >= 3);
+}
