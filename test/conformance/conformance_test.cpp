@@ -1,6 +1,6 @@
 // Runs every conformance vector (test/conformance/parser.jsonl, the reference implementation's
 // exact results) through the library and scores two levels per family, as
-// ../shared/tools/conformance-check does:
+// tools/conformance-check does:
 //   structure  items' kinds and order; statements and text items exactly; error items' line,
 //              column, source and severity; unparsedTail present or absent and its `from`
 //   exact      the whole result, byte for byte against the reference's JSON.stringify text
