@@ -6,8 +6,7 @@
 # usage: subproject.sh SOURCE_ROOT WORK_DIR VERSION
 set -eu
 src=$1 work=$2 version=$3
-# The build directory is kept between runs (the library is rebuilt only when it changed).
-rm -rf "$work/dest" "$work/subprojects"
+rm -rf "$work"  # a fresh parent every run, with our options at their defaults
 mkdir -p "$work/subprojects"
 cp "$src/test/consumers/meson/meson.build" "$src/test/consumers/meson/meson_options.txt" "$work/"
 sed -i "s|'../consumer.cpp'|'consumer.cpp'|" "$work/meson.build"
@@ -18,10 +17,9 @@ fails=0
 check() {  # check NAME EXPECTED ACTUAL
     if [ "$2" = "$3" ]; then echo "ok   $1"; else echo "FAIL $1: expected [$2], got [$3]"; fails=$((fails + 1)); fi
 }
-if [ ! -f "$work/build/build.ninja" ]; then
-    meson setup "$work/build" "$work" --wrap-mode=nodownload --buildtype=plain -Dexpected_version="$version"
-fi
+meson setup "$work/build" "$work" --wrap-mode=nodownload --buildtype=plain -Dexpected_version="$version"
 meson compile -C "$work/build" -j 2
+set +e  # from here on each check reports its own failure
 check "the consumer's meson test lists only its own test" "consumer" \
     "$(meson test -C "$work/build" --list 2>/dev/null)"
 check "no benchmarks of ours" "" "$(meson test -C "$work/build" --benchmark --list 2>/dev/null)"
@@ -30,4 +28,5 @@ check "of ours only the library is built" "libplurnk" \
     "$(cd "$work/build/subprojects/plurnk" && find . -type f -perm -u+x ! -name '*.sh' -printf '%f\n' | sed 's/\.so.*//; s/\.a$//' | sort -u | tr '\n' ' ' | sed 's/ $//')"
 meson install -C "$work/build" --destdir "$work/dest" --quiet
 check "meson install installs only the consumer" "consumer" "$(find "$work/dest" -type f -printf '%f\n' | sort | tr '\n' ' ' | sed 's/ $//')"
+
 exit $((fails > 0))
