@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: MIT
 // `plurnk bench [--tier=T] [--repeat=N] [--json] FILE...`: parses each file repeatedly in this
 // one process and prints, per file, the best and median wall time of one parse, the throughput
-// in MB/s (10^6 bytes per second, from the best run), nanoseconds per statement and the number
-// of result items; then the process's peak resident memory (getrusage ru_maxrss). With --json
+// in MB/s (10^6 bytes per second, from the best run), nanoseconds per statement and the result's
+// statements, error items, warnings and text items counted apart; it warns on standard error
+// when a file parses with errors (likely the wrong --tier: the figures then time recovery, not
+// parsing) and when the median is far above the best (a noisy machine); then the process's peak resident memory (getrusage ru_maxrss). With --json
 // each run also serializes the result (to_json) and a second line reports that step alone.
 // Without --repeat the count is chosen so each file runs for about half a second (at least 5).
 // The first parse of each file is a warm-up and is not timed.
@@ -28,21 +31,29 @@ constexpr double k_auto_seconds = 0.5;
 constexpr std::size_t k_min_repeat = 5;
 constexpr std::size_t k_max_repeat = 1'000'000;
 
+// Above this median/best ratio the runs disagree too much for the figures to mean much.
+constexpr double k_noisy_spread = 1.25;
+
 struct counts {
-    std::size_t statements = 0;  // statement items, plus error items (a statement that failed)
-    std::size_t items = 0;
+    std::size_t statements = 0;
+    std::size_t errors = 0;
+    std::size_t warnings = 0;
+    std::size_t texts = 0;
+    bool tail = false;  // an unparsedTail
 };
 
 counts count_items(const parse_result& r) {
     counts c;
-    c.items = r.items.size();
     for (const item& it : r.items) {
         if (std::holds_alternative<statement>(it)) {
             ++c.statements;
-        } else if (const auto* d = std::get_if<diagnostic>(&it); d && d->severity == severity::error) {
-            ++c.statements;
+        } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+            ++(d->severity == severity::error ? c.errors : c.warnings);
+        } else {
+            ++c.texts;
         }
     }
+    c.tail = r.tail.has_value();
     return c;
 }
 
@@ -98,7 +109,7 @@ int cmd_bench(const args& a) {
     }
     if (files.empty()) return usage_error("bench needs at least one FILE");
 
-    fmt::print("tier {}{}\n", plurnk::tier_name(tier), with_json ? ", with to_json" : "");
+    if (!write_stdout(fmt::format("tier {}{}\n", plurnk::tier_name(tier), with_json ? ", with to_json" : ""))) return 2;
     for (const auto& path : files) {
         std::string input;
         if (!read_input(path, input)) return 2;
@@ -137,20 +148,37 @@ int cmd_bench(const args& a) {
         }
         const timing p = summarize(parse_ns);
         const double mbps = static_cast<double>(input.size()) / p.best_ns * 1e3;
-        fmt::print("{}: {} bytes, {} statements, {} items, {} runs\n", path, input.size(), c.statements, c.items, n);
-        fmt::print("  parse  best {} (median {})  {:.1f} MB/s  {:.1f} ns/statement\n", human_ns(p.best_ns),
-                   human_ns(p.median_ns), mbps,
-                   c.statements > 0 ? p.best_ns / static_cast<double>(c.statements) : 0.0);
+        std::string report = fmt::format("{}: {} bytes, {} statements, {} errors, {} warnings, {} text items{}, {} runs\n",
+                                         path, input.size(), c.statements, c.errors, c.warnings, c.texts,
+                                         c.tail ? ", an unparsedTail" : "", n);
+        report += fmt::format("  parse  best {} (median {})  {:.1f} MB/s  ", human_ns(p.best_ns), human_ns(p.median_ns),
+                              mbps);
+        report += c.statements > 0
+                      ? fmt::format("{:.1f} ns/statement\n", p.best_ns / static_cast<double>(c.statements))
+                      : std::string("no statements\n");
         if (with_json) {
             const timing j = summarize(json_ns);
-            fmt::print("  json   best {} (median {})  {} bytes out  {:.1f} MB/s of output\n", human_ns(j.best_ns),
-                       human_ns(j.median_ns), json_bytes, static_cast<double>(json_bytes) / j.best_ns * 1e3);
+            report += fmt::format("  json   best {} (median {})  {} bytes out  {:.1f} MB/s of output\n",
+                                  human_ns(j.best_ns), human_ns(j.median_ns), json_bytes,
+                                  static_cast<double>(json_bytes) / j.best_ns * 1e3);
+        }
+        if (!write_stdout(report)) return 2;
+        if (c.errors > 0 || c.tail) {
+            print_error(fmt::format("warning: {} parses with {} error items{} in tier {}: the figures time error "
+                                    "recovery; is --tier right?",
+                                    path, c.errors, c.tail ? " and an unparsedTail" : "", plurnk::tier_name(tier)));
+        }
+        if (p.median_ns > p.best_ns * k_noisy_spread) {
+            print_error(fmt::format("warning: {}: the median run is {:.0f}% slower than the best: the machine looks "
+                                    "noisy; compare figures only from quiet runs (or more --repeat)",
+                                    path, (p.median_ns / p.best_ns - 1) * 100));
         }
     }
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
-    fmt::print("peak memory (ru_maxrss) {:.1f} MB\n", static_cast<double>(ru.ru_maxrss) / 1024.0);
-    return 0;
+    return write_stdout(fmt::format("peak memory (ru_maxrss) {:.1f} MB\n", static_cast<double>(ru.ru_maxrss) / 1024.0))
+               ? 0
+               : 2;
 }
 
 }  // namespace plurnk::cli

@@ -1,10 +1,16 @@
 // The plurnk CLI's subcommands. Each returns the process exit status: 0 success, 1 a parse with
-// error items or an unparsed tail (or a failed request), 2 a usage or file error.
+// error items or an unparsed tail (or a request answered with an error), 2 a usage, file or
+// output error. main() turns anything thrown (out of memory) into one line and status 3.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace plurnk {
+struct json_value;
+}
 
 namespace plurnk::cli {
 
@@ -19,8 +25,30 @@ int cmd_validate(const args& a);  // validate_cmd.cpp (built with the plurnk_wir
 // Prints "plurnk: <message>" and a usage hint to stderr; returns 2.
 int usage_error(std::string_view message);
 
-// Reads FILE, or standard input for "-", into `out`; prints a one-line error and returns false
-// when it cannot.
+// io.cpp. Prints "plurnk: <message>" to stderr; never throws.
+void print_error(std::string_view message);
+// "standard input" for "-", else 'PATH' (quoted), as messages name an input.
+std::string display_name(const std::string& path);
+// Prints "plurnk: cannot read 'PATH': <strerror(err)>"; returns 2.
+int file_error(const std::string& path, int err);
+
+// Reads FILE, or standard input for "-", into `out`; prints the one-line file error and returns
+// false when it cannot (missing, a directory, a read error, a closed descriptor).
 bool read_input(const std::string& path, std::string& out);
+
+// Writes `text` to standard output and flushes; prints the error and returns false on failure.
+bool write_stdout(std::string_view text);
+
+// JSON Lines service loop: calls on_line for every line of standard input (without its '\n'; a
+// last line without one included), in order, flushing standard output whenever it waits for
+// input. on_line returns false when it could not write its answer. Returns 0 at end of input,
+// 2 after a read or write error (reported).
+int for_each_stdin_line(const std::function<bool(std::string_view line)>& on_line);
+
+// Appends `{"id":ID` (ID null when nullptr): the start of every JSON Lines answer.
+void append_answer_id(std::string& out, const plurnk::json_value* id);
+// Appends the answer line {"id":ID,"error":"MESSAGE"} and its '\n' (ID null when nullptr): what
+// every JSON Lines command writes for a request it cannot answer, so answers stay in step.
+void append_error_answer(std::string& out, const plurnk::json_value* id, std::string_view message);
 
 }  // namespace plurnk::cli

@@ -76,11 +76,8 @@ int cmd_gbnf(const args& a) {
     const rail::build_result r = rail::build(o);
     if (!r.ok()) return usage_error(fmt::format("gbnf: {}", r.error));
     const std::string text = rail::to_gbnf(r.g);
-    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-        fmt::print(stderr, "plurnk: cannot write the grammar\n");
-        return 1;
-    }
-    if (stats) fmt::print(stderr, "plurnk gbnf: {} rules, {} bytes\n", r.g.rules.size(), text.size());
+    if (!write_stdout(text)) return 2;
+    if (stats) print_error(fmt::format("gbnf: {} rules, {} bytes", r.g.rules.size(), text.size()));
     return 0;
 }
 

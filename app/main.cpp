@@ -1,6 +1,10 @@
-// The plurnk command-line tool: dispatches to the subcommands in commands.hpp.
+// The plurnk command-line tool: dispatches to the subcommands in commands.hpp. The global help
+// and each command's --help come from one table, so no command or option is missing from either.
 #include <fmt/core.h>
 
+#include <array>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -9,71 +13,166 @@
 
 namespace {
 
-constexpr const char* k_usage = R"(usage: plurnk <command> [options]
+using plurnk::cli::args;
 
-commands:
-  parse [--tier=T] [--pretty] [--allow-invalid-utf8] [--chunk=N] [--max-input-bytes=N] [FILE|-]
-                              parse FILE (or standard input) and print the result JSON
-  batch [--tier=T] [--chunk=N] [--max-input-bytes=N]
-                              read JSON Lines {"id","tier","input"} on standard input and
-                              write one {"id","result"} line per request
-  bench [--tier=T] [--repeat=N] [--json] FILE...
-                              parse files repeatedly; print MB/s, ns per statement, memory
-                              (--json: time to_json as well)
-  gbnf [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none]
-       [--channel-open=TEXT --channel-close=TEXT]
-                              print the generation rail in llama.cpp's GBNF syntax
-  validate --contract=NAME [--assert] [--json] [FILE|-] | validate --batch
-                              check a wire contract (doc/contracts.md); --batch: JSON Lines
-  help, --help                show this text
-  version, --version          show the tool and language versions
+struct command {
+    const char* name;
+    const char* synopsis;  // "parse [--tier=T] ... [FILE|-]"
+    const char* summary;   // one line for the global help
+    const char* help;      // the options, for `plurnk CMD --help`
+    int (*run)(const args&);
+};
 
-tiers: parse (default; one PLAN-anchored turn), statements, log, client
---chunk=N (parse, batch): feed each input to the stream parser in N-byte chunks and print its
-  final result, which is identical to the one-shot result
---max-input-bytes=N (parse, batch): parse only the first N bytes of each input (default and
-  most: 4294967295); the result then ends with an error item saying how much was left out
+constexpr const char* k_tiers = "parse (default; one PLAN-anchored turn), statements, log, client";
 
-exit status: 0 no error item and no unparsedTail; 1 otherwise; 2 usage or file error
-)";
+const std::array k_commands = {
+    command{"parse", "parse [--tier=T] [--pretty] [--allow-invalid-utf8] [--chunk=N] [--max-input-bytes=N] [FILE|-]",
+            "parse FILE (or standard input) and print the result JSON",
+            R"(  --tier=T               the grammar tier (see below)
+  --pretty               indent the JSON two spaces
+  --allow-invalid-utf8   parse input that is not UTF-8 (each bad byte is one column, U+FFFD)
+  --chunk=N              feed the input to the stream parser in N-byte chunks; the result is
+                         identical to the one-shot parse
+  --max-input-bytes=N    parse only the first N bytes (default and most: 4294967295); the
+                         result then ends with an error item saying how much was left out
+exit status: 0 no error item and no unparsedTail; 1 otherwise; 2 usage, file or output error
+)",
+            plurnk::cli::cmd_parse},
+    command{"batch", "batch [--tier=T] [--chunk=N] [--max-input-bytes=N]",
+            "answer JSON Lines requests {\"id\",\"tier\",\"input\"} on standard input",
+            R"(  --tier=T               parse every request in tier T, whatever its "tier" says
+  --chunk=N              as for parse
+  --max-input-bytes=N    as for parse, for each request's input
+Every input line gets exactly one answer line, in order: {"id":ID,"result":{...}}, or
+{"id":ID,"error":"..."} when the line is not a request (ID null when it is not a JSON object).
+exit status: 0 every line answered with a result; 1 some with an error; 2 usage, read or
+write error
+)",
+            plurnk::cli::cmd_batch},
+    command{"bench", "bench [--tier=T] [--repeat=N] [--json] FILE...",
+            "parse files repeatedly; print time per parse, MB/s, ns per statement, memory",
+            R"(  --tier=T               the grammar tier
+  --repeat=N             timed parses per file after one warm-up (default: about 0.5 s)
+  --json                 time to_json on each result as well
+Warns when a file parses with error items (a wrong --tier?) and when the median is far
+from the best run (a noisy machine).
+)",
+            plurnk::cli::cmd_bench},
+    command{"gbnf",
+            "gbnf [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none] "
+            "[--channel-open=TEXT --channel-close=TEXT] [--stats]",
+            "print the generation rail in llama.cpp's GBNF syntax",
+            R"(  --max-statements=N     statements allowed between PLAN and the closing SEND
+  --suffixes=LIST        comma-separated statement suffixes (default ",1,2"; empty = none)
+  --channel=F            the reasoning block the turn starts with: gemma (default, the 1.4.0
+                         shape), think (<think> ... </think>) or none (the turn starts at <<PLAN:)
+  --channel-open=TEXT    your own reasoning-block opener (may be empty) ...
+  --channel-close=TEXT   ... and closer, instead of --channel
+  --stats                print the rule count and size to standard error
+)",
+            plurnk::cli::cmd_gbnf},
+#ifdef PLURNK_HAVE_WIRE
+    command{"validate", "validate --contract=NAME [--assert] [--json] [FILE|-] | validate --batch",
+            "check a wire contract (doc/contracts.md)",
+            R"(  --contract=NAME        one of the 18 contracts (Position, Notice, OperationResult, ...)
+  --assert               also apply the contract's assert rule (the reference's error class)
+  --json                 print {"valid","errors":[...]} instead of text
+  --batch                answer JSON Lines {"id","contract","instance"} (or
+                         {"id","contract":"Problems.create","args":[...]}) on standard input
+exit status: 0 valid; 1 invalid; 2 usage or file error (--batch: 0)
+)",
+            plurnk::cli::cmd_validate},
+#endif
+
+};
+
+// Options that take a value: `--tier statements` is read as `--tier=statements`.
+constexpr std::array k_value_options = {"--tier", "--chunk", "--max-input-bytes", "--repeat", "--max-statements",
+                                        "--suffixes", "--channel", "--channel-open", "--channel-close", "--contract"};
+
+std::string global_usage() {
+    std::string s = "usage: plurnk <command> [options]\n\ncommands:\n";
+    for (const command& c : k_commands) s += fmt::format("  {}\n      {}\n", c.synopsis, c.summary);
+    s += "  help, --help, -h [COMMAND]\n      show this text, or COMMAND's options\n";
+    s += "  version, --version\n      show the tool and language versions\n\n";
+    s += fmt::format("tiers (T): {}\n", k_tiers);
+    s += "options taking a value accept `--name=VALUE` and `--name VALUE`\n";
+    s += "run `plurnk COMMAND --help` for a command's options\n";
+    s += "exit status: 0 success (parse: no error item, no unparsedTail); 1 parse errors or an\n"
+         "  answered-with-error request; 2 usage, file or output error; 3 out of memory or internal error\n";
+    return s;
+}
+
+std::string command_usage(const command& c) {
+    return fmt::format("usage: plurnk {}\n  {}\n\n{}tiers (T): {}\n", c.synopsis, c.summary, c.help, k_tiers);
+}
+
+const command* find_command(std::string_view name) {
+    for (const command& c : k_commands) {
+        if (name == c.name) return &c;
+    }
+    return nullptr;
+}
+
+int run(args a) {
+    using plurnk::cli::usage_error;
+    using plurnk::cli::write_stdout;
+    if (a.empty()) return usage_error("missing command");
+    const std::string cmd = a.front();
+    a.erase(a.begin());
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        if (a.empty()) return write_stdout(global_usage()) ? 0 : 2;
+        const command* c = find_command(a.front());
+        if (c == nullptr) return usage_error(fmt::format("unknown command '{}'", a.front()));
+        return write_stdout(command_usage(*c)) ? 0 : 2;
+    }
+    if (cmd == "--version" || cmd == "-V" || cmd == "version") {
+        return write_stdout(fmt::format("plurnk {} (PLURNK language {})\n", plurnk::k_version,
+                                        plurnk::k_language_version))
+                   ? 0
+                   : 2;
+    }
+    const command* c = find_command(cmd);
+    if (c == nullptr) return usage_error(fmt::format("unknown command '{}'", cmd));
+    args joined;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a[i] == "--help" || a[i] == "-h") return write_stdout(command_usage(*c)) ? 0 : 2;
+        bool takes_value = false;
+        for (std::string_view o : k_value_options) takes_value = takes_value || a[i] == o;
+        if (!takes_value) {
+            joined.push_back(a[i]);
+        } else if (i + 1 == a.size()) {
+            return usage_error(fmt::format("{} needs a value", a[i]));
+        } else {
+            joined.push_back(a[i] + "=" + a[i + 1]);
+            ++i;
+        }
+    }
+    return c->run(joined);
+}
 
 }  // namespace
 
 namespace plurnk::cli {
 
 int usage_error(std::string_view message) {
-    fmt::print(stderr, "plurnk: {}\n(run `plurnk --help` for usage)\n", message);
+    print_error(fmt::format("{}\n(run `plurnk --help` for usage)", message));
     return 2;
 }
 
 }  // namespace plurnk::cli
 
 int main(int argc, char** argv) {
-    using namespace plurnk::cli;
-    args a(argv + 1, argv + argc);
-    if (a.empty()) return usage_error("missing command");
-    const std::string cmd = a.front();
-    a.erase(a.begin());
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        fmt::print("{}", k_usage);
-        return 0;
+    // Nothing escapes: an allocation failure (a huge input) or any other exception is one line
+    // and status 3, never std::terminate.
+    try {
+        return run(args(argv + 1, argv + argc));
+    } catch (const std::bad_alloc&) {
+        plurnk::cli::print_error("out of memory");
+    } catch (const std::exception& e) {
+        plurnk::cli::print_error(std::string("internal error: ") + e.what());
+    } catch (...) {
+        plurnk::cli::print_error("internal error");
     }
-    if (cmd == "--version" || cmd == "version") {
-        fmt::print("plurnk {} (PLURNK language {})\n", plurnk::k_version, plurnk::k_language_version);
-        return 0;
-    }
-    for (const auto& x : a) {
-        if (x == "--help" || x == "-h") {
-            fmt::print("{}", k_usage);
-            return 0;
-        }
-    }
-    if (cmd == "parse") return cmd_parse(a);
-    if (cmd == "batch") return cmd_batch(a);
-    if (cmd == "bench") return cmd_bench(a);
-    if (cmd == "gbnf") return cmd_gbnf(a);
-#ifdef PLURNK_HAVE_WIRE
-    if (cmd == "validate") return cmd_validate(a);
-#endif
-    return usage_error(fmt::format("unknown command '{}'", cmd));
+    return 3;
 }

@@ -1,13 +1,8 @@
+// SPDX-License-Identifier: MIT
 // `plurnk parse` and `plurnk batch`.
 #include <fmt/core.h>
 
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iostream>
-#include <iterator>
 #include <optional>
 #include <string>
 
@@ -17,11 +12,6 @@
 namespace plurnk::cli {
 
 namespace {
-
-bool read_all(std::istream& in, std::string& out) {
-    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return !in.bad();
-}
 
 // "--tier=NAME": sets `tier` and returns true; prints a usage error into `status` when unknown.
 bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
@@ -71,27 +61,41 @@ plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, const 
     return stream.finish();
 }
 
-}  // namespace
-
-bool read_input(const std::string& path, std::string& out) {
-    if (path == "-") {
-        if (!read_all(std::cin, out)) {
-            fmt::print(stderr, "plurnk: cannot read standard input\n");
-            return false;
-        }
-        return true;
+// Appends the one answer line for the request `line` (line number `line_no`): {"id","result"},
+// or {"id","error"} (id null when the line is not a JSON object), setting `failed` then.
+void answer_request(std::string_view line, std::size_t line_no, std::optional<plurnk::tier> forced,
+                    const run_options& run, std::string& out, bool& failed) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const auto fail = [&](const plurnk::json_value* id, std::string_view why) {
+        append_error_answer(out, id, fmt::format("line {}: {}", line_no, why));
+        failed = true;
+    };
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return fail(nullptr, "empty line (expected a request)");
+    const auto request = plurnk::parse_json(line);
+    if (!request) return fail(nullptr, "not a JSON value (expected {\"id\",\"tier\",\"input\"})");
+    if (request->kind != plurnk::json_value::kind_t::object) {
+        return fail(nullptr, "not a JSON object (expected {\"id\",\"tier\",\"input\"})");
     }
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        fmt::print(stderr, "plurnk: cannot open '{}': {}\n", path, std::strerror(errno));
-        return false;
+    const plurnk::json_value* id = request->find("id");
+    const plurnk::json_value* input = request->find("input");
+    if (input == nullptr || input->kind != plurnk::json_value::kind_t::string) {
+        return fail(id, "\"input\" must be a string");
     }
-    if (!read_all(f, out)) {
-        fmt::print(stderr, "plurnk: cannot read '{}': {}\n", path, std::strerror(errno));
-        return false;
+    plurnk::tier tier = forced.value_or(plurnk::tier::parse);
+    if (const plurnk::json_value* tier_v = request->find("tier"); !forced && tier_v != nullptr) {
+        const auto t = tier_v->kind == plurnk::json_value::kind_t::string ? plurnk::tier_from_name(tier_v->string)
+                                                                           : std::nullopt;
+        if (!t) return fail(id, "\"tier\" must be one of \"parse\", \"statements\", \"log\", \"client\"");
+        tier = *t;
     }
-    return true;
+    const auto result = run_parse(input->string, tier, run);
+    append_answer_id(out, id);
+    out += ",\"result\":";
+    plurnk::append_json(out, result);
+    out += "}\n";
 }
+
+}  // namespace
 
 int cmd_parse(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
@@ -118,16 +122,17 @@ int cmd_parse(const args& a) {
     if (!read_input(path, input)) return 2;
     if (!allow_invalid) {
         if (const std::size_t bad = plurnk::first_invalid_utf8(input); bad != std::string_view::npos) {
-            fmt::print(stderr, "plurnk: '{}' is not valid UTF-8 (byte {}); pass --allow-invalid-utf8 to parse it anyway\n",
-                       path == "-" ? std::string("standard input") : path, bad);
+            print_error(fmt::format("{} is not valid UTF-8 (byte {}); pass --allow-invalid-utf8 to parse it anyway",
+                                    display_name(path), bad));
             return 2;
         }
     }
     const auto result = run_parse(input, tier, run);
     // Written piece by piece: the JSON of a large result is many times the input.
-    plurnk::write_json(result, [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); },
-                       {.pretty = pretty});
-    std::fputc('\n', stdout);
+    bool written = true;
+    plurnk::write_json(
+        result, [&written](std::string_view piece) { written = written && write_stdout(piece); }, {.pretty = pretty});
+    if (!written || !write_stdout("\n")) return 2;
     return result.clean() ? 0 : 1;
 }
 
@@ -146,46 +151,17 @@ int cmd_batch(const args& a) {
             return usage_error(fmt::format("unknown option '{}'", x));
         }
     }
-    std::ios::sync_with_stdio(false);
-    std::string line, out;
+    bool failed = false;
     std::size_t line_no = 0;
-    while (std::getline(std::cin, line)) {
+    std::string out;
+    const int io_status = for_each_stdin_line([&](std::string_view line) {
         ++line_no;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        const auto request = plurnk::parse_json(line);
-        const plurnk::json_value* id = request ? request->find("id") : nullptr;
-        const plurnk::json_value* input = request ? request->find("input") : nullptr;
-        const plurnk::json_value* tier_v = request ? request->find("tier") : nullptr;
-        if (input == nullptr || input->kind != plurnk::json_value::kind_t::string) {
-            fmt::print(stderr, "plurnk: batch line {}: expected a JSON object with a string \"input\"\n", line_no);
-            status = 1;
-            continue;
-        }
-        plurnk::tier tier = forced.value_or(plurnk::tier::parse);
-        if (!forced && tier_v != nullptr) {
-            const auto t = tier_v->kind == plurnk::json_value::kind_t::string ? plurnk::tier_from_name(tier_v->string)
-                                                                               : std::nullopt;
-            if (!t) {
-                fmt::print(stderr, "plurnk: batch line {}: unknown tier\n", line_no);
-                status = 1;
-                continue;
-            }
-            tier = *t;
-        }
-        const auto result = run_parse(input->string, tier, run);
         out.clear();
-        out += "{\"id\":";
-        if (id != nullptr) {
-            plurnk::append_json_value(out, *id);
-        } else {
-            out += "null";
-        }
-        out += ",\"result\":";
-        plurnk::append_json(out, result);
-        out += "}\n";
-        std::fwrite(out.data(), 1, out.size(), stdout);
-    }
-    return status;
+        answer_request(line, line_no, forced, run, out, failed);
+        return std::fwrite(out.data(), 1, out.size(), stdout) == out.size();
+    });
+    if (io_status != 0) return io_status;
+    return failed ? 1 : 0;
 }
 
 }  // namespace plurnk::cli

@@ -425,7 +425,8 @@ inline std::string check_regex(std::string_view in) {
         !e.empty()) {
         return e;
     }
-    const std::string body = "/" + std::string(in);
+    std::string body = "/";  // appended, not "/" + ...: g++ 12 -O3 misreads that as overlapping
+    body += in;
     const regex_split sp = split_regex(body);
     if (sp.closed) {
         const char* lo = body.data();

@@ -1,8 +1,11 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The plurnk command's contract: exit statuses, --chunk equal to one-shot, --max-input-bytes,
-# the UTF-8 refusal, and batch. usage: cli_test.sh PLURNK EXAMPLE_TURN
+# the UTF-8 refusal, file and stream errors as one line (never an abort), batch answering every
+# line in order, the help texts against doc/cli.md, bench's report, --version.
+# usage: cli_test.sh PLURNK EXAMPLE_TURN CLI_DOC VERSION
 set -u
-plurnk=$1 turn=$2
+plurnk=$1 turn=$2 cli_doc=$3 version=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -44,4 +47,80 @@ check "--channel-close alone: the opener is in the prompt" 1 \
 "$plurnk" gbnf --channel=harmony >/dev/null 2>&1; check "unknown --channel exits 2" 2 $?
 "$plurnk" gbnf --channel=none --channel-close=x >/dev/null 2>&1; check "--channel with --channel-close exits 2" 2 $?
 "$plurnk" gbnf --channel-open='<r>' >/dev/null 2>&1; check "--channel-open without a close exits 2" 2 $?
+
+# File and stream errors: one line on stderr, exit 2, nothing on stdout (never SIGABRT's 134).
+for cmd in parse bench; do
+    "$plurnk" $cmd "$tmp" >"$tmp/out" 2>"$tmp/err"; check "$cmd DIRECTORY exits 2" 2 $?
+    check "$cmd DIRECTORY message" "plurnk: cannot read '$tmp': Is a directory" "$(cat "$tmp/err")"
+    [ $cmd = bench ] || check "$cmd DIRECTORY writes nothing" "" "$(cat "$tmp/out")"
+done
+"$plurnk" parse "$tmp/missing" 2>"$tmp/err"; check "missing file exits 2" 2 $?
+check "missing file message" "plurnk: cannot read '$tmp/missing': No such file or directory" "$(cat "$tmp/err")"
+if [ -r /proc/self/mem ]; then  # opens, then fails with EIO at the first read
+    "$plurnk" parse /proc/self/mem 2>"$tmp/err"; check "read error exits 2" 2 $?
+    check "read error message" "plurnk: cannot read '/proc/self/mem': Input/output error" "$(cat "$tmp/err")"
+fi
+"$plurnk" parse <&- 2>"$tmp/err"; check "parse with closed stdin exits 2" 2 $?
+check "closed stdin message" "plurnk: cannot read standard input: Bad file descriptor" "$(cat "$tmp/err")"
+"$plurnk" batch <&- >"$tmp/out" 2>"$tmp/err"; check "batch with closed stdin exits 2" 2 $?
+check "batch closed stdin message" "plurnk: cannot read standard input: Bad file descriptor" "$(cat "$tmp/err")"
+"$plurnk" parse "$turn" >&- 2>"$tmp/err"; check "closed stdout exits 2" 2 $?
+check "closed stdout message" "plurnk: cannot write standard output: Bad file descriptor" "$(cat "$tmp/err")"
+if [ -w /dev/full ]; then
+    "$plurnk" parse "$turn" >/dev/full 2>"$tmp/err"; check "full disk exits 2" 2 $?
+    check "full disk message" "plurnk: cannot write standard output: No space left on device" "$(cat "$tmp/err")"
+    "$plurnk" gbnf >/dev/full 2>/dev/null; check "gbnf to a full disk exits 2" 2 $?
+fi
+
+# batch: every line gets exactly one answer, in order; id null when the line is no JSON object.
+printf '%s\n' 'not json' '{"id":1,"input":5}' '[1,2]' '{"id":"a","tier":"nope","input":""}' '' \
+    '{"id":[2],"tier":"statements","input":"<<READ(a)::READ"}' '{"tier":7,"id":3,"input":""}' '"s"' >"$tmp/req"
+printf '{"id":4,"tier":"statements","input":""}' >>"$tmp/req"  # a last line without its newline
+"$plurnk" batch <"$tmp/req" >"$tmp/out" 2>"$tmp/err"; check "batch with bad lines exits 1" 1 $?
+check "batch answers every line in order" '{"id":null,"error":"line 1: not a JSON value (expected {\"id\",\"tier\",\"input\"})"}
+{"id":1,"error":"line 2: \"input\" must be a string"}
+{"id":null,"error":"line 3: not a JSON object (expected {\"id\",\"tier\",\"input\"})"}
+{"id":"a","error":"line 4: \"tier\" must be one of \"parse\", \"statements\", \"log\", \"client\""}
+{"id":null,"error":"line 5: empty line (expected a request)"}
+{"id":[2],"result":{"items":[{"kind":"statement","statement":{"op":"READ","suffix":"","signal":null,"target":{"kind":"local","raw":"a"},"lineMarker":null,"body":null,"position":{"line":1,"column":0}}}]}}
+{"id":3,"error":"line 7: \"tier\" must be one of \"parse\", \"statements\", \"log\", \"client\""}
+{"id":null,"error":"line 8: not a JSON object (expected {\"id\",\"tier\",\"input\"})"}
+{"id":4,"result":{"items":[]}}' "$(cat "$tmp/out")"
+check "batch answers on stdout only" "" "$(cat "$tmp/err")"
+check "batch answer count" "$(wc -l <"$tmp/req" | tr -d ' ')" "$(($(wc -l <"$tmp/out" | tr -d ' ') - 1))"
+printf '{"id":1,"input":""}\r\n' | "$plurnk" batch >"$tmp/out"; check "batch CRLF line" 0 $?
+printf '' | "$plurnk" batch >"$tmp/out"; check "batch on empty input exits 0" 0 $?
+check "batch on empty input writes nothing" "" "$(cat "$tmp/out")"
+
+# Options taking a value accept a space as well as '='; a missing value is a usage error.
+check "--tier statements equals --tier=statements" "$("$plurnk" parse --tier=statements "$tmp/t.plurnk")" \
+    "$("$plurnk" parse --tier statements "$tmp/t.plurnk")"
+"$plurnk" parse "$tmp/t.plurnk" --tier 2>/dev/null; check "--tier without a value exits 2" 2 $?
+
+# Help: the global text names every command, each command has its own, and doc/cli.md documents
+# every option and command the help texts name.
+"$plurnk" --help >"$tmp/help"; check "--help exits 0" 0 $?
+for cmd in parse batch bench gbnf; do
+    grep -q "^  $cmd " "$tmp/help"; check "global help lists $cmd" 0 $?
+    "$plurnk" $cmd --help >"$tmp/cmdhelp"; check "$cmd --help exits 0" 0 $?
+    check "$cmd --help is $cmd's usage" "usage: plurnk $cmd" "$(head -n 1 "$tmp/cmdhelp" | cut -d' ' -f1-3)"
+    check "help $cmd equals $cmd --help" "$(cat "$tmp/cmdhelp")" "$("$plurnk" help $cmd)"
+    grep -q "^plurnk $cmd" "$cli_doc"; check "doc/cli.md shows $cmd's synopsis" 0 $?
+    grep -q "^## .*\b$cmd\b" "$cli_doc"; check "doc/cli.md has a section for $cmd" 0 $?
+    for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/cmdhelp" | sort -u); do
+        grep -q -- "$opt" "$cli_doc"; check "doc/cli.md mentions $cmd $opt" 0 $?
+        sed -n 1p "$tmp/cmdhelp" | grep -q -- "$opt"; check "$cmd synopsis shows $opt" 0 $?
+    done
+done
+"$plurnk" --version >"$tmp/out"; check "--version exits 0" 0 $?
+check "--version carries the project version" "plurnk $version (PLURNK language 1.4.0)" "$(cat "$tmp/out")"
+
+# bench counts statements, errors and text items apart and warns when the input has errors.
+"$plurnk" bench --repeat=3 --tier=statements "$turn" >"$tmp/out" 2>"$tmp/err"; check "bench exits 0" 0 $?
+grep -q "^$turn: [0-9]* bytes, [0-9]* statements, [0-9]* errors, [0-9]* warnings, [0-9]* text items" "$tmp/out"
+check "bench counts the kinds apart" 0 $?
+grep -q "warning: $turn parses with [1-9][0-9]* error items" "$tmp/err"; check "bench warns on a wrong tier" 0 $?
+"$plurnk" bench --repeat=3 "$turn" >"$tmp/out" 2>"$tmp/err"; check "bench on a clean turn exits 0" 0 $?
+grep -q "0 errors" "$tmp/out"; check "bench clean turn: 0 errors" 0 $?
+grep -q "error items" "$tmp/err"; check "bench clean turn: no error warning" 1 $?
 exit $((fails > 0))

@@ -692,20 +692,14 @@ std::string read_file(const std::filesystem::path& p) {
     return s.str();
 }
 
-// A file of the source tree named relative to test/, found from this source file's path
-// (relative to the build tree).
+// A file of the source tree named relative to test/ (PLURNK_TEST_SOURCE_DIR is test/'s source
+// folder, set by test/meson.build), whatever the working directory.
 std::filesystem::path source_path(const std::filesystem::path& rel) {
-    const std::filesystem::path here = std::filesystem::path(__FILE__).parent_path();
-    std::filesystem::path base = std::filesystem::current_path();
-    for (int up = 0; up < 4; ++up) {
-        const std::filesystem::path p = (here.is_absolute() ? here : base / here) / rel;
-        if (std::filesystem::exists(p)) return p;
-        base = base.parent_path();
-    }
-    return here / rel;
+    return std::filesystem::path(PLURNK_TEST_SOURCE_DIR) / rel;
 }
 
-// test/golden/plurnk.gbnf.
+// test/golden/plurnk.gbnf in the source tree: PLURNK_UPDATE_GOLDEN=1 rewrites the file in the
+// repository, never one relative to where the test runs.
 std::filesystem::path golden_path() { return source_path(std::filesystem::path("golden") / "plurnk.gbnf"); }
 
 

@@ -27,6 +27,10 @@
 #ifndef PLURNK_PLURNK_H
 #define PLURNK_PLURNK_H
 
+/* PLURNK_VERSION_MAJOR, _MINOR, _PATCH, _STRING: the compile-time version (plurnk_version() is
+ * the run-time one). */
+#include "plurnk/version.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -222,9 +222,12 @@ private:
                 codes.push_back(lit(std::to_string(c)));
             }
             expr target = opt(seq({lit("("), rule_ref("target"), lit(")")}));
+            std::string park = "[";  // appended, not "[" + ...: g++ 12 -O3 misreads that as overlapping
+            park += std::to_string(k_park_code);
+            park += ']';
             add(first ? "terminal-first-head" : "terminal-head",
                 alt({seq({lit("["), alt(std::move(codes)), lit("]"), target}),
-                     seq({lit("[" + std::to_string(k_park_code) + "]"), target, opt(rule_ref("timing"))})}));
+                     seq({lit(park), target, opt(rule_ref("timing"))})}));
         }
     }
 

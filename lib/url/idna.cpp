@@ -387,16 +387,16 @@ bool punycode_encode(std::u32string_view input, std::string& out) {
     std::uint32_t n = k_initial_n;
     std::uint32_t delta = 0;
     std::uint32_t bias = k_initial_bias;
-    for (std::size_t k = 0; k < pending.size();) {
-        const char32_t m = pending[k].first;
+    // Each group is the run of one code point in the sorted list, walked by iterator.
+    for (auto group = pending.cbegin(); group != pending.cend();) {
+        const char32_t m = group->first;
         if ((m - n) > (k_max_u32 - delta) / (h + 1)) return false;
         delta += (m - n) * (h + 1);
         n = m;
-        std::size_t group_end = k;
-        while (group_end < pending.size() && pending[group_end].first == m) ++group_end;
+        const auto group_end = std::find_if(group, pending.cend(), [m](const auto& p) { return p.first != m; });
         std::size_t from = 0;
-        for (std::size_t g = k; g < group_end; ++g) {
-            const std::size_t pos = pending[g].second;
+        for (auto g = group; g != group_end; ++g) {
+            const std::size_t pos = g->second;
             const std::uint32_t skipped = below(pos) - below(from);
             if (skipped > k_max_u32 - delta) return false;
             delta += skipped;
@@ -409,8 +409,8 @@ bool punycode_encode(std::u32string_view input, std::string& out) {
         const std::uint32_t rest = below(len) - below(from);
         if (rest > k_max_u32 - delta) return false;
         delta += rest;
-        for (std::size_t g = k; g < group_end; ++g) mark(pending[g].second);
-        k = group_end;
+        for (auto g = group; g != group_end; ++g) mark(g->second);
+        group = group_end;
         ++delta;
         ++n;
     }

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// Input and output for every subcommand, on file descriptors rather than iostreams: a read or
+// write failure (a directory, EIO from /proc/self/mem, a closed descriptor) is an errno value
+// to report in one line, never an exception or a silently short input.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "commands.hpp"
+#include "plurnk/json.hpp"
+
+namespace plurnk::cli {
+
+namespace {
+
+constexpr std::size_t k_read_block = 1 << 16;
+
+// Appends what one read(2) returns; 0 at end of input, -1 with errno set on failure.
+ssize_t read_some(int fd, std::string& out) {
+    const std::size_t old = out.size();
+    out.resize(old + k_read_block);
+    ssize_t n;
+    do {
+        n = ::read(fd, out.data() + old, k_read_block);
+    } while (n < 0 && errno == EINTR);
+    out.resize(old + (n > 0 ? static_cast<std::size_t>(n) : 0));
+    return n;
+}
+
+// Reads fd to its end; false with errno set on failure.
+bool read_fd(int fd, std::string& out) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return false;
+    if (S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return false;
+    }
+    if (S_ISREG(st.st_mode) && st.st_size > 0) out.reserve(static_cast<std::size_t>(st.st_size) + 1);
+    for (;;) {
+        const ssize_t n = read_some(fd, out);
+        if (n == 0) return true;
+        if (n < 0) return false;
+    }
+}
+
+}  // namespace
+
+std::string display_name(const std::string& path) { return path == "-" ? "standard input" : "'" + path + "'"; }
+
+void print_error(std::string_view message) {
+    // stderr is unbuffered; a failed write (stderr closed) has nowhere to be reported.
+    std::string line = "plurnk: ";
+    line += message;
+    line += '\n';
+    static_cast<void>(std::fwrite(line.data(), 1, line.size(), stderr));
+}
+
+int file_error(const std::string& path, int err) {
+    print_error(fmt::format("cannot read {}: {}", display_name(path), std::strerror(err)));
+    return 2;
+}
+
+bool read_input(const std::string& path, std::string& out) {
+    out.clear();
+    if (path == "-") {
+        if (read_fd(STDIN_FILENO, out)) return true;
+        file_error(path, errno);
+        return false;
+    }
+    int fd;
+    do {
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        file_error(path, errno);
+        return false;
+    }
+    const bool ok = read_fd(fd, out);
+    const int err = errno;
+    ::close(fd);
+    if (!ok) file_error(path, err);
+    return ok;
+}
+
+void append_answer_id(std::string& out, const plurnk::json_value* id) {
+    out += "{\"id\":";
+    if (id != nullptr) {
+        plurnk::append_json_value(out, *id);
+    } else {
+        out += "null";
+    }
+}
+
+void append_error_answer(std::string& out, const plurnk::json_value* id, std::string_view message) {
+    append_answer_id(out, id);
+    out += ",\"error\":";
+    plurnk::append_json_string(out, message);
+    out += "}\n";
+}
+
+bool write_stdout(std::string_view text) {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0) return true;
+    print_error(fmt::format("cannot write standard output: {}", std::strerror(errno)));
+    return false;
+}
+
+int for_each_stdin_line(const std::function<bool(std::string_view line)>& on_line) {
+    std::string buffer;
+    std::size_t start = 0;  // the first byte of buffer not yet handed out
+    for (;;) {
+        // About to wait for input: whatever was answered so far goes out first, so a client
+        // that sends one request and waits for its answer is not left waiting.
+        if (std::fflush(stdout) != 0) {
+            print_error(fmt::format("cannot write standard output: {}", std::strerror(errno)));
+            return 2;
+        }
+        if (start > 0) {
+            buffer.erase(0, start);
+            start = 0;
+        }
+        const std::size_t scanned = buffer.size();
+        const ssize_t n = read_some(STDIN_FILENO, buffer);
+        if (n < 0) return file_error("-", errno);
+        if (n == 0) {
+            if (buffer.size() > start && !on_line(std::string_view(buffer).substr(start))) return 2;
+            if (std::fflush(stdout) == 0) return 0;
+            print_error(fmt::format("cannot write standard output: {}", std::strerror(errno)));
+            return 2;
+        }
+        for (std::size_t nl = buffer.find('\n', scanned); nl != std::string::npos; nl = buffer.find('\n', start)) {
+            if (!on_line(std::string_view(buffer).substr(start, nl - start))) return 2;
+            start = nl + 1;
+        }
+    }
+}
+
+}  // namespace plurnk::cli
