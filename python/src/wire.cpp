@@ -78,7 +78,15 @@ struct recursion_guard {
     recursion_guard& operator=(const recursion_guard&) = delete;
 };
 
-json_value from_py(py::handle h, const std::string& where) {
+// A TypeError whose message may hold a lone surrogate (a key's), as str.
+[[noreturn]] void raise_type_error(const std::string& message) {
+    PyErr_SetObject(PyExc_TypeError, to_str(message).ptr());
+    throw py::error_already_set();
+}
+
+// `where` is the path to h ("value['a'][1]"), for the TypeError a non-JSON value raises; children
+// extend it in place and restore it.
+json_value from_py(py::handle h, std::string& where) {
     PyObject* o = h.ptr();
     json_value v;
     if (o == Py_None) return v;
@@ -113,7 +121,12 @@ json_value from_py(py::handle h, const std::string& where) {
         const py::sequence seq = py::reinterpret_borrow<py::sequence>(h);
         const std::size_t n = seq.size();
         v.array.reserve(n);
-        for (std::size_t i = 0; i < n; ++i) v.array.push_back(from_py(seq[i], where + "[" + std::to_string(i) + "]"));
+        const std::size_t at = where.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            where += "[" + std::to_string(i) + "]";
+            v.array.push_back(from_py(seq[i], where));
+            where.resize(at);
+        }
         return v;
     }
     if (PyDict_Check(o)) {
@@ -123,11 +136,14 @@ json_value from_py(py::handle h, const std::string& where) {
         std::vector<std::pair<std::string, json_value>> index_members;
         while (PyDict_Next(o, &pos, &key, &val)) {
             if (!PyUnicode_Check(key)) {
-                throw py::type_error(where + " has a key of type " + Py_TYPE(key)->tp_name +
+                raise_type_error(where + " has a key of type " + Py_TYPE(key)->tp_name +
                                      "; JSON object keys must be str");
             }
             std::string k = js_string(key);
-            json_value member = from_py(val, where + "[" + py::repr(key).cast<std::string>() + "]");
+            const std::size_t at = where.size();
+            where += "['" + k + "']";
+            json_value member = from_py(val, where);
+            where.resize(at);
             (is_index_key(k) ? index_members : v.object).emplace_back(std::move(k), std::move(member));
         }
         if (!index_members.empty()) {
@@ -139,8 +155,13 @@ json_value from_py(py::handle h, const std::string& where) {
         }
         return v;
     }
-    throw py::type_error(where + " is a " + Py_TYPE(o)->tp_name +
+    raise_type_error(where + " is a " + Py_TYPE(o)->tp_name +
                          "; a JSON value is None, bool, int, float, str, list, tuple or dict with str keys");
+}
+
+json_value json_arg(py::handle value) {
+    std::string where = "value";
+    return from_py(value, where);
 }
 
 // A number as Python holds it: an int when it is an integer within 2**53 (JavaScript's safe
@@ -235,7 +256,7 @@ PYBIND11_MODULE(_wire, m) {
 
     m.def("validate", [](const std::string& contract, py::handle value) {
         const wire::contract c = contract_arg(contract);
-        const json_value v = from_py(value, "value");
+        const json_value v = json_arg(value);
         return result_to_py(released([&] { return wire::validate(c, v); }));
     }, py::arg("contract"), py::arg("value"));
     m.def("validate_json", [](const std::string& contract, py::handle text) {
@@ -245,7 +266,7 @@ PYBIND11_MODULE(_wire, m) {
     }, py::arg("contract"), py::arg("json_text"));
     m.def("assert_contract", [](const std::string& contract, py::handle value) {
         const wire::contract c = contract_arg(contract);
-        const json_value v = from_py(value, "value");
+        const json_value v = json_arg(value);
         return assertion_to_py(released([&] { return wire::assert_contract(c, v); }));
     }, py::arg("contract"), py::arg("value"));
     m.def("assert_json", [](const std::string& contract, py::handle text) {
@@ -268,7 +289,10 @@ PYBIND11_MODULE(_wire, m) {
     }, py::arg("json_text"));
     m.def("create_problem", [](py::sequence args) {
         std::vector<json_value> values;
-        for (std::size_t i = 0; i < args.size(); ++i) values.push_back(from_py(args[i], "argument " + std::to_string(i)));
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            std::string where = "argument " + std::to_string(i);
+            values.push_back(from_py(args[i], where));
+        }
         const wire::problems::result r = wire::problems::create_args(values);
         return py::make_tuple(r.ok, r.ok ? to_py(r.value) : py::none(), to_str(r.message));
     }, py::arg("args"));

@@ -164,6 +164,8 @@ def test_misuse_raises():
         wire.validate("Position", {1: 2})
     with pytest.raises(TypeError, match=r"value\['a'\]\[1\] is a set"):
         wire.validate("Position", {"a": [0, {1}]})
+    with pytest.raises(TypeError, match="^value\\['\ud800'\\] is a set"):
+        wire.validate("Position", {"\ud800": {1}})
     with pytest.raises(TypeError):
         wire.validate_json("Position", 5)
     cyclic = []
