@@ -61,3 +61,44 @@ def test_wrong_use_is_reported(tmp_path):
     assert out.returncode == 1
     assert '"int" has no attribute "upper"' in out.stdout
     assert 'incompatible type "int"' in out.stdout
+
+
+GOOD_WIRE = '''
+from typing import Any
+import plurnk.wire as wire
+
+def check(value: object, text: str) -> list[str]:
+    r: wire.ValidationResult = wire.validate("Notice", value)
+    out = [e.keyword + e.instance_location for e in r.errors]
+    ok: bool = wire.validate_json("TextRegion", text).valid and bool(wire.validate_position(value))
+    try:
+        wire.assert_loop_flags(value)
+        wire.assert_json("OperationResult", text.encode())
+    except wire.InvalidLoopFlagsError as e:
+        out.append(e.error_class)
+    except wire.ContractError as e:
+        out += [e.message, e.contract] + [x.message for x in e.errors]
+    p: dict[str, Any] = wire.Problems.create("scheme:file", "not-found", 404, "No such file.", {"retryable": False})
+    flags: dict[str, Any] = wire.default_loop_flags()
+    return out + [str(ok), str(p["status"]), str(flags["mode"]), wire.PLURNK_OPS[0], wire.schema_id("Position")]
+'''
+
+BAD_WIRE = '''
+import plurnk.wire as wire
+wire.validate("Nope", {})
+n: int = wire.validate_notice({}).errors[0].message
+'''
+
+
+def test_wire_typed_use_checks_clean(tmp_path):
+    pytest.importorskip("plurnk.wire", reason="the wire library was not built")
+    out = mypy(tmp_path, GOOD_WIRE)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_wire_wrong_use_is_reported(tmp_path):
+    pytest.importorskip("plurnk.wire", reason="the wire library was not built")
+    out = mypy(tmp_path, BAD_WIRE)
+    assert out.returncode == 1
+    assert '"validate" has incompatible type "Literal[\'Nope\']"' in out.stdout, out.stdout
+    assert 'Incompatible types in assignment (expression has type "str", variable has type "int")' in out.stdout
