@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `plurnk gbnf [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none]
 // [--channel-open=TEXT --channel-close=TEXT] [--stats]`: writes the generation rail (SPEC §1.2)
 // in llama.cpp's GBNF syntax to standard output. LIST is comma separated and an empty entry is

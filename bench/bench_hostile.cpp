@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hostile input at scale: every shape of bench/hostile_shapes.hpp (the F1-F5 table and
 // our own per lexer mode, validator and diagnostic) at 64 KB, 256 KB and 1 MB, one-shot and
 // streamed in 16-byte chunks, each measured interleaved with the baseline (statements-1m.txt in
