@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plurnk CLI's subcommands. Each returns the process exit status: 0 success, 1 a parse with
 // error items or an unparsed tail (or a request answered with an error), 2 a usage, file or
 // output error. main() turns anything thrown (out of memory) into one line and status 3.

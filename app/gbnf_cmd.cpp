@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `plurnk gbnf [--max-statements=N] [--suffixes=LIST] [--stats]`: writes the generation rail
 // (SPEC §1.2) in llama.cpp's GBNF syntax to standard output. LIST is comma separated and an
 // empty entry is the empty suffix, so the default is `--suffixes=,1,2`. --stats prints the rule

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plurnk command-line tool: dispatches to the subcommands in commands.hpp. The global help
 // and each command's --help come from one table, so no command or option is missing from either.
 #include <fmt/core.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replaces the global operator new/delete (all the replaceable forms) with malloc/free wrappers
 // that count calls and requested bytes; see alloc_count.hpp.
 #include "alloc_count.hpp"

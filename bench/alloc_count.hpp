@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Allocation counting for the benchmark binaries: alloc_count.cpp replaces the global operator
 // new/delete of the program it is linked into, so every heap allocation made by the library
 // (std::string, std::vector, ...) is counted. Single-threaded use only (the benchmarks are).

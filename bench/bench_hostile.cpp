@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hostile input shapes from the fuzzing issue, each 1 MB, parsed one-shot (parse tier; the
 // nested-TURN shape in the log tier), beside statements-1m.txt in the statements tier as the
 // baseline. The issue's bound: each shape's ns/byte within 3x the baseline's. Every 1 MB

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JSON serialization alone: to_json (compact and pretty) of results parsed once up front.
 // Throughput is counted in bytes of JSON written; allocs/iter counts the output string's growth.
 #include <benchmark/benchmark.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One-shot parse benchmarks: each tier on the vendored turn-2k.txt and statements-1m.txt, a
 // body-heavy 1 MB input (few statements, long EDIT bodies: the memchr-class body scan), and a
 // statement-dense input (thousands of short READ/FIND with scopes and matchers). Each iteration

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The push parser's feed() cost (streaming issue): ns per feed() call and bytes/s for 1-, 4-, 16-
 // and 64-byte chunks on turn-2k.txt and on a 16 MB turn, and the per-byte cost of feeding 64 KB
 // after 1 KB versus after 16 MB of the same turn (it must not grow with what came before).

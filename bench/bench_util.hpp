@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared counters for the benchmark programs: throughput in bytes/s (decimal units), ns per
 // statement and per byte, and heap allocations per iteration (counted by alloc_count.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Each sub-language validator alone: validate_regex, validate_xpath, validate_jsonpath,
 // parse_url and parse_json on typical matcher-sized inputs, and on pathological inputs (deep
 // nesting, long alternations and unions, long paths, escapes) from 4 KB to 128 KB. The

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Instruction counts per input byte and per statement, repeatable on a noisy machine:
 # runs `plurnk bench --repeat=1` (one warm-up parse plus one timed parse) under
 # `valgrind --tool=callgrind`, collecting only inside plurnk::parse (and, for the JSON rows,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Benchmark inputs (see inputs.hpp).
 #include "inputs.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inputs for the benchmark programs: the two vendored files under bench/data/ and generated
 // documents (body-heavy, statement-dense, hostile shapes). Generators are deterministic.
 #pragma once

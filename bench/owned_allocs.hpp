@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How many heap blocks a parse result owns: strings past the small-string buffer, non-empty
 // vectors, boxed paths. bench_parse subtracts it from the allocations counted during a parse, which
 // leaves the transient ones (validator and URL-parser scratch, growth of internal vectors): the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes the generated benchmark inputs (body-heavy, statement-dense, the statements-1m turn and
 // the 1 MB hostile shapes) as files into a folder, for `plurnk bench` and callgrind.sh.
 // usage: bench_write_inputs DIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes plurnk::parse in the `client` tier and asserts the parse invariants P1-P9 (invariants.hpp).
 #include "fuzz_target.hpp"
 

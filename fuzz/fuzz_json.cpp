@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes plurnk::parse_json / canonical_json / stringify_json against simdjson (check_json in invariants.hpp).
 #include "fuzz_target.hpp"
 

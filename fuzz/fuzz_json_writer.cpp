@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the JSON writer (to_json, append_json_string, append_js_number) on synthetic results:
 // every string field holds arbitrary bytes (invalid UTF-8, NUL, controls, lone-surrogate
 // WTF-8), every number arbitrary bits (NaN, infinities, -0, subnormals), every position any

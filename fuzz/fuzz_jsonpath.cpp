@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes plurnk::validate_jsonpath and check_jsonpath_matcher (check_jsonpath in invariants.hpp).
 #include "fuzz_target.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes plurnk::parse_path and parse_resource_selection (check_path in invariants.hpp).
 #include "fuzz_target.hpp"
 

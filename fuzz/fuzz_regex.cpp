@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes plurnk::validate_regex, split_regex and check_regex_matcher (check_regex in invariants.hpp).
 #include "fuzz_target.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The libFuzzer glue shared by the fuzz targets: the input as a string_view and an abort() with
 // the broken invariant's text when a check fails (libFuzzer then saves the crash input).
 #pragma once

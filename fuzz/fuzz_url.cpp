@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes plurnk::parse_url: href is ASCII, idempotent, deterministic (check_url in invariants.hpp).
 #include "fuzz_target.hpp"
 

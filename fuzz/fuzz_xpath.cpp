@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes plurnk::validate_xpath and check_xpath_matcher (check_xpath in invariants.hpp).
 #include "fuzz_target.hpp"
 

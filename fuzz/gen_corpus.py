@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Regenerates the seed corpora under fuzz/corpus/<target>/ from the conformance vectors
 (test/conformance/parser.jsonl) and the fenced examples of the spec (../shared/spec/SPEC.md,
 plurnk.md), plus a few hand-written hostile seeds. Deterministic; keeps every corpus small

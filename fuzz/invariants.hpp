@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The invariants every fuzz target asserts, shared with the regression test
 // (test/regression_test.cpp) so a crash input replays exactly the checks that caught it.
 // Each check_* function runs one entry point on one input and returns the first broken

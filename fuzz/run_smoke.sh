@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs one fuzz target briefly for `meson test --suite fuzz`: the seed corpus is read-only
 # input (libFuzzer writes new units only into the first corpus folder, a scratch folder in the
 # build tree), crash files land in the build tree too. Any finding exits 1 (libFuzzer's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small AST helpers: op names and the clean-result predicate.
 #include "plurnk/ast.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The result builder (private header): turns the lexer's and the statement parser's output into
 // the result as it settles (BEHAVIOUR §3-§4). Each statement unit becomes its statement or its
 // first error ("one hard error per statement"), with the typed AST built and validated; text

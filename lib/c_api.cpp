@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C API (include/plurnk/plurnk.h): thin extern "C" wrappers over plurnk::parse and
 // plurnk::stream_parser. Every entry point catches everything at the boundary and turns it into a
 // plurnk_status (std::bad_alloc into PLURNK_ERR_OUT_OF_MEMORY), so no exception reaches C. Result

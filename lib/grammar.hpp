@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Token types and token sets of the statement parser (private header). A token type is an opener
 // op (0..15) or one of the other lexer kinds; sets are 64-bit masks. EPS marks "the rule may end
 // here", as ANTLR's nextTokens() does.

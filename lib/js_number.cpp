@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Numbers written as JavaScript's Number#toString writes them (ECMA-262 Number::toString, radix
 // 10): the shortest digit string that round-trips (std::to_chars), then placed in plain or
 // exponent notation by the decimal exponent. JSON.stringify uses the same text, with NaN and the

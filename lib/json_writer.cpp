@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes a parse_result as the reference's JSON: key order and shapes of BEHAVIOUR §3, compact
 // like JSON.stringify(result) or indented like JSON.stringify(result, null, 2). Strings are
 // escaped as JSON.stringify escapes them; input bytes that are not valid UTF-8 are written as

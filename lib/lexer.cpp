@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The PLURNK lexer (BEHAVIOUR §1). One pass over the input with a small mode enum: DEFAULT
 // (between statements), SLOTS (after an opener), the three signal modes, TARGET and BODY; plus an
 // explicit stack of open TURN suffixes. It imitates the reference ANTLR lexer exactly where that

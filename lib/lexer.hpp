@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The PLURNK lexer (BEHAVIOUR §1): a single-pass, mode-switching scanner over a byte view.
 // Private header.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // parse(): the lexer, the statement parser and the result builder over the whole input.
 #include "builder.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Byte offset -> (line, column) for one input. Lines are 1-based and advance on '\n' only;
 // columns are 0-based code points (each invalid UTF-8 byte counts as one). Queries that move
 // forward on the same line cost only the bytes in between, so a sweep over a document is linear;

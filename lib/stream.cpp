@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The push parser: the one-shot pipeline (lexer, statement parser, result builder) run over a
 // growing input. Each feed() appends to the buffer, lexes the tokens that became stable, lets the
 // statement parser take the steps those tokens allow, and reports the items that settled.

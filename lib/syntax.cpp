@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The statement parser: recursive descent over the token stream for the four document tiers
 // (BEHAVIOUR §2), reproducing the reference parser's error handling exactly where it shows in
 // results. The reference is an ANTLR parser with the default error strategy, so this file keeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The statement parser's output (private header): statement units over the token stream, the
 // TEXT tokens outside them, and the parser's syntax errors.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UTF-8 sequence validation shared by positions, the lexer and the JSON writer (private header).
 // The policy (doc/limits.md): a byte that does not start a well-formed sequence (overlongs,
 // surrogates and code points past U+10FFFF are ill-formed) is one column and one U+FFFD.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Op and tier names round-trip; the clean() predicate follows the CLI exit rule.
 #include <catch2/catch_test_macros.hpp>
 

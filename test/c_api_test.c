@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests the C API (include/plurnk/plurnk.h) from plain C11: every function, results checked
  * against known JSON, argument errors, both event interfaces, checkpoint/restore, and the
  * property that streaming one byte at a time gives exactly the one-shot result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JSON reader: canonical_json against JSON.stringify(JSON.parse(raw)) as Node 20 computes it
 // (the expected texts below were produced by node), the JSON.parse grammar V8 accepts, property
 // order, lone surrogates, invalid UTF-8, number rounding, and nesting far deeper than the stack.

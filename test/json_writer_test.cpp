@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JSON writer: JavaScript number text, JSON.stringify string escapes, U+FFFD for invalid
 // UTF-8, and the result object's key order.
 #include <catch2/catch_test_macros.hpp>

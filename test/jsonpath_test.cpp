@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Table-driven tests for the JSONPath validator (lib/jsonpath). Every expected message below was
 // produced by the reference itself, json-p3 2.3.1 `new JSONPathEnvironment().compile(expr)`, and
 // the tables lean on the reference's quirks as much as on RFC 9535 (`$[1:2 3]` is a slice,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The lexer's modes (BEHAVIOUR §1), table-driven: input -> compact token dump and errors.
 #include <catch2/catch_test_macros.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The four tiers end to end (BEHAVIOUR §2-§4): statements, AST shapes, diagnostics, recovery,
 // unparsedTail and the parse-tier passes. Table-driven: input -> the result's JSON.
 #include <catch2/catch_test_macros.hpp>

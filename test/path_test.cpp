@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Table-driven tests for target paths (SPEC §5, BEHAVIOUR §3.4): parse_path,
 // parse_resource_selection, glob detection, worker names, plus the 2000 `-url-` conformance
 // vectors, each of which is `<<READ(target)::READ` whose expected item is the target's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The generation rail (SPEC §1.2, BEHAVIOUR §7): the GBNF output is stable (golden file), is
 // well-formed for llama.cpp's grammar parser (a small checker that reads it back into the rule
 // tree), and every sentence a seeded random walk over the rule model produces parses cleanly

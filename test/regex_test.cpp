@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ECMAScript regex validator: verdicts and messages as `new RegExp(pattern, flags)` gives
 // them in Node 20 (every table row was checked against it), in legacy (Annex B), u and v
 // modes; flag checking; the matcher-level message with its quoted, elided body; the split of

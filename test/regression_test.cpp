@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replays every input under test/regression/ (crash and invariant-failure inputs kept from
 // fuzzing, see fuzz/README.md) through every entry point: the four parse tiers, the URL, JSON,
 // regex, XPath and JSONPath validators, parse_path / parse_resource_selection and the JSON

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Property test of the push parser: every conformance vector (test/conformance/parser.jsonl) is
 // fed to plurnk::stream_parser in chunks of 1, 2, 3, 7 and 64 bytes and in seeded random chunks,
 // and finish() must equal the one-shot plurnk::parse of the whole input (compared as to_json

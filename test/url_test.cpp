@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Table-driven tests for plurnk::parse_url, the WHATWG URL parser (no base URL). Each expected
 // row was taken from Node 20's global `URL` (ada 2.9), the reference implementation's parser:
 // {input, href, hostname, port, pathname, search, hash}, or a failure row.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The XPath 1.0 validator: verdicts and messages as the npm `xpath` package's parse() gives
 // them (every row below was checked against that library), the matcher-level message, the
 // nesting limit, and that nothing past the input view is read.

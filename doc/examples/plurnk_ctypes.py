@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Use libplurnk from Python through ctypes (no compiler needed): parse a turn and walk its
 items, then stream the same turn in 4-byte chunks and print each event as it fires.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The typed AST of a PLURNK parse: statements, targets, matcher bodies, items and the result.
 // Shapes follow SPEC §12 and BEHAVIOUR §3; to_json() (json.hpp) writes them as the reference does.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JSON: writing parse results exactly as the reference serializes them, and a small JSON reader
 // (RFC 8259, JavaScript JSON.parse semantics) used for SEND bodies and the CLI's JSON Lines.
 #pragma once

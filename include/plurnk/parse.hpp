@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The four document tiers (SPEC §12 §tier-entrypoints, BEHAVIOUR §2.1).
 #pragma once
 

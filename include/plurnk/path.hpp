@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Target paths (SPEC §5, BEHAVIOUR §3.4): escape decoding, local vs. URL, WHATWG decomposition,
 // `{key: value}` request metadata, COPY/MOVE resource selections, glob detection, worker names.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The plurnk C API: a C ABI over the PLURNK parser, for C programs and for foreign-function
  * interfaces (Python ctypes, Rust, Go cgo) that have no C++ compiler on their side.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Umbrella header for the plurnk library.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The generation rail (SPEC §1.2, BEHAVIOUR §7): a small rule model of the raw turn a constrained
 // local model may emit, lowered to a context-free grammar and written in llama.cpp's GBNF syntax.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The push parser (streaming): feed a turn as it arrives, get each item the moment it is settled.
 //
 // Guarantee: finish() returns exactly parse(concatenation of every fed chunk, tier), for every way

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The matcher validators (SPEC §6, BEHAVIOUR §5). Each checks syntax only and never evaluates.
 // One small interface each: input view in, verdict out, with an offset into that same input.
 #pragma once

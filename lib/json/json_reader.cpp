@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads JSON text into json_value with the semantics of JavaScript's JSON.parse, and writes a
 // value back as JSON.stringify does, so canonical_json(raw) equals
 // JSON.stringify(JSON.parse(raw)). The grammar is RFC 8259 as V8 accepts it (whitespace is only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JSONPath (RFC 9535) validator, matching what json-p3's `JSONPathEnvironment().compile()` accepts
 // in its default strict mode, with its exact error texts. The reference works in two passes and so
 // does this file: a lexer, written as a small set of mode functions over UTF-16 code units (the

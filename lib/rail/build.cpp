@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lowers the rail's rule model (model.cpp) to a grammar: one rule per operation, its header and
 // body shapes, the terminal SEND, PLAN, the reasoning channel and the shared slot rules.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The grammar's expression constructors and the GBNF writer.
 //
 // The constructors keep expressions canonical (sequences and alternations flattened, one-item

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rail's rule model as data (SPEC §1.2, §4, §9; BEHAVIOUR §7): the slot shapes of the twelve
 // internal operations, and the checks on the two knobs a caller may turn (statement budget and
 // suffix set). The lowering to a grammar lives in build.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ECMAScript RegExp validator: decides whether `new RegExp(pattern, flags)` in Node 20 (V8
 // 11.3) would accept a pattern, and if not, which SyntaxError message V8 would give. It never
 // builds a tree and never matches. The pattern is decoded from UTF-8 into UTF-16 code units,

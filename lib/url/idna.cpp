@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UTS #46 domain-to-ASCII, the IDNA step of the WHATWG host parser (spec: URL Standard
 // "domain to ASCII", UTS #46 §4 Processing and §4.1 Validity Criteria). The input is decoded
 // from UTF-8 to code points, each code point is looked up in the generated IDNA mapping table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Private: UTS #46 domain-to-ASCII as the WHATWG URL Standard invokes it (lib/url only).
 #pragma once
 

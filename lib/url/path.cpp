@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Target paths (SPEC §5, BEHAVIOUR §3.4). parse_path decodes the three target escapes in one
 // left-to-right pass, keeps text without a `scheme://` prefix as a local path, and otherwise
 // splits the text at its first `{` into the URL and back-to-back `{name: value}` request

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The WHATWG URL parser without a base URL (spec: URL Standard §4.4 "basic URL parser"), as
 // Node 20's global `URL` (ada 2.9) applies it. The input is cleaned first (ill-formed UTF-8
 // becomes U+FFFD as a JavaScript string would hold it, leading/trailing C0-control-or-space

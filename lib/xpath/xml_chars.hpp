@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // XML 1.0 character classes used by the XPath lexer (private to lib/xpath).
 // The npm `xpath` package classifies UTF-16 code units with the XML 1.0 (second edition)
 // Appendix B tables: a name starts with `_` or a Letter (BaseChar | Ideographic) and continues

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // XPath 1.0 validator: decides whether the npm `xpath` package's parse() would accept an
 // expression, and with which message it would refuse it. It never builds a tree and never
 // evaluates. A lexer turns the input into the reference's token kinds (including its quirks:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs every conformance vector (test/conformance/parser.jsonl, the reference implementation's
 // exact results) through the library and scores two levels per family, as
 // tools/conformance-check does:
