@@ -91,12 +91,19 @@ void entry_read_suffix(const json_value& value, validation_result& r) {
         if (content == nullptr || offset == nullptr || length == nullptr) continue;
         const double returned = static_cast<double>(detail::code_points(content->string));
         if (offset->number + returned != length->number) {
-            validation_error e;
-            e.keyword = "entry-read-suffix";
-            e.keyword_location = "#";
-            e.instance_location = "/entry/channels/" + name;
-            e.message = "channel \"" + name + "\": contentOffset " + js_num(offset->number) + " + " +
-                        js_num(returned) + " code points of content != contentLength " + js_num(length->number);
+            // Built by appending into strings constructed in place (g++ 12 -O3 misreads
+            // assignments and `"literal" + std::string` here as overlapping copies, -Wrestrict).
+            std::string message("channel \"");
+            message += name;
+            message += "\": contentOffset ";
+            message += js_num(offset->number);
+            message += " + ";
+            message += js_num(returned);
+            message += " code points of content != contentLength ";
+            message += js_num(length->number);
+            std::string where("/entry/channels/");
+            where += name;
+            validation_error e{std::string("entry-read-suffix"), std::string("#"), std::move(where), std::move(message)};
             r.errors.push_back(std::move(e));
             r.valid = false;
             return;
