@@ -147,7 +147,9 @@ json_value from_py(py::handle h, std::string& where) {
             (is_index_key(k) ? index_members : v.object).emplace_back(std::move(k), std::move(member));
         }
         if (!index_members.empty()) {
-            std::stable_sort(index_members.begin(), index_members.end(), [](const auto& a, const auto& b) {
+            // Dict keys are distinct, so the order is total and std::sort is as good as a stable
+            // sort (whose temporary buffer is deprecated and warns under clang).
+            std::sort(index_members.begin(), index_members.end(), [](const auto& a, const auto& b) {
                 return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
             });
             std::move(v.object.begin(), v.object.end(), std::back_inserter(index_members));
