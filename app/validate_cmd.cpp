@@ -67,6 +67,9 @@ void answer(std::string& out, const std::string& line) {
     const auto request = plurnk::parse_json(line);
     if (!request) return append_error_reply(out, nullptr, "bad request line: not JSON");
     if (request->kind != kind_t::object) return append_error_reply(out, nullptr, "bad request line: not an object");
+    if (wire::too_deep(*request)) {
+        return append_error_reply(out, nullptr, "bad request line: nests deeper than " + std::to_string(plurnk::k_json_max_depth) + " levels");
+    }
     const json_value* id = request->find("id");
     const json_value* contract = request->find("contract");
     if (contract == nullptr || contract->kind != kind_t::string) {

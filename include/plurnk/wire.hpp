@@ -75,7 +75,12 @@ struct validation_result {
 // validate<Contract>: the schema verdict, plus for EntryReadResult the suffix rule (a non-null
 // entry's channels each satisfy contentOffset + code points of content == contentLength; the first
 // that does not gives one error with keyword "entry-read-suffix").
-[[nodiscard]] validation_result validate(contract c, const json_value& value);
+[[nodiscard]] // Whether `value` nests deeper than k_json_max_depth (json.hpp), counted without recursion.
+// validate and problems::create refuse such values (an exception / a failure): checking, copying
+// and comparing recurse over a value.
+[[nodiscard]] bool too_deep(const json_value& value);
+
+validation_result validate(contract c, const json_value& value);
 // The same on JSON text, read with JSON.parse semantics (plurnk::parse_json).
 [[nodiscard]] validation_result validate_json(contract c, std::string_view json_text);
 

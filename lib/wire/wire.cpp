@@ -146,8 +146,27 @@ std::string errors_json(const std::vector<validation_error>& errors) {
     return out;
 }
 
+// Whether `value` nests deeper than k_json_max_depth (counted without recursion): the schema
+// engine, equality and copies recurse over a value, so deeper input is refused, as the reference's
+// own recursion fails on it (RangeError), instead of overflowing the stack.
+bool too_deep(const json_value& value) {
+    std::vector<std::pair<const json_value*, int>> todo{{&value, 1}};
+    while (!todo.empty()) {
+        const auto [v, depth] = todo.back();
+        todo.pop_back();
+        if (depth > k_json_max_depth) return true;
+        for (const json_value& x : v->array) todo.emplace_back(&x, depth + 1);
+        for (const auto& m : v->object) todo.emplace_back(&m.second, depth + 1);
+    }
+    return false;
+}
+
 validation_result validate(contract c, const json_value& value) {
     validation_result r;
+    if (too_deep(value)) {
+        r.exception = "value nests deeper than " + std::to_string(k_json_max_depth) + " levels";
+        return r;
+    }
     const loaded& l = schemas();
     if (!l.error.empty()) {
         r.exception = "schema refused: " + l.error;
@@ -322,6 +341,11 @@ std::string default_title(std::string_view code) {
 
 result create(const json_value& owner, const json_value& code, const json_value& status, const json_value& detail,
               const json_value* extensions, const json_value* options) {
+    for (const json_value* v : {&owner, &code, &status, &detail, extensions, options}) {
+        if (v != nullptr && too_deep(*v)) {
+            return failure("an argument nests deeper than " + std::to_string(k_json_max_depth) + " levels");
+        }
+    }
     static const re2::RE2 owner_re("^[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)*$");
     static const re2::RE2 code_re("^[a-z][a-z0-9-]*$");
     // RegExp#test converts its argument with String().

@@ -52,5 +52,16 @@ cat > want.jsonl <<'WANT'
 {"id":"f","ok":false,"result":null}
 WANT
 cmp -s out.txt want.jsonl || { echo "FAIL batch replies"; diff want.jsonl out.txt; fails=$((fails + 1)); }
+# Hostile nesting (200,000 levels, far past k_json_max_depth): an error answer per line, no crash.
+python3 -c "n = 200000; print('{\"id\":1,\"contract\":\"LoopFlags\",\"instance\":' + '[' * n + ']' * n + '}')
+print('{\"id\":2,\"contract\":\"Problems.create\",\"args\":[\"a\",\"x\",400,\"d\",{\"e\":' + '[' * n + ']' * n + '}]}')" > deep.jsonl
+expect 0 "batch on deep nesting" -- sh -c "\"$plurnk\" validate --batch < deep.jsonl"
+cat > want.jsonl <<'WANT'
+{"id":null,"error":"bad request line: nests deeper than 512 levels"}
+{"id":null,"error":"bad request line: nests deeper than 512 levels"}
+WANT
+cmp -s out.txt want.jsonl || { echo "FAIL deep nesting replies"; diff want.jsonl out.txt | head -5; fails=$((fails + 1)); }
+python3 -c "print('[' * 200000 + ']' * 200000)" > deep.json
+expect 1 "deep instance file is invalid" -- "$plurnk" validate --contract=LoopFlags deep.json
 [ $fails = 0 ] && echo "validate CLI: all checks passed"
 [ $fails = 0 ]
