@@ -8,9 +8,13 @@
 // each run also serializes the result (to_json) and a second line reports that step alone.
 // Without --repeat the count is chosen so each file runs for about half a second (at least 5).
 // The first parse of each file is a warm-up and is not timed.
+// With --chunk=N each run also feeds the file to a stream_parser in N-byte pieces, right after the
+// one-shot parse of the same run (interleaved, so load affects both alike), and a line per file
+// gives `streamed/one-shot: R x`: the ratio of the best CPU times (this thread's CPU clock).
 #include <fmt/core.h>
 
 #include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <charconv>
@@ -71,6 +75,20 @@ double elapsed_ns(clock_type::time_point a, clock_type::time_point b) {
     return std::chrono::duration<double, std::nano>(b - a).count();
 }
 
+// This thread's CPU time in nanoseconds: what the streamed/one-shot ratio compares.
+double cpu_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+// Feeds `input` to a stream parser in `chunk`-byte pieces and returns finish()'s result.
+parse_result parse_streamed(std::string_view input, plurnk::tier tier, std::size_t chunk) {
+    stream_parser stream(tier);
+    for (std::size_t at = 0; at < input.size(); at += chunk) stream.feed(input.substr(at, chunk));
+    return stream.finish();
+}
+
 // "1.23 µs" style, three significant figures.
 std::string human_ns(double ns) {
     if (ns < 1e3) return fmt::format("{:.0f} ns", ns);
@@ -85,6 +103,7 @@ int cmd_bench(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
     std::size_t repeat = 0;  // 0: automatic
     bool with_json = false;
+    std::size_t chunk = 0;  // 0: no streamed runs
     std::vector<std::string> files;
     for (const auto& x : a) {
         if (x.rfind("--tier=", 0) == 0) {
@@ -99,6 +118,14 @@ int cmd_bench(const args& a) {
                 return usage_error(fmt::format("--repeat expects a count from 1 to {}", k_max_repeat));
             }
             repeat = n;
+        } else if (x.rfind("--chunk=", 0) == 0) {
+            const std::string_view v = std::string_view(x).substr(8);
+            std::size_t n = 0;
+            const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (ec != std::errc() || ptr != v.data() + v.size() || n == 0) {
+                return usage_error("--chunk expects a positive number of bytes");
+            }
+            chunk = n;
         } else if (x == "--json") {
             with_json = true;
         } else if (x == "-" || x.rfind('-', 0) != 0) {
@@ -122,6 +149,7 @@ int cmd_bench(const args& a) {
             const parse_result r = plurnk::parse(input, tier);
             c = count_items(r);
             if (with_json) json_bytes = plurnk::to_json(r).size();
+            if (chunk != 0) (void)parse_streamed(input, tier, chunk);
         }
         const double first_ns = elapsed_ns(t0, clock_type::now());
         std::size_t n = repeat;
@@ -130,15 +158,27 @@ int cmd_bench(const args& a) {
             n = std::clamp(static_cast<std::size_t>(k_auto_seconds * 1e9 / per), k_min_repeat, k_max_repeat);
         }
 
-        std::vector<double> parse_ns, json_ns;
+        std::vector<double> parse_ns, json_ns, oneshot_cpu_ns, stream_cpu_ns;
         parse_ns.reserve(n);
         if (with_json) json_ns.reserve(n);
+        if (chunk != 0) {
+            oneshot_cpu_ns.reserve(n);
+            stream_cpu_ns.reserve(n);
+        }
         std::string out;
         for (std::size_t i = 0; i < n; ++i) {
+            const double c0 = cpu_ns();
             const auto a0 = clock_type::now();
             const parse_result r = plurnk::parse(input, tier);
             const auto a1 = clock_type::now();
+            const double c1 = cpu_ns();
             parse_ns.push_back(elapsed_ns(a0, a1));
+            if (chunk != 0) {
+                oneshot_cpu_ns.push_back(c1 - c0);
+                const double s0 = cpu_ns();
+                const parse_result streamed = parse_streamed(input, tier, chunk);
+                stream_cpu_ns.push_back(cpu_ns() - s0);
+            }
             if (with_json) {
                 out.clear();
                 const auto b0 = clock_type::now();
@@ -161,6 +201,14 @@ int cmd_bench(const args& a) {
             report += fmt::format("  json   best {} (median {})  {} bytes out  {:.1f} MB/s of output\n",
                                   human_ns(j.best_ns), human_ns(j.median_ns), json_bytes,
                                   static_cast<double>(json_bytes) / j.best_ns * 1e3);
+        }
+        if (chunk != 0) {
+            const timing o = summarize(oneshot_cpu_ns);
+            const timing st = summarize(stream_cpu_ns);
+            report += fmt::format("  stream best {} (median {})  {:.1f} MB/s  in {}-byte chunks, CPU time\n",
+                                  human_ns(st.best_ns), human_ns(st.median_ns),
+                                  static_cast<double>(input.size()) / st.best_ns * 1e3, chunk);
+            report += fmt::format("  streamed/one-shot: {:.2f}x\n", st.best_ns / std::max(o.best_ns, 1.0));
         }
         if (!write_stdout(report)) return 2;
         if (c.errors > 0 || c.tail) {

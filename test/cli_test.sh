@@ -123,4 +123,9 @@ grep -q "warning: $turn parses with [1-9][0-9]* error items" "$tmp/err"; check "
 "$plurnk" bench --repeat=3 "$turn" >"$tmp/out" 2>"$tmp/err"; check "bench on a clean turn exits 0" 0 $?
 grep -q "0 errors" "$tmp/out"; check "bench clean turn: 0 errors" 0 $?
 grep -q "error items" "$tmp/err"; check "bench clean turn: no error warning" 1 $?
+grep -q "streamed/one-shot" "$tmp/out"; check "bench without --chunk: no streamed ratio" 1 $?
+"$plurnk" bench --repeat=3 --chunk=4 "$turn" >"$tmp/out" 2>"$tmp/err"; check "bench --chunk exits 0" 0 $?
+grep -q "^  stream best .* in 4-byte chunks, CPU time$" "$tmp/out"; check "bench --chunk times the stream" 0 $?
+grep -q "^  streamed/one-shot: [0-9]*\.[0-9][0-9]x$" "$tmp/out"; check "bench --chunk prints the ratio" 0 $?
+"$plurnk" bench --chunk=0 "$turn" 2>/dev/null; check "bench --chunk=0 exits 2" 2 $?
 exit $((fails > 0))
