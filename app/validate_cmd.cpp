@@ -10,7 +10,6 @@
 #include <fmt/core.h>
 
 #include <cstdio>
-#include <iostream>
 #include <string>
 
 #include "commands.hpp"
@@ -34,13 +33,15 @@ std::string known_contracts() {
     return s;
 }
 
-void append_error_reply(std::string& out, const json_value* id, std::string_view message) {
+// Appends {"id","error"}; returns false (the line was answered with an error).
+bool append_error_reply(std::string& out, const json_value* id, std::string_view message) {
     out += "{\"id\":";
     if (id != nullptr) plurnk::append_json_value(out, *id);
     else out += "null";
     out += ",\"error\":";
     plurnk::append_json_value_string(out, message);
     out += "}\n";
+    return false;
 }
 
 // Problems.create(...(args ?? [])): a string spreads into its code points; anything else that is
@@ -63,7 +64,8 @@ std::optional<std::vector<json_value>> spread_args(const json_value* args) {
     return v;
 }
 
-void answer(std::string& out, const std::string& line) {
+// Appends the answer to one request line; false when it is an error answer.
+bool answer(std::string& out, const std::string& line) {
     const auto request = plurnk::parse_json(line);
     if (!request) return append_error_reply(out, nullptr, "bad request line: not JSON");
     if (request->kind != kind_t::object) return append_error_reply(out, nullptr, "bad request line: not an object");
@@ -84,7 +86,7 @@ void answer(std::string& out, const std::string& line) {
         out += r.ok ? ",\"ok\":true,\"result\":" : ",\"ok\":false,\"result\":null";
         if (r.ok) plurnk::append_json_value(out, r.value);
         out += "}\n";
-        return;
+        return true;
     }
     const auto c = wire::contract_from_name(contract->string);
     if (!c) {
@@ -106,22 +108,30 @@ void answer(std::string& out, const std::string& line) {
         out += ",\"errors\":" + wire::errors_json(v.errors);
     }
     out += "}\n";
+    return true;
 }
 
+// The JSON Lines service loop: one answer line per input line, in order, flushed whenever the
+// loop waits for input (a client that sends one request and waits is answered at once). A blank
+// line is answered with an error, as `plurnk batch` does, so answers stay in step with requests.
+// Returns 0, 1 when some line was answered with an error, 2 after a read or write error.
 int run_batch() {
-    std::ios::sync_with_stdio(false);
-    std::string line, out;
-    while (std::getline(std::cin, line)) {
+    std::string out;
+    std::size_t line_no = 0;
+    bool failed = false;
+    const int rc = for_each_stdin_line([&](std::string_view view) {
+        ++line_no;
+        std::string line(view);
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.find_first_not_of(" \t") == std::string::npos) continue;
-        answer(out, line);
-        if (out.size() >= (1u << 16)) {
-            std::fwrite(out.data(), 1, out.size(), stdout);
-            out.clear();
-        }
-    }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    return 0;
+        out.clear();
+        const bool answered =
+            line.find_first_not_of(" \t") == std::string::npos
+                ? append_error_reply(out, nullptr, "line " + std::to_string(line_no) + ": empty line (expected a request)")
+                : answer(out, line);
+        failed = failed || !answered;
+        return std::fwrite(out.data(), 1, out.size(), stdout) == out.size();
+    });
+    return rc != 0 ? rc : failed ? 1 : 0;
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # `plurnk validate`: exit statuses (0 valid, 1 invalid, 2 usage), printed errors, --assert, --json,
-# and --batch answering every request line (malformed ones with an "error").
+# and --batch answering every line at once and in order (malformed and blank ones with an "error").
 # usage: validate_cli_test.sh PLURNK
 set -u
 plurnk=$1
@@ -40,27 +40,45 @@ not json
 {"id":"d","contract":"Position"}
 {"id":"e","contract":"Problems.create","args":["a","x",404,"d"]}
 {"id":"f","contract":"Problems.create","args":"no"}
+
 REQ
-expect 0 "batch" -- sh -c "\"$plurnk\" validate --batch < requests.jsonl"
+expect 1 "batch with error answers" -- sh -c "\"$plurnk\" validate --batch < requests.jsonl"
 cat > want.jsonl <<'WANT'
 {"id":"a","valid":true,"asserted":true}
+{"id":null,"error":"line 2: empty line (expected a request)"}
 {"id":"b","valid":true,"asserted":false}
 {"id":null,"error":"bad request line: not JSON"}
 {"id":"c","error":"unknown contract \"Nope\""}
 {"id":"d","error":"cannot validate: the request has no \"instance\""}
 {"id":"e","ok":true,"result":{"type":"https://problems.plurnk.dev/a/x","title":"X","status":404,"detail":"d"}}
 {"id":"f","ok":false,"result":null}
+{"id":null,"error":"line 9: empty line (expected a request)"}
 WANT
 cmp -s out.txt want.jsonl || { echo "FAIL batch replies"; diff want.jsonl out.txt; fails=$((fails + 1)); }
 # Hostile nesting (200,000 levels, far past k_json_max_depth): an error answer per line, no crash.
 python3 -c "n = 200000; print('{\"id\":1,\"contract\":\"LoopFlags\",\"instance\":' + '[' * n + ']' * n + '}')
 print('{\"id\":2,\"contract\":\"Problems.create\",\"args\":[\"a\",\"x\",400,\"d\",{\"e\":' + '[' * n + ']' * n + '}]}')" > deep.jsonl
-expect 0 "batch on deep nesting" -- sh -c "\"$plurnk\" validate --batch < deep.jsonl"
+expect 1 "batch on deep nesting" -- sh -c "\"$plurnk\" validate --batch < deep.jsonl"
 cat > want.jsonl <<'WANT'
 {"id":null,"error":"bad request line: nests deeper than 512 levels"}
 {"id":null,"error":"bad request line: nests deeper than 512 levels"}
 WANT
 cmp -s out.txt want.jsonl || { echo "FAIL deep nesting replies"; diff want.jsonl out.txt | head -5; fails=$((fails + 1)); }
+sed -n '1p;3p' requests.jsonl > clean.jsonl
+expect 0 "batch with only answerable requests" -- sh -c "\"$plurnk\" validate --batch < clean.jsonl"
+# A service: each answer is written before the next request is read (a client that sends one
+# request and waits must not wait for end of input).
+python3 - "$plurnk" <<'PY' || { echo "FAIL batch answers before end of input"; fails=$((fails + 1)); }
+import select, subprocess, sys
+p = subprocess.Popen([sys.argv[1], "validate", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+p.stdin.write(b'{"id":1,"contract":"Position","instance":{"line":1,"column":0}}\n')
+p.stdin.flush()
+ready, _, _ = select.select([p.stdout], [], [], 10)
+line = p.stdout.readline() if ready else b""
+p.stdin.close()
+p.wait()
+sys.exit(0 if line == b'{"id":1,"valid":true,"asserted":true}\n' else 1)
+PY
 python3 -c "print('[' * 200000 + ']' * 200000)" > deep.json
 expect 1 "deep instance file is invalid" -- "$plurnk" validate --contract=LoopFlags deep.json
 [ $fails = 0 ] && echo "validate CLI: all checks passed"
