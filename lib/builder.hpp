@@ -24,7 +24,7 @@
 #include "plurnk/path.hpp"
 #include "plurnk/validate.hpp"
 #include "position.hpp"
-#include "syntax.hpp"
+#include "statement_parser.hpp"
 
 namespace plurnk::detail {
 

@@ -50,7 +50,7 @@ struct syntax_tree {
 
 syntax_tree parse_syntax(const lex_output& lexed, tier t);
 
-// The statement parser over a growing token stream (see syntax.cpp). Copyable: a copy is a
+// The statement parser over a growing token stream (see statement_parser.cpp). Copyable: a copy is a
 // checkpoint of the whole parse state.
 class stream_syntax {
 public:

@@ -19,7 +19,7 @@
 //   log        : turn+ EOF               turn  : TURN_OPEN slots? COLON turn_content CLOSE_TURN
 //   op statement: OPEN slots? COLON? BODY* CLOSE   (WORK/FORK: a body is required)
 //   slots      : the op's signal, target and scope slots, any order, each at most once
-#include "syntax.hpp"
+#include "statement_parser.hpp"
 
 #include <algorithm>
 #include <array>
