@@ -25,7 +25,7 @@
 #include <array>
 #include <unordered_map>
 
-#include "grammar.hpp"
+#include "token.hpp"
 #include "work_counter.hpp"
 
 namespace plurnk::detail {
