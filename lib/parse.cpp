@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // parse(): the lexer, the statement parser and the result builder over the whole input.
-#include "builder.hpp"
+#include "ast_builder.hpp"
 
 namespace plurnk {
 

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "builder.hpp"
+#include "ast_builder.hpp"
 #include "work_counter.hpp"
 
 namespace plurnk {
