@@ -141,8 +141,16 @@ private:
         fired_.resize(w);
     }
 
-    // --- statement_builder.cpp ---
+    // --- statement_builder.cpp: a clean unit -> its statement, from the slots the parser noted ---
+    // Why a well-formed statement is not admitted (source: visitor).
+    struct visitor_failure {
+        std::string message;
+        message_id id;
+    };
     void build_statement(const unit& un, const sink& out);
+    void build_signal(statement& st, const unit& un);
+    std::optional<visitor_failure> build_target(statement& st, const unit& un);
+    std::optional<visitor_failure> build_body(statement& st, const unit& un);
 
     // --- passes.cpp: advisories, unparsed tail and turn shape of the parse tier (BEHAVIOUR §4.3) ---
     std::vector<diagnostic> near_miss_advisories(const text_item& t);
@@ -176,7 +184,6 @@ private:
     frozen_log<char> frozen_fired_;  // their fired_ flags
     bool index_known_ = true;
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
-    std::vector<std::string_view> signal_scratch_;
     std::string target_scratch_, body_scratch_;
 };
 

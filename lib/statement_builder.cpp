@@ -90,134 +90,39 @@ bool is_matcher_op(op o) {
 
 }  // namespace
 
+namespace {
+
+// The text of tokens [b, e): the one token's own text, or the pieces joined in `buf`.
+std::string_view joined_text(std::string_view in, const std::vector<token>& toks, std::uint32_t b, std::uint32_t e,
+                             std::string& buf) {
+    if (e <= b) return {};
+    if (e - b == 1) return in.substr(toks[b].begin, toks[b].end - toks[b].begin);
+    buf.clear();
+    for (std::uint32_t i = b; i < e; ++i) buf.append(in.substr(toks[i].begin, toks[i].end - toks[i].begin));
+    return buf;
+}
+
+}  // namespace
+
 void result_builder::build_statement(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
     // Built in place at the back of the result (a statement is large: moving it costs more
     // than filling it); a visitor error replaces it.
     statement& st = std::get<statement>(result_.items.emplace_back(std::in_place_type<statement>));
-    auto fail = [this, &out](std::string message, message_id id) {
-        const position p = std::get<statement>(result_.items.back()).position;
-        result_.items.pop_back();
-        visitor_error(p, std::move(message), id, out);
-    };
     const token& open = toks[un.first];
     st.op = open.op;
     st.suffix = std::string(in_.substr(open.begin + 6, open.end - open.begin - 6));
     st.position = at(open.begin);
-    bool has_signal = false, has_target = false, has_body = false;
-    // The target and body are views of their single token, or joined in scratch_ when split.
-    std::string_view target_raw, body_view;
-    bool target_joined = false, body_joined = false;
-    auto join = [](std::string_view& view, bool& joined, std::string& buf, std::string_view piece) {
-        if (view.empty() && !joined) {
-            view = piece;
-            return;
-        }
-        if (!joined) {
-            buf.assign(view);
-            joined = true;
-        }
-        buf.append(piece);
-        view = buf;
-    };
-    std::vector<std::string_view>& signal_values = signal_scratch_;
-    signal_values.clear();
-    std::string_view scope_text;
-    for (std::uint32_t i = un.first + 1; i <= un.last; ++i) {
-        const token& t = toks[i];
-        switch (t.kind) {
-            case tok::lbrack: has_signal = true; break;
-            case tok::tag:
-            case tok::integer:
-            case tok::disposition:
-            case tok::ident: signal_values.push_back(text(t)); break;
-            case tok::lparen: has_target = true; break;
-            case tok::target_text: join(target_raw, target_joined, target_scratch_, text(t)); break;
-            case tok::scope: scope_text = text(t); break;
-            case tok::body_text:
-                has_body = true;
-                join(body_view, body_joined, body_scratch_, text(t));
-                break;
-            default: break;
-        }
-    }
-    // signal
-    switch (st.op) {
-        case op::SEND:
-        case op::KILL:
-            if (!signal_values.empty()) {
-                st.signal.kind = signal::kind_t::number;
-                st.signal.number = parse_int_signal(signal_values.front());
-            }
-            break;
-        case op::EXEC:
-        case op::WORK:
-        case op::FORK:
-            if (!signal_values.empty()) {
-                st.signal.kind = signal::kind_t::text;
-                st.signal.text = std::string(signal_values.front());
-            }
-            break;
-        default:
-            if (has_signal) {
-                st.signal.kind = signal::kind_t::tags;
-                for (auto v : signal_values) st.signal.tags.emplace_back(v);
-            }
-    }
-    // target
-    if (has_target) {
-        path_result p = parse_path(target_raw);
-        if (p.error) return fail(std::move(*p.error), message_id::invalid_target);
-        st.target = std::move(p.path);
-    }
-    if (!scope_text.empty()) st.marker = scope_marks(scope_text);
-    // body
-    if (has_body && !body_view.empty()) {
-        const std::string_view body = body_view;
-        if (is_matcher_op(st.op)) {
-            matcher_body m;
-            std::optional<std::string> err;
-            if (body.rfind("//", 0) == 0) {
-                m.dialect = dialect::xpath;
-                err = check_xpath_matcher(body);
-            } else if (body[0] == '/') {
-                m.dialect = dialect::regex;
-                err = check_regex_matcher(body);
-                if (!err) {
-                    const regex_split sp = split_regex(body);
-                    m.pattern = std::string(sp.pattern);
-                    m.flags = std::string(sp.flags);
-                }
-            } else if (body[0] == '$') {
-                m.dialect = dialect::jsonpath;
-                err = check_jsonpath_matcher(body);
-            } else if (body[0] == '~') {
-                m.dialect = dialect::semantic;
-            } else if (body[0] == '@') {
-                m.dialect = dialect::graph;
-            } else {
-                m.dialect = dialect::glob;
-            }
-            if (err) {
-                const message_id id = m.dialect == dialect::xpath   ? message_id::invalid_xpath_matcher
-                                      : m.dialect == dialect::regex ? message_id::invalid_regex_matcher
-                                                                    : message_id::invalid_jsonpath_matcher;
-                return fail(std::move(*err), id);
-            }
-            m.raw = std::string(body);
-            st.body = std::move(m);
-        } else if (st.op == op::SEND) {
-            send_body b;
-            if (may_start_json(body)) b.json = canonical_json(body);
-            b.raw = std::string(body);
-            st.body = std::move(b);
-        } else if (st.op == op::COPY || st.op == op::MOVE) {
-            selection_result sel = parse_resource_selection(body);
-            if (sel.error) return fail(std::move(*sel.error), message_id::invalid_selection);
-            if (sel.selection) st.body = std::move(*sel.selection);
-        } else {
-            st.body = std::string(body);
-        }
+    if (un.signal != 0) build_signal(st, un);
+    std::optional<visitor_failure> failure;
+    if (un.target != 0) failure = build_target(st, un);
+    if (!failure && un.scope != 0) st.marker = scope_marks(text(toks[un.scope]));
+    if (!failure && un.body != 0) failure = build_body(st, un);
+    if (failure) {
+        const position p = st.position;
+        result_.items.pop_back();
+        visitor_error(p, std::move(failure->message), failure->id, out);
+        return;
     }
     settle_last(true, out);
     if (tier_ == tier::parse) {
@@ -227,6 +132,96 @@ void result_builder::build_statement(const unit& un, const sink& out) {
         if (plan) add_item(std::move(*plan), true, out);
         if (misplaced) add_item(std::move(*misplaced), true, out);
     }
+}
+
+// signal : `[` (TAG | `,`)* `]` (tag ops), `[` INT? `]` (SEND, KILL), `[` IDENT? `]` (EXEC),
+// `[` TAG `]` (WORK, FORK branch)
+void result_builder::build_signal(statement& st, const unit& un) {
+    const auto& toks = lexed_->tokens;
+    const std::uint32_t b = un.signal + 1, e = un.signal_end - 1;  // inside the brackets
+    switch (st.op) {
+        case op::SEND:
+        case op::KILL:
+            if (b < e) {
+                st.signal.kind = signal::kind_t::number;
+                st.signal.number = parse_int_signal(text(toks[b]));
+            }
+            break;
+        case op::EXEC:
+        case op::WORK:
+        case op::FORK:
+            if (b < e) {
+                st.signal.kind = signal::kind_t::text;
+                st.signal.text = std::string(text(toks[b]));
+            }
+            break;
+        default:
+            st.signal.kind = signal::kind_t::tags;
+            for (std::uint32_t i = b; i < e; ++i) {
+                if (toks[i].kind == tok::tag) st.signal.tags.emplace_back(text(toks[i]));
+            }
+    }
+}
+
+// target : `(` TARGET_TEXT* `)`, decoded and classified by parse_path (local path or URL).
+std::optional<result_builder::visitor_failure> result_builder::build_target(statement& st, const unit& un) {
+    const std::string_view raw =
+        joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
+    path_result p = parse_path(raw);
+    if (p.error) return visitor_failure{std::move(*p.error), message_id::invalid_target};
+    st.target = std::move(p.path);
+    return std::nullopt;
+}
+
+// body : BODY*, by the op's body kind: a matcher (dialect by its leading characters, checked by
+// the dialect's validator), a SEND body with its JSON form, a COPY/MOVE selection, or text.
+std::optional<result_builder::visitor_failure> result_builder::build_body(statement& st, const unit& un) {
+    const std::string_view body = joined_text(in_, lexed_->tokens, un.body, un.body_end, body_scratch_);
+    if (body.empty()) return std::nullopt;
+    if (is_matcher_op(st.op)) {
+        matcher_body m;
+        std::optional<std::string> err;
+        message_id id = message_id::external;
+        if (body.rfind("//", 0) == 0) {
+            m.dialect = dialect::xpath;
+            err = check_xpath_matcher(body);
+            id = message_id::invalid_xpath_matcher;
+        } else if (body[0] == '/') {
+            m.dialect = dialect::regex;
+            err = check_regex_matcher(body);
+            id = message_id::invalid_regex_matcher;
+            if (!err) {
+                const regex_split sp = split_regex(body);
+                m.pattern = std::string(sp.pattern);
+                m.flags = std::string(sp.flags);
+            }
+        } else if (body[0] == '$') {
+            m.dialect = dialect::jsonpath;
+            err = check_jsonpath_matcher(body);
+            id = message_id::invalid_jsonpath_matcher;
+        } else if (body[0] == '~') {
+            m.dialect = dialect::semantic;
+        } else if (body[0] == '@') {
+            m.dialect = dialect::graph;
+        } else {
+            m.dialect = dialect::glob;
+        }
+        if (err) return visitor_failure{std::move(*err), id};
+        m.raw = std::string(body);
+        st.body = std::move(m);
+    } else if (st.op == op::SEND) {
+        send_body b;
+        if (may_start_json(body)) b.json = canonical_json(body);
+        b.raw = std::string(body);
+        st.body = std::move(b);
+    } else if (st.op == op::COPY || st.op == op::MOVE) {
+        selection_result sel = parse_resource_selection(body);
+        if (sel.error) return visitor_failure{std::move(*sel.error), message_id::invalid_selection};
+        if (sel.selection) st.body = std::move(*sel.selection);
+    } else {
+        st.body = std::string(body);
+    }
+    return std::nullopt;
 }
 
 }  // namespace plurnk::detail

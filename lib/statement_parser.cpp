@@ -338,6 +338,11 @@ private:
         unit_errors_ = error_events_;
         return saved;
     }
+    unit& cur_unit() { return tree_.units[static_cast<std::size_t>(unit_)]; }
+    // Records the current token index in a slot field of the open unit (a TURN's slots have none).
+    void note_slot(std::uint32_t unit::*field) {
+        if (unit_ >= 0) cur_unit().*field = static_cast<std::uint32_t>(p_);
+    }
     void end_unit(int saved) {
         unit& u = tree_.units[static_cast<std::size_t>(unit_)];
         u.clean = u.clean && error_events_ == unit_errors_;
@@ -783,11 +788,14 @@ private:
         const tset body_next = bit(T_BODY) | bit(T_CLOSE);
         if (!sync(S_OP_BODY, body_next, sync_kind::loop_entry)) return false;
         bool has_body = false;
+        cur_unit().body = static_cast<std::uint32_t>(p_);
         while (la() == T_BODY) {
             has_body = true;
             if (!match(S_OP_BODY, T_BODY, body_next)) return false;
             if (!sync(S_OP_BODY_BACK, body_next, sync_kind::loop_back)) return false;
         }
+        cur_unit().body_end = static_cast<std::uint32_t>(p_);
+        if (!has_body) cur_unit().body = 0;
         if (r.body_required && !has_body && la() == T_CLOSE && !recovering_) {
             // WORK/FORK need a prompt (BEHAVIOUR §2.2); the reference pins no wording.
             add_error(lt(), syntax_error::shape::body_content, 0);
@@ -804,12 +812,17 @@ private:
             const int t = la();
             if (t == T_LBRACK && r.signal && !sig) {
                 sig = true;
+                note_slot(&unit::signal);
                 signal_rule(r.shape, all);
+                note_slot(&unit::signal_end);
             } else if (t == T_LPAREN && r.target && !tgt) {
                 tgt = true;
+                note_slot(&unit::target);
                 target_rule(all);
+                note_slot(&unit::target_end);
             } else if (t == T_SCOPE && r.scope && !scp && (r.shape != signal_shape::disposition || sig)) {
                 scp = true;
+                note_slot(&unit::scope);
                 if (!match(S_SCOPE, T_SCOPE, all)) {
                     report_and_recover();
                     return;

@@ -35,10 +35,17 @@ struct syntax_error {
 };
 
 // One statement-level parse context: the tokens it holds (first..last inclusive; empty when
-// first > last) and whether its op rule completed without a syntax error.
+// first > last), whether its op rule completed without a syntax error, and the slots the parser
+// matched, as token indices, so the builder need not find them again. A slot index of 0 means
+// the slot is absent (a slot never starts a unit: the opener comes first). In a clean unit the
+// ranges hold exactly what the grammar admits there.
 struct unit {
     std::uint32_t first = 1;
     std::uint32_t last = 0;
+    std::uint32_t signal = 0, signal_end = 0;  // `[` .. one past `]`: tags, commas or one value
+    std::uint32_t target = 0, target_end = 0;  // `(` .. one past `)`: target_text tokens
+    std::uint32_t scope = 0;                   // the `<L>` token
+    std::uint32_t body = 0, body_end = 0;      // the body_text tokens [body, body_end); body 0: none
     bool clean = false;
     bool terminal_send = false;
 };
