@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "plurnk/json.hpp"
+#include "ascii.hpp"
 #include "utf8.hpp"
 
 namespace plurnk {
@@ -37,8 +38,7 @@ namespace {
 
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
 
-constexpr bool is_ws(unsigned char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-constexpr bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
+using ascii::is_digit;
 
 // Whether c may be copied verbatim into a string value (no quote, backslash, control or non-ASCII
 // byte needing validation).
@@ -62,14 +62,6 @@ void append_code_point(std::string& out, std::uint32_t cp) {
                            static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
         out.append(b, 4);
     }
-}
-
-// Value of a hex digit, or -1.
-constexpr int hex_value(unsigned char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
 }
 
 // Whether key is an array index in canonical form: "0".."4294967294", no leading zero.
@@ -324,7 +316,7 @@ private:
     }
 
     void skip_ws() noexcept {
-        while (pos_ < text_.size() && is_ws(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+        while (pos_ < text_.size() && ascii::is_whitespace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     }
     bool accept(char c) noexcept {
         if (pos_ < text_.size() && text_[pos_] == c) {
@@ -545,7 +537,7 @@ private:
         if (text_.size() - at < 4) return false;
         u = 0;
         for (std::size_t k = 0; k < 4; ++k) {
-            const int h = hex_value(static_cast<unsigned char>(text_[at + k]));
+            const int h = ascii::hex_value(static_cast<unsigned char>(text_[at + k]));
             if (h < 0) return false;
             u = (u << 4) | static_cast<std::uint32_t>(h);
         }

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "ascii.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/validate.hpp"
 
@@ -316,14 +317,11 @@ std::string units_to_utf8(std::u16string_view units) {
 // ---------------------------------------------------------------------------------------------
 // Character classes of the reference's lexer patterns (applied per code unit)
 
-bool is_digit(int c) { return c >= '0' && c <= '9'; }
-bool is_ascii_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+using ascii::is_digit;
 // RFC 9535 §2.5.1.1 name-first: ALPHA / "_" / %x80-... (the reference: any unit >= U+0080)
-bool is_name_first(int c) { return c >= 0x80 || is_ascii_alpha(c) || c == '_'; }
+bool is_name_first(int c) { return c >= 0x80 || ascii::is_alpha(static_cast<std::uint32_t>(c)) || c == '_'; }
 // name-char = name-first / DIGIT (the reference also admits "-")
-bool is_name_char(int c) { return is_name_first(c) || is_digit(c) || c == '-'; }
-// RFC 9535 §2.3.5.1 B: space, tab, LF, CR
-bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_name_char(int c) { return is_name_first(c) || is_digit(static_cast<std::uint32_t>(c)) || c == '-'; }
 
 // ---------------------------------------------------------------------------------------------
 // Lexer: mode functions over code units, after the reference's state functions. Each returns the
@@ -411,7 +409,8 @@ private:
             return false;
         }
         bool found = false;
-        while (pos_ < src_.size() && is_blank(src_[pos_])) {
+        // RFC 9535 §2.3.5.1 B: space, tab, LF, CR
+        while (pos_ < src_.size() && ascii::is_whitespace(src_[pos_])) {
             ++pos_;
             found = true;
         }
@@ -454,10 +453,10 @@ private:
     }
     // RFC 9535 §2.4 function-name = function-name-first *function-name-char
     bool accept_function_name() {
-        if (pos_ >= src_.size() || !(src_[pos_] >= 'a' && src_[pos_] <= 'z')) return false;
+        if (pos_ >= src_.size() || !ascii::is_lower(src_[pos_])) return false;
         ++pos_;
         while (pos_ < src_.size() &&
-               ((src_[pos_] >= 'a' && src_[pos_] <= 'z') || src_[pos_] == '_' || is_digit(src_[pos_]))) {
+               (ascii::is_lower(src_[pos_]) || src_[pos_] == '_' || is_digit(src_[pos_]))) {
             ++pos_;
         }
         return true;
@@ -1544,19 +1543,12 @@ private:
     bool hex4(std::u16string_view v, std::size_t i, std::uint32_t& cp, std::size_t t) {
         cp = 0;
         for (std::size_t k = i; k < i + 4 && k < v.size(); ++k) {
-            const char16_t c = v[k];
-            std::uint32_t d = 0;
-            if (c >= '0' && c <= '9') {
-                d = c - u'0';
-            } else if (c >= 'a' && c <= 'f') {
-                d = c - u'a' + 10u;
-            } else if (c >= 'A' && c <= 'F') {
-                d = c - u'A' + 10u;
-            } else {
+            const int d = ascii::hex_value(v[k]);
+            if (d < 0) {
                 fail(diag::invalid_hex_escape, {}, t);
                 return false;
             }
-            cp = (cp << 4) | d;
+            cp = (cp << 4) | static_cast<std::uint32_t>(d);
         }
         return true;
     }

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ascii.hpp"
 #include "plurnk/validate.hpp"
 
 namespace plurnk {
@@ -140,16 +141,8 @@ constexpr long k_class_set_frame_cost = 160;     // reached as an && or -- opera
 
 constexpr bool is_lead_surrogate(std::uint32_t c) noexcept { return c >= 0xD800 && c <= 0xDBFF; }
 constexpr bool is_trail_surrogate(std::uint32_t c) noexcept { return c >= 0xDC00 && c <= 0xDFFF; }
-constexpr bool is_decimal_digit(std::uint32_t c) noexcept { return c >= '0' && c <= '9'; }
 constexpr std::uint32_t combine_surrogates(std::uint32_t lead, std::uint32_t trail) noexcept {
     return 0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
-}
-
-constexpr int hex_value(std::uint32_t c) noexcept {
-    if (c >= '0' && c <= '9') return static_cast<int>(c - '0');
-    if (c >= 'a' && c <= 'f') return static_cast<int>(c - 'a' + 10);
-    if (c >= 'A' && c <= 'F') return static_cast<int>(c - 'A' + 10);
-    return -1;
 }
 
 bool in_ranges(const code_point_range* begin, const code_point_range* end, std::uint32_t c) {
@@ -162,7 +155,7 @@ bool in_ranges(const code_point_range* begin, const code_point_range* end, std::
 // spec: ECMA-262 §22.2.1 RegExpIdentifierStart (V8 adds the backslash, refused separately).
 bool is_identifier_start(std::uint32_t c) {
     if (c < 0x80) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '$' || c == '_';
+        return ascii::is_alpha(c) || c == '$' || c == '_';
     }
     return in_ranges(std::begin(k_id_start), std::end(k_id_start), c);
 }
@@ -170,8 +163,7 @@ bool is_identifier_start(std::uint32_t c) {
 // spec: ECMA-262 §22.2.1 RegExpIdentifierPart.
 bool is_identifier_part(std::uint32_t c) {
     if (c < 0x80) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '$' || c == '_';
+        return ascii::is_word_char(c) || c == '$';
     }
     if (c == 0x200C || c == 0x200D) return true;
     return in_ranges(std::begin(k_id_continue), std::end(k_id_continue), c);
@@ -225,11 +217,6 @@ constexpr bool is_class_set_double_punctuator(std::uint32_t c) noexcept {
         default:
             return false;
     }
-}
-
-// V8 checks property names byte by byte after truncating each code point to a char.
-constexpr bool is_property_name_char(char c) noexcept {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 // One decoded UTF-8 sequence: its code point (U+FFFD for an invalid byte) and its length.
@@ -547,7 +534,7 @@ private:
     bool parse_interval_quantifier(int& min_out, int& max_out) {
         const int start = position();
         advance();
-        if (!is_decimal_digit(current_)) {
+        if (!ascii::is_digit(current_)) {
             reset(start);
             return false;
         }
@@ -581,10 +568,10 @@ private:
     // DecimalDigits, saturating at k_infinity.
     int parse_bounded_decimal() {
         int value = 0;
-        while (is_decimal_digit(current_)) {
+        while (ascii::is_digit(current_)) {
             const int digit = static_cast<int>(current_ - '0');
             if (value > (k_infinity - digit) / 10) {
-                while (is_decimal_digit(current_)) advance();
+                while (ascii::is_digit(current_)) advance();
                 return k_infinity;
             }
             value = value * 10 + digit;
@@ -708,7 +695,7 @@ private:
             }
             case '0':
                 advance();
-                if (unicode_mode() && is_decimal_digit(next())) {
+                if (unicode_mode() && ascii::is_digit(next())) {
                     fail(regex_error::invalid_decimal_escape);
                     return true;
                 }
@@ -746,7 +733,7 @@ private:
         const int start = position();
         int value = static_cast<int>(next() - '0');
         advance(2);
-        while (is_decimal_digit(current_)) {
+        while (ascii::is_digit(current_)) {
             value = value * 10 + static_cast<int>(current_ - '0');
             if (value > k_max_capture_groups) {
                 reset(start);
@@ -897,15 +884,15 @@ private:
     bool parse_property_class_name(std::string& name, std::string& value, bool& has_value) {
         if (current_ != '{') return false;
         for (advance(); current_ != '}' && current_ != '='; advance()) {
-            const char c = static_cast<char>(current_);
-            if (!is_property_name_char(c) || !has_next()) return false;
+            const char c = static_cast<char>(current_);  // V8 truncates each to a char
+            if (!ascii::is_word_char(static_cast<unsigned char>(c)) || !has_next()) return false;
             name.push_back(c);
         }
         if (current_ == '=') {
             has_value = true;
             for (advance(); current_ != '}'; advance()) {
                 const char c = static_cast<char>(current_);
-                if (!is_property_name_char(c) || !has_next()) return false;
+                if (!ascii::is_word_char(static_cast<unsigned char>(c)) || !has_next()) return false;
                 value.push_back(c);
             }
         }
@@ -971,7 +958,7 @@ private:
         const int start = position();
         std::uint32_t v = 0;
         for (int i = 0; i < digits; ++i) {
-            const int d = hex_value(current_);
+            const int d = ascii::hex_value(current_);
             if (d < 0) {
                 reset(start);
                 return false;
@@ -985,14 +972,14 @@ private:
 
     // One or more hex digits whose value stays within `max`.
     bool parse_hex_number_up_to(std::uint32_t max, std::uint32_t& value) {
-        int d = hex_value(current_);
+        int d = ascii::hex_value(current_);
         if (d < 0) return false;
         std::uint32_t v = 0;
         while (d >= 0) {
             v = v * 16 + static_cast<std::uint32_t>(d);
             if (v > max) return false;
             advance();
-            d = hex_value(current_);
+            d = ascii::hex_value(current_);
         }
         value = v;
         return true;
@@ -1021,14 +1008,14 @@ private:
                     return 0;
                 }
                 if (context == class_escape_context::in_class &&
-                    (is_decimal_digit(control) || control == '_')) {
+                    (ascii::is_digit(control) || control == '_')) {
                     advance(2);
                     return control & 0x1F;
                 }
                 return '\\';  // Annex B: the backslash is a literal; `c` is read next
             }
             case '0':
-                if (!is_decimal_digit(next())) {
+                if (!ascii::is_digit(next())) {
                     advance();
                     return 0;
                 }

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "ascii.hpp"
 #include "plurnk/validate.hpp"
 #include "utf8.hpp"
 #include "xml_chars.hpp"
@@ -122,8 +123,7 @@ code_unit decode_unit(std::string_view s, std::size_t i) noexcept {
     return {cp, len};
 }
 
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+using ascii::is_digit;
 
 // spec: XPath 1.0 §3.7 — the reference's tokenizer. next() returns one token per call.
 class lexer {
@@ -133,7 +133,7 @@ public:
     // Consumes and returns the next token; after an error or the end, returns that forever.
     token next() {
         if (done_) return {done_kind_, pos_};
-        while (pos_ < in_.size() && is_space(in_[pos_])) ++pos_;
+        while (pos_ < in_.size() && ascii::is_whitespace(in_[pos_])) ++pos_;
         start_ = pos_;
         if (pos_ >= in_.size() || in_[pos_] == '\0') return finish(lexeme::end);
         const char c = in_[pos_];
