@@ -46,23 +46,8 @@ constexpr bool is_plain(unsigned char c) noexcept { return c >= 0x20 && c != '"'
 
 using detail::utf8_sequence_length;  // lib/utf8.hpp: the library's one UTF-8 validation
 
-// Appends code point cp (<= U+10FFFF) in UTF-8; a surrogate gets the generalized 3-byte form.
-void append_code_point(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        const char b[2] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
-        out.append(b, 2);
-    } else if (cp < 0x10000) {
-        const char b[3] = {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
-                           static_cast<char>(0x80 | (cp & 0x3F))};
-        out.append(b, 3);
-    } else {
-        const char b[4] = {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)),
-                           static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
-        out.append(b, 4);
-    }
-}
+// lib/utf8.hpp: a code point in UTF-8, a surrogate in the generalized 3-byte form.
+using detail::append_utf8;
 
 // Whether key is an array index in canonical form: "0".."4294967294", no leading zero.
 bool is_array_index(std::string_view key) noexcept {
@@ -499,7 +484,7 @@ private:
                             pos_ += 6;
                         }
                     }
-                    append_code_point(out, u);
+                    append_utf8(out, u);
                     break;
                 }
                 default: return false;

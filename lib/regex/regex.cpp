@@ -29,6 +29,7 @@
 
 #include "ascii.hpp"
 #include "plurnk/validate.hpp"
+#include "utf8.hpp"
 
 namespace plurnk {
 
@@ -139,11 +140,9 @@ constexpr long k_class_stack_budget = 626800;
 constexpr long k_class_frame_cost = 100;         // reached as a union operand or first operand
 constexpr long k_class_set_frame_cost = 160;     // reached as an && or -- operand
 
-constexpr bool is_lead_surrogate(std::uint32_t c) noexcept { return c >= 0xD800 && c <= 0xDBFF; }
-constexpr bool is_trail_surrogate(std::uint32_t c) noexcept { return c >= 0xDC00 && c <= 0xDFFF; }
-constexpr std::uint32_t combine_surrogates(std::uint32_t lead, std::uint32_t trail) noexcept {
-    return 0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
-}
+using detail::combine_surrogates;
+using detail::is_high_surrogate;
+using detail::is_low_surrogate;
 
 bool in_ranges(const code_point_range* begin, const code_point_range* end, std::uint32_t c) {
     const auto* it = std::upper_bound(begin, end, c, [](std::uint32_t v, const code_point_range& r) {
@@ -219,70 +218,9 @@ constexpr bool is_class_set_double_punctuator(std::uint32_t c) noexcept {
     }
 }
 
-// One decoded UTF-8 sequence: its code point (U+FFFD for an invalid byte) and its length.
-// Surrogates encoded as three bytes (WTF-8) decode to themselves.
-struct decoded {
-    std::uint32_t code_point;
-    std::size_t length;
-};
-
-decoded decode_utf8(std::string_view s, std::size_t i) noexcept {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 < 0x80) return {b0, 1};
-    std::size_t len = 0;
-    std::uint32_t cp = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-        len = 2;
-        cp = b0 & 0x1Fu;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-        len = 3;
-        cp = b0 & 0x0Fu;
-        if (b0 == 0xE0) lo = 0xA0;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-        len = 4;
-        cp = b0 & 0x07u;
-        if (b0 == 0xF0) lo = 0x90;
-        if (b0 == 0xF4) hi = 0x8F;
-    } else {
-        return {0xFFFD, 1};
-    }
-    if (i + len > s.size()) return {0xFFFD, 1};
-    for (std::size_t k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return {0xFFFD, 1};
-        cp = (cp << 6) | (b & 0x3Fu);
-    }
-    return {cp, len};
-}
-
-// The pattern as UTF-16 code units, with the byte offset where each unit's character starts.
-struct utf16_text {
-    std::u16string units;
-    std::vector<std::size_t> byte_offset;  // one per unit, plus the input size at the end
-};
-
-utf16_text to_utf16(std::string_view s) {
-    utf16_text t;
-    t.units.reserve(s.size());
-    t.byte_offset.reserve(s.size() + 1);
-    for (std::size_t i = 0; i < s.size();) {
-        const decoded d = decode_utf8(s, i);
-        if (d.code_point >= 0x10000) {
-            const std::uint32_t v = d.code_point - 0x10000;
-            t.units.push_back(static_cast<char16_t>(0xD800 + (v >> 10)));
-            t.byte_offset.push_back(i);
-            t.units.push_back(static_cast<char16_t>(0xDC00 + (v & 0x3FF)));
-            t.byte_offset.push_back(i);
-        } else {
-            t.units.push_back(static_cast<char16_t>(d.code_point));
-            t.byte_offset.push_back(i);
-        }
-        i += d.length;
-    }
-    t.byte_offset.push_back(s.size());
-    return t;
-}
+using detail::utf16_text;
+using detail::utf8_char;
+using detail::utf8_surrogates;
 
 enum class class_escape_context : unsigned char { not_in_class, in_class };
 
@@ -365,9 +303,9 @@ private:
     std::uint32_t read_at(int pos, int& width) const noexcept {
         const std::uint32_t c0 = in_[static_cast<std::size_t>(pos)];
         width = 1;
-        if (unicode_mode() && pos + 1 < length() && is_lead_surrogate(c0)) {
+        if (unicode_mode() && pos + 1 < length() && is_high_surrogate(c0)) {
             const std::uint32_t c1 = in_[static_cast<std::size_t>(pos + 1)];
-            if (is_trail_surrogate(c1)) {
+            if (is_low_surrogate(c1)) {
                 width = 2;
                 return combine_surrogates(c0, c1);
             }
@@ -658,13 +596,7 @@ private:
             } else if (!is_identifier_part(c)) {
                 break;
             }
-            if (c > 0xFFFF) {
-                const std::uint32_t v = c - 0x10000;
-                name.push_back(static_cast<char16_t>(0xD800 + (v >> 10)));
-                name.push_back(static_cast<char16_t>(0xDC00 + (v & 0x3FF)));
-            } else {
-                name.push_back(static_cast<char16_t>(c));
-            }
+            detail::append_utf16(name, c);
         }
         force_unicode_ = false;
         fail(regex_error::invalid_capture_group_name);
@@ -938,12 +870,12 @@ private:
             return false;
         }
         const bool ok = parse_hex_escape(4, value);
-        if (ok && unicode_mode() && is_lead_surrogate(value) && current_ == '\\') {
+        if (ok && unicode_mode() && is_high_surrogate(value) && current_ == '\\') {
             const int start = position();
             if (next() == 'u') {
                 advance(2);
                 std::uint32_t trail = 0;
-                if (parse_hex_escape(4, trail) && is_trail_surrogate(trail)) {
+                if (parse_hex_escape(4, trail) && is_low_surrogate(trail)) {
                     value = combine_surrogates(value, trail);
                     return true;
                 }
@@ -1483,7 +1415,7 @@ std::optional<std::string> canonical_flags(std::string_view flags) {
 std::string quote_body(std::string_view body) {
     std::size_t units = 0;
     for (std::size_t i = 0; i < body.size();) {
-        const decoded d = decode_utf8(body, i);
+        const utf8_char d = detail::utf8_decode(body, i, utf8_surrogates::decoded);
         const std::size_t width = d.code_point >= 0x10000 ? 2 : 1;
         if (units + width > k_quote_limit) {
             std::string out(body.substr(0, i));
@@ -1516,7 +1448,7 @@ verdict validate_regex(std::string_view pattern, std::string_view flags) {
         v.message = k_messages[static_cast<std::size_t>(regex_error::too_large)];
         return v;
     }
-    const utf16_text text = to_utf16(pattern);
+    const utf16_text text = detail::to_utf16(pattern, utf8_surrogates::decoded);
     const bool unicode = canonical->find('u') != std::string::npos;
     const bool unicode_sets = canonical->find('v') != std::string::npos;
     pattern_parser parser(text.units, unicode, unicode_sets);

@@ -112,15 +112,10 @@ struct code_unit {
 // does not start a valid sequence yields U+FFFD and spans one byte.
 code_unit decode_unit(std::string_view s, std::size_t i) noexcept {
     if (i >= s.size()) return {0, 0};
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 < 0x80) return {b0, 1};
-    // Validation is the library's one UTF-8 rule (lib/utf8.hpp); only the value is built here.
-    const std::size_t len = detail::utf8_sequence_length(s, i);
-    if (len == 0) return {0xFFFD, 1};
-    std::uint32_t cp = b0 & (len == 2 ? 0x1Fu : len == 3 ? 0x0Fu : 0x07u);
-    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+    const detail::utf8_char c = detail::utf8_decode(s, i);  // lib/utf8.hpp, the one codec
+    std::uint32_t cp = c.code_point;
     if (cp > 0xFFFF) cp = 0xD800 + ((cp - 0x10000) >> 10);
-    return {cp, len};
+    return {cp, c.length};
 }
 
 using ascii::is_digit;
