@@ -17,6 +17,7 @@
 // one search, not one per opener. work_counter.hpp counts the bytes examined.
 #include "lexer.hpp"
 
+#include "ascii.hpp"
 #include "utf8.hpp"
 #include "work_counter.hpp"
 
@@ -48,11 +49,10 @@ constexpr std::array<std::uint32_t, k_op_count> k_keyword_words = [] {
     return w;
 }();
 
-bool is_ident_char(unsigned char c) noexcept {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
-bool is_ws(unsigned char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+// (the character classes are ascii.hpp's)
+using ascii::is_digit;
+using ascii::is_whitespace;
+using ascii::is_word_char;  // an identifier character: op suffixes, executors
 
 }  // namespace
 
@@ -271,14 +271,14 @@ struct stream_lexer::impl {
     void lex_default() {
         const std::size_t start = i_;
         const unsigned char c = at(i_);
-        if (is_ws(c)) {
-            while (avail(i_) && is_ws(at(i_))) ++i_;
+        if (is_whitespace(c)) {
+            while (avail(i_) && is_whitespace(at(i_))) ++i_;
             return;
         }
         if (c == '<' && has(i_ + 1) && at(i_ + 1) == '<') {
             const int kw = keyword_at(i_ + 2);
             if (kw >= 0) {
-                const std::size_t e = run_end(h_opener, start, i_ + 6, is_ident_char);
+                const std::size_t e = run_end(h_opener, start, i_ + 6, is_word_char);
                 op_ = static_cast<plurnk::op>(kw);
                 emit(tok::opener, start, e);
                 out_.last_open_begin = static_cast<std::uint32_t>(start);
@@ -331,7 +331,7 @@ struct stream_lexer::impl {
             }
             const unsigned char c = at(k);
             bool stop = false;
-            if (is_ws(c)) {
+            if (is_whitespace(c)) {
                 stop = true;
             } else if (c == '<') {
                 if (!has(k + 1)) {
@@ -403,7 +403,7 @@ struct stream_lexer::impl {
         if (!starts_with(k + 1, "TURN")) return 0;
         if (!starts_with_resumable(h_turn_suffix, k + 5, s_.substr(sb, se - sb))) return 0;
         const std::size_t e = k + 5 + (se - sb);
-        if (has(e) && is_ident_char(at(e))) return 0;
+        if (has(e) && is_word_char(at(e))) return 0;
         return e;
     }
 
@@ -413,7 +413,7 @@ struct stream_lexer::impl {
         const unsigned char c = at(i_);
         switch (c) {
             case ' ': case '\t': case '\r': case '\n':
-                while (avail(i_) && is_ws(at(i_))) ++i_;
+                while (avail(i_) && is_whitespace(at(i_))) ++i_;
                 return;
             case '[':
                 emit(tok::lbrack, start, start + 1);
@@ -630,9 +630,9 @@ struct stream_lexer::impl {
         const std::size_t start = i_;
         const unsigned char c = at(i_);
         if (c == ']') return close_signal();
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_') {
+        if (ascii::is_alpha(c) || c == '_') {
             const std::size_t k = run_end(h_ident, start, i_ + 1, [](unsigned char b) {
-                return is_ident_char(b) || b == '.' || b == '+' || b == '-';
+                return is_word_char(b) || b == '.' || b == '+' || b == '-';
             });
             emit(tok::ident, start, k);
             i_ = k;
@@ -738,7 +738,7 @@ struct stream_lexer::impl {
             bool closes = false;
             if (starts_with_resumable(h_body_tag, k + 1, tag)) {
                 const std::size_t e = k + 1 + tag.size();
-                closes = !(has(e) && is_ident_char(at(e)));
+                closes = !(has(e) && is_word_char(at(e)));
                 if (!hit_end_ && closes) {
                     if (k > start) emit(tok::body_text, start, k);
                     emit(tok::close_tag, k, e);

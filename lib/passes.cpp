@@ -7,14 +7,22 @@
 #include <string>
 #include <unordered_set>
 
+#include "ascii.hpp"
 #include "ast_builder.hpp"
 
 namespace plurnk::detail {
 
 namespace {
 
-bool is_word_char(unsigned char c) noexcept {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+using ascii::is_word_char;
+
+// a-z to A-Z; every other byte unchanged.
+std::string to_upper(std::string_view s) {
+    std::string u(s);
+    for (char& c : u) {
+        if (ascii::is_lower(static_cast<unsigned char>(c))) c = static_cast<char>(c - 'a' + 'A');
+    }
+    return u;
 }
 
 const char* near_miss(std::string_view upper) {
@@ -41,13 +49,12 @@ bool path_shaped(std::string_view tag) {
     if (tag.find('/') != std::string_view::npos) return true;
     // ends with .<letter><alnum>* and the char before the dot is not '/'
     std::size_t k = tag.size();
-    while (k > 0 && ((tag[k - 1] >= 'A' && tag[k - 1] <= 'Z') || (tag[k - 1] >= 'a' && tag[k - 1] <= 'z') ||
-                     (tag[k - 1] >= '0' && tag[k - 1] <= '9'))) {
+    while (k > 0 && ascii::is_alnum(static_cast<unsigned char>(tag[k - 1]))) {
         --k;
     }
     if (k == tag.size() || k == 0 || tag[k - 1] != '.') return false;
     const char first = tag[k];
-    if (!((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z'))) return false;
+    if (!ascii::is_alpha(static_cast<unsigned char>(first))) return false;
     return !(k >= 2 && tag[k - 2] == '/');
 }
 
@@ -82,13 +89,10 @@ std::vector<diagnostic> result_builder::near_miss_advisories(const text_item& t)
     position_map pm(s);
     for (std::size_t i = s.find("<<"); i != std::string_view::npos && i + 2 < s.size(); i = s.find("<<", i + 1)) {
         std::size_t k = i + 2;
-        while (k < s.size() && ((s[k] >= 'A' && s[k] <= 'Z') || (s[k] >= 'a' && s[k] <= 'z'))) ++k;
+        while (k < s.size() && ascii::is_alpha(static_cast<unsigned char>(s[k]))) ++k;
         if (k == i + 2) continue;
         const std::string_view word = s.substr(i + 2, k - i - 2);
-        std::string upper(word);
-        for (char& c : upper) {
-            if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-        }
+        const std::string upper = to_upper(word);
         const char* suggestion = near_miss(upper);
         if (suggestion == nullptr || closers.count(word) == 0) continue;
         // Position of byte i, across any newlines the item holds (a think block, say).
@@ -163,17 +167,14 @@ void result_builder::apply_tail() {
 // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
 // unclosed body that is not the op's own closer.
 void result_builder::append_invented_closer(std::string& reason, std::string_view tag) const {
-    std::string upper(tag);
-    for (char& c : upper) {
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    }
+    const std::string upper = to_upper(tag);
     const std::string_view body = in_.substr(lexed_->body_begin);
     for (std::size_t i = 0; i < body.size(); ++i) {
         if (body[i] != ':') continue;
         std::size_t k = i + 1;
-        if (k >= body.size() || !(body[k] >= 'A' && body[k] <= 'Z')) continue;
+        if (k >= body.size() || !ascii::is_upper(static_cast<unsigned char>(body[k]))) continue;
         ++k;
-        while (k < body.size() && ((body[k] >= 'A' && body[k] <= 'Z') || (body[k] >= '0' && body[k] <= '9') || body[k] == '_')) ++k;
+        while (k < body.size() && (ascii::is_upper(static_cast<unsigned char>(body[k])) || ascii::is_digit(static_cast<unsigned char>(body[k])) || body[k] == '_')) ++k;
         if (k - i - 1 < 2) continue;
         if (k < body.size() && is_word_char(static_cast<unsigned char>(body[k]))) continue;
         const std::string_view name = body.substr(i + 1, k - i - 1);

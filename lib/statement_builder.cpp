@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "ascii.hpp"
 #include "ast_builder.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/path.hpp"
@@ -38,10 +39,10 @@ line_marker scope_marks(std::string_view s) {
     while (i < s.size() && s[i] != '>') {
         const std::size_t start = i;
         if (s[i] == '-') ++i;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        while (i < s.size() && ascii::is_digit(static_cast<unsigned char>(s[i]))) ++i;
         if (i < s.size() && s[i] == '.') {
             ++i;
-            while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+            while (i < s.size() && ascii::is_digit(static_cast<unsigned char>(s[i]))) ++i;
         }
         const char* num_begin = s.data() + start + (s[start] == '-' ? 1 : 0);
         const char* num_end = s.data() + i;
@@ -78,7 +79,7 @@ bool may_start_json(std::string_view s) noexcept {
         switch (c) {
             case ' ': case '\t': case '\n': case '\r': continue;
             case '{': case '[': case '"': case '-': case 't': case 'f': case 'n': return true;
-            default: return c >= '0' && c <= '9';
+            default: return ascii::is_digit(static_cast<unsigned char>(c));
         }
     }
     return false;
