@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "plurnk/json.hpp"
+#include "ascii.hpp"
 #include "utf8.hpp"
 
 namespace plurnk {
@@ -37,8 +38,7 @@ namespace {
 
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
 
-constexpr bool is_ws(unsigned char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-constexpr bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
+using ascii::is_digit;
 
 // Whether c may be copied verbatim into a string value (no quote, backslash, control or non-ASCII
 // byte needing validation).
@@ -46,31 +46,8 @@ constexpr bool is_plain(unsigned char c) noexcept { return c >= 0x20 && c != '"'
 
 using detail::utf8_sequence_length;  // lib/utf8.hpp: the library's one UTF-8 validation
 
-// Appends code point cp (<= U+10FFFF) in UTF-8; a surrogate gets the generalized 3-byte form.
-void append_code_point(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        const char b[2] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
-        out.append(b, 2);
-    } else if (cp < 0x10000) {
-        const char b[3] = {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
-                           static_cast<char>(0x80 | (cp & 0x3F))};
-        out.append(b, 3);
-    } else {
-        const char b[4] = {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)),
-                           static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
-        out.append(b, 4);
-    }
-}
-
-// Value of a hex digit, or -1.
-constexpr int hex_value(unsigned char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+// lib/utf8.hpp: a code point in UTF-8, a surrogate in the generalized 3-byte form.
+using detail::append_utf8;
 
 // Whether key is an array index in canonical form: "0".."4294967294", no leading zero.
 bool is_array_index(std::string_view key) noexcept {
@@ -324,7 +301,7 @@ private:
     }
 
     void skip_ws() noexcept {
-        while (pos_ < text_.size() && is_ws(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+        while (pos_ < text_.size() && ascii::is_whitespace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     }
     bool accept(char c) noexcept {
         if (pos_ < text_.size() && text_[pos_] == c) {
@@ -507,7 +484,7 @@ private:
                             pos_ += 6;
                         }
                     }
-                    append_code_point(out, u);
+                    append_utf8(out, u);
                     break;
                 }
                 default: return false;
@@ -545,7 +522,7 @@ private:
         if (text_.size() - at < 4) return false;
         u = 0;
         for (std::size_t k = 0; k < 4; ++k) {
-            const int h = hex_value(static_cast<unsigned char>(text_[at + k]));
+            const int h = ascii::hex_value(static_cast<unsigned char>(text_[at + k]));
             if (h < 0) return false;
             u = (u << 4) | static_cast<std::uint32_t>(h);
         }

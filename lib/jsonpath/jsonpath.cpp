@@ -24,8 +24,10 @@
 #include <utility>
 #include <vector>
 
+#include "ascii.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/validate.hpp"
+#include "utf8.hpp"
 
 namespace plurnk {
 namespace {
@@ -218,112 +220,28 @@ struct failure {
 // ---------------------------------------------------------------------------------------------
 // UTF-8 <-> UTF-16 code units
 
-struct utf16_text {
-    std::u16string units;
-    std::vector<std::size_t> byte_of;  // byte offset of each unit, plus one entry for the end
-};
-
-// Decodes `in` as UTF-8; each byte of an ill-formed sequence becomes U+FFFD.
-utf16_text to_utf16(std::string_view in) {
-    utf16_text out;
-    out.units.reserve(in.size());
-    out.byte_of.reserve(in.size() + 1);
-    std::size_t i = 0;
-    while (i < in.size()) {
-        const auto b0 = static_cast<unsigned char>(in[i]);
-        std::uint32_t cp = 0xFFFD;
-        std::size_t len = 1;
-        auto cont = [&](std::size_t k) {
-            return i + k < in.size() && (static_cast<unsigned char>(in[i + k]) & 0xC0) == 0x80;
-        };
-        auto byte = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(in[i + k]) & 0x3F); };
-        if (b0 < 0x80) {
-            cp = b0;
-        } else if (b0 >= 0xC2 && b0 <= 0xDF && cont(1)) {
-            cp = ((b0 & 0x1Fu) << 6) | byte(1);
-            len = 2;
-        } else if (b0 >= 0xE0 && b0 <= 0xEF && cont(1) && cont(2)) {
-            const std::uint32_t v = ((b0 & 0x0Fu) << 12) | (byte(1) << 6) | byte(2);
-            if (v >= 0x800 && (v < 0xD800 || v > 0xDFFF)) {
-                cp = v;
-                len = 3;
-            }
-        } else if (b0 >= 0xF0 && b0 <= 0xF4 && cont(1) && cont(2) && cont(3)) {
-            const std::uint32_t v = ((b0 & 0x07u) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3);
-            if (v >= 0x10000 && v <= 0x10FFFF) {
-                cp = v;
-                len = 4;
-            }
-        }
-        if (cp >= 0x10000) {
-            out.units.push_back(static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10)));
-            out.byte_of.push_back(i);
-            out.units.push_back(static_cast<char16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
-            out.byte_of.push_back(i);
-        } else {
-            out.units.push_back(static_cast<char16_t>(cp));
-            out.byte_of.push_back(i);
-        }
-        i += len;
-    }
-    out.byte_of.push_back(in.size());
-    return out;
-}
-
-bool is_high_surrogate(std::uint32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
-bool is_low_surrogate(std::uint32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
-// Appends code units as UTF-8. A surrogate half cut off from its partner (the reference slices
-// by code unit) has no UTF-8 form and is written as U+FFFD.
-void append_units(std::string& out, std::u16string_view units) {
-    for (std::size_t i = 0; i < units.size(); ++i) {
-        const std::uint32_t u = units[i];
-        if (is_high_surrogate(u) && i + 1 < units.size() && is_low_surrogate(units[i + 1])) {
-            append_utf8(out, 0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00u));
-            ++i;
-        } else if (is_high_surrogate(u) || is_low_surrogate(u)) {
-            append_utf8(out, 0xFFFD);
-        } else {
-            append_utf8(out, u);
-        }
-    }
-}
+// lib/utf8.hpp's codec; an ill-formed byte becomes one U+FFFD unit, and units converted back to
+// UTF-8 write a surrogate cut from its partner as U+FFFD.
+using detail::append_utf16_as_utf8;
+using detail::is_high_surrogate;
+using detail::is_low_surrogate;
+using detail::to_utf16;
+using detail::utf16_text;
 
 std::string units_to_utf8(std::u16string_view units) {
     std::string out;
-    append_units(out, units);
+    append_utf16_as_utf8(out, units);
     return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Character classes of the reference's lexer patterns (applied per code unit)
 
-bool is_digit(int c) { return c >= '0' && c <= '9'; }
-bool is_ascii_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+using ascii::is_digit;
 // RFC 9535 §2.5.1.1 name-first: ALPHA / "_" / %x80-... (the reference: any unit >= U+0080)
-bool is_name_first(int c) { return c >= 0x80 || is_ascii_alpha(c) || c == '_'; }
+bool is_name_first(int c) { return c >= 0x80 || ascii::is_alpha(static_cast<std::uint32_t>(c)) || c == '_'; }
 // name-char = name-first / DIGIT (the reference also admits "-")
-bool is_name_char(int c) { return is_name_first(c) || is_digit(c) || c == '-'; }
-// RFC 9535 §2.3.5.1 B: space, tab, LF, CR
-bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_name_char(int c) { return is_name_first(c) || is_digit(static_cast<std::uint32_t>(c)) || c == '-'; }
 
 // ---------------------------------------------------------------------------------------------
 // Lexer: mode functions over code units, after the reference's state functions. Each returns the
@@ -411,7 +329,8 @@ private:
             return false;
         }
         bool found = false;
-        while (pos_ < src_.size() && is_blank(src_[pos_])) {
+        // RFC 9535 §2.3.5.1 B: space, tab, LF, CR
+        while (pos_ < src_.size() && ascii::is_whitespace(src_[pos_])) {
             ++pos_;
             found = true;
         }
@@ -454,10 +373,10 @@ private:
     }
     // RFC 9535 §2.4 function-name = function-name-first *function-name-char
     bool accept_function_name() {
-        if (pos_ >= src_.size() || !(src_[pos_] >= 'a' && src_[pos_] <= 'z')) return false;
+        if (pos_ >= src_.size() || !ascii::is_lower(src_[pos_])) return false;
         ++pos_;
         while (pos_ < src_.size() &&
-               ((src_[pos_] >= 'a' && src_[pos_] <= 'z') || src_[pos_] == '_' || is_digit(src_[pos_]))) {
+               (ascii::is_lower(src_[pos_]) || src_[pos_] == '_' || is_digit(src_[pos_]))) {
             ++pos_;
         }
         return true;
@@ -1544,19 +1463,12 @@ private:
     bool hex4(std::u16string_view v, std::size_t i, std::uint32_t& cp, std::size_t t) {
         cp = 0;
         for (std::size_t k = i; k < i + 4 && k < v.size(); ++k) {
-            const char16_t c = v[k];
-            std::uint32_t d = 0;
-            if (c >= '0' && c <= '9') {
-                d = c - u'0';
-            } else if (c >= 'a' && c <= 'f') {
-                d = c - u'a' + 10u;
-            } else if (c >= 'A' && c <= 'F') {
-                d = c - u'A' + 10u;
-            } else {
+            const int d = ascii::hex_value(v[k]);
+            if (d < 0) {
                 fail(diag::invalid_hex_escape, {}, t);
                 return false;
             }
-            cp = (cp << 4) | d;
+            cp = (cp << 4) | static_cast<std::uint32_t>(d);
         }
         return true;
     }
@@ -1586,7 +1498,7 @@ std::string with_context(const failure& f, std::u16string_view src) {
     }
     std::string out = f.message;
     out += " ('";
-    append_units(out, slice);
+    append_utf16_as_utf8(out, slice);
     out += "':";
     out += std::to_string(i);
     out += ')';
@@ -1608,7 +1520,7 @@ verdict validate_jsonpath(std::string_view expr) {
     v.ok = false;
     const std::ptrdiff_t i = f->index;
     v.offset = i <= 0 ? 0
-                      : text.byte_of[std::min(static_cast<std::size_t>(i), text.byte_of.size() - 1)];
+                      : text.byte_offset[std::min(static_cast<std::size_t>(i), text.byte_offset.size() - 1)];
     v.message = with_context(*f, text.units);
     return v;
 }

@@ -16,10 +16,10 @@
 // The reasoning channel uses the same construction on `<` with its two forbidden words, and the
 // PLAN body adds the `<<` exclusion (SPEC §plan-body-no-openers) inside each segment.
 #include <algorithm>
-#include <cctype>
 #include <string>
 #include <utility>
 
+#include "ascii.hpp"
 #include "plurnk/rail.hpp"
 
 namespace plurnk::rail {
@@ -105,7 +105,7 @@ expr segment(const segment_spec& s, bool nonempty) {
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : out) c = ascii::to_lower(c);
     return out;
 }
 

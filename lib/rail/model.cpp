@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string>
 
+#include "ascii.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/rail.hpp"
 
@@ -37,9 +38,7 @@ constexpr op_shape k_ops[] = {
 
 constexpr std::size_t k_max_suffix_length = 8;
 
-bool is_suffix_char(char c) noexcept {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
+bool is_suffix_char(char c) noexcept { return ascii::is_word_char(static_cast<unsigned char>(c)); }
 
 constexpr const char* k_channel_names[] = {"gemma", "think", "none", "custom"};
 

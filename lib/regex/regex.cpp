@@ -27,7 +27,9 @@
 #include <string_view>
 #include <vector>
 
+#include "ascii.hpp"
 #include "plurnk/validate.hpp"
+#include "utf8.hpp"
 
 namespace plurnk {
 
@@ -138,19 +140,9 @@ constexpr long k_class_stack_budget = 626800;
 constexpr long k_class_frame_cost = 100;         // reached as a union operand or first operand
 constexpr long k_class_set_frame_cost = 160;     // reached as an && or -- operand
 
-constexpr bool is_lead_surrogate(std::uint32_t c) noexcept { return c >= 0xD800 && c <= 0xDBFF; }
-constexpr bool is_trail_surrogate(std::uint32_t c) noexcept { return c >= 0xDC00 && c <= 0xDFFF; }
-constexpr bool is_decimal_digit(std::uint32_t c) noexcept { return c >= '0' && c <= '9'; }
-constexpr std::uint32_t combine_surrogates(std::uint32_t lead, std::uint32_t trail) noexcept {
-    return 0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
-}
-
-constexpr int hex_value(std::uint32_t c) noexcept {
-    if (c >= '0' && c <= '9') return static_cast<int>(c - '0');
-    if (c >= 'a' && c <= 'f') return static_cast<int>(c - 'a' + 10);
-    if (c >= 'A' && c <= 'F') return static_cast<int>(c - 'A' + 10);
-    return -1;
-}
+using detail::combine_surrogates;
+using detail::is_high_surrogate;
+using detail::is_low_surrogate;
 
 bool in_ranges(const code_point_range* begin, const code_point_range* end, std::uint32_t c) {
     const auto* it = std::upper_bound(begin, end, c, [](std::uint32_t v, const code_point_range& r) {
@@ -162,7 +154,7 @@ bool in_ranges(const code_point_range* begin, const code_point_range* end, std::
 // spec: ECMA-262 §22.2.1 RegExpIdentifierStart (V8 adds the backslash, refused separately).
 bool is_identifier_start(std::uint32_t c) {
     if (c < 0x80) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '$' || c == '_';
+        return ascii::is_alpha(c) || c == '$' || c == '_';
     }
     return in_ranges(std::begin(k_id_start), std::end(k_id_start), c);
 }
@@ -170,8 +162,7 @@ bool is_identifier_start(std::uint32_t c) {
 // spec: ECMA-262 §22.2.1 RegExpIdentifierPart.
 bool is_identifier_part(std::uint32_t c) {
     if (c < 0x80) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '$' || c == '_';
+        return ascii::is_word_char(c) || c == '$';
     }
     if (c == 0x200C || c == 0x200D) return true;
     return in_ranges(std::begin(k_id_continue), std::end(k_id_continue), c);
@@ -227,75 +218,9 @@ constexpr bool is_class_set_double_punctuator(std::uint32_t c) noexcept {
     }
 }
 
-// V8 checks property names byte by byte after truncating each code point to a char.
-constexpr bool is_property_name_char(char c) noexcept {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// One decoded UTF-8 sequence: its code point (U+FFFD for an invalid byte) and its length.
-// Surrogates encoded as three bytes (WTF-8) decode to themselves.
-struct decoded {
-    std::uint32_t code_point;
-    std::size_t length;
-};
-
-decoded decode_utf8(std::string_view s, std::size_t i) noexcept {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 < 0x80) return {b0, 1};
-    std::size_t len = 0;
-    std::uint32_t cp = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-        len = 2;
-        cp = b0 & 0x1Fu;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-        len = 3;
-        cp = b0 & 0x0Fu;
-        if (b0 == 0xE0) lo = 0xA0;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-        len = 4;
-        cp = b0 & 0x07u;
-        if (b0 == 0xF0) lo = 0x90;
-        if (b0 == 0xF4) hi = 0x8F;
-    } else {
-        return {0xFFFD, 1};
-    }
-    if (i + len > s.size()) return {0xFFFD, 1};
-    for (std::size_t k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return {0xFFFD, 1};
-        cp = (cp << 6) | (b & 0x3Fu);
-    }
-    return {cp, len};
-}
-
-// The pattern as UTF-16 code units, with the byte offset where each unit's character starts.
-struct utf16_text {
-    std::u16string units;
-    std::vector<std::size_t> byte_offset;  // one per unit, plus the input size at the end
-};
-
-utf16_text to_utf16(std::string_view s) {
-    utf16_text t;
-    t.units.reserve(s.size());
-    t.byte_offset.reserve(s.size() + 1);
-    for (std::size_t i = 0; i < s.size();) {
-        const decoded d = decode_utf8(s, i);
-        if (d.code_point >= 0x10000) {
-            const std::uint32_t v = d.code_point - 0x10000;
-            t.units.push_back(static_cast<char16_t>(0xD800 + (v >> 10)));
-            t.byte_offset.push_back(i);
-            t.units.push_back(static_cast<char16_t>(0xDC00 + (v & 0x3FF)));
-            t.byte_offset.push_back(i);
-        } else {
-            t.units.push_back(static_cast<char16_t>(d.code_point));
-            t.byte_offset.push_back(i);
-        }
-        i += d.length;
-    }
-    t.byte_offset.push_back(s.size());
-    return t;
-}
+using detail::utf16_text;
+using detail::utf8_char;
+using detail::utf8_surrogates;
 
 enum class class_escape_context : unsigned char { not_in_class, in_class };
 
@@ -378,9 +303,9 @@ private:
     std::uint32_t read_at(int pos, int& width) const noexcept {
         const std::uint32_t c0 = in_[static_cast<std::size_t>(pos)];
         width = 1;
-        if (unicode_mode() && pos + 1 < length() && is_lead_surrogate(c0)) {
+        if (unicode_mode() && pos + 1 < length() && is_high_surrogate(c0)) {
             const std::uint32_t c1 = in_[static_cast<std::size_t>(pos + 1)];
-            if (is_trail_surrogate(c1)) {
+            if (is_low_surrogate(c1)) {
                 width = 2;
                 return combine_surrogates(c0, c1);
             }
@@ -547,7 +472,7 @@ private:
     bool parse_interval_quantifier(int& min_out, int& max_out) {
         const int start = position();
         advance();
-        if (!is_decimal_digit(current_)) {
+        if (!ascii::is_digit(current_)) {
             reset(start);
             return false;
         }
@@ -581,10 +506,10 @@ private:
     // DecimalDigits, saturating at k_infinity.
     int parse_bounded_decimal() {
         int value = 0;
-        while (is_decimal_digit(current_)) {
+        while (ascii::is_digit(current_)) {
             const int digit = static_cast<int>(current_ - '0');
             if (value > (k_infinity - digit) / 10) {
-                while (is_decimal_digit(current_)) advance();
+                while (ascii::is_digit(current_)) advance();
                 return k_infinity;
             }
             value = value * 10 + digit;
@@ -671,13 +596,7 @@ private:
             } else if (!is_identifier_part(c)) {
                 break;
             }
-            if (c > 0xFFFF) {
-                const std::uint32_t v = c - 0x10000;
-                name.push_back(static_cast<char16_t>(0xD800 + (v >> 10)));
-                name.push_back(static_cast<char16_t>(0xDC00 + (v & 0x3FF)));
-            } else {
-                name.push_back(static_cast<char16_t>(c));
-            }
+            detail::append_utf16(name, c);
         }
         force_unicode_ = false;
         fail(regex_error::invalid_capture_group_name);
@@ -708,7 +627,7 @@ private:
             }
             case '0':
                 advance();
-                if (unicode_mode() && is_decimal_digit(next())) {
+                if (unicode_mode() && ascii::is_digit(next())) {
                     fail(regex_error::invalid_decimal_escape);
                     return true;
                 }
@@ -746,7 +665,7 @@ private:
         const int start = position();
         int value = static_cast<int>(next() - '0');
         advance(2);
-        while (is_decimal_digit(current_)) {
+        while (ascii::is_digit(current_)) {
             value = value * 10 + static_cast<int>(current_ - '0');
             if (value > k_max_capture_groups) {
                 reset(start);
@@ -897,15 +816,15 @@ private:
     bool parse_property_class_name(std::string& name, std::string& value, bool& has_value) {
         if (current_ != '{') return false;
         for (advance(); current_ != '}' && current_ != '='; advance()) {
-            const char c = static_cast<char>(current_);
-            if (!is_property_name_char(c) || !has_next()) return false;
+            const char c = static_cast<char>(current_);  // V8 truncates each to a char
+            if (!ascii::is_word_char(static_cast<unsigned char>(c)) || !has_next()) return false;
             name.push_back(c);
         }
         if (current_ == '=') {
             has_value = true;
             for (advance(); current_ != '}'; advance()) {
                 const char c = static_cast<char>(current_);
-                if (!is_property_name_char(c) || !has_next()) return false;
+                if (!ascii::is_word_char(static_cast<unsigned char>(c)) || !has_next()) return false;
                 value.push_back(c);
             }
         }
@@ -951,12 +870,12 @@ private:
             return false;
         }
         const bool ok = parse_hex_escape(4, value);
-        if (ok && unicode_mode() && is_lead_surrogate(value) && current_ == '\\') {
+        if (ok && unicode_mode() && is_high_surrogate(value) && current_ == '\\') {
             const int start = position();
             if (next() == 'u') {
                 advance(2);
                 std::uint32_t trail = 0;
-                if (parse_hex_escape(4, trail) && is_trail_surrogate(trail)) {
+                if (parse_hex_escape(4, trail) && is_low_surrogate(trail)) {
                     value = combine_surrogates(value, trail);
                     return true;
                 }
@@ -971,7 +890,7 @@ private:
         const int start = position();
         std::uint32_t v = 0;
         for (int i = 0; i < digits; ++i) {
-            const int d = hex_value(current_);
+            const int d = ascii::hex_value(current_);
             if (d < 0) {
                 reset(start);
                 return false;
@@ -985,14 +904,14 @@ private:
 
     // One or more hex digits whose value stays within `max`.
     bool parse_hex_number_up_to(std::uint32_t max, std::uint32_t& value) {
-        int d = hex_value(current_);
+        int d = ascii::hex_value(current_);
         if (d < 0) return false;
         std::uint32_t v = 0;
         while (d >= 0) {
             v = v * 16 + static_cast<std::uint32_t>(d);
             if (v > max) return false;
             advance();
-            d = hex_value(current_);
+            d = ascii::hex_value(current_);
         }
         value = v;
         return true;
@@ -1021,14 +940,14 @@ private:
                     return 0;
                 }
                 if (context == class_escape_context::in_class &&
-                    (is_decimal_digit(control) || control == '_')) {
+                    (ascii::is_digit(control) || control == '_')) {
                     advance(2);
                     return control & 0x1F;
                 }
                 return '\\';  // Annex B: the backslash is a literal; `c` is read next
             }
             case '0':
-                if (!is_decimal_digit(next())) {
+                if (!ascii::is_digit(next())) {
                     advance();
                     return 0;
                 }
@@ -1496,7 +1415,7 @@ std::optional<std::string> canonical_flags(std::string_view flags) {
 std::string quote_body(std::string_view body) {
     std::size_t units = 0;
     for (std::size_t i = 0; i < body.size();) {
-        const decoded d = decode_utf8(body, i);
+        const utf8_char d = detail::utf8_decode(body, i, utf8_surrogates::decoded);
         const std::size_t width = d.code_point >= 0x10000 ? 2 : 1;
         if (units + width > k_quote_limit) {
             std::string out(body.substr(0, i));
@@ -1529,7 +1448,7 @@ verdict validate_regex(std::string_view pattern, std::string_view flags) {
         v.message = k_messages[static_cast<std::size_t>(regex_error::too_large)];
         return v;
     }
-    const utf16_text text = to_utf16(pattern);
+    const utf16_text text = detail::to_utf16(pattern, utf8_surrogates::decoded);
     const bool unicode = canonical->find('u') != std::string::npos;
     const bool unicode_sets = canonical->find('v') != std::string::npos;
     pattern_parser parser(text.units, unicode, unicode_sets);

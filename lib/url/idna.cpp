@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "utf8.hpp"
+
 namespace plurnk::url_detail {
 namespace {
 
@@ -80,26 +82,11 @@ std::uint8_t ccc(char32_t cp) noexcept {
 
 // UTF-8 to code points; false on any ill-formed sequence (overlong, surrogate, > U+10FFFF).
 bool utf8_decode(std::string_view in, std::u32string& out) {
-    std::size_t i = 0;
-    while (i < in.size()) {
-        const auto b0 = static_cast<unsigned char>(in[i]);
-        if (b0 < 0x80) { out.push_back(b0); ++i; continue; }
-        std::size_t len = 0;
-        char32_t cp = 0;
-        char32_t min = 0;
-        if ((b0 & 0xE0) == 0xC0) { len = 2; cp = b0 & 0x1FU; min = 0x80; }
-        else if ((b0 & 0xF0) == 0xE0) { len = 3; cp = b0 & 0x0FU; min = 0x800; }
-        else if ((b0 & 0xF8) == 0xF0) { len = 4; cp = b0 & 0x07U; min = 0x10000; }
-        else return false;
-        if (in.size() - i < len) return false;
-        for (std::size_t k = 1; k < len; ++k) {
-            const auto b = static_cast<unsigned char>(in[i + k]);
-            if ((b & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (b & 0x3FU);
-        }
-        if (cp < min || cp > k_max_code_point || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        out.push_back(cp);
-        i += len;
+    for (std::size_t i = 0; i < in.size();) {
+        const detail::utf8_char c = detail::utf8_decode(in, i);  // lib/utf8.hpp, the one codec
+        if (!c.well_formed) return false;
+        out.push_back(c.code_point);
+        i += c.length;
     }
     return true;
 }

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "ascii.hpp"
 #include "plurnk/path.hpp"
 
 namespace plurnk {
@@ -26,8 +27,8 @@ constexpr std::string_view k_meta_unclosed = "invalid request metadata: unclosed
 constexpr std::string_view k_meta_no_colon = "invalid request metadata: missing `:` separator";
 constexpr std::string_view k_meta_empty_name = "invalid request metadata: empty name";
 
-bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+using ascii::is_alpha;
+using ascii::is_digit;
 
 // BEHAVIOUR §3.4 step 2: `\\`, `\(`, `\)` lose their backslash; any other `\x` stays.
 std::string decode_escapes(std::string_view raw) {

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ascii.hpp"
 #include "idna.hpp"
 #include "plurnk/path.hpp"
 
@@ -31,14 +32,11 @@ namespace {
 // ---------------------------------------------------------------------------------------
 // Code point classes and percent-encode sets (spec: §1.3 Percent-encoded bytes).
 
-bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-bool is_hex(char c) noexcept { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-char to_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-int hex_value(char c) noexcept {
-    if (is_digit(c)) return c - '0';
-    return to_lower(c) - 'a' + 10;
-}
+using ascii::hex_value;
+using ascii::is_alpha;
+using ascii::is_digit;
+using ascii::is_hex_digit;
+using ascii::to_lower;
 
 enum class encode_set : std::uint8_t { c0_control, fragment, query, special_query, path, userinfo };
 
@@ -78,7 +76,7 @@ std::string percent_decode(std::string_view in) {
     std::string out;
     out.reserve(in.size());
     for (std::size_t i = 0; i < in.size(); ++i) {
-        if (in[i] == '%' && i + 2 < in.size() && is_hex(in[i + 1]) && is_hex(in[i + 2])) {
+        if (in[i] == '%' && i + 2 < in.size() && is_hex_digit(in[i + 1]) && is_hex_digit(in[i + 2])) {
             out.push_back(static_cast<char>(hex_value(in[i + 1]) * 16 + hex_value(in[i + 2])));
             i += 2;
         } else {
@@ -136,7 +134,7 @@ std::optional<std::uint64_t> parse_ipv4_number(std::string_view in) {
     std::uint64_t value = 0;
     for (char c : in) {
         unsigned d = 0;
-        if (radix == 16 && is_hex(c)) d = static_cast<unsigned>(hex_value(c));
+        if (radix == 16 && is_hex_digit(c)) d = static_cast<unsigned>(hex_value(c));
         else if (radix == 10 && is_digit(c)) d = static_cast<unsigned>(c - '0');
         else if (radix == 8 && c >= '0' && c <= '7') d = static_cast<unsigned>(c - '0');
         else return std::nullopt;
@@ -225,7 +223,7 @@ std::optional<std::string> parse_ipv6(std::string_view in) {
         }
         unsigned value = 0;
         std::size_t length = 0;
-        while (length < 4 && p < n && is_hex(in[p])) {
+        while (length < 4 && p < n && is_hex_digit(in[p])) {
             value = value * 16 + static_cast<unsigned>(hex_value(in[p]));
             ++p;
             ++length;

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "ascii.hpp"
 #include "plurnk/validate.hpp"
 #include "utf8.hpp"
 #include "xml_chars.hpp"
@@ -111,19 +112,13 @@ struct code_unit {
 // does not start a valid sequence yields U+FFFD and spans one byte.
 code_unit decode_unit(std::string_view s, std::size_t i) noexcept {
     if (i >= s.size()) return {0, 0};
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 < 0x80) return {b0, 1};
-    // Validation is the library's one UTF-8 rule (lib/utf8.hpp); only the value is built here.
-    const std::size_t len = detail::utf8_sequence_length(s, i);
-    if (len == 0) return {0xFFFD, 1};
-    std::uint32_t cp = b0 & (len == 2 ? 0x1Fu : len == 3 ? 0x0Fu : 0x07u);
-    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+    const detail::utf8_char c = detail::utf8_decode(s, i);  // lib/utf8.hpp, the one codec
+    std::uint32_t cp = c.code_point;
     if (cp > 0xFFFF) cp = 0xD800 + ((cp - 0x10000) >> 10);
-    return {cp, len};
+    return {cp, c.length};
 }
 
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+using ascii::is_digit;
 
 // spec: XPath 1.0 §3.7 — the reference's tokenizer. next() returns one token per call.
 class lexer {
@@ -133,7 +128,7 @@ public:
     // Consumes and returns the next token; after an error or the end, returns that forever.
     token next() {
         if (done_) return {done_kind_, pos_};
-        while (pos_ < in_.size() && is_space(in_[pos_])) ++pos_;
+        while (pos_ < in_.size() && ascii::is_whitespace(in_[pos_])) ++pos_;
         start_ = pos_;
         if (pos_ >= in_.size() || in_[pos_] == '\0') return finish(lexeme::end);
         const char c = in_[pos_];

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// The result builder (private header): turns the lexer's and the statement parser's output into
+// the result as it settles (BEHAVIOUR §3-§4). Each statement unit becomes its statement or its
+// first error ("one hard error per statement"), with the typed AST built and validated; text
+// tokens become text items; finish() appends the errors no statement claimed, cuts everything from
+// the unparsed tail on, and runs the turn-shape passes of the `parse` tier. parse() and the push
+// parser share it. Its jobs live in three files:
+//   ast_builder.cpp       error claiming and ordering, item emission, stream release
+//   statement_builder.cpp a statement unit's tokens -> statement (signal, target, scope, body)
+//   passes.cpp            the advisories, the unparsed tail and the turn shape, in the
+//                         reference's order
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frozen_log.hpp"
+#include "lexer.hpp"
+#include "messages.hpp"
+#include "plurnk/parse.hpp"
+#include "position.hpp"
+#include "statement_parser.hpp"
+
+namespace plurnk::detail {
+
+// A hard error waiting for a statement to claim it. Its diagnostic (the message text above all)
+// is made only when it is reported: most errors of an error-dense input are claimed by a
+// statement that shows another one, or fall into the unparsed tail.
+struct pending_error {
+    std::uint32_t offset;
+    std::uint32_t index;     // into lex_output::errors or syntax_tree::errors, by `from`
+    std::uint64_t recorded;  // when the reference records it: 2 * fetched token (+1 for the parser)
+    position at;
+    plurnk::source from;
+    bool consumed = false;
+};
+
+// parse_options::max_input_bytes, capped at what 32-bit offsets can address.
+inline std::size_t input_limit(const parse_options& o) noexcept {
+    return std::min(o.max_input_bytes, parse_options::k_max_input_bytes);
+}
+
+// The last item of a result whose input went past max_input_bytes: where parsing stopped and how
+// much was left out.
+void append_input_limit_error(parse_result& r, position end, std::uint64_t parsed, std::uint64_t total);
+
+// Builds the result from the lexer's and the statement parser's output as they settle: units
+// become statements or their first error, text tokens become text items (each followed by its
+// advisories in the parse tier), in token order. finish() appends the unclaimed errors, cuts the
+// unparsed tail and runs the turn-shape passes. The push parser calls advance() after every
+// chunk; parse() calls it once with everything.
+class result_builder {
+public:
+    using sink = std::function<void(const item&, std::size_t index)>;
+
+    explicit result_builder(tier t) : tier_(t) {}
+
+// Emits what the first `settled` tokens decide. `in` is the whole input so far.
+    void advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
+                 const sink& out);
+
+// Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
+    parse_result finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out);
+
+// Before the builder is copied (a stream checkpoint): its items so far move to the frozen
+// logs, which the copy then shares instead of duplicating them. Items are complete between
+// advance() calls (only finish() revisits them, after take()), and so are the carried errors.
+// Not observable: indices, events and the final result are unchanged.
+    void share();
+
+    // The position of an offset of the input last passed in (after finish() too).
+    position position_of(std::size_t offset) { return at(offset); }
+
+    // Whether every one of `tokens` tokens and every error has been taken (see release()).
+    [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
+        return next_token_ == tokens && lexed_ != nullptr && lex_seen_ == lexed_->errors.size() &&
+               tree_ != nullptr && syn_seen_ == tree_->errors.size();
+    }
+// The push parser drops the first `bytes` bytes of its input and the first `tokens` tokens,
+// whose lexer and parser errors are forgotten too: the errors no statement claimed become
+// diagnostics now (they are reported at finish(), before any later one: they were recorded
+// first), and later offsets and token indices count from the cut.
+    void release(std::size_t bytes, std::size_t tokens);
+
+private:
+    static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
+
+    // --- ast_builder.cpp: errors, items, emission ---
+    void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
+    void collect_errors();
+    diagnostic make_diagnostic(const pending_error& e) const;
+    pending_error* claim(std::vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
+                         pending_error* first);
+    void emit_unit(const unit& un, const sink& out);
+    void visitor_error(position p, std::string message, message_id id, const sink& out);
+    void append_unclaimed();
+    std::vector<const pending_error*> unclaimed_in_order() const;
+
+    position at(std::size_t offset) { return pos_.at(offset); }
+    std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
+
+    // Appends an item; reports it now when it is final, else at finish().
+    template <typename Item>
+    void add_item(Item&& it, bool final_now, const sink& out) {
+        result_.items.emplace_back(std::forward<Item>(it));
+        settle_last(final_now, out);
+    }
+
+    // Bookkeeping for the item just placed at the back of the result.
+    void settle_last(bool final_now, const sink& out) {
+        if (!final_now) index_known_ = false;
+        const bool fire = final_now && out;
+        fired_.push_back(fire ? 1 : 0);
+        if (fire) {
+            out(result_.items.back(), index_known_ ? frozen_items_.size() + result_.items.size() - 1 : stream_event_npos);
+        }
+    }
+
+    template <class T>
+    static void reserve_for(std::vector<T>& v, std::size_t n) {
+        if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
+    }
+
+    // Keeps the items (and their reported flags) for which keep(item) holds.
+    template <class Pred>
+    void keep_items(Pred keep) {
+        std::size_t w = 0;
+        for (std::size_t r = 0; r < result_.items.size(); ++r) {
+            if (!keep(result_.items[r])) continue;
+            if (w != r) {
+                result_.items[w] = std::move(result_.items[r]);
+                fired_[w] = fired_[r];
+            }
+            ++w;
+        }
+        result_.items.resize(w);
+        fired_.resize(w);
+    }
+
+    // --- statement_builder.cpp: a clean unit -> its statement, from the slots the parser noted ---
+    // Why a well-formed statement is not admitted (source: visitor).
+    struct visitor_failure {
+        std::string message;
+        message_id id;
+    };
+    void build_statement(const unit& un, const sink& out);
+    void build_signal(statement& st, const unit& un);
+    std::optional<visitor_failure> build_target(statement& st, const unit& un);
+    std::optional<visitor_failure> build_body(statement& st, const unit& un);
+
+    // --- passes.cpp: advisories, unparsed tail and turn shape of the parse tier (BEHAVIOUR §4.3) ---
+    std::vector<diagnostic> near_miss_advisories(const text_item& t);
+    std::optional<diagnostic> plan_body_advisory(const statement& s) const;
+    std::optional<diagnostic> misplaced_target_advisory(const statement& s) const;
+    void apply_tail();
+    void append_invented_closer(std::string& reason, std::string_view tag) const;
+    void turn_shape();
+
+    tier tier_;
+    std::string_view in_;
+    const lex_output* lexed_ = nullptr;
+    const syntax_tree* tree_ = nullptr;
+    position_map pos_{std::string_view{}};
+    std::size_t next_token_ = 0;
+    std::size_t lex_seen_ = 0, syn_seen_ = 0;
+    bool has_prev_ = false;
+    position prev_pos_{};
+    lex_context prev_context_ = lex_context::between_statements;
+    std::vector<pending_error> lex_errs_;  // offset order = recording order
+    std::vector<pending_error> syn_errs_;  // offset order
+    std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
+    std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
+    bool finishing_ = false;          // in finish()
+    std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
+    std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order
+    frozen_log<diagnostic> frozen_carried_;  // ... the first of them (before carried_)
+    parse_result result_;   // items: those after frozen_items_
+    std::vector<char> fired_;  // per item of result_.items: already reported to the sink
+    frozen_log<item> frozen_items_;  // the first items (streaming), shared by copies
+    frozen_log<char> frozen_fired_;  // their fired_ flags
+    bool index_known_ = true;
+    // Reused by build_statement so a statement costs no allocations beyond the AST's own.
+    std::string target_scratch_, body_scratch_;
+};
+
+}  // namespace plurnk::detail
+

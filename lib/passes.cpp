@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+// The passes over the built items (see ast_builder.hpp), in the reference's order: the parse
+// tier's advisories as items are made (near-miss op names in text, op-shaped text in a PLAN body,
+// a path in EDIT/COPY/MOVE's tag slot), then at finish() the unparsed tail (with the
+// invented-closer advisory) and the turn shape of the parse tier (BEHAVIOUR §4.3).
+#include <optional>
+#include <string>
+#include <unordered_set>
+
+#include "ascii.hpp"
+#include "ast_builder.hpp"
+
+namespace plurnk::detail {
+
+namespace {
+
+using ascii::is_word_char;
+
+// a-z to A-Z; every other byte unchanged.
+std::string to_upper(std::string_view s) {
+    std::string u(s);
+    for (char& c : u) {
+        if (ascii::is_lower(static_cast<unsigned char>(c))) c = static_cast<char>(c - 'a' + 'A');
+    }
+    return u;
+}
+
+const char* near_miss(std::string_view upper) {
+    struct entry {
+        const char* word;
+        const char* suggestion;
+    };
+    static constexpr entry k_map[] = {
+        {"CLOSE", "`<<FOLD`"},   {"HIDE", "`<<FOLD`"},    {"COLLAPSE", "`<<FOLD`"}, {"SHOW", "`<<OPEN`"},
+        {"EXPAND", "`<<OPEN`"},  {"DELETE", "`<<KILL`"},  {"REMOVE", "`<<KILL`"},   {"DROP", "`<<KILL`"},
+        {"GET", "`<<READ`"},     {"FETCH", "`<<READ`"},   {"CAT", "`<<READ`"},      {"WRITE", "`<<EDIT`"},
+        {"CREATE", "`<<EDIT`"},  {"UPDATE", "`<<EDIT`"},  {"SET", "`<<EDIT`"},      {"LIST", "`<<FIND`"},
+        {"SEARCH", "`<<FIND`"},  {"GREP", "`<<FIND`"},    {"QUERY", "`<<FIND`"},    {"RUN", "`<<EXEC`"},
+        {"SHELL", "`<<EXEC`"},   {"SPAWN", "`<<WORK(worker://name)` to spawn a worker"},
+        {"DELEGATE", "`<<WORK(worker://name)` to spawn a worker"},
+    };
+    for (const auto& e : k_map) {
+        if (upper == e.word) return e.suggestion;
+    }
+    return nullptr;
+}
+
+bool path_shaped(std::string_view tag) {
+    if (tag.find('/') != std::string_view::npos) return true;
+    // ends with .<letter><alnum>* and the char before the dot is not '/'
+    std::size_t k = tag.size();
+    while (k > 0 && ascii::is_alnum(static_cast<unsigned char>(tag[k - 1]))) {
+        --k;
+    }
+    if (k == tag.size() || k == 0 || tag[k - 1] != '.') return false;
+    const char first = tag[k];
+    if (!ascii::is_alpha(static_cast<unsigned char>(first))) return false;
+    return !(k >= 2 && tag[k - 2] == '/');
+}
+
+bool is_disposition(const statement& s) {
+    if (s.op != op::SEND || s.signal.kind != signal::kind_t::number) return false;
+    const double n = s.signal.number;
+    return n == 102 || n == 200 || n == 202 || n == 300 || n == 499;
+}
+
+position item_position(const item& it) {
+    if (const auto* s = std::get_if<statement>(&it)) return s->position;
+    if (const auto* d = std::get_if<diagnostic>(&it)) return d->position;
+    return std::get<text_item>(it).position;
+}
+
+}  // namespace
+
+// Linear in the text item: the words that follow a ':' are collected once, and positions
+// advance with one forward-moving map.
+std::vector<diagnostic> result_builder::near_miss_advisories(const text_item& t) {
+    std::vector<diagnostic> out;
+    const std::string_view s = t.text;
+    if (s.find("<<") == std::string_view::npos) return out;
+    // `:Word` at a word boundary closes `<<Word`: the maximal word run after a ':' equals Word.
+    std::unordered_set<std::string_view> closers;
+    for (std::size_t f = s.find(':'); f != std::string_view::npos; f = s.find(':', f + 1)) {
+        std::size_t e = f + 1;
+        while (e < s.size() && is_word_char(static_cast<unsigned char>(s[e]))) ++e;
+        if (e > f + 1) closers.insert(s.substr(f + 1, e - f - 1));
+    }
+    if (closers.empty()) return out;
+    position_map pm(s);
+    for (std::size_t i = s.find("<<"); i != std::string_view::npos && i + 2 < s.size(); i = s.find("<<", i + 1)) {
+        std::size_t k = i + 2;
+        while (k < s.size() && ascii::is_alpha(static_cast<unsigned char>(s[k]))) ++k;
+        if (k == i + 2) continue;
+        const std::string_view word = s.substr(i + 2, k - i - 2);
+        const std::string upper = to_upper(word);
+        const char* suggestion = near_miss(upper);
+        if (suggestion == nullptr || closers.count(word) == 0) continue;
+        // Position of byte i, across any newlines the item holds (a think block, say).
+        const position in_text = pm.at(i);
+        position p = t.position;
+        if (in_text.line == 1) {
+            p.column += in_text.column;
+        } else {
+            p.line += in_text.line - 1;
+            p.column = in_text.column;
+        }
+        out.push_back(diagnostic{p, source::parser, severity::warning,
+                                 format_message(message_id::near_miss_op, {{"word", word}, {"suggestion", suggestion}}),
+                                 message_id::near_miss_op});
+    }
+    return out;
+}
+
+std::optional<diagnostic> result_builder::plan_body_advisory(const statement& s) const {
+    if (s.op != op::PLAN || !s.suffix.empty()) return std::nullopt;
+    const auto* body = std::get_if<std::string>(&s.body);
+    if (body == nullptr) return std::nullopt;
+    const std::string_view b = *body;
+    for (std::size_t i = b.find("<<"); i != std::string_view::npos; i = b.find("<<", i + 1)) {
+        for (int o = 0; o < k_protocol_op_count; ++o) {
+            const std::string_view name = op_name(static_cast<op>(o));
+            if (b.substr(i + 2, name.size()) != name) continue;
+            const std::size_t e = i + 2 + name.size();
+            if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
+            return diagnostic{s.position, source::parser, severity::warning,
+                              format_message(message_id::plan_body_op_text, {{"op", name}}),
+                              message_id::plan_body_op_text};
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<diagnostic> result_builder::misplaced_target_advisory(const statement& s) const {
+    if (s.op != op::EDIT && s.op != op::COPY && s.op != op::MOVE) return std::nullopt;
+    if (s.target || s.signal.kind != signal::kind_t::tags) return std::nullopt;
+    for (const auto& tag : s.signal.tags) {
+        if (!path_shaped(tag)) continue;
+        const std::string name = std::string(op_name(s.op)) + s.suffix;
+        return diagnostic{s.position, source::parser, severity::warning,
+                          format_message(message_id::misplaced_target, {{"name", name}, {"tag", tag}}),
+                          message_id::misplaced_target};
+    }
+    return std::nullopt;
+}
+
+void result_builder::apply_tail() {
+    if (lexed_->final_mode == mode::normal) return;
+    const position from = at(lexed_->last_open_begin);
+    const std::string_view tag = in_.substr(lexed_->open_tag_begin, lexed_->open_tag_end - lexed_->open_tag_begin);
+    const std::string line = std::to_string(from.line);
+    message_id id = message_id::tail_statement_unclosed;
+    switch (lexed_->final_mode) {
+        case mode::body: id = message_id::tail_body_unclosed; break;
+        case mode::signal_tags:
+        case mode::signal_int:
+        case mode::signal_ident: id = message_id::tail_signal_unclosed; break;
+        case mode::target: id = message_id::tail_target_unclosed; break;
+        default: break;
+    }
+    std::string reason = format_message(id, {{"tag", tag}, {"line", line}});
+    // The invented-closer advisory rides the body reason (its id stays the body's).
+    if (id == message_id::tail_body_unclosed) append_invented_closer(reason, tag);
+    keep_items([&](const item& it) { return item_position(it) < from; });
+    result_.tail = unparsed_tail{from, std::move(reason), id};
+}
+
+// §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
+// unclosed body that is not the op's own closer.
+void result_builder::append_invented_closer(std::string& reason, std::string_view tag) const {
+    const std::string upper = to_upper(tag);
+    const std::string_view body = in_.substr(lexed_->body_begin);
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        if (body[i] != ':') continue;
+        std::size_t k = i + 1;
+        if (k >= body.size() || !ascii::is_upper(static_cast<unsigned char>(body[k]))) continue;
+        ++k;
+        while (k < body.size() && (ascii::is_upper(static_cast<unsigned char>(body[k])) || ascii::is_digit(static_cast<unsigned char>(body[k])) || body[k] == '_')) ++k;
+        if (k - i - 1 < 2) continue;
+        if (k < body.size() && is_word_char(static_cast<unsigned char>(body[k]))) continue;
+        const std::string_view name = body.substr(i + 1, k - i - 1);
+        if (name != upper) append_message(reason, message_id::tail_invented_closer, {{"name", name}});
+        return;
+    }
+}
+
+void result_builder::turn_shape() {
+    auto& items = result_.items;
+    bool has_plan = false, has_terminal = false, hard_non_parser = false;
+    for (const auto& it : items) {
+        if (const auto* s = std::get_if<statement>(&it)) {
+            has_plan = has_plan || s->op == op::PLAN;
+            has_terminal = has_terminal || is_disposition(*s);
+        } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+            if (d->severity == severity::error && d->source != source::parser) hard_non_parser = true;
+        }
+    }
+    if (!has_plan || !has_terminal) {
+        std::optional<position> first_removed;
+        keep_items([&](const item& it) {
+            const auto* d = std::get_if<diagnostic>(&it);
+            if (d == nullptr || d->severity != severity::error || d->source != source::parser) return true;
+            if (!first_removed) first_removed = d->position;
+            return false;
+        });
+        if (first_removed && !hard_non_parser) {
+            const message_id id = !has_plan ? message_id::turn_missing_plan : message_id::turn_missing_terminal_send;
+            result_.items.emplace_back(
+                diagnostic{*first_removed, source::parser, severity::error, format_message(id, {}), id});
+            fired_.push_back(0);
+        }
+        return;
+    }
+    if (hard_non_parser) return;
+    // Mid-termination: parser hard errors after the first disposition SEND.
+    std::optional<position> terminal;
+    for (const auto& it : items) {
+        if (const auto* s = std::get_if<statement>(&it); s && is_disposition(*s)) {
+            terminal = s->position;
+            break;
+        }
+    }
+    for (auto& it : items) {
+        if (auto* d = std::get_if<diagnostic>(&it)) {
+            if (d->severity == severity::error && d->source == source::parser && *terminal < d->position) {
+                d->id = message_id::turn_ended_by_send;
+                d->message = format_message(d->id, {});
+            }
+        }
+    }
+}
+
+}  // namespace plurnk::detail

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// A clean statement unit's tokens -> its statement (see ast_builder.hpp): the op and suffix from
+// the opener, then the signal, the target (parse_path), the scope marks and the body (a matcher
+// checked by its dialect's validator, a SEND body with its JSON form, a COPY/MOVE selection, or
+// text). A validator's rejection replaces the statement by a visitor error.
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ascii.hpp"
+#include "ast_builder.hpp"
+#include "plurnk/json.hpp"
+#include "plurnk/path.hpp"
+#include "plurnk/validate.hpp"
+
+namespace plurnk::detail {
+
+namespace {
+
+// The value of the decimal digits [b, e) (nothing else), as std::from_chars would read it: up to
+// 15 digits are summed exactly in an integer, longer runs go to from_chars for correct rounding.
+double decimal_value(const char* b, const char* e) noexcept {
+    if (e - b <= 15) {
+        std::uint64_t v = 0;
+        for (const char* p = b; p != e; ++p) v = v * 10 + static_cast<std::uint64_t>(*p - '0');
+        return static_cast<double>(v);
+    }
+    double v = 0;
+    std::from_chars(b, e, v);
+    return v;
+}
+
+// Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`).
+line_marker scope_marks(std::string_view s) {
+    line_marker m;
+    std::size_t i = 0;
+    if (i < s.size() && s[i] == '<') ++i;
+    while (i < s.size() && s[i] != '>') {
+        const std::size_t start = i;
+        if (s[i] == '-') ++i;
+        while (i < s.size() && ascii::is_digit(static_cast<unsigned char>(s[i]))) ++i;
+        if (i < s.size() && s[i] == '.') {
+            ++i;
+            while (i < s.size() && ascii::is_digit(static_cast<unsigned char>(s[i]))) ++i;
+        }
+        const char* num_begin = s.data() + start + (s[start] == '-' ? 1 : 0);
+        const char* num_end = s.data() + i;
+        double v = 0;
+        if (std::find(num_begin, num_end, '.') == num_end) {
+            v = decimal_value(num_begin, num_end);
+        } else {
+            std::from_chars(num_begin, num_end, v);
+        }
+        if (s[start] == '-') v = -v;
+        m.marks.push_back(v);
+        if (i < s.size() && s[i] == ',') {
+            ++i;
+            if (i < s.size() && s[i] == ' ') ++i;
+        } else if (i < s.size() && s[i] == '-') {
+            ++i;
+        } else if (i == start) {
+            ++i;  // defensive: never loop without progress
+        }
+    }
+    return m;
+}
+
+double parse_int_signal(std::string_view s) {
+    const bool neg = !s.empty() && s[0] == '-';
+    const double v = decimal_value(s.data() + (neg ? 1 : 0), s.data() + s.size());
+    return neg ? -v : v;
+}
+
+// Whether JSON.parse could accept `s`: after JSON whitespace, a value must start with one of these
+// bytes. Anything else is rejected without running the JSON reader.
+bool may_start_json(std::string_view s) noexcept {
+    for (const char c : s) {
+        switch (c) {
+            case ' ': case '\t': case '\n': case '\r': continue;
+            case '{': case '[': case '"': case '-': case 't': case 'f': case 'n': return true;
+            default: return ascii::is_digit(static_cast<unsigned char>(c));
+        }
+    }
+    return false;
+}
+
+bool is_matcher_op(op o) {
+    return o == op::FIND || o == op::READ || o == op::OPEN || o == op::FOLD || o == op::LOOK || o == op::BUFF;
+}
+
+}  // namespace
+
+namespace {
+
+// The text of tokens [b, e): the one token's own text, or the pieces joined in `buf`.
+std::string_view joined_text(std::string_view in, const std::vector<token>& toks, std::uint32_t b, std::uint32_t e,
+                             std::string& buf) {
+    if (e <= b) return {};
+    if (e - b == 1) return in.substr(toks[b].begin, toks[b].end - toks[b].begin);
+    buf.clear();
+    for (std::uint32_t i = b; i < e; ++i) buf.append(in.substr(toks[i].begin, toks[i].end - toks[i].begin));
+    return buf;
+}
+
+}  // namespace
+
+void result_builder::build_statement(const unit& un, const sink& out) {
+    const auto& toks = lexed_->tokens;
+    // Built in place at the back of the result (a statement is large: moving it costs more
+    // than filling it); a visitor error replaces it.
+    statement& st = std::get<statement>(result_.items.emplace_back(std::in_place_type<statement>));
+    const token& open = toks[un.first];
+    st.op = open.op;
+    st.suffix = std::string(in_.substr(open.begin + 6, open.end - open.begin - 6));
+    st.position = at(open.begin);
+    if (un.signal != 0) build_signal(st, un);
+    std::optional<visitor_failure> failure;
+    if (un.target != 0) failure = build_target(st, un);
+    if (!failure && un.scope != 0) st.marker = scope_marks(text(toks[un.scope]));
+    if (!failure && un.body != 0) failure = build_body(st, un);
+    if (failure) {
+        const position p = st.position;
+        result_.items.pop_back();
+        visitor_error(p, std::move(failure->message), failure->id, out);
+        return;
+    }
+    settle_last(true, out);
+    if (tier_ == tier::parse) {
+        const auto& added = std::get<statement>(result_.items.back());
+        std::optional<diagnostic> plan = plan_body_advisory(added);
+        std::optional<diagnostic> misplaced = misplaced_target_advisory(added);
+        if (plan) add_item(std::move(*plan), true, out);
+        if (misplaced) add_item(std::move(*misplaced), true, out);
+    }
+}
+
+// signal : `[` (TAG | `,`)* `]` (tag ops), `[` INT? `]` (SEND, KILL), `[` IDENT? `]` (EXEC),
+// `[` TAG `]` (WORK, FORK branch)
+void result_builder::build_signal(statement& st, const unit& un) {
+    const auto& toks = lexed_->tokens;
+    const std::uint32_t b = un.signal + 1, e = un.signal_end - 1;  // inside the brackets
+    switch (st.op) {
+        case op::SEND:
+        case op::KILL:
+            if (b < e) {
+                st.signal.kind = signal::kind_t::number;
+                st.signal.number = parse_int_signal(text(toks[b]));
+            }
+            break;
+        case op::EXEC:
+        case op::WORK:
+        case op::FORK:
+            if (b < e) {
+                st.signal.kind = signal::kind_t::text;
+                st.signal.text = std::string(text(toks[b]));
+            }
+            break;
+        default:
+            st.signal.kind = signal::kind_t::tags;
+            for (std::uint32_t i = b; i < e; ++i) {
+                if (toks[i].kind == tok::tag) st.signal.tags.emplace_back(text(toks[i]));
+            }
+    }
+}
+
+// target : `(` TARGET_TEXT* `)`, decoded and classified by parse_path (local path or URL).
+std::optional<result_builder::visitor_failure> result_builder::build_target(statement& st, const unit& un) {
+    const std::string_view raw =
+        joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
+    path_result p = parse_path(raw);
+    if (p.error) return visitor_failure{std::move(*p.error), message_id::invalid_target};
+    st.target = std::move(p.path);
+    return std::nullopt;
+}
+
+// body : BODY*, by the op's body kind: a matcher (dialect by its leading characters, checked by
+// the dialect's validator), a SEND body with its JSON form, a COPY/MOVE selection, or text.
+std::optional<result_builder::visitor_failure> result_builder::build_body(statement& st, const unit& un) {
+    const std::string_view body = joined_text(in_, lexed_->tokens, un.body, un.body_end, body_scratch_);
+    if (body.empty()) return std::nullopt;
+    if (is_matcher_op(st.op)) {
+        matcher_body m;
+        std::optional<std::string> err;
+        message_id id = message_id::external;
+        if (body.rfind("//", 0) == 0) {
+            m.dialect = dialect::xpath;
+            err = check_xpath_matcher(body);
+            id = message_id::invalid_xpath_matcher;
+        } else if (body[0] == '/') {
+            m.dialect = dialect::regex;
+            err = check_regex_matcher(body);
+            id = message_id::invalid_regex_matcher;
+            if (!err) {
+                const regex_split sp = split_regex(body);
+                m.pattern = std::string(sp.pattern);
+                m.flags = std::string(sp.flags);
+            }
+        } else if (body[0] == '$') {
+            m.dialect = dialect::jsonpath;
+            err = check_jsonpath_matcher(body);
+            id = message_id::invalid_jsonpath_matcher;
+        } else if (body[0] == '~') {
+            m.dialect = dialect::semantic;
+        } else if (body[0] == '@') {
+            m.dialect = dialect::graph;
+        } else {
+            m.dialect = dialect::glob;
+        }
+        if (err) return visitor_failure{std::move(*err), id};
+        m.raw = std::string(body);
+        st.body = std::move(m);
+    } else if (st.op == op::SEND) {
+        send_body b;
+        if (may_start_json(body)) b.json = canonical_json(body);
+        b.raw = std::string(body);
+        st.body = std::move(b);
+    } else if (st.op == op::COPY || st.op == op::MOVE) {
+        selection_result sel = parse_resource_selection(body);
+        if (sel.error) return visitor_failure{std::move(*sel.error), message_id::invalid_selection};
+        if (sel.selection) st.body = std::move(*sel.selection);
+    } else {
+        st.body = std::string(body);
+    }
+    return std::nullopt;
+}
+
+}  // namespace plurnk::detail
