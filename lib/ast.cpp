@@ -4,23 +4,22 @@
 
 #include <array>
 
+#include "op_table.hpp"
 #include "plurnk/parse.hpp"
 #include "utf8.hpp"
 
 namespace plurnk {
 
 namespace {
-constexpr std::array<const char*, k_op_count> k_op_names = {
-    "FIND", "READ", "EDIT", "COPY", "MOVE", "OPEN", "FOLD", "SEND",
-    "EXEC", "WORK", "FORK", "KILL", "PLAN", "TURN", "LOOK", "BUFF"};
 constexpr std::array<const char*, 4> k_tier_names = {"parse", "statements", "log", "client"};
 }  // namespace
 
-const char* op_name(op o) noexcept { return k_op_names[static_cast<std::size_t>(o)]; }
+// (the keywords are string literals, so their data is NUL-terminated)
+const char* op_name(op o) noexcept { return detail::traits(o).keyword.data(); }
 
 std::optional<op> op_from_name(std::string_view word) noexcept {
-    for (std::size_t i = 0; i < k_op_names.size(); ++i) {
-        if (word == k_op_names[i]) return static_cast<op>(i);
+    for (const detail::op_traits& t : detail::k_ops) {
+        if (word == t.keyword) return t.op;
     }
     return std::nullopt;
 }

@@ -18,6 +18,7 @@
 #include "lexer.hpp"
 
 #include "ascii.hpp"
+#include "op_table.hpp"
 #include "utf8.hpp"
 #include "work_counter.hpp"
 
@@ -31,9 +32,6 @@ namespace plurnk::detail {
 
 namespace {
 
-constexpr std::array<std::string_view, k_op_count> k_keywords = {
-    "FIND", "READ", "EDIT", "COPY", "MOVE", "OPEN", "FOLD", "SEND",
-    "EXEC", "WORK", "FORK", "KILL", "PLAN", "TURN", "LOOK", "BUFF"};
 
 // Four bytes as one number, so a keyword test is sixteen integer compares.
 constexpr std::uint32_t word4(unsigned char a, unsigned char b, unsigned char c, unsigned char d) noexcept {
@@ -42,12 +40,25 @@ constexpr std::uint32_t word4(unsigned char a, unsigned char b, unsigned char c,
 constexpr std::array<std::uint32_t, k_op_count> k_keyword_words = [] {
     std::array<std::uint32_t, k_op_count> w{};
     for (std::size_t n = 0; n < k_op_count; ++n) {
-        const std::string_view k = k_keywords[n];
+        const std::string_view k = k_ops[n].keyword;
         w[n] = word4(static_cast<unsigned char>(k[0]), static_cast<unsigned char>(k[1]),
                      static_cast<unsigned char>(k[2]), static_cast<unsigned char>(k[3]));
     }
     return w;
 }();
+
+// The mode `[` enters: by the shape of the op's signal (op_table.hpp).
+constexpr mode signal_mode(plurnk::op o) noexcept {
+    switch (traits(o).signal) {
+        case signal_shape::integer:
+        case signal_shape::kill_integer:
+        case signal_shape::disposition: return mode::signal_int;
+        case signal_shape::ident: return mode::signal_ident;
+        case signal_shape::tags:
+        case signal_shape::branch: return mode::signal_tags;
+    }
+    return mode::signal_tags;
+}
 
 // (the character classes are ascii.hpp's)
 using ascii::is_digit;
@@ -418,9 +429,7 @@ struct stream_lexer::impl {
             case '[':
                 emit(tok::lbrack, start, start + 1);
                 ++i_;
-                mode_ = (op_ == plurnk::op::SEND || op_ == plurnk::op::KILL) ? mode::signal_int
-                        : op_ == plurnk::op::EXEC                              ? mode::signal_ident
-                                                                               : mode::signal_tags;
+                mode_ = signal_mode(op_);
                 return;
             case '(':
                 emit(tok::lparen, start, start + 1);
@@ -618,9 +627,7 @@ struct stream_lexer::impl {
         if (!has(k) || !is_digit(at(k))) return fail(start, k, lex_context::integer);
         k = run_end(h_int, start, k, is_digit);
         const std::string_view digits = s_.substr(start, k - start);
-        const bool disposition =
-            digits == "102" || digits == "200" || digits == "202" || digits == "300" || digits == "499";
-        emit(disposition ? tok::disposition : tok::integer, start, k);
+        emit(is_disposition_digits(digits) ? tok::disposition : tok::integer, start, k);
         i_ = k;
     }
 

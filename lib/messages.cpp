@@ -145,7 +145,7 @@ std::string_view lex_context_text(lex_context c) noexcept {
 }
 
 const char* token_type_name(int t) noexcept {
-    if (t < 16) return t == static_cast<int>(plurnk::op::TURN) ? "open tag `<<TURNsuffix`" : "open tag `<<OPsuffix`";
+    if (is_opener(t)) return t == static_cast<int>(plurnk::op::TURN) ? "open tag `<<TURNsuffix`" : "open tag `<<OPsuffix`";
     switch (t) {
         case T_TEXT: return "text between statements";
         case T_CLOSE_TURN: return "close tag `:TURNsuffix`";

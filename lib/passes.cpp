@@ -9,6 +9,7 @@
 
 #include "ascii.hpp"
 #include "ast_builder.hpp"
+#include "op_table.hpp"
 
 namespace plurnk::detail {
 
@@ -59,9 +60,7 @@ bool path_shaped(std::string_view tag) {
 }
 
 bool is_disposition(const statement& s) {
-    if (s.op != op::SEND || s.signal.kind != signal::kind_t::number) return false;
-    const double n = s.signal.number;
-    return n == 102 || n == 200 || n == 202 || n == 300 || n == 499;
+    return s.op == op::SEND && s.signal.kind == signal::kind_t::number && is_disposition_code(s.signal.number);
 }
 
 position item_position(const item& it) {
@@ -131,7 +130,7 @@ std::optional<diagnostic> result_builder::plan_body_advisory(const statement& s)
 }
 
 std::optional<diagnostic> result_builder::misplaced_target_advisory(const statement& s) const {
-    if (s.op != op::EDIT && s.op != op::COPY && s.op != op::MOVE) return std::nullopt;
+    if (!traits(s.op).path_tag_advisory) return std::nullopt;
     if (s.target || s.signal.kind != signal::kind_t::tags) return std::nullopt;
     for (const auto& tag : s.signal.tags) {
         if (!path_shaped(tag)) continue;

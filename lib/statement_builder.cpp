@@ -10,6 +10,7 @@
 
 #include "ascii.hpp"
 #include "ast_builder.hpp"
+#include "op_table.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/path.hpp"
 #include "plurnk/validate.hpp"
@@ -85,10 +86,6 @@ bool may_start_json(std::string_view s) noexcept {
     return false;
 }
 
-bool is_matcher_op(op o) {
-    return o == op::FIND || o == op::READ || o == op::OPEN || o == op::FOLD || o == op::LOOK || o == op::BUFF;
-}
-
 }  // namespace
 
 namespace {
@@ -140,23 +137,23 @@ void result_builder::build_statement(const unit& un, const sink& out) {
 void result_builder::build_signal(statement& st, const unit& un) {
     const auto& toks = lexed_->tokens;
     const std::uint32_t b = un.signal + 1, e = un.signal_end - 1;  // inside the brackets
-    switch (st.op) {
-        case op::SEND:
-        case op::KILL:
+    switch (traits(st.op).signal) {
+        case signal_shape::integer:
+        case signal_shape::kill_integer:
+        case signal_shape::disposition:
             if (b < e) {
                 st.signal.kind = signal::kind_t::number;
                 st.signal.number = parse_int_signal(text(toks[b]));
             }
             break;
-        case op::EXEC:
-        case op::WORK:
-        case op::FORK:
+        case signal_shape::ident:
+        case signal_shape::branch:
             if (b < e) {
                 st.signal.kind = signal::kind_t::text;
                 st.signal.text = std::string(text(toks[b]));
             }
             break;
-        default:
+        case signal_shape::tags:
             st.signal.kind = signal::kind_t::tags;
             for (std::uint32_t i = b; i < e; ++i) {
                 if (toks[i].kind == tok::tag) st.signal.tags.emplace_back(text(toks[i]));
@@ -179,7 +176,8 @@ std::optional<result_builder::visitor_failure> result_builder::build_target(stat
 std::optional<result_builder::visitor_failure> result_builder::build_body(statement& st, const unit& un) {
     const std::string_view body = joined_text(in_, lexed_->tokens, un.body, un.body_end, body_scratch_);
     if (body.empty()) return std::nullopt;
-    if (is_matcher_op(st.op)) {
+    const body_kind kind = traits(st.op).body;
+    if (kind == body_kind::matcher) {
         matcher_body m;
         std::optional<std::string> err;
         message_id id = message_id::external;
@@ -210,12 +208,12 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         if (err) return visitor_failure{std::move(*err), id};
         m.raw = std::string(body);
         st.body = std::move(m);
-    } else if (st.op == op::SEND) {
+    } else if (kind == body_kind::send) {
         send_body b;
         if (may_start_json(body)) b.json = canonical_json(body);
         b.raw = std::string(body);
         st.body = std::move(b);
-    } else if (st.op == op::COPY || st.op == op::MOVE) {
+    } else if (kind == body_kind::selection) {
         selection_result sel = parse_resource_selection(body);
         if (sel.error) return visitor_failure{std::move(*sel.error), message_id::invalid_selection};
         if (sel.selection) st.body = std::move(*sel.selection);

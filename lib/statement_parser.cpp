@@ -49,9 +49,7 @@ constexpr std::uint64_t state_bit(int state) { return std::uint64_t{1} << state;
 
 enum class sync_kind : std::uint8_t { block_start, loop_entry, loop_back };
 
-enum class signal_shape : std::uint8_t { tags, integer, kill_integer, disposition, ident, branch };
-
-// Slot admission per op (BEHAVIOUR §2.2).
+// Slot admission per op (BEHAVIOUR §2.2), from its op_table row.
 struct slot_rules {
     bool signal = true;
     bool target = true;
@@ -61,30 +59,14 @@ struct slot_rules {
 };
 
 slot_rules rules_for(plurnk::op o, bool terminal_send) {
+    const op_traits& t = traits(o);
     slot_rules r;
-    switch (o) {
-        case plurnk::op::OPEN:
-        case plurnk::op::FOLD: r.scope = false; break;
-        case plurnk::op::EXEC: r.shape = signal_shape::ident; break;
-        case plurnk::op::WORK:
-        case plurnk::op::FORK:
-            r.scope = false;
-            r.shape = signal_shape::branch;
-            r.body_required = true;
-            break;
-        case plurnk::op::KILL:
-            r.scope = false;
-            r.shape = signal_shape::kill_integer;
-            break;
-        case plurnk::op::SEND:
-            if (terminal_send) {
-                r.shape = signal_shape::disposition;
-            } else {
-                r.scope = false;
-                r.shape = signal_shape::integer;
-            }
-            break;
-        default: break;
+    r.scope = t.scope;
+    r.shape = t.signal;
+    r.body_required = t.body_required;
+    if (o == plurnk::op::SEND && terminal_send) {  // the terminal SEND: a disposition, and a scope
+        r.shape = signal_shape::disposition;
+        r.scope = true;
     }
     return r;
 }
@@ -637,7 +619,7 @@ private:
                 bool more = false;
                 if (t == T_TEXT) {
                     more = true;
-                } else if (t < 16 && (k_mid_openers & bit(t)) && t != static_cast<int>(plurnk::op::SEND)) {
+                } else if (is_opener(t) && (k_mid_openers & bit(t)) && t != static_cast<int>(plurnk::op::SEND)) {
                     more = true;
                 } else if (t == static_cast<int>(plurnk::op::SEND)) {
                     std::size_t died = 0;
@@ -685,7 +667,7 @@ private:
                 if (!sync(S_SEQ_LOOP, next, sync_kind::loop_entry)) return go(fi, P_FAIL);
                 return go(fi, P_SEQ_LOOP);
             case P_SEQ_LOOP:
-                if (!(la() < 16 && (first & bit(la())))) return go(fi, P_SEQ_EOF);
+                if (!(is_opener(la()) && (first & bit(la())))) return go(fi, P_SEQ_EOF);
                 statement_rule(first, next);
                 return go(fi, P_SEQ_BACK);
             case P_SEQ_BACK: return skip_then(fi, sync_back(S_SEQ_LOOP_BACK, next), P_SEQ_LOOP);

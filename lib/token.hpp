@@ -7,11 +7,12 @@
 #include <cstdint>
 
 #include "lexer.hpp"
+#include "op_table.hpp"
 
 namespace plurnk::detail {
 
 enum ttype : int {
-    T_TEXT = 16, T_CLOSE_TURN, T_LBRACK, T_LPAREN, T_SCOPE, T_COLON, T_CLOSE, T_TAG, T_COMMA,
+    T_TEXT = plurnk::k_op_count, T_CLOSE_TURN, T_LBRACK, T_LPAREN, T_SCOPE, T_COLON, T_CLOSE, T_TAG, T_COMMA,
     T_RBRACK, T_DISP, T_INT, T_IDENT, T_TGT, T_RPAREN, T_BODY, T_EOF, T_EPS,
 };
 
@@ -20,9 +21,22 @@ using tset = std::uint64_t;
 constexpr tset bit(int t) { return tset{1} << t; }
 constexpr tset opener_bit(plurnk::op o) { return bit(static_cast<int>(o)); }
 
-constexpr tset k_protocol_openers = (tset{1} << 13) - 1;  // FIND..PLAN
-constexpr tset k_mid_openers = k_protocol_openers & ~opener_bit(plurnk::op::PLAN);
-constexpr tset k_client_openers = k_protocol_openers | opener_bit(plurnk::op::LOOK) | opener_bit(plurnk::op::BUFF);
+// Whether a token type is an opener (its op's value).
+constexpr bool is_opener(int t) { return t >= 0 && t < plurnk::k_op_count; }
+
+// The openers of the ops whose op_table row satisfies `pred`.
+template <class Pred>
+constexpr tset openers_where(Pred pred) {
+    tset s = 0;
+    for (const op_traits& o : k_ops) {
+        if (pred(o)) s |= opener_bit(o.op);
+    }
+    return s;
+}
+constexpr tset k_protocol_openers = openers_where([](const op_traits& o) { return o.family == op_family::protocol; });
+constexpr tset k_mid_openers = openers_where([](const op_traits& o) { return o.mid_opener; });
+constexpr tset k_client_openers =
+    openers_where([](const op_traits& o) { return o.family != op_family::log; });
 
 inline int ttype_of(const token& t) {
     switch (t.kind) {

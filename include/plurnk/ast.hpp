@@ -3,6 +3,7 @@
 // Shapes follow SPEC §12 and BEHAVIOUR §3; to_json() (json.hpp) writes them as the reference does.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,6 +24,8 @@ enum class op : std::uint8_t {
 };
 inline constexpr int k_op_count = 16;
 inline constexpr int k_protocol_op_count = 13;
+// The five disposition codes that make a SEND terminal (SPEC §9), ascending.
+inline constexpr std::array<std::uint16_t, 5> k_disposition_codes = {102, 200, 202, 300, 499};
 
 // A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
 // A value kept on the heap, or nothing. It has std::optional's interface (has_value, `*`, `->`,

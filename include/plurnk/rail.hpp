@@ -67,7 +67,7 @@ struct op_shape {
 [[nodiscard]] std::span<const op_shape> internal_ops() noexcept;
 
 // The five disposition codes that make a SEND terminal (SPEC §9), in ascending order.
-inline constexpr std::uint16_t k_dispositions[] = {102, 200, 202, 300, 499};
+inline constexpr const auto& k_dispositions = plurnk::k_disposition_codes;
 inline constexpr std::uint16_t k_idle_code = 102;  // not allowed as the zero-statement terminal
 inline constexpr std::uint16_t k_park_code = 202;  // the only code that takes a timing scope
 inline constexpr std::size_t k_max_separator = 7;  // whitespace characters between statements

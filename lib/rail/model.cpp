@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ascii.hpp"
+#include "op_table.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/rail.hpp"
 
@@ -35,6 +36,33 @@ constexpr op_shape k_ops[] = {
     {op::KILL, S::kill_code, T::required, C::none, B::empty},
     {op::SEND, S::mid_code, T::optional, C::none, B::text},
 };
+
+// The rail is a subset of what the parser admits: each row must agree with the core's op table
+// (lib/op_table.hpp) on the signal's shape, on whether a scope exists and on the body's kind.
+constexpr bool agrees_with_op_table(const op_shape& r) {
+    const detail::op_traits& t = detail::traits(r.op);
+    if (t.family != detail::op_family::protocol || !t.mid_opener) return false;
+    const bool signal_ok = (r.signal == S::tags && t.signal == detail::signal_shape::tags) ||
+                           (r.signal == S::branch && t.signal == detail::signal_shape::branch) ||
+                           (r.signal == S::executor && t.signal == detail::signal_shape::ident) ||
+                           (r.signal == S::kill_code && t.signal == detail::signal_shape::kill_integer) ||
+                           (r.signal == S::mid_code && t.signal == detail::signal_shape::integer);
+    const bool scope_ok = (r.scope == C::none) == !t.scope;
+    const bool body_ok = (r.body == B::matcher) == (t.body == detail::body_kind::matcher) &&
+                         (r.body == B::selection) == (t.body == detail::body_kind::selection) &&
+                         (r.body == B::text_nonempty) == t.body_required;
+    return signal_ok && scope_ok && body_ok;
+}
+constexpr bool rail_agrees_with_op_table() {
+    std::size_t mid = 0;
+    for (const detail::op_traits& t : detail::k_ops) mid += t.mid_opener ? 1 : 0;
+    if (std::size(k_ops) != mid) return false;
+    for (const op_shape& r : k_ops) {
+        if (!agrees_with_op_table(r)) return false;
+    }
+    return true;
+}
+static_assert(rail_agrees_with_op_table(), "the rail's k_ops must cover the mid ops as lib/op_table.hpp describes them");
 
 constexpr std::size_t k_max_suffix_length = 8;
 
