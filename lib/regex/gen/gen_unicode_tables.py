@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generates unicode_tables.inc for the ECMAScript regex validator (lib/regex/regex.cpp).
+"""Generates unicode_tables.inc for the ECMAScript regex validator (lib/regex/, compiled into
+unicode_properties.cpp).
 
 Input: the Unicode Character Database files PropertyAliases.txt, PropertyValueAliases.txt and
 DerivedCoreProperties.txt (Debian package `unicode-data`, /usr/share/unicode, Unicode 15.0).

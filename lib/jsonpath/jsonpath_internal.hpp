@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: MIT
+// The JSONPath validator's internals (private header; the design is in jsonpath.cpp's opening
+// paragraph): the diagnostics and token tables, the lexer and the parser classes with their
+// inline primitives. The passes are defined along the parts of RFC 9535 they implement:
+//   lexer.cpp   the lexer's mode functions (§2.1 query syntax as the reference tokenizes it);
+//   parser.cpp  segments and selectors (§2.3 names, wildcards, indices, slices, filters, §2.5);
+//   filter.cpp  filter expressions (§2.3.5), function extensions (§2.4) and string literals
+//               (§2.3.1.1);
+//   jsonpath.cpp  the message formatting and the entry points.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ascii.hpp"
+#include "utf8.hpp"
+
+namespace plurnk::jsonpath_detail {
+
+// Nesting budget shared by the recursive functions (filter expressions, their operands, bracketed
+// selections). Node overflows its own stack at roughly 1100 nested filters or 3700 chained `&&`;
+// this stays below every such shape so a deep query is refused here no later than there.
+constexpr int k_max_nesting = 1024;
+
+// RFC 9535 §2.1: integers must be within I-JSON's exact range, ±(2^53 − 1).
+constexpr std::u16string_view k_max_index_digits = u"9007199254740991";
+
+constexpr int k_end = -1;  // what next()/peek() return at the end of input (the reference's "")
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics: every message json-p3's compile() can give, in its words. `{}` marks an argument.
+
+enum class diag : std::uint8_t {
+    // lexer
+    expected_root,                // the query does not start with "$"
+    expected_segment,             // between segments, not ".", ".." or "["
+    trailing_whitespace,          // whitespace at the very end (becomes a TOKEN_ERROR)
+    bald_descendant,              // ".." at the end
+    bad_descendant_selection,     // ".." followed by something other than a name, "*" or "["
+    whitespace_after_dot,
+    bad_shorthand_selector,       // "." followed by something other than a name or "*"
+    cannot_backup,                // "." at the end: the reference's lexer trips over itself
+    emit_before_whitespace,       // lexer invariant (unreachable in practice)
+    unbalanced_brackets,          // "]" or ")" closing the wrong opener, or one left open
+    unclosed_bracketed_selection,
+    bad_bracketed_character,
+    bad_filter_character,
+    fraction_digit_required,
+    invalid_escape,               // a backslash not followed by one of \ / b f n r t u or the quote
+    unclosed_string,
+    // parser: structure
+    unexpected_token_kind,
+    expected_token,
+    unexpected_end_of_query,
+    bad_bracketed_token,
+    trailing_comma,
+    empty_bracketed_segment,
+    leading_zero,
+    index_out_of_range,           // RFC 9535 §2.1: outside ±(2^53 − 1)
+    unexpected_end_of_expression,
+    unexpected_value,
+    invalid_number,
+    empty_paren,
+    unbalanced_parens,
+    expected_expression,
+    // parser: types (RFC 9535 §2.4.3) and literals
+    no_such_function,
+    wrong_arity,
+    argument_not_value,
+    argument_not_logical,
+    argument_not_nodes,
+    function_result_uncompared,   // the reference's text has two spaces before "must"
+    function_result_incomparable,
+    non_singular_comparison,
+    literal_uncompared,
+    // string literals (RFC 9535 §2.3.1.1)
+    unknown_escape,
+    incomplete_escape,
+    low_surrogate_first,
+    expected_low_surrogate,
+    invalid_hex_escape,
+    invalid_character,            // a unit below U+0020, raw or escaped
+    // JavaScript runtime errors, which the reference reports without a context suffix
+    too_deep,                     // V8's RangeError once the parser's stack runs out
+    read_past_end,                // V8's TypeError for a token read past the token array
+    count_
+};
+
+struct diag_text {
+    std::string_view text;
+    bool context;  // whether the reference appends `('<query excerpt>':<index>)`
+};
+
+inline constexpr diag_text k_diag_texts[] = {
+    {"expected '$', found '{}'", true},
+    {"expected '.', '..' or a bracketed selection, found '{}'", true},
+    {"trailing whitespace", true},
+    {"bald descendant segment", true},
+    {"unexpected descendent selection token '{}'", true},
+    {"unexpected whitespace after dot", true},
+    {"unexpected shorthand selector '{}'", true},
+    {"can't backup beyond start", true},
+    {"must emit or ignore before consuming whitespace ('{}':{})", true},
+    {"unbalanced brackets", true},
+    {"unclosed bracketed selection", true},
+    {"unexpected token '{}' in bracketed selection", true},
+    {"unexpected filter selector token '{}'", true},
+    {"a fractional digit is required after a decimal point", true},
+    {"invalid escape", true},
+    {"unclosed string starting at index {}", true},
+    {"unexpected token '{}'", true},
+    {"expected token '{}', found '{}'", true},
+    {"unexpected end of query", true},
+    {"unexpected token in bracketed selection '{}'", true},
+    {"unexpected trailing comma", true},
+    {"empty bracketed segment", true},
+    {"leading zero in index selector", true},
+    {"index out of range", true},
+    {"unexpected end of expression", true},
+    {"unexpected '{}'", true},
+    {"invalid number literal '{}'", true},
+    {"empty paren expression", true},
+    {"unbalanced parentheses", true},
+    {"expected an expression, found '{}'", true},
+    {"no such function '{}'", true},
+    {"{}() takes {} argument{}, {} given", true},
+    {"{}() argument {} must be of ValueType", true},
+    {"{}() argument {} must be of LogicalType", true},
+    {"{}() argument {} must be of NodesType", true},
+    {"result of {}()  must be compared", true},
+    {"result of {}() is not comparable", true},
+    {"non-singular query is not comparable", true},
+    {"filter expression literals ({}) must be compared", true},
+    {"unknown escape sequence at index {}", true},
+    {"incomplete escape sequence at index {}", true},
+    {"unexpected low surrogate codepoint at index {}", true},
+    {"unexpected codepoint at index {}", true},
+    {"invalid \\uXXXX escape sequence", true},
+    {"invalid character", true},
+    {"Maximum call stack size exceeded", false},
+    {"Cannot read properties of undefined (reading 'kind')", false},
+};
+static_assert(std::size(k_diag_texts) == static_cast<std::size_t>(diag::count_),
+              "diagnostic text table out of step with the diag enum");
+
+// The message for `d` with each `{}` replaced by the next argument (jsonpath.cpp).
+std::string format(diag d, std::initializer_list<std::string_view> args = {});
+
+// ---------------------------------------------------------------------------------------------
+// Tokens
+
+enum class tok : std::uint8_t {
+    and_, colon, comma, current, ddot, double_quote_string, eof, eq, error, false_, filter,
+    function, ge, gt, index, lbracket, le, lparen, lt, name, ne, not_, null, number, or_,
+    rbracket, root, rparen, single_quote_string, true_, wild,
+    count_  // not a token: the table size
+};
+
+// The reference's token-kind names, which appear verbatim in some of its messages.
+inline constexpr std::string_view k_token_names[] = {
+    "TOKEN_AND", "TOKEN_COLON", "TOKEN_COMMA", "TOKEN_CURRENT_VALUE", "TOKEN_DDOT",
+    "TOKEN_DOUBLE_QUOTE_STRING", "TOKEN_EOF", "TOKEN_EQ", "TOKEN_ERROR", "TOKEN_FALSE",
+    "TOKEN_FILTER_START", "TOKEN_FUNCTION", "TOKEN_GE", "TOKEN_GT", "TOKEN_INDEX",
+    "TOKEN_LBRACKET", "TOKEN_LE", "TOKEN_LPAREN", "TOKEN_LT", "TOKEN_NAME", "TOKEN_NE",
+    "TOKEN_NOT", "TOKEN_NULL", "NUMBER", "TOKEN_OR", "TOKEN_RBRACKET", "TOKEN_ROOT",
+    "TOKEN_RPAREN", "TOKEN_SINGLE_QUOTE_STRING", "TOKEN_TRUE", "TOKEN_WILD",
+};
+static_assert(std::size(k_token_names) == static_cast<std::size_t>(tok::count_),
+              "token name table out of step with the token enum");
+
+constexpr std::string_view token_name(tok k) { return k_token_names[static_cast<std::size_t>(k)]; }
+
+struct token {
+    tok kind;
+    std::size_t begin;  // value = units[begin, end), except for error tokens (message)
+    std::size_t end;
+    std::size_t index;  // code-unit position reported in messages
+};
+
+// A recorded failure: the message without its context suffix, and where to point.
+struct failure {
+    std::string message;
+    std::ptrdiff_t index = 0;
+    bool context = true;
+
+    failure(diag d, std::string text, std::ptrdiff_t at)
+        : message(std::move(text)), index(at), context(k_diag_texts[static_cast<std::size_t>(d)].context) {}
+};
+
+// ---------------------------------------------------------------------------------------------
+// UTF-8 <-> UTF-16 code units
+
+// lib/utf8.hpp's codec; an ill-formed byte becomes one U+FFFD unit, and units converted back to
+// UTF-8 write a surrogate cut from its partner as U+FFFD.
+using detail::append_utf16_as_utf8;
+using detail::is_high_surrogate;
+using detail::is_low_surrogate;
+using detail::to_utf16;
+using detail::utf16_text;
+
+inline std::string units_to_utf8(std::u16string_view units) {
+    std::string out;
+    append_utf16_as_utf8(out, units);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Character classes of the reference's lexer patterns (applied per code unit)
+
+using ascii::is_digit;
+// RFC 9535 §2.5.1.1 name-first: ALPHA / "_" / %x80-... (the reference: any unit >= U+0080)
+inline bool is_name_first(int c) { return c >= 0x80 || ascii::is_alpha(static_cast<std::uint32_t>(c)) || c == '_'; }
+// name-char = name-first / DIGIT (the reference also admits "-")
+inline bool is_name_char(int c) { return is_name_first(c) || is_digit(static_cast<std::uint32_t>(c)) || c == '-'; }
+
+// ---------------------------------------------------------------------------------------------
+// Lexer: mode functions over code units, after the reference's state functions. Each returns the
+// next mode; `stop` ends the scan (after an error token or the EOF token).
+
+enum class mode : std::uint8_t {
+    stop, root, segment, descendant_selection, dot_selector, bracketed_selection, filter,
+    string,  // string_quote_ and string_return_ say which quote and which mode to resume
+};
+
+class lexer {
+public:
+    explicit lexer(std::u16string_view src) : src_(src) {}
+
+    // Tokenizes the whole query; returns the failure that tokenizing alone decides, if any.
+    std::optional<failure> run() {
+        mode m = mode::root;
+        while (m != mode::stop && !fatal_) m = step(m);
+        if (fatal_) return fatal_;
+        if (!tokens_.empty() && tokens_.back().kind == tok::error) {
+            return failure(error_diag_, error_text_, static_cast<std::ptrdiff_t>(tokens_.back().index));
+        }
+        if (!brackets_.empty()) {  // unbalanced `[` or `(` left open at the end
+            return failure(diag::unbalanced_brackets, format(diag::unbalanced_brackets),
+                           static_cast<std::ptrdiff_t>(brackets_.back().second));
+        }
+        return std::nullopt;
+    }
+
+    const std::vector<token>& tokens() const { return tokens_; }
+    const std::string& error_text() const { return error_text_; }
+
+private:
+    mode step(mode m) {
+        switch (m) {
+            case mode::root: return lex_root();
+            case mode::segment: return lex_segment();
+            case mode::descendant_selection: return lex_descendant_selection();
+            case mode::dot_selector: return lex_dot_selector();
+            case mode::bracketed_selection: return lex_bracketed_selection();
+            case mode::filter: return lex_filter();
+            case mode::string: return lex_string();
+            case mode::stop: break;
+        }
+        return mode::stop;
+    }
+
+    // --- primitives over start_/pos_
+
+    int next() {
+        if (pos_ >= src_.size()) return k_end;
+        return src_[pos_++];
+    }
+    void backup() {
+        if (pos_ <= start_) {
+            fail_fatal(diag::cannot_backup, format(diag::cannot_backup), pos_);
+            return;
+        }
+        --pos_;
+    }
+    int peek() {
+        const int c = next();
+        if (c != k_end) backup();
+        return c;
+    }
+    void ignore() { start_ = pos_; }
+    void emit(tok k) {
+        tokens_.push_back(token{k, start_, pos_, start_});
+        start_ = pos_;
+    }
+    // Records an error token at the current position; the scan normally stops after it.
+    void error(diag d, std::initializer_list<std::string_view> args = {}) {
+        error_diag_ = d;
+        error_text_ = format(d, args);
+        tokens_.push_back(token{tok::error, 0, 0, pos_});
+    }
+    void fail_fatal(diag d, std::string message, std::size_t index) {
+        if (!fatal_) fatal_ = failure(d, std::move(message), static_cast<std::ptrdiff_t>(index));
+    }
+    bool ignore_whitespace() {
+        if (pos_ != start_) {
+            const std::string pending = units_to_utf8(src_.substr(start_, pos_ - start_));
+            fail_fatal(diag::emit_before_whitespace,
+                       format(diag::emit_before_whitespace, {pending, std::to_string(pos_)}), pos_);
+            return false;
+        }
+        bool found = false;
+        // RFC 9535 §2.3.5.1 B: space, tab, LF, CR
+        while (pos_ < src_.size() && ascii::is_whitespace(src_[pos_])) {
+            ++pos_;
+            found = true;
+        }
+        if (found) ignore();
+        return found;
+    }
+    bool accept_literal(std::u16string_view word) {
+        if (src_.substr(pos_, word.size()) != word) return false;
+        pos_ += word.size();
+        return true;
+    }
+    // name-first *name-char
+    bool accept_name() {
+        if (pos_ >= src_.size() || !is_name_first(src_[pos_])) return false;
+        ++pos_;
+        while (pos_ < src_.size() && is_name_char(src_[pos_])) ++pos_;
+        return true;
+    }
+    // -?DIGIT+ (the reference's index and int patterns)
+    bool accept_int() {
+        std::size_t p = pos_;
+        if (p < src_.size() && src_[p] == '-') ++p;
+        const std::size_t digits = p;
+        while (p < src_.size() && is_digit(src_[p])) ++p;
+        if (p == digits) return false;
+        pos_ = p;
+        return true;
+    }
+    // [eE][+-]?DIGIT+
+    bool accept_exponent() {
+        std::size_t p = pos_;
+        if (p >= src_.size() || (src_[p] != 'e' && src_[p] != 'E')) return false;
+        ++p;
+        if (p < src_.size() && (src_[p] == '+' || src_[p] == '-')) ++p;
+        const std::size_t digits = p;
+        while (p < src_.size() && is_digit(src_[p])) ++p;
+        if (p == digits) return false;
+        pos_ = p;
+        return true;
+    }
+    // RFC 9535 §2.4 function-name = function-name-first *function-name-char
+    bool accept_function_name() {
+        if (pos_ >= src_.size() || !ascii::is_lower(src_[pos_])) return false;
+        ++pos_;
+        while (pos_ < src_.size() &&
+               (ascii::is_lower(src_[pos_]) || src_[pos_] == '_' || is_digit(src_[pos_]))) {
+            ++pos_;
+        }
+        return true;
+    }
+
+    // The code unit the reference quotes in a message ("" at the end of input).
+    static std::string unit_text(int c) {
+        if (c == k_end) return {};
+        const char16_t u = static_cast<char16_t>(c);
+        return units_to_utf8(std::u16string_view(&u, 1));
+    }
+
+    // --- modes (lexer.cpp)
+
+    mode lex_root();
+    mode lex_segment();
+    mode lex_descendant_selection();
+    mode lex_dot_selector();
+    mode lex_bracketed_selection();
+    mode lex_filter();
+    mode lex_string();
+
+    std::u16string_view src_;
+    std::size_t start_ = 0;
+    std::size_t pos_ = 0;
+    int filter_level_ = 0;
+    std::vector<int> call_parens_;                          // open parens per function call
+    std::vector<std::pair<char, std::size_t>> brackets_;   // open "[" / "(" and where
+    char16_t string_quote_ = '"';
+    mode string_return_ = mode::bracketed_selection;
+    std::vector<token> tokens_;
+    diag error_diag_ = diag::count_;  // the error token's diagnostic
+    std::string error_text_;          // and its text, which is also that token's value
+    std::optional<failure> fatal_;  // errors the reference throws from inside the scan
+};
+
+// ---------------------------------------------------------------------------------------------
+// Function extensions. spec: RFC 9535 §2.4.1 (types), §2.4.4–§2.4.8 (the five functions)
+
+enum class fn_type : std::uint8_t { value, logical, nodes };
+
+struct function_signature {
+    std::string_view name;
+    std::uint8_t arity;
+    fn_type params[2];
+    fn_type result;
+};
+
+inline constexpr function_signature k_functions[] = {
+    {"count", 1, {fn_type::nodes, fn_type::nodes}, fn_type::value},    // §2.4.5
+    {"length", 1, {fn_type::value, fn_type::value}, fn_type::value},   // §2.4.4
+    {"search", 2, {fn_type::value, fn_type::value}, fn_type::logical},  // §2.4.7
+    {"match", 2, {fn_type::value, fn_type::value}, fn_type::logical},   // §2.4.6
+    {"value", 1, {fn_type::nodes, fn_type::nodes}, fn_type::value},     // §2.4.8
+};
+
+const function_signature* find_function(std::string_view name);  // filter.cpp
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+enum class node : std::uint8_t {
+    none, null_literal, boolean_literal, string_literal, number_literal, prefix, infix,
+    root_query, relative_query, function,
+};
+
+// As much of a filter expression as the type rules look at.
+struct expr {
+    node kind = node::none;
+    std::size_t token = 0;  // the reference's token for this expression (messages point there)
+    bool singular = false;  // queries: RFC 9535 §2.3.5.1 singular-query
+    const function_signature* fn = nullptr;
+
+    bool is_literal() const {
+        return kind == node::null_literal || kind == node::boolean_literal ||
+               kind == node::string_literal || kind == node::number_literal;
+    }
+    bool is_query() const { return kind == node::root_query || kind == node::relative_query; }
+};
+
+// Binding powers of the reference's Pratt parser.
+constexpr int k_prec_lowest = 1;
+constexpr int k_prec_or = 4;
+constexpr int k_prec_and = 5;
+constexpr int k_prec_comparison = 6;
+constexpr int k_prec_prefix = 7;
+
+inline int precedence(tok k) {
+    switch (k) {
+        case tok::and_: return k_prec_and;
+        case tok::or_: return k_prec_or;
+        case tok::eq: case tok::ge: case tok::gt: case tok::le: case tok::lt: case tok::ne:
+            return k_prec_comparison;
+        case tok::not_: return k_prec_prefix;
+        default: return k_prec_lowest;
+    }
+}
+
+inline bool is_binary(tok k) {
+    switch (k) {
+        case tok::and_: case tok::or_: case tok::eq: case tok::ge: case tok::gt: case tok::le:
+        case tok::lt: case tok::ne:
+            return true;
+        default:
+            return false;
+    }
+}
+
+inline bool is_comparison(tok k) { return is_binary(k) && k != tok::and_ && k != tok::or_; }
+
+// Tokens that can start a filter operand (the reference's prefix table).
+inline bool starts_operand(tok k) {
+    switch (k) {
+        case tok::false_: case tok::true_: case tok::number: case tok::lparen: case tok::not_:
+        case tok::null: case tok::root: case tok::current: case tok::single_quote_string:
+        case tok::double_quote_string: case tok::function:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// What a segment's selectors add up to, for the singular-query test.
+struct selection {
+    std::size_t count = 0;
+    bool name_or_index = false;  // the first selector is a name or an index
+};
+
+class parser {
+public:
+    parser(std::u16string_view src, const std::vector<token>& tokens, std::string_view error_text)
+        : src_(src), tokens_(tokens), error_text_(error_text) {}
+
+    // spec: RFC 9535 §2.1.1 jsonpath-query = root-identifier segments
+    std::optional<failure> jsonpath_query() {
+        if (current_kind() == tok::root) next();
+        segments(false);
+        if (!failed_ && current_kind() != tok::eof) {
+            fail(diag::unexpected_token_kind, {token_name(current_kind())}, pos_);
+        }
+        return failed_;
+    }
+
+private:
+    // --- the token stream
+
+    tok current_kind() {
+        if (pos_ >= tokens_.size()) {
+            if (!failed_) failed_ = failure(diag::read_past_end, format(diag::read_past_end), 0);
+            return tok::eof;
+        }
+        return tokens_[pos_].kind;
+    }
+    std::size_t peek_pos() const { return pos_ + 1 >= tokens_.size() ? tokens_.size() - 1 : pos_ + 1; }
+    tok peek_kind() const { return tokens_[peek_pos()].kind; }
+    std::size_t next() { return pos_++; }
+    void backup() {
+        if (pos_ > 0) --pos_;
+    }
+    std::string value_of(std::size_t t) const {
+        if (t >= tokens_.size()) return {};
+        const token& k = tokens_[t];
+        if (k.kind == tok::error) return std::string(error_text_);
+        return units_to_utf8(src_.substr(k.begin, k.end - k.begin));
+    }
+    std::u16string_view units_of(std::size_t t) const {
+        return src_.substr(tokens_[t].begin, tokens_[t].end - tokens_[t].begin);
+    }
+
+    // Records diagnostic `d` at token `t`, unless a failure is already recorded.
+    void fail(diag d, std::initializer_list<std::string_view> args, std::size_t t) {
+        if (failed_) return;
+        const std::ptrdiff_t index = t < tokens_.size() ? static_cast<std::ptrdiff_t>(tokens_[t].index) : 0;
+        failed_ = failure(d, format(d, args), index);
+    }
+    bool expect(tok k) {
+        const tok c = current_kind();
+        if (failed_) return false;
+        if (c != k) {
+            fail(diag::expected_token, {token_name(k), token_name(c)}, pos_);
+            return false;
+        }
+        return true;
+    }
+    bool expect_peek(tok k) {
+        if (peek_kind() != k) {
+            fail(diag::expected_token, {token_name(k), token_name(peek_kind())}, peek_pos());
+            return false;
+        }
+        return true;
+    }
+
+    // Counts one level of recursion; false (and a failure) once the budget is spent.
+    struct nesting {
+        explicit nesting(parser& p) : p_(p), ok(++p.depth_ <= k_max_nesting) {
+            if (!ok && !p_.failed_) p_.failed_ = failure(diag::too_deep, format(diag::too_deep), 0);
+        }
+        ~nesting() { --p_.depth_; }
+        nesting(const nesting&) = delete;
+        nesting& operator=(const nesting&) = delete;
+        parser& p_;
+        bool ok;
+    };
+
+    // --- segments and selectors (parser.cpp)
+
+    bool segments(bool in_filter);
+    selection selectors();
+    selection bracketed_selection();
+    bool check_leading_zero(std::size_t t);
+    bool out_of_range(std::size_t t) const;
+    void index_selector();
+    void slice_selector();
+    void filter_selector();
+
+    // --- filter expressions and function extensions (filter.cpp)
+
+    expr logical_expr(int min_precedence);
+    expr operand();
+    expr number_literal();
+    expr logical_not_expr();
+    expr infix_expr(const expr& left);
+    expr paren_expr();
+    expr filter_query(node kind);
+    expr function_expr();
+    expr well_typed_call(std::size_t t, const std::vector<expr>& args);
+    void require_comparable(const expr& e);
+    void require_not_literal(const expr& e);
+    std::string literal_text(const expr& e);
+    static std::string number_text(std::u16string_view text);
+    static bool overflows(std::string_view t);
+    static std::string canonical_string(std::u16string_view s);
+
+    // --- string literals (filter.cpp). spec: RFC 9535 §2.3.1.1 string-literal, escapable, hexchar
+
+    std::optional<std::u16string> decode_string(std::size_t t);
+    bool hex4(std::u16string_view v, std::size_t i, std::uint32_t& cp, std::size_t t);
+
+    std::u16string_view src_;
+    const std::vector<token>& tokens_;
+    std::string_view error_text_;
+    std::size_t pos_ = 0;
+    int depth_ = 0;
+    std::optional<failure> failed_;
+};
+
+}  // namespace plurnk::jsonpath_detail
