@@ -84,7 +84,16 @@ exit status: 0 valid; 1 invalid; 2 usage or file error (--batch: 0)
 )",
             plurnk::cli::cmd_validate},
 #endif
-
+    command{"fmt", "fmt [--tier=T] [--check] [FILE|-]",
+            "print FILE (or standard input) with every statement in canonical form (doc/format.md)",
+            R"(  --tier=T               the grammar tier (see below)
+  --check                print nothing; exit 1 when the input is not canonical
+Statements with errors, text and whitespace are left as they are; each diagnostic is printed to
+standard error as FILE:LINE:COLUMN (1-based columns, in code points).
+exit status: 0 formatted (--check: already canonical); 1 the input has errors (--check: or is
+not canonical); 2 usage, file or output error
+)",
+            plurnk::cli::cmd_fmt},
 };
 
 // Options that take a value: `--tier statements` is read as `--tier=statements`.

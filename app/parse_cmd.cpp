@@ -11,9 +11,6 @@
 
 namespace plurnk::cli {
 
-namespace {
-
-// "--tier=NAME": sets `tier` and returns true; prints a usage error into `status` when unknown.
 bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     if (arg.rfind("--tier=", 0) != 0) return false;
     auto t = plurnk::tier_from_name(std::string_view(arg).substr(7));
@@ -24,6 +21,8 @@ bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     }
     return true;
 }
+
+namespace {
 
 // "NAME=N" for the option `name` ("--chunk"): sets `value` to N (a positive integer) and returns
 // true; prints a usage error into `status` when N is not one.
