@@ -3,6 +3,7 @@
 // Shapes follow SPEC §12 and BEHAVIOUR §3; to_json() (json.hpp) writes them as the reference does.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -28,6 +29,16 @@ struct position {
     std::uint32_t column = 0;
     friend bool operator==(const position&, const position&) = default;
     friend auto operator<=>(const position&, const position&) = default;
+};
+
+// A byte range [begin, end) of the input, counted from its first byte (a stream's whole input,
+// not what the stream still holds). Every item carries one (doc/library.md says what each covers);
+// to_json writes it only when asked (json_options::spans).
+struct byte_span {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    [[nodiscard]] std::size_t size() const noexcept { return end - begin; }
+    friend bool operator==(const byte_span&, const byte_span&) = default;
 };
 
 // A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
@@ -161,6 +172,7 @@ struct statement {
     std::optional<line_marker> marker;  // JSON key "lineMarker"
     plurnk::body body;                  // monostate = null
     plurnk::position position;
+    byte_span span{};                   // from its `<<` to the end of its close tag
 };
 
 enum class source : std::uint8_t { lexer, parser, visitor };
@@ -171,11 +183,13 @@ struct diagnostic {
     plurnk::source source = plurnk::source::parser;
     plurnk::severity severity = plurnk::severity::error;
     std::string message;
+    byte_span span{};  // what it is about (doc/library.md, "Byte spans")
 };
 
 struct text_item {
     std::string text;
     plurnk::position position;
+    byte_span span{};  // its text: input[span.begin, span.end) == text
 };
 
 using item = std::variant<statement, diagnostic, text_item>;
@@ -183,6 +197,7 @@ using item = std::variant<statement, diagnostic, text_item>;
 struct unparsed_tail {
     position from;
     std::string reason;
+    byte_span span{};  // from the unclosed statement's `<<` to the end of the input
 };
 
 struct [[nodiscard]] parse_result {
