@@ -696,6 +696,92 @@ static void test_create_ex(void) {
     CHECK(says(plurnk_last_error(), "tier is -1"));
 }
 
+static void on_runaway_count(void* user_data, const plurnk_open* o) {
+    size_t* seen = (size_t*)user_data;
+    ++seen[0];
+    seen[1] = o->begin;
+    seen[2] = (size_t)o->where;
+    seen[3] = o->bytes;
+    seen[4] = str_is(o->op, "EDIT") ? 1 : 0;
+}
+
+static void test_runaway(void) {
+    static const char turn[] = "<<PLAN:p:PLAN\n<<READ[oops(b.py)::READ\n<<EXEC[sh]:ls:EXEC\n<<SEND[200]:x:SEND";
+    const size_t len = sizeof turn - 1, limit = 64 * 1024, big_len = (size_t)1 << 20;
+    plurnk_stream_options o = {.struct_size = sizeof o, .max_open_bytes = 32};
+    plurnk_stream *s = NULL, *cp = NULL;
+    plurnk_result* r = NULL;
+    plurnk_open open = {.struct_size = sizeof open};
+    plurnk_str js;
+    char* want = NULL;
+    char* big = NULL;
+    size_t i, seen[5] = {0, 0, 0, 0, 0};
+
+    /* Polled: one event, when the READ (signal never closed) holds 33 bytes; the result is the
+     * one-shot parse's. */
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
+    for (i = 0; i < len; ++i) {
+        CHECK_STATUS(plurnk_stream_feed(s, turn + i, 1), PLURNK_OK);
+        if (i + 1 == 50) { /* after "<<EXEC[sh]:ls": its `]:` put the READ in a body */
+            CHECK_STATUS(plurnk_stream_open(s, &open), PLURNK_OK);
+            CHECK(open.where == PLURNK_OPEN_BODY && str_is(open.op, "READ") && str_is(open.suffix, ""));
+            CHECK(open.begin == 14 && open.bytes == 36 && open.openers == 1 && open.turn_depth == 0);
+        }
+    }
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_OK);
+    CHECK(open.struct_size == sizeof open);
+    CHECK(str_is(open.op, "READ") && open.where == PLURNK_OPEN_SIGNAL);
+    CHECK(open.begin == 14 && open.bytes == 33 && open.openers == 1);
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_NO_EVENT);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(r, PLURNK_JSON_COMPACT, &js), PLURNK_OK);
+    CHECK_STATUS(plurnk_parse_to_json(turn, len, PLURNK_TIER_PARSE, PLURNK_JSON_COMPACT, &want, NULL), PLURNK_OK);
+    CHECK(want != NULL && str_is(js, want));
+    plurnk_free_string(want);
+    plurnk_result_free(r);
+    CHECK_STATUS(plurnk_stream_open(s, &open), PLURNK_OK); /* finished: nothing is open */
+    CHECK(open.where == PLURNK_OPEN_NONE && str_is(open.op, ""));
+    open.struct_size = 4;
+    CHECK_STATUS(plurnk_stream_open(s, &open), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_stream_last_error(s), "plurnk_stream_open: out->struct_size is 4"));
+    open.struct_size = sizeof open;
+    plurnk_stream_free(s);
+
+    /* A callback, an unclosed 1 MB EDIT body, a 64 KB limit, 4 KB chunks: one event, in the
+     * body, after 64 KB and at most one chunk more; a checkpoint taken before keeps the limit. */
+    big = (char*)malloc(big_len);
+    CHECK(big != NULL);
+    if (big == NULL) return;
+    memset(big, 'x', big_len);
+    memcpy(big, "<<PLAN:p:PLAN\n<<EDIT(big.txt):", 31);
+    o.max_open_bytes = limit;
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_set_runaway_callback(s, on_runaway_count, seen), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_checkpoint(s, &cp), PLURNK_OK);
+    for (i = 0; i < big_len; i += 4096) CHECK_STATUS(plurnk_stream_feed(s, big + i, 4096), PLURNK_OK);
+    CHECK(seen[0] == 1 && seen[1] == 14 && seen[2] == PLURNK_OPEN_BODY && seen[4] == 1);
+    CHECK(seen[3] > limit && seen[3] <= limit + 4096);
+    CHECK_STATUS(plurnk_stream_feed(cp, big, big_len), PLURNK_OK);
+    CHECK(seen[0] == 2);
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_NO_EVENT); /* delivered, not queued */
+    plurnk_stream_free(cp);
+    plurnk_stream_free(s);
+
+    /* Off (0), and an options struct from before max_open_bytes existed: no event. */
+    o.max_open_bytes = 0;
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_feed(s, big, big_len), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_NO_EVENT);
+    plurnk_stream_free(s);
+    o.max_open_bytes = 32;
+    o.struct_size = offsetof(plurnk_stream_options, max_open_bytes);
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_feed(s, big, big_len), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_NO_EVENT);
+    plurnk_stream_free(s);
+    free(big);
+}
+
 static const plurnk_statement* statement_at(const plurnk_result* r, size_t i, plurnk_item* it) {
     it->struct_size = sizeof *it;
     if (plurnk_result_item(r, i, it) != PLURNK_OK) return NULL;
@@ -828,6 +914,7 @@ int main(int argc, char** argv) {
     test_messages();
     test_create_ex();
     test_typed_statements();
+    test_runaway();
     /* Property: chunked (1 byte included, which splits every UTF-8 sequence) equals one-shot. */
     for (i = 0; i < n_samples; ++i) {
         for (c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {
