@@ -21,6 +21,17 @@ class Position:
 
 
 @_frozen
+class Span:
+    """An item's byte span [start, end) in the input: byte offsets into the UTF-8 encoding of a
+    str input (text.encode()[start:end]), into a bytes input as is (doc/python.md)."""
+    start: int
+    end: int
+
+
+_NO_SPAN = Span(0, 0)
+
+
+@_frozen
 class LocalPath:
     """A local target, escape-decoded."""
     raw: str
@@ -106,6 +117,7 @@ class Statement(_ItemJson):
     line_marker: Optional[LineMarker]
     body: Body
     position: Position
+    span: Span = _NO_SPAN
 
 
 @_frozen
@@ -115,6 +127,7 @@ class Diagnostic(_ItemJson):
     source: str
     severity: str
     message: str
+    span: Span = _NO_SPAN
 
 
 @_frozen
@@ -122,6 +135,7 @@ class Text(_ItemJson):
     """Text around the operations (parse and log tiers)."""
     text: str
     position: Position
+    span: Span = _NO_SPAN
 
 
 Item = Union[Statement, Diagnostic, Text]
@@ -132,6 +146,7 @@ class UnparsedTail:
     """Set when the input ends inside a statement: nothing from `position` on is trustworthy."""
     position: Position
     reason: str
+    span: Span = _NO_SPAN
 
 
 @_frozen
@@ -140,6 +155,20 @@ class Event:
     diagnostics placed only at the end."""
     item: Item
     index: Optional[int]
+
+
+@_frozen
+class OpenInfo:
+    """What is open at the end of the input a StreamParser was fed (StreamParser.open()), and
+    what a runaway event reports. where: 'none', 'slots', 'signal', 'target', 'body' or 'turn';
+    op is None when nothing is open. Offsets are bytes from the first byte fed (doc/streaming.md)."""
+    where: str
+    op: Optional[str]
+    suffix: str
+    begin: int
+    bytes: int
+    openers: int
+    turn_depth: int
 
 
 @_frozen
@@ -266,4 +295,4 @@ class ParseResult:
 
 def _registry() -> Dict[str, type]:
     return {c.__name__: c for c in (Position, Statement, Diagnostic, Text, LocalPath, UrlPath, LineMarker, Matcher,
-                                    SendBody, ResourceSelection, UnparsedTail, Event, Verdict, Url)}
+                                    SendBody, ResourceSelection, UnparsedTail, Event, Verdict, Url, Span, OpenInfo)}

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Type stubs for the C++ extension (python/src/module.cpp).
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple, Union
 
-from ._model import Event, Item, Path, ResourceSelection, UnparsedTail, Url, Verdict, ParseResult
+from ._model import Event, Item, OpenInfo, Path, ResourceSelection, UnparsedTail, Url, Verdict, ParseResult
 
 __version__: str
 language_version: str
@@ -28,7 +28,8 @@ class Checkpoint:
 class StreamParser:
     """The push parser: feed a turn as it arrives, get each item the moment it is settled."""
     def __init__(self, tier: str = ..., *, max_input_bytes: Optional[int] = ...,
-                 max_turn_depth: Optional[int] = ...) -> None: ...
+                 max_turn_depth: Optional[int] = ..., max_open_bytes: Optional[int] = ...,
+                 on_runaway: Optional[Callable[[OpenInfo], object]] = ...) -> None: ...
     def feed(self, chunk: Chunk) -> list[Event]:
         """Appends a chunk (all str or all bytes-like); returns the events it settled."""
     def end(self) -> list[Event]:
@@ -42,6 +43,10 @@ class StreamParser:
         """Settled leading input, in the units fed: code points for str, bytes for bytes."""
     def take_safe(self) -> Union[str, bytes]:
         """The settled input not yet taken (str or bytes, as fed), and marks it taken."""
+    def open(self) -> OpenInfo:
+        """What is open now (where 'none' when nothing is)."""
+    def take_runaways(self) -> list[OpenInfo]:
+        """The runaway events raised since the last call (when there is no on_runaway)."""
     def checkpoint(self) -> Checkpoint: ...
     def restore(self, checkpoint: Checkpoint) -> None: ...
     def close(self) -> None: ...
@@ -62,4 +67,5 @@ def parse_url(url: str) -> Optional[Url]: ...
 def parse_path(raw: str) -> Tuple[Optional[Path], Optional[str]]: ...
 def parse_resource_selection(raw: str) -> Tuple[Optional[ResourceSelection], Optional[str]]: ...
 def has_glob(pathname: str) -> bool: ...
-def gbnf(max_statements: int = ..., suffixes: Iterable[str] = ...) -> str: ...
+def gbnf(max_statements: int = ..., suffixes: Iterable[str] = ..., *, channel: str = ...,
+         channel_open: Optional[str] = ..., channel_close: Optional[str] = ...) -> str: ...
