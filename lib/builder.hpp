@@ -18,14 +18,13 @@
 #include <vector>
 
 #include "frozen_log.hpp"
-#include "grammar.hpp"
 #include "lexer.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/path.hpp"
 #include "plurnk/validate.hpp"
 #include "position.hpp"
-#include "syntax.hpp"
+#include "statement_parser.hpp"
 
 namespace plurnk::detail {
 
@@ -138,7 +137,7 @@ class result_builder {
 public:
     using sink = std::function<void(const item&, std::size_t index)>;
 
-    result_builder(tier t, const parse_options& options) : tier_(t), options_(options) {}
+    explicit result_builder(tier t) : tier_(t) {}
 
     // Emits what the first `settled` tokens decide. `in` is the whole input so far.
     void advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
@@ -777,7 +776,6 @@ private:
     }
 
     tier tier_;
-    parse_options options_;
     std::string_view in_;
     const lex_output* lexed_ = nullptr;
     const syntax_tree* tree_ = nullptr;

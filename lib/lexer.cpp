@@ -97,7 +97,6 @@ struct stream_lexer::impl {
             emit(tok::eof, s_.size(), s_.size());
             eof_emitted_ = true;
             out_.final_mode = mode_;
-            out_.in_body = mode_ == mode::body;
         }
     }
 

@@ -65,7 +65,6 @@ struct lex_output {
     std::uint32_t open_tag_begin = 0;   // open tag text (keyword+suffix) of the last opener
     std::uint32_t open_tag_end = 0;
     std::uint32_t body_begin = 0;       // first byte of the last body (invented-closer scan)
-    bool in_body = false;
 };
 
 // Lexes the whole input.

@@ -25,7 +25,6 @@ constexpr tset opener_bit(plurnk::op o) { return bit(static_cast<int>(o)); }
 constexpr tset k_protocol_openers = (tset{1} << 13) - 1;  // FIND..PLAN
 constexpr tset k_mid_openers = k_protocol_openers & ~opener_bit(plurnk::op::PLAN);
 constexpr tset k_client_openers = k_protocol_openers | opener_bit(plurnk::op::LOOK) | opener_bit(plurnk::op::BUFF);
-constexpr tset k_all_openers = (tset{1} << 16) - 1;
 
 inline int ttype_of(const token& t) {
     switch (t.kind) {

@@ -19,13 +19,13 @@
 //   log        : turn+ EOF               turn  : TURN_OPEN slots? COLON turn_content CLOSE_TURN
 //   op statement: OPEN slots? COLON? BODY* CLOSE   (WORK/FORK: a body is required)
 //   slots      : the op's signal, target and scope slots, any order, each at most once
-#include "syntax.hpp"
+#include "statement_parser.hpp"
 
 #include <algorithm>
 #include <array>
 #include <unordered_map>
 
-#include "grammar.hpp"
+#include "token.hpp"
 #include "work_counter.hpp"
 
 namespace plurnk::detail {
@@ -171,9 +171,8 @@ public:
     // Parses as far as `toks` allows. Without `finished`, a step that would look past the last
     // token is undone and retried on the next call; with it, `toks` ends with the eof token and
     // parsing runs to the end.
-    void advance(const std::vector<token>& toks, std::string_view in, bool finished) {
+    void advance(const std::vector<token>& toks, bool finished) {
         toks_ = &toks;
-        in_ = in;
         finished_ = finished;
         tree_.token_unit.resize(toks.size(), -1);
         for (; scanned_ < toks.size(); ++scanned_) {
@@ -210,7 +209,6 @@ public:
     syntax_tree take_tree() { return std::move(tree_); }
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return p_; }
-    [[nodiscard]] bool done() const noexcept { return frames_.empty(); }
 
 private:
     // --- token stream -------------------------------------------------------------------
@@ -939,7 +937,6 @@ private:
     }
 
     const std::vector<token>* toks_ = nullptr;
-    std::string_view in_;
     bool finished_ = false;
     tier tier_;
     std::vector<frame> frames_;
@@ -1002,20 +999,20 @@ stream_syntax& stream_syntax::operator=(const stream_syntax& other) {
     if (this != &other) *impl_ = *other.impl_;
     return *this;
 }
-void stream_syntax::advance(const std::vector<token>& tokens, std::string_view input, bool finished) {
-    impl_->parser.advance(tokens, input, finished);
+void stream_syntax::advance(const std::vector<token>& tokens, bool finished) {
+    impl_->parser.advance(tokens, finished);
 }
 const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.tree(); }
 std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settled(); }
 bool stream_syntax::can_release(std::size_t tokens) const noexcept { return impl_->parser.can_release(tokens); }
 void stream_syntax::release(std::size_t tokens) { impl_->parser.release(tokens); }
 
-syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t) {
+syntax_tree parse_syntax(const lex_output& lexed, tier t) {
     syntax_parser p(t);
     // At most about one error per two tokens: reserving that much is address space only (a
     // large vector's untouched pages cost nothing), and growing would copy and touch it twice.
     p.reserve_errors(lexed.tokens.size() / 2 + 1);
-    p.advance(lexed.tokens, input, true);
+    p.advance(lexed.tokens, true);
     return p.take_tree();
 }
 
