@@ -121,7 +121,8 @@ inline std::size_t input_limit(const parse_options& o) noexcept {
 inline void append_input_limit_error(parse_result& r, position end, std::uint64_t parsed, std::uint64_t total) {
     r.items.emplace_back(diagnostic{end, source::lexer, severity::error,
                                     "input is " + std::to_string(total) + " bytes; only the first " +
-                                        std::to_string(parsed) + " were parsed (the max_input_bytes limit)"});
+                                        std::to_string(parsed) + " were parsed (the max_input_bytes limit)",
+                                    byte_span{static_cast<std::size_t>(parsed), static_cast<std::size_t>(total)}});
 }
 
 inline bool is_matcher_op(op o) {
@@ -171,7 +172,9 @@ public:
                 continue;
             }
             if (toks[next_token_].kind == tok::text) {
-                add_item(text_item{std::string(text(toks[next_token_])), at(toks[next_token_].begin)}, true, out);
+                add_item(text_item{std::string(text(toks[next_token_])), at(toks[next_token_].begin),
+                                   span_of(toks[next_token_].begin, toks[next_token_].end)},
+                         true, out);
                 if (tier_ == tier::parse) {
                     for (auto& d : near_miss_advisories(std::get<text_item>(result_.items.back()))) {
                         add_item(std::move(d), true, out);
@@ -214,6 +217,12 @@ private:
 
     position at(std::size_t offset) { return pos_.at(offset); }
     std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
+    // Byte spans (doc/library.md, "Byte spans"): offsets of the input last passed in, made
+    // absolute (past what the push parser released), and the span of a unit's tokens.
+    byte_span span_of(std::size_t begin, std::size_t end) const noexcept { return {byte_base_ + begin, byte_base_ + end}; }
+    byte_span unit_span(const unit& un) const noexcept {
+        return span_of(lexed_->tokens[un.first].begin, lexed_->tokens[un.last].end);
+    }
 
     // Appends an item; reports it now when it is final, else at finish().
     template <typename Item>
@@ -288,10 +297,15 @@ private:
         }
     }
 
+    // (An error no statement claims spans what it names: the lexer's offending text, or the
+    // parser's offending token; one a statement claims is given the statement's span.)
     diagnostic make_diagnostic(const pending_error& e) const {
-        return diagnostic{e.at, e.from, severity::error,
-                          e.from == source::lexer ? lexed_->errors[e.index].message(in_)
-                                                  : tree_->errors[e.index].message(in_)};
+        if (e.from == source::lexer) {
+            const lex_error& le = lexed_->errors[e.index];
+            return diagnostic{e.at, e.from, severity::error, le.message(in_), span_of(le.begin, std::max(le.begin, le.end))};
+        }
+        const syntax_error& se = tree_->errors[e.index];
+        return diagnostic{e.at, e.from, severity::error, se.message(in_), span_of(se.at.begin, se.at.end)};
     }
 
     template <class T>
@@ -321,15 +335,17 @@ private:
         if (first != nullptr) {
             // In the parse tier the turn-shape passes may still rewrite or drop parser errors.
             const bool final_now = !(tier_ == tier::parse && first->from == source::parser);
-            add_item(make_diagnostic(*first), final_now, out);
+            diagnostic d = make_diagnostic(*first);
+            d.span = unit_span(un);
+            add_item(std::move(d), final_now, out);
             return;
         }
         if (!un.clean) return;
         build_statement(un, out);
     }
 
-    void visitor_error(position p, std::string message, const sink& out) {
-        add_item(diagnostic{p, source::visitor, severity::error, std::move(message)}, true, out);
+    void visitor_error(position p, std::string message, byte_span sp, const sink& out) {
+        add_item(diagnostic{p, source::visitor, severity::error, std::move(message), sp}, true, out);
     }
 
     void build_statement(const unit& un, const sink& out) {
@@ -338,14 +354,17 @@ private:
         // than filling it); a visitor error replaces it.
         statement& st = std::get<statement>(result_.items.emplace_back(std::in_place_type<statement>));
         auto fail = [this, &out](std::string message) {
-            const position p = std::get<statement>(result_.items.back()).position;
+            const statement& failed = std::get<statement>(result_.items.back());
+            const position p = failed.position;
+            const byte_span sp = failed.span;
             result_.items.pop_back();
-            visitor_error(p, std::move(message), out);
+            visitor_error(p, std::move(message), sp, out);
         };
         const token& open = toks[un.first];
         st.op = open.op;
         st.suffix = std::string(in_.substr(open.begin + 6, open.end - open.begin - 6));
         st.position = at(open.begin);
+        st.span = unit_span(un);
         bool has_signal = false, has_target = false, has_body = false;
         // The target and body are views of their single token, or joined in scratch_ when split.
         std::string_view target_raw, body_view;
@@ -532,6 +551,7 @@ public:
         lex_seen_ = syn_seen_ = 0;
         next_token_ = 0;
         tok_base_ += tokens;
+        byte_base_ += bytes;
         pos_.release(bytes);
         lexed_ = nullptr;
         tree_ = nullptr;
@@ -573,7 +593,7 @@ private:
                          " but never reached its close tag - add `:" + std::string(tag) + "` to terminate";
         }
         keep_items([&](const item& it) { return item_position(it) < from; });
-        result_.tail = unparsed_tail{from, std::move(reason)};
+        result_.tail = unparsed_tail{from, std::move(reason), span_of(lexed_->last_open_begin, in_.size())};
     }
 
     // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
@@ -673,7 +693,8 @@ private:
             }
             out.push_back(diagnostic{p, source::parser, severity::warning,
                                      "`<<" + std::string(word) + "` is not a Plurnk operation, so it was read as text; did you mean " +
-                                         suggestion + "?"});
+                                         suggestion + "?",
+                                     byte_span{t.span.begin + i, t.span.begin + k}});
         }
         return out;
     }
@@ -691,7 +712,8 @@ private:
                 if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
                 return diagnostic{s.position, source::parser, severity::warning,
                                   "PLAN body contains op-shaped text (`<<" + std::string(name) +
-                                      "`) - ops belong after the plan closes; did you omit `:PLAN`?"};
+                                      "`) - ops belong after the plan closes; did you omit `:PLAN`?",
+                                  s.span};
             }
         }
         return std::nullopt;
@@ -719,7 +741,8 @@ private:
             const std::string name = std::string(op_name(s.op)) + s.suffix;
             return diagnostic{s.position, source::parser, severity::warning,
                               "`<<" + name + "` has no `(target)` - that path sits in the `[…]` tag slot; a target goes in `(…)`. Try `" +
-                                  name + "(" + tag + "):…`"};
+                                  name + "(" + tag + "):…`",
+                              s.span};
         }
         return std::nullopt;
     }
@@ -743,16 +766,21 @@ private:
         }
         if (!has_plan || !has_terminal) {
             std::optional<position> first_removed;
+            byte_span removed_span;
             keep_items([&](const item& it) {
                 const auto* d = std::get_if<diagnostic>(&it);
                 if (d == nullptr || d->severity != severity::error || d->source != source::parser) return true;
-                if (!first_removed) first_removed = d->position;
+                if (!first_removed) {
+                    first_removed = d->position;
+                    removed_span = d->span;
+                }
                 return false;
             });
             if (first_removed && !hard_non_parser) {
                 result_.items.emplace_back(diagnostic{*first_removed, source::parser, severity::error,
                                               !has_plan ? "a turn must begin with `<<PLAN:…:PLAN` (the required first operation)"
-                                                        : "a turn must end with a terminal `<<SEND[code]:…:SEND` carrying the loop status"});
+                                                        : "a turn must end with a terminal `<<SEND[code]:…:SEND` carrying the loop status",
+                                              removed_span});
                 fired_.push_back(0);
             }
             return;
@@ -791,6 +819,7 @@ private:
     std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
     bool finishing_ = false;          // in finish()
     std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
+    std::size_t byte_base_ = 0;         // input bytes released before the current ones (release())
     std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order
     frozen_log<diagnostic> frozen_carried_;  // ... the first of them (before carried_)
     parse_result result_;   // items: those after frozen_items_

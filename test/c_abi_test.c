@@ -157,6 +157,8 @@ int main(void) {
         expect("PLURNK_HAS_FIELD(statement) on a full struct", (size_t)PLURNK_HAS_FIELD(&buf.item, statement), 1);
         buf.item.struct_size = offsetof(plurnk_item, statement);
         expect("PLURNK_HAS_FIELD(statement) on a shorter one", (size_t)PLURNK_HAS_FIELD(&buf.item, statement), 0);
+        expect("the statement's span_begin", buf.item.span_begin, 0);
+        expect("the statement's span_end", buf.item.span_end, 15);
         plurnk_result_free(r);
     }
 

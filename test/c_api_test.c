@@ -312,6 +312,26 @@ static void check_events(const events* ev, const plurnk_result* r) {
     }
 }
 
+/* The streamed result's spans are the one-shot result's, inside the input; a text item's span
+ * holds its text; the tail's span runs to the end of the input. */
+static void check_spans(const plurnk_result* streamed, const plurnk_result* one_shot, const char* input, size_t len) {
+    const size_t n = plurnk_result_item_count(one_shot);
+    size_t i, b1 = 0, e1 = 0, b2 = 0, e2 = 0;
+    CHECK(plurnk_result_item_count(streamed) == n);
+    for (i = 0; i < n && i < plurnk_result_item_count(streamed); ++i) {
+        plurnk_item a = {.struct_size = sizeof a}, b = {.struct_size = sizeof b};
+        CHECK_STATUS(plurnk_result_item(streamed, i, &a), PLURNK_OK);
+        CHECK_STATUS(plurnk_result_item(one_shot, i, &b), PLURNK_OK);
+        CHECK(a.span_begin == b.span_begin && a.span_end == b.span_end);
+        CHECK(b.span_begin <= b.span_end && b.span_end <= len);
+        if (b.kind == PLURNK_ITEM_TEXT) CHECK(bytes_equal(input + b.span_begin, b.span_end - b.span_begin, b.text.data, b.text.len));
+        if (b.kind == PLURNK_ITEM_STATEMENT) CHECK(b.span_end - b.span_begin >= 2 && memcmp(input + b.span_begin, "<<", 2) == 0);
+    }
+    CHECK(plurnk_result_tail_span(streamed, &b1, &e1) == plurnk_result_tail_span(one_shot, &b2, &e2));
+    CHECK(b1 == b2 && e1 == e2);
+    if (plurnk_result_tail_span(one_shot, NULL, NULL)) CHECK(e2 == len && b2 < len);
+}
+
 /* Streams `input` in `chunk`-byte pieces (polling, or through the callback) and requires the
  * final result to be the one-shot result, and the events to match it. */
 static void check_stream(const char* input, size_t len, plurnk_tier tier, size_t chunk, int use_callback) {
@@ -344,6 +364,7 @@ static void check_stream(const char* input, size_t len, plurnk_tier tier, size_t
     CHECK(bytes_equal(streamed.data, streamed.len, one_shot_json.data, one_shot_json.len));
     if (!bytes_equal(streamed.data, streamed.len, one_shot_json.data, one_shot_json.len))
         fprintf(stderr, "  chunk %zu: streamed %s\n  one-shot %s\n", chunk, streamed.data, one_shot_json.data);
+    check_spans(r, one_shot, input, len);
     check_events(&ev, r);
     CHECK(ev.mismatched_json == 0);
     plurnk_result_free(one_shot);

@@ -7,7 +7,7 @@ sequences are tuples so that every value is immutable and hashable."""
 from __future__ import annotations
 
 import json as _json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
 
 _frozen = dataclass(frozen=True, slots=True)
@@ -28,6 +28,7 @@ class Span:
     end: int
 
 
+# Items carry a span but do not compare (or hash) by it: an item equals one built without a span.
 _NO_SPAN = Span(0, 0)
 
 
@@ -117,7 +118,7 @@ class Statement(_ItemJson):
     line_marker: Optional[LineMarker]
     body: Body
     position: Position
-    span: Span = _NO_SPAN
+    span: Span = field(default=_NO_SPAN, compare=False)
 
 
 @_frozen
@@ -127,7 +128,7 @@ class Diagnostic(_ItemJson):
     source: str
     severity: str
     message: str
-    span: Span = _NO_SPAN
+    span: Span = field(default=_NO_SPAN, compare=False)
 
 
 @_frozen
@@ -135,7 +136,7 @@ class Text(_ItemJson):
     """Text around the operations (parse and log tiers)."""
     text: str
     position: Position
-    span: Span = _NO_SPAN
+    span: Span = field(default=_NO_SPAN, compare=False)
 
 
 Item = Union[Statement, Diagnostic, Text]
@@ -146,7 +147,7 @@ class UnparsedTail:
     """Set when the input ends inside a statement: nothing from `position` on is trustworthy."""
     position: Position
     reason: str
-    span: Span = _NO_SPAN
+    span: Span = field(default=_NO_SPAN, compare=False)
 
 
 @_frozen
