@@ -717,9 +717,14 @@ static void test_create_ex(void) {
     CHECK(says(plurnk_last_error(), "tier is -1"));
 }
 
+static plurnk_stream* g_runaway_stream = NULL;
+
 static void on_runaway_count(void* user_data, const plurnk_open* o) {
     size_t* seen = (size_t*)user_data;
+    plurnk_open again = {.struct_size = sizeof again};
     ++seen[0];
+    /* The stream is busy inside its callback: open() too (the callback has the view). */
+    if (g_runaway_stream != NULL && plurnk_stream_open(g_runaway_stream, &again) == PLURNK_ERR_BUSY) ++seen[5];
     seen[1] = o->begin;
     seen[2] = (size_t)o->where;
     seen[3] = o->bytes;
@@ -736,7 +741,7 @@ static void test_runaway(void) {
     plurnk_str js;
     char* want = NULL;
     char* big = NULL;
-    size_t i, seen[5] = {0, 0, 0, 0, 0};
+    size_t i, seen[6] = {0, 0, 0, 0, 0, 0};
 
     /* Polled: one event, when the READ (signal never closed) holds 33 bytes; the result is the
      * one-shot parse's. */
@@ -779,8 +784,10 @@ static void test_runaway(void) {
     CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
     CHECK_STATUS(plurnk_stream_set_runaway_callback(s, on_runaway_count, seen), PLURNK_OK);
     CHECK_STATUS(plurnk_stream_checkpoint(s, &cp), PLURNK_OK);
+    g_runaway_stream = s;
     for (i = 0; i < big_len; i += 4096) CHECK_STATUS(plurnk_stream_feed(s, big + i, 4096), PLURNK_OK);
-    CHECK(seen[0] == 1 && seen[1] == 14 && seen[2] == PLURNK_OPEN_BODY && seen[4] == 1);
+    g_runaway_stream = NULL;
+    CHECK(seen[0] == 1 && seen[1] == 14 && seen[2] == PLURNK_OPEN_BODY && seen[4] == 1 && seen[5] == 1);
     CHECK(seen[3] > limit && seen[3] <= limit + 4096);
     CHECK_STATUS(plurnk_stream_feed(cp, big, big_len), PLURNK_OK);
     CHECK(seen[0] == 2);

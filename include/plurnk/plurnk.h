@@ -341,7 +341,8 @@ typedef struct plurnk_open {
 } plurnk_open;
 
 /* Fills *out with what is open now (all zero and "" after finish). The strings are borrowed:
- * valid until the next call on this stream. */
+ * valid until the next call on this stream. From inside a callback of the same stream it
+ * returns PLURNK_ERR_BUSY (the runaway callback is handed the view). */
 PLURNK_API plurnk_status plurnk_stream_open(const plurnk_stream* stream, plurnk_open* out);
 
 /* The runaway callback: `info` and its strings are borrowed, valid until it returns. It runs
