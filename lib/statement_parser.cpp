@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <array>
-#include <unordered_map>
 
 #include "token.hpp"
 #include "work_counter.hpp"
@@ -33,65 +32,6 @@ namespace plurnk::detail {
 namespace {
 
 enum class fail_kind : std::uint8_t { mismatch, no_viable };
-
-// --- messages (built when an error is reported, see syntax_error) ---------------------------
-void append_token_display(std::string& out, const token& t, std::string_view in) {
-    const int ty = ttype_of(t);
-    if (ty == T_DISP) {
-        out += '\'';
-        out.append(in.substr(t.begin, t.end - t.begin));
-        out += '\'';
-        return;
-    }
-    out += ttype_name(ty);
-}
-
-// ANTLR's IntervalSet text in vocabulary order, equal names once; with `oxford` a list of three or
-// more ends in ", or".
-std::string expected_list(tset set, bool oxford) {
-    static constexpr int k_order[] = {
-        T_TEXT, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, T_CLOSE_TURN, T_LBRACK,
-        T_LPAREN, T_SCOPE, T_COLON, T_TAG, T_COMMA, T_RBRACK, T_DISP, T_INT, T_IDENT, T_TGT,
-        T_RPAREN, T_BODY, T_CLOSE};
-    // ttype_name() returns one literal per distinct name, so equal names are equal pointers.
-    std::array<const char*, std::size(k_order)> names;
-    std::size_t count = 0;
-    for (int t : k_order) {
-        if (!(set & bit(t))) continue;
-        const char* n = ttype_name(t);
-        if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(count), n) ==
-            names.begin() + static_cast<std::ptrdiff_t>(count)) {
-            names[count++] = n;
-        }
-    }
-    std::string out;
-    for (std::size_t i = 0; i < count; ++i) {
-        if (i > 0) {
-            if (oxford && count > 2) {
-                out += (i + 1 == count) ? ", or " : ", ";
-            } else {
-                out += " or ";
-            }
-        }
-        out += names[i];
-    }
-    return out;
-}
-
-// expected_list() appended to `out`; returns whether it was non-empty. The grammar has a few
-// dozen distinct sets, and an error-dense input repeats them: each thread remembers the texts.
-bool append_expected_list(std::string& out, tset set, bool oxford) {
-    thread_local std::unordered_map<tset, std::string> cache;
-    const tset key = (set & ~bit(T_EPS)) | (oxford ? bit(T_EPS) : 0);  // EPS never shows in a list
-    auto it = cache.find(key);
-    if (it == cache.end()) {
-        if (cache.size() >= 4096) cache.clear();  // bounded, whatever the sets
-        it = cache.emplace(key, expected_list(set, oxford)).first;
-    }
-    out += it->second;
-    return !it->second.empty();
-}
-
 
 // Parse states: ids for the lastErrorStates bookkeeping of recover().
 enum state_id : int {
@@ -959,33 +899,6 @@ private:
 };
 
 }  // namespace
-
-std::string syntax_error::message(std::string_view in) const {
-    std::string m;
-    m.reserve(96);
-    switch (kind) {
-        case shape::unexpected:
-        case shape::unexpected_oxford: {
-            m += "unexpected ";
-            append_token_display(m, at, in);
-            const std::size_t keep = m.size();
-            m += "; expected ";
-            if (!append_expected_list(m, expected, kind == shape::unexpected_oxford)) m.resize(keep);
-            break;
-        }
-        case shape::missing:
-            m += "expected ";
-            if (!append_expected_list(m, expected, false)) m += "more input";
-            m += "; got ";
-            append_token_display(m, at, in);
-            break;
-        case shape::body_content:
-            m += "expected body content; got ";
-            append_token_display(m, at, in);
-            break;
-    }
-    return m;
-}
 
 struct stream_syntax::impl {
     explicit impl(tier t) : parser(t) {}

@@ -88,9 +88,9 @@ TEST_CASE("spans are written only when asked, as each item's last member", "[jso
     s.position = {1, 0};
     s.span = {0, 12};
     r.items.emplace_back(s);
-    r.items.emplace_back(diagnostic{{2, 3}, source::lexer, severity::error, "m", {13, 14}});
+    r.items.emplace_back(diagnostic{{2, 3}, source::lexer, severity::error, "m", message_id::external, {13, 14}});
     r.items.emplace_back(text_item{"t", {3, 0}, {20, 21}});
-    r.tail = unparsed_tail{{4, 0}, "why", {30, 4294967300u}};
+    r.tail = unparsed_tail{{4, 0}, "why", message_id::external, {30, 4294967300u}};
     const std::string plain = to_json(r);
     CHECK(plain.find("span") == std::string::npos);
     CHECK(to_json(r, {.spans = true}) ==

@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "plurnk/diagnostic.hpp"
+
 namespace plurnk {
 
 // The sixteen minted keywords. The first thirteen are the protocol ops (SPEC §3), TURN is the
@@ -22,24 +24,6 @@ enum class op : std::uint8_t {
 };
 inline constexpr int k_op_count = 16;
 inline constexpr int k_protocol_op_count = 13;
-
-// 1-based line, 0-based column in Unicode code points. {0,0} is the unknown sentinel.
-struct position {
-    std::uint32_t line = 0;
-    std::uint32_t column = 0;
-    friend bool operator==(const position&, const position&) = default;
-    friend auto operator<=>(const position&, const position&) = default;
-};
-
-// A byte range [begin, end) of the input, counted from its first byte (a stream's whole input,
-// not what the stream still holds). Every item carries one (doc/library.md says what each covers);
-// to_json writes it only when asked (json_options::spans).
-struct byte_span {
-    std::size_t begin = 0;
-    std::size_t end = 0;
-    [[nodiscard]] std::size_t size() const noexcept { return end - begin; }
-    friend bool operator==(const byte_span&, const byte_span&) = default;
-};
 
 // A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
 // A value kept on the heap, or nothing. It has std::optional's interface (has_value, `*`, `->`,
@@ -175,17 +159,6 @@ struct statement {
     byte_span span{};                   // from its `<<` to the end of its close tag
 };
 
-enum class source : std::uint8_t { lexer, parser, visitor };
-enum class severity : std::uint8_t { error, warning };
-
-struct diagnostic {
-    plurnk::position position;
-    plurnk::source source = plurnk::source::parser;
-    plurnk::severity severity = plurnk::severity::error;
-    std::string message;
-    byte_span span{};  // what it is about (doc/library.md, "Byte spans")
-};
-
 struct text_item {
     std::string text;
     plurnk::position position;
@@ -197,6 +170,9 @@ using item = std::variant<statement, diagnostic, text_item>;
 struct unparsed_tail {
     position from;
     std::string reason;
+    // The reason's template: one of the tail_* ids (tail_body_unclosed also when the
+    // invented-closer advisory, tail_invented_closer, is appended to it).
+    message_id reason_id = message_id::external;
     byte_span span{};  // from the unclosed statement's `<<` to the end of the input
 };
 
