@@ -29,7 +29,7 @@ constexpr const char* k_tiers = "parse (default; one PLAN-anchored turn), statem
 const std::array k_commands = {
     command{"parse",
             "parse [--tier=T] [--pretty] [--format=json|sarif] [--allow-invalid-utf8] [--chunk=N] [--max-input-bytes=N] "
-            "[FILE|-]",
+            "[--spans] [--max-open-bytes=N] [FILE|-]",
             "parse FILE (or standard input) and print the result JSON",
             R"(  --tier=T               the grammar tier (see below)
   --pretty               indent the JSON two spaces
@@ -40,14 +40,19 @@ const std::array k_commands = {
                          identical to the one-shot parse
   --max-input-bytes=N    parse only the first N bytes (default and most: 4294967295); the
                          result then ends with an error item saying how much was left out
+  --spans                add "span":{"start":B,"end":E} (input byte offsets) to every item
+  --max-open-bytes=N     stream the input (one chunk unless --chunk) and print a runaway line
+                         {"runaway":{...}} to standard error when an open statement or TURN
+                         body holds more than N bytes; the result is unchanged
 exit status: 0 no error item and no unparsedTail; 1 otherwise; 2 usage, file or output error
 )",
             plurnk::cli::cmd_parse},
-    command{"batch", "batch [--tier=T] [--chunk=N] [--max-input-bytes=N]",
+    command{"batch", "batch [--tier=T] [--chunk=N] [--max-input-bytes=N] [--spans]",
             "answer JSON Lines requests {\"id\",\"tier\",\"input\"} on standard input",
             R"(  --tier=T               parse every request in tier T, whatever its "tier" says
   --chunk=N              as for parse
   --max-input-bytes=N    as for parse, for each request's input
+  --spans                as for parse
 Every input line gets exactly one answer line, in order: {"id":ID,"result":{...}}, or
 {"id":ID,"error":"..."} when the line is not a request (ID null when it is not a JSON object).
 exit status: 0 every line answered with a result; 1 some with an error; 2 usage, read or
@@ -103,7 +108,7 @@ not canonical); 2 usage, file or output error
 };
 
 // Options that take a value: `--tier statements` is read as `--tier=statements`.
-constexpr std::array k_value_options = {"--tier", "--chunk", "--max-input-bytes", "--repeat", "--max-statements",
+constexpr std::array k_value_options = {"--tier", "--chunk", "--max-input-bytes", "--max-open-bytes", "--repeat", "--max-statements",
                                         "--suffixes", "--channel", "--channel-open", "--channel-close", "--contract",
                                         "--format"};
 

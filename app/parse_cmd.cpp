@@ -2,7 +2,9 @@
 // `plurnk parse` and `plurnk batch`.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -40,23 +42,47 @@ bool bytes_option(const std::string& arg, std::string_view name, std::size_t& va
     return true;
 }
 
-// --chunk=N and --max-input-bytes=N, shared by parse and batch.
+// --chunk=N, --max-input-bytes=N and --spans, shared by parse and batch (--max-open-bytes=N:
+// parse only).
 struct run_options {
     std::size_t chunk = 0;
+    std::size_t max_open_bytes = 0;
     plurnk::parse_options parse;
+    plurnk::json_options json;
 
     bool take(const std::string& arg, int& status) {
+        if (arg == "--spans") {
+            json.spans = true;
+            return true;
+        }
         return bytes_option(arg, "--chunk", chunk, status) ||
                bytes_option(arg, "--max-input-bytes", parse.max_input_bytes, status);
     }
 };
 
-// Parses `input` in one shot (chunk 0), or feeds it to a stream_parser in `chunk`-byte pieces
-// and returns finish()'s result, which must be the same.
+// The runaway line `parse --max-open-bytes` writes to standard error (doc/cli.md).
+std::string runaway_line(const plurnk::open_info& o, std::size_t limit) {
+    static constexpr const char* k_where[] = {"none", "slots", "signal", "target", "body", "turn"};
+    std::string line = fmt::format("{{\"runaway\":{{\"op\":\"{}\",\"suffix\":", plurnk::op_name(o.op));
+    plurnk::append_json_string(line, o.suffix);
+    line += fmt::format(",\"where\":\"{}\",\"begin\":{},\"bytes\":{},\"openers\":{},\"turnDepth\":{},\"limit\":{}}}}}\n",
+                        k_where[static_cast<int>(o.where)], o.begin, o.bytes, o.openers, o.turn_depth, limit);
+    return line;
+}
+
+// Parses `input` in one shot (chunk 0, no runaway limit), or feeds it to a stream_parser in
+// `chunk`-byte pieces (the whole input as one piece when only the limit is set) and returns
+// finish()'s result, which must be the same.
 plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, const run_options& o) {
-    const std::size_t chunk = o.chunk;
-    if (chunk == 0) return plurnk::parse(input, tier, o.parse);
+    if (o.chunk == 0 && o.max_open_bytes == 0) return plurnk::parse(input, tier, o.parse);
+    const std::size_t chunk = o.chunk == 0 ? std::max<std::size_t>(input.size(), 1) : o.chunk;
     plurnk::stream_parser stream(tier, o.parse);
+    if (o.max_open_bytes != 0) {
+        stream.set_runaway_limit(o.max_open_bytes, [&o](const plurnk::open_info& info) {
+            const std::string line = runaway_line(info, o.max_open_bytes);
+            std::fwrite(line.data(), 1, line.size(), stderr);
+        });
+    }
     for (std::size_t at = 0; at < input.size(); at += chunk) stream.feed(input.substr(at, chunk));
     return stream.finish();
 }
@@ -91,7 +117,7 @@ void answer_request(std::string_view line, std::size_t line_no, std::optional<pl
     const auto result = run_parse(input->string, tier, run);
     append_answer_id(out, id);
     out += ",\"result\":";
-    plurnk::append_json(out, result);
+    plurnk::append_json(out, result, run.json);
     out += "}\n";
 }
 
@@ -104,7 +130,8 @@ int cmd_parse(const args& a) {
     std::optional<std::string> file;
     int status = 0;
     for (const auto& x : a) {
-        if (tier_option(x, tier, status) || run.take(x, status)) {
+        if (tier_option(x, tier, status) || run.take(x, status) ||
+            bytes_option(x, "--max-open-bytes", run.max_open_bytes, status)) {
             if (status != 0) return status;
         } else if (x == "--pretty") {
             pretty = true;
@@ -137,10 +164,11 @@ int cmd_parse(const args& a) {
         if (!write_stdout(log) || !write_stdout("\n")) return 2;
         return result.clean() ? 0 : 1;
     }
+    run.json.pretty = pretty;
     // Written piece by piece: the JSON of a large result is many times the input.
     bool written = true;
     plurnk::write_json(
-        result, [&written](std::string_view piece) { written = written && write_stdout(piece); }, {.pretty = pretty});
+        result, [&written](std::string_view piece) { written = written && write_stdout(piece); }, run.json);
     if (!written || !write_stdout("\n")) return 2;
     return result.clean() ? 0 : 1;
 }

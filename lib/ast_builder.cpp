@@ -16,7 +16,8 @@ void append_input_limit_error(parse_result& r, position end, std::uint64_t parse
     const std::string t = std::to_string(total), p = std::to_string(parsed);
     r.items.emplace_back(diagnostic{end, source::lexer, severity::error,
                                     format_message(message_id::input_limit, {{"total", t}, {"parsed", p}}),
-                                    message_id::input_limit});
+                                    message_id::input_limit,
+                                    byte_span{static_cast<std::size_t>(parsed), static_cast<std::size_t>(total)}});
 }
 
 void result_builder::advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
@@ -50,7 +51,9 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
             continue;
         }
         if (toks[next_token_].kind == tok::text) {
-            add_item(text_item{std::string(text(toks[next_token_])), at(toks[next_token_].begin)}, true, out);
+            add_item(text_item{std::string(text(toks[next_token_])), at(toks[next_token_].begin),
+                               span_of(toks[next_token_].begin, toks[next_token_].end)},
+                     true, out);
             if (tier_ == tier::parse) {
                 for (auto& d : near_miss_advisories(std::get<text_item>(result_.items.back()))) {
                     add_item(std::move(d), true, out);
@@ -103,6 +106,7 @@ void result_builder::release(std::size_t bytes, std::size_t tokens) {
     lex_seen_ = syn_seen_ = 0;
     next_token_ = 0;
     tok_base_ += tokens;
+    byte_base_ += bytes;
     pos_.release(bytes);
     lexed_ = nullptr;
     tree_ = nullptr;
@@ -150,13 +154,16 @@ void result_builder::collect_errors() {
     }
 }
 
+// An error no statement claims spans what it names: the lexer's offending text, or the parser's
+// offending token (one a statement claims is given the statement's span, in emit_unit).
 diagnostic result_builder::make_diagnostic(const pending_error& e) const {
     if (e.from == source::lexer) {
         const lex_error& le = lexed_->errors[e.index];
-        return diagnostic{e.at, e.from, severity::error, le.message(in_), le.id()};
+        return diagnostic{e.at, e.from, severity::error, le.message(in_), le.id(),
+                          span_of(le.begin, std::max(le.begin, le.end))};
     }
     const syntax_error& se = tree_->errors[e.index];
-    return diagnostic{e.at, e.from, severity::error, se.message(in_), se.id()};
+    return diagnostic{e.at, e.from, severity::error, se.message(in_), se.id(), span_of(se.at.begin, se.at.end)};
 }
 
 // The first recorded, unclaimed error within [lo, hi] claims the unit; all of them are used up.
@@ -181,15 +188,17 @@ void result_builder::emit_unit(const unit& un, const sink& out) {
     if (first != nullptr) {
         // In the parse tier the turn-shape passes may still rewrite or drop parser errors.
         const bool final_now = !(tier_ == tier::parse && first->from == source::parser);
-        add_item(make_diagnostic(*first), final_now, out);
+        diagnostic d = make_diagnostic(*first);
+        d.span = unit_span(un);
+        add_item(std::move(d), final_now, out);
         return;
     }
     if (!un.clean) return;
     build_statement(un, out);
 }
 
-void result_builder::visitor_error(position p, std::string message, message_id id, const sink& out) {
-    add_item(diagnostic{p, source::visitor, severity::error, std::move(message), id}, true, out);
+void result_builder::visitor_error(position p, std::string message, message_id id, byte_span sp, const sink& out) {
+    add_item(diagnostic{p, source::visitor, severity::error, std::move(message), id, sp}, true, out);
 }
 
 // Errors no statement claimed, in recording order, after everything else (reported at finish).

@@ -96,12 +96,18 @@ private:
     pending_error* claim(std::vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
                          pending_error* first);
     void emit_unit(const unit& un, const sink& out);
-    void visitor_error(position p, std::string message, message_id id, const sink& out);
+    void visitor_error(position p, std::string message, message_id id, byte_span sp, const sink& out);
     void append_unclaimed();
     std::vector<const pending_error*> unclaimed_in_order() const;
 
     position at(std::size_t offset) { return pos_.at(offset); }
     std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
+    // Byte spans (doc/library.md, "Byte spans"): offsets of the input last passed in, made
+    // absolute (past what the push parser released), and the span of a unit's tokens.
+    byte_span span_of(std::size_t begin, std::size_t end) const noexcept { return {byte_base_ + begin, byte_base_ + end}; }
+    byte_span unit_span(const unit& un) const noexcept {
+        return span_of(lexed_->tokens[un.first].begin, lexed_->tokens[un.last].end);
+    }
 
     // Appends an item; reports it now when it is final, else at finish().
     template <typename Item>
@@ -176,6 +182,7 @@ private:
     std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
     bool finishing_ = false;          // in finish()
     std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
+    std::size_t byte_base_ = 0;         // input bytes released before the current ones (release())
     std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order
     frozen_log<diagnostic> frozen_carried_;  // ... the first of them (before carried_)
     parse_result result_;   // items: those after frozen_items_

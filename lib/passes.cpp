@@ -105,7 +105,7 @@ std::vector<diagnostic> result_builder::near_miss_advisories(const text_item& t)
         }
         out.push_back(diagnostic{p, source::parser, severity::warning,
                                  format_message(message_id::near_miss_op, {{"word", word}, {"suggestion", suggestion}}),
-                                 message_id::near_miss_op});
+                                 message_id::near_miss_op, byte_span{t.span.begin + i, t.span.begin + k}});
     }
     return out;
 }
@@ -123,7 +123,7 @@ std::optional<diagnostic> result_builder::plan_body_advisory(const statement& s)
             if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
             return diagnostic{s.position, source::parser, severity::warning,
                               format_message(message_id::plan_body_op_text, {{"op", name}}),
-                              message_id::plan_body_op_text};
+                              message_id::plan_body_op_text, s.span};
         }
     }
     return std::nullopt;
@@ -137,7 +137,7 @@ std::optional<diagnostic> result_builder::misplaced_target_advisory(const statem
         const std::string name = std::string(op_name(s.op)) + s.suffix;
         return diagnostic{s.position, source::parser, severity::warning,
                           format_message(message_id::misplaced_target, {{"name", name}, {"tag", tag}}),
-                          message_id::misplaced_target};
+                          message_id::misplaced_target, s.span};
     }
     return std::nullopt;
 }
@@ -160,7 +160,7 @@ void result_builder::apply_tail() {
     // The invented-closer advisory rides the body reason (its id stays the body's).
     if (id == message_id::tail_body_unclosed) append_invented_closer(reason, tag);
     keep_items([&](const item& it) { return item_position(it) < from; });
-    result_.tail = unparsed_tail{from, std::move(reason), id};
+    result_.tail = unparsed_tail{from, std::move(reason), id, span_of(lexed_->last_open_begin, in_.size())};
 }
 
 // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
@@ -195,16 +195,20 @@ void result_builder::turn_shape() {
     }
     if (!has_plan || !has_terminal) {
         std::optional<position> first_removed;
+        byte_span removed_span;
         keep_items([&](const item& it) {
             const auto* d = std::get_if<diagnostic>(&it);
             if (d == nullptr || d->severity != severity::error || d->source != source::parser) return true;
-            if (!first_removed) first_removed = d->position;
+            if (!first_removed) {
+                first_removed = d->position;
+                removed_span = d->span;
+            }
             return false;
         });
         if (first_removed && !hard_non_parser) {
             const message_id id = !has_plan ? message_id::turn_missing_plan : message_id::turn_missing_terminal_send;
             result_.items.emplace_back(
-                diagnostic{*first_removed, source::parser, severity::error, format_message(id, {}), id});
+                diagnostic{*first_removed, source::parser, severity::error, format_message(id, {}), id, removed_span});
             fired_.push_back(0);
         }
         return;

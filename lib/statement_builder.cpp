@@ -111,6 +111,7 @@ void result_builder::build_statement(const unit& un, const sink& out) {
     st.op = open.op;
     st.suffix = std::string(in_.substr(open.begin + 6, open.end - open.begin - 6));
     st.position = at(open.begin);
+    st.span = unit_span(un);
     if (un.signal != 0) build_signal(st, un);
     std::optional<visitor_failure> failure;
     if (un.target != 0) failure = build_target(st, un);
@@ -118,8 +119,9 @@ void result_builder::build_statement(const unit& un, const sink& out) {
     if (!failure && un.body != 0) failure = build_body(st, un);
     if (failure) {
         const position p = st.position;
+        const byte_span sp = st.span;
         result_.items.pop_back();
-        visitor_error(p, std::move(failure->message), failure->id, out);
+        visitor_error(p, std::move(failure->message), failure->id, sp, out);
         return;
     }
     settle_last(true, out);

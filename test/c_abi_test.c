@@ -57,13 +57,28 @@ int main(void) {
     OFF(plurnk_item, json, op + 4 * S);
     OFF(plurnk_item, statement_json, op + 5 * S);
     OFF(plurnk_item, statement, op + 6 * S);
-    SIZE(plurnk_item, op + 6 * S + P);
+    OFF(plurnk_item, span_begin, op + 6 * S + P);
+    OFF(plurnk_item, span_end, op + 6 * S + P + Z);
+    SIZE(plurnk_item, op + 6 * S + P + 2 * Z);
 
     OFF(plurnk_stream_options, struct_size, 0);
     OFF(plurnk_stream_options, max_input_bytes, Z);
     OFF(plurnk_stream_options, max_turn_depth, 2 * Z);
     OFF(plurnk_stream_options, release_threshold, 3 * Z);
-    SIZE(plurnk_stream_options, 4 * Z);
+    OFF(plurnk_stream_options, max_open_bytes, 4 * Z);
+    SIZE(plurnk_stream_options, 5 * Z);
+
+    OFF(plurnk_open, struct_size, 0);
+    OFF(plurnk_open, where, Z);
+    OFF(plurnk_open, reserved, Z + 4);
+    op = up(Z + 8, P);
+    OFF(plurnk_open, op, op);
+    OFF(plurnk_open, suffix, op + S);
+    OFF(plurnk_open, begin, op + 2 * S);
+    OFF(plurnk_open, bytes, op + 2 * S + Z);
+    OFF(plurnk_open, openers, op + 2 * S + 2 * Z);
+    OFF(plurnk_open, turn_depth, op + 2 * S + 3 * Z);
+    SIZE(plurnk_open, op + 2 * S + 4 * Z);
 
     OFF(plurnk_signal, struct_size, 0);
     OFF(plurnk_signal, kind, Z);
@@ -105,10 +120,13 @@ int main(void) {
     SIZE(plurnk_body, up(raw + 4 * S + 8, P));
 
     if (P == 8 && AD == 8) { /* the LP64 numbers doc/c-api.md lists */
-        SIZE(plurnk_item, 136);
+        SIZE(plurnk_item, 152);
         OFF(plurnk_item, op, 32);
         OFF(plurnk_item, statement, 128);
-        SIZE(plurnk_stream_options, 32);
+        OFF(plurnk_item, span_begin, 136);
+        SIZE(plurnk_stream_options, 40);
+        SIZE(plurnk_open, 80);
+        OFF(plurnk_open, begin, 48);
         SIZE(plurnk_signal, 48);
         OFF(plurnk_signal, number, 16);
         SIZE(plurnk_target, 160);
@@ -139,12 +157,14 @@ int main(void) {
         expect("PLURNK_HAS_FIELD(statement) on a full struct", (size_t)PLURNK_HAS_FIELD(&buf.item, statement), 1);
         buf.item.struct_size = offsetof(plurnk_item, statement);
         expect("PLURNK_HAS_FIELD(statement) on a shorter one", (size_t)PLURNK_HAS_FIELD(&buf.item, statement), 0);
+        expect("the statement's span_begin", buf.item.span_begin, 0);
+        expect("the statement's span_end", buf.item.span_end, 15);
         plurnk_result_free(r);
     }
 
     printf("c_abi_test: plurnk_item %zu bytes, plurnk_stream_options %zu, plurnk_signal %zu, plurnk_target %zu, "
-           "plurnk_body %zu; %d failed\n",
+           "plurnk_body %zu, plurnk_open %zu; %d failed\n",
            sizeof(plurnk_item), sizeof(plurnk_stream_options), sizeof(plurnk_signal), sizeof(plurnk_target),
-           sizeof(plurnk_body), g_failures);
+           sizeof(plurnk_body), sizeof(plurnk_open), g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -312,6 +312,26 @@ static void check_events(const events* ev, const plurnk_result* r) {
     }
 }
 
+/* The streamed result's spans are the one-shot result's, inside the input; a text item's span
+ * holds its text; the tail's span runs to the end of the input. */
+static void check_spans(const plurnk_result* streamed, const plurnk_result* one_shot, const char* input, size_t len) {
+    const size_t n = plurnk_result_item_count(one_shot);
+    size_t i, b1 = 0, e1 = 0, b2 = 0, e2 = 0;
+    CHECK(plurnk_result_item_count(streamed) == n);
+    for (i = 0; i < n && i < plurnk_result_item_count(streamed); ++i) {
+        plurnk_item a = {.struct_size = sizeof a}, b = {.struct_size = sizeof b};
+        CHECK_STATUS(plurnk_result_item(streamed, i, &a), PLURNK_OK);
+        CHECK_STATUS(plurnk_result_item(one_shot, i, &b), PLURNK_OK);
+        CHECK(a.span_begin == b.span_begin && a.span_end == b.span_end);
+        CHECK(b.span_begin <= b.span_end && b.span_end <= len);
+        if (b.kind == PLURNK_ITEM_TEXT) CHECK(bytes_equal(input + b.span_begin, b.span_end - b.span_begin, b.text.data, b.text.len));
+        if (b.kind == PLURNK_ITEM_STATEMENT) CHECK(b.span_end - b.span_begin >= 2 && memcmp(input + b.span_begin, "<<", 2) == 0);
+    }
+    CHECK(plurnk_result_tail_span(streamed, &b1, &e1) == plurnk_result_tail_span(one_shot, &b2, &e2));
+    CHECK(b1 == b2 && e1 == e2);
+    if (plurnk_result_tail_span(one_shot, NULL, NULL)) CHECK(e2 == len && b2 < len);
+}
+
 /* Streams `input` in `chunk`-byte pieces (polling, or through the callback) and requires the
  * final result to be the one-shot result, and the events to match it. */
 static void check_stream(const char* input, size_t len, plurnk_tier tier, size_t chunk, int use_callback) {
@@ -344,6 +364,7 @@ static void check_stream(const char* input, size_t len, plurnk_tier tier, size_t
     CHECK(bytes_equal(streamed.data, streamed.len, one_shot_json.data, one_shot_json.len));
     if (!bytes_equal(streamed.data, streamed.len, one_shot_json.data, one_shot_json.len))
         fprintf(stderr, "  chunk %zu: streamed %s\n  one-shot %s\n", chunk, streamed.data, one_shot_json.data);
+    check_spans(r, one_shot, input, len);
     check_events(&ev, r);
     CHECK(ev.mismatched_json == 0);
     plurnk_result_free(one_shot);
@@ -696,6 +717,99 @@ static void test_create_ex(void) {
     CHECK(says(plurnk_last_error(), "tier is -1"));
 }
 
+static plurnk_stream* g_runaway_stream = NULL;
+
+static void on_runaway_count(void* user_data, const plurnk_open* o) {
+    size_t* seen = (size_t*)user_data;
+    plurnk_open again = {.struct_size = sizeof again};
+    ++seen[0];
+    /* The stream is busy inside its callback: open() too (the callback has the view). */
+    if (g_runaway_stream != NULL && plurnk_stream_open(g_runaway_stream, &again) == PLURNK_ERR_BUSY) ++seen[5];
+    seen[1] = o->begin;
+    seen[2] = (size_t)o->where;
+    seen[3] = o->bytes;
+    seen[4] = str_is(o->op, "EDIT") ? 1 : 0;
+}
+
+static void test_runaway(void) {
+    static const char turn[] = "<<PLAN:p:PLAN\n<<READ[oops(b.py)::READ\n<<EXEC[sh]:ls:EXEC\n<<SEND[200]:x:SEND";
+    const size_t len = sizeof turn - 1, limit = 64 * 1024, big_len = (size_t)1 << 20;
+    plurnk_stream_options o = {.struct_size = sizeof o, .max_open_bytes = 32};
+    plurnk_stream *s = NULL, *cp = NULL;
+    plurnk_result* r = NULL;
+    plurnk_open open = {.struct_size = sizeof open};
+    plurnk_str js;
+    char* want = NULL;
+    char* big = NULL;
+    size_t i, seen[6] = {0, 0, 0, 0, 0, 0};
+
+    /* Polled: one event, when the READ (signal never closed) holds 33 bytes; the result is the
+     * one-shot parse's. */
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
+    for (i = 0; i < len; ++i) {
+        CHECK_STATUS(plurnk_stream_feed(s, turn + i, 1), PLURNK_OK);
+        if (i + 1 == 50) { /* after "<<EXEC[sh]:ls": its `]:` put the READ in a body */
+            CHECK_STATUS(plurnk_stream_open(s, &open), PLURNK_OK);
+            CHECK(open.where == PLURNK_OPEN_BODY && str_is(open.op, "READ") && str_is(open.suffix, ""));
+            CHECK(open.begin == 14 && open.bytes == 36 && open.openers == 1 && open.turn_depth == 0);
+        }
+    }
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_OK);
+    CHECK(open.struct_size == sizeof open);
+    CHECK(str_is(open.op, "READ") && open.where == PLURNK_OPEN_SIGNAL);
+    CHECK(open.begin == 14 && open.bytes == 33 && open.openers == 1);
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_NO_EVENT);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    CHECK_STATUS(plurnk_result_json(r, PLURNK_JSON_COMPACT, &js), PLURNK_OK);
+    CHECK_STATUS(plurnk_parse_to_json(turn, len, PLURNK_TIER_PARSE, PLURNK_JSON_COMPACT, &want, NULL), PLURNK_OK);
+    CHECK(want != NULL && str_is(js, want));
+    plurnk_free_string(want);
+    plurnk_result_free(r);
+    CHECK_STATUS(plurnk_stream_open(s, &open), PLURNK_OK); /* finished: nothing is open */
+    CHECK(open.where == PLURNK_OPEN_NONE && str_is(open.op, ""));
+    open.struct_size = 4;
+    CHECK_STATUS(plurnk_stream_open(s, &open), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(says(plurnk_stream_last_error(s), "plurnk_stream_open: out->struct_size is 4"));
+    open.struct_size = sizeof open;
+    plurnk_stream_free(s);
+
+    /* A callback, an unclosed 1 MB EDIT body, a 64 KB limit, 4 KB chunks: one event, in the
+     * body, after 64 KB and at most one chunk more; a checkpoint taken before keeps the limit. */
+    big = (char*)malloc(big_len);
+    CHECK(big != NULL);
+    if (big == NULL) return;
+    memset(big, 'x', big_len);
+    memcpy(big, "<<PLAN:p:PLAN\n<<EDIT(big.txt):", 31);
+    o.max_open_bytes = limit;
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_set_runaway_callback(s, on_runaway_count, seen), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_checkpoint(s, &cp), PLURNK_OK);
+    g_runaway_stream = s;
+    for (i = 0; i < big_len; i += 4096) CHECK_STATUS(plurnk_stream_feed(s, big + i, 4096), PLURNK_OK);
+    g_runaway_stream = NULL;
+    CHECK(seen[0] == 1 && seen[1] == 14 && seen[2] == PLURNK_OPEN_BODY && seen[4] == 1 && seen[5] == 1);
+    CHECK(seen[3] > limit && seen[3] <= limit + 4096);
+    CHECK_STATUS(plurnk_stream_feed(cp, big, big_len), PLURNK_OK);
+    CHECK(seen[0] == 2);
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_NO_EVENT); /* delivered, not queued */
+    plurnk_stream_free(cp);
+    plurnk_stream_free(s);
+
+    /* Off (0), and an options struct from before max_open_bytes existed: no event. */
+    o.max_open_bytes = 0;
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_feed(s, big, big_len), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_NO_EVENT);
+    plurnk_stream_free(s);
+    o.max_open_bytes = 32;
+    o.struct_size = offsetof(plurnk_stream_options, max_open_bytes);
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_feed(s, big, big_len), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_next_runaway(s, &open), PLURNK_NO_EVENT);
+    plurnk_stream_free(s);
+    free(big);
+}
+
 static const plurnk_statement* statement_at(const plurnk_result* r, size_t i, plurnk_item* it) {
     it->struct_size = sizeof *it;
     if (plurnk_result_item(r, i, it) != PLURNK_OK) return NULL;
@@ -871,6 +985,7 @@ int main(int argc, char** argv) {
     test_create_ex();
     test_typed_statements();
     test_format();
+    test_runaway();
     /* Property: chunked (1 byte included, which splits every UTF-8 sequence) equals one-shot. */
     for (i = 0; i < n_samples; ++i) {
         for (c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {

@@ -37,6 +37,33 @@ check "refusal names the byte" "plurnk: '$tmp/bad.plurnk' is not valid UTF-8 (by
 out=$(printf '{"id":7,"tier":"statements","input":"<<READ(a.md)::READ"}\n' | "$plurnk" batch)
 check "batch answers by id" '{"id":7,"result":{"items":[{"kind":"statement","statement":{"op":"READ","suffix":"","signal":null,"target":{"kind":"local","raw":"a.md"},"lineMarker":null,"body":null,"position":{"line":1,"column":0}}}]}}' "$out"
 
+# --spans: the default output plus one "span" member per item; batch the same.
+printf '<<PLAN:p:PLAN\nhello <<SEND[200]:done:SEND\n' >"$tmp/s.plurnk"
+"$plurnk" parse "$tmp/s.plurnk" >"$tmp/plain.json"
+"$plurnk" parse --spans "$tmp/s.plurnk" >"$tmp/spans.json"; check "--spans exits 0" 0 $?
+check "--spans: the PLAN, the word, the SEND" '"span":{"start":0,"end":13} "span":{"start":14,"end":19} "span":{"start":20,"end":41}' \
+    "$(grep -o '"span":{"start":[0-9]*,"end":[0-9]*}' "$tmp/spans.json" | tr '\n' ' ' | sed 's/ $//')"
+check "--spans without the spans is the default output" "$(cat "$tmp/plain.json")" \
+    "$(sed 's/,"span":{"start":[0-9]*,"end":[0-9]*}//g' "$tmp/spans.json")"
+check "--spans --chunk=1 equals --spans" "$(cat "$tmp/spans.json")" "$("$plurnk" parse --spans --chunk=1 "$tmp/s.plurnk")"
+out=$(printf '{"id":1,"input":"<<PLAN:p:PLAN\\nhello <<SEND[200]:done:SEND\\n"}\n' | "$plurnk" batch --spans)
+check "batch --spans" "{\"id\":1,\"result\":$(cat "$tmp/spans.json")}" "$out"
+
+# --max-open-bytes: a runaway line on stderr, the result unchanged.
+printf '<<PLAN:p:PLAN\n<<READ[oops(b.py)::READ\n<<EXEC[sh]:ls:EXEC\n<<SEND[200]:x:SEND' >"$tmp/runaway.plurnk"
+"$plurnk" parse "$tmp/runaway.plurnk" >"$tmp/r1.json"
+"$plurnk" parse --chunk=1 --max-open-bytes=32 "$tmp/runaway.plurnk" >"$tmp/r2.json" 2>"$tmp/r2.err"
+check "--max-open-bytes exits as the parse" 1 $?
+check "--max-open-bytes leaves the result alone" "$(cat "$tmp/r1.json")" "$(cat "$tmp/r2.json")"
+check "runaway line at 1-byte chunks" \
+    '{"runaway":{"op":"READ","suffix":"","where":"signal","begin":14,"bytes":33,"openers":1,"turnDepth":0,"limit":32}}' \
+    "$(cat "$tmp/r2.err")"
+check "runaway line in one chunk" \
+    '{"runaway":{"op":"READ","suffix":"","where":"body","begin":14,"bytes":61,"openers":2,"turnDepth":0,"limit":32}}' \
+    "$("$plurnk" parse --max-open-bytes=32 "$tmp/runaway.plurnk" 2>&1 >/dev/null)"
+check "no runaway under the limit" "" "$("$plurnk" parse --max-open-bytes=65536 "$tmp/runaway.plurnk" 2>&1 >/dev/null)"
+"$plurnk" parse --max-open-bytes=0 "$tmp/runaway.plurnk" >/dev/null 2>&1; check "--max-open-bytes=0 is a usage error" 2 $?
+
 "$plurnk" parse --no-such-option >/dev/null 2>&1; check "unknown option exits 2" 2 $?
 "$plurnk" gbnf --channel=gemma >"$tmp/gemma.gbnf"; check "gbnf --channel=gemma exits 0" 0 $?
 check "--channel=gemma is the default" "$("$plurnk" gbnf)" "$(cat "$tmp/gemma.gbnf")"

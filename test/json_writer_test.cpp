@@ -81,6 +81,33 @@ TEST_CASE("result objects keep the reference's key order", "[json_writer]") {
     CHECK(to_json(parse_result{}, {.pretty = true}) == "{\n  \"items\": []\n}");
 }
 
+TEST_CASE("spans are written only when asked, as each item's last member", "[json_writer]") {
+    parse_result r;
+    statement s;
+    s.op = op::PLAN;
+    s.position = {1, 0};
+    s.span = {0, 12};
+    r.items.emplace_back(s);
+    r.items.emplace_back(diagnostic{{2, 3}, source::lexer, severity::error, "m", message_id::external, {13, 14}});
+    r.items.emplace_back(text_item{"t", {3, 0}, {20, 21}});
+    r.tail = unparsed_tail{{4, 0}, "why", message_id::external, {30, 4294967300u}};
+    const std::string plain = to_json(r);
+    CHECK(plain.find("span") == std::string::npos);
+    CHECK(to_json(r, {.spans = true}) ==
+          R"({"items":[{"kind":"statement","statement":{"op":"PLAN","suffix":"","signal":null,)"
+          R"("target":null,"lineMarker":null,"body":null,"position":{"line":1,"column":0}},)"
+          R"("span":{"start":0,"end":12}},{"kind":"error","error":{"line":2,"column":3,)"
+          R"("source":"lexer","severity":"error","message":"m"},"span":{"start":13,"end":14}},)"
+          R"({"kind":"text","text":"t","position":{"line":3,"column":0},"span":{"start":20,"end":21}}],)"
+          R"("unparsedTail":{"from":{"line":4,"column":0},"reason":"why","span":{"start":30,"end":4294967300}}})");
+    // Pretty output is the same members, indented.
+    const std::string pretty = to_json(r, {.pretty = true, .spans = true});
+    CHECK(pretty.find("\n      \"span\": {\n        \"start\": 13,\n        \"end\": 14\n      }") != std::string::npos);
+    std::string one;
+    append_json(one, r.items[2], {.spans = true});
+    CHECK(one == R"({"kind":"text","text":"t","position":{"line":3,"column":0},"span":{"start":20,"end":21}})");
+}
+
 TEST_CASE("json writer: write_json hands out to_json's text in pieces", "[json]") {
     std::string turn = "<<PLAN:p:PLAN\n";
     for (int i = 0; i < 4000; ++i) turn += "text \xc3\xa9 <<READ(src/f" + std::to_string(i) + ".md)<1,2>::READ\n<<CLOSE:CLOSE ";

@@ -2,10 +2,12 @@
 // Property test of the push parser: every conformance vector (test/conformance/parser.jsonl) is
 // fed to plurnk::stream_parser in chunks of 1, 2, 3, 7 and 64 bytes and in seeded random chunks,
 // and finish() must equal the one-shot plurnk::parse of the whole input (compared as to_json
-// text). Each event must be final: an event with an index carries exactly the item at that index
-// of the final result, no index is reported twice, and the events together report every item of
-// the result once. Checkpoint/restore must leave no trace: copy the parser, feed junk, assign the
-// copy back, feed the rest, and the result and events are those of an undisturbed run.
+// text with the byte spans, so the spans must be equal too). Each event must be final: an event
+// with an index carries exactly the item at that index of the final result, no index is reported
+// twice, and the events together report every item of the result once. Checkpoint/restore must
+// leave no trace: copy the parser, feed junk, assign the copy back, feed the rest, and the result
+// and events are those of an undisturbed run. The one-shot spans of every vector are consistent
+// with the input (check_spans).
 // The vectors file is found beside this source file, or through PLURNK_CONFORMANCE; our own
 // vectors (own.jsonl, in the same directory) are run too.
 #include <catch2/catch_test_macros.hpp>
@@ -21,15 +23,21 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/stream.hpp"
+#include "utf8.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+
+// Results are compared as JSON with the byte spans, so a stream must give every item the span
+// the one-shot parse gives it, at every chunking.
+constexpr plurnk::json_options k_spans{.spans = true};
 
 struct vector_case {
     std::string id;
@@ -45,7 +53,7 @@ std::string item_json(const plurnk::item& it);
 // Fills the one-shot expectation of `c`.
 void expect(vector_case& c) {
     const plurnk::parse_result r = plurnk::parse(c.input, c.tier);
-    c.want = plurnk::to_json(r);
+    c.want = plurnk::to_json(r, k_spans);
     c.want_items.clear();
     for (const auto& it : r.items) c.want_items.push_back(item_json(it));
 }
@@ -87,7 +95,7 @@ const std::vector<vector_case>& vectors() {
 std::string item_json(const plurnk::item& it) {
     plurnk::parse_result one;
     one.items.push_back(it);
-    const std::string all = plurnk::to_json(one);
+    const std::string all = plurnk::to_json(one, k_spans);
     constexpr std::string_view head = "{\"items\":[", tail = "]}";
     return all.substr(head.size(), all.size() - head.size() - tail.size());
 }
@@ -160,7 +168,7 @@ run stream_run(const vector_case& v, const std::vector<std::size_t>& chunks, std
         p.feed(std::string_view(v.input).substr(at, chunks[i]));
         at += chunks[i];
     }
-    out.result = plurnk::to_json(p.finish());
+    out.result = plurnk::to_json(p.finish(), k_spans);
     return out;
 }
 
@@ -215,6 +223,73 @@ void check_all(const chunker& chunks, bool restore, std::size_t release) {
         }
     }
     CHECK(failures == 0);
+}
+
+// The (line, column) of every byte offset of `s`, as positions count them (lines advance on
+// '\n', columns are code points, each byte outside a well-formed sequence one).
+std::vector<plurnk::position> positions_of(std::string_view s) {
+    std::vector<plurnk::position> at(s.size() + 1);
+    plurnk::position p{1, 0};
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const std::size_t len = std::max<std::size_t>(1, plurnk::detail::utf8_sequence_length(s, i));
+        for (std::size_t k = 0; k < len; ++k) at[i + k] = p;  // (inside a sequence: its start)
+        if (s[i] == '\n') {
+            ++p.line;
+            p.column = 0;
+        } else {
+            ++p.column;
+        }
+        i += len;
+    }
+    at[s.size()] = p;
+    return at;
+}
+
+// The first problem with the spans of `r` for `input`, or "": inside the input; statements and
+// text items in order and apart; a statement from its `<<` to the end of its close tag;
+// input[begin, end) of a text item is its text; the start of each statement, text item and tail
+// is where its position says; an unparsedTail runs to the end of the input; a diagnostic covers
+// its position (doc/library.md, "Byte spans").
+std::string check_spans(const plurnk::parse_result& r, std::string_view input) {
+    const std::vector<plurnk::position> pos = positions_of(input);
+    std::size_t prev_end = 0;
+    for (std::size_t n = 0; n < r.items.size(); ++n) {
+        const plurnk::item& it = r.items[n];
+        const plurnk::byte_span sp = std::visit([](const auto& x) { return x.span; }, it);
+        const std::string where = "item " + std::to_string(n) + " [" + std::to_string(sp.begin) + ", " +
+                                  std::to_string(sp.end) + "): ";
+        if (sp.begin > sp.end || sp.end > input.size()) return where + "not inside the input";
+        const std::string_view covered = input.substr(sp.begin, sp.size());
+        if (const auto* s = std::get_if<plurnk::statement>(&it)) {
+            if (sp.begin < prev_end) return where + "overlaps the statement or text before it";
+            prev_end = sp.end;
+            if (covered.substr(0, 2) != "<<") return where + "a statement that does not start at its `<<`";
+            const std::string close = ":" + std::string(plurnk::op_name(s->op)) + s->suffix;
+            if (covered.size() < 2 + close.size() || covered.substr(covered.size() - close.size()) != close) {
+                return where + "a statement that does not end after its close tag " + close;
+            }
+            if (pos[sp.begin] != s->position) return where + "a statement whose start is not its position";
+        } else if (const auto* t = std::get_if<plurnk::text_item>(&it)) {
+            if (sp.begin < prev_end) return where + "overlaps the statement or text before it";
+            prev_end = sp.end;
+            if (covered != t->text) return where + "a text item whose span is not its text";
+            if (pos[sp.begin] != t->position) return where + "a text item whose start is not its position";
+        } else {
+            const auto& d = std::get<plurnk::diagnostic>(it);
+            // Its position lies in what it covers (the end included: an error at the end of the
+            // input, or an empty token).
+            if (d.position < pos[sp.begin] || pos[sp.end] < d.position) return where + "a diagnostic not covering its position";
+        }
+    }
+    if (r.tail) {
+        const plurnk::byte_span sp = r.tail->span;
+        if (sp.end != input.size()) return "the unparsedTail does not run to the end of the input";
+        if (sp.begin >= sp.end || input.substr(sp.begin, 2) != "<<") return "the unparsedTail does not start at a `<<`";
+        if (pos[sp.begin] != r.tail->from) return "the unparsedTail's start is not its position";
+        if (sp.begin < prev_end) return "the unparsedTail overlaps an item";
+    }
+    return {};
 }
 
 }  // namespace
@@ -336,7 +411,7 @@ TEST_CASE("stream: settled input is released, so what is held follows what is op
     CHECK(most_before_body < 3 * stream_parser::k_default_release_threshold);
     CHECK(most_in_body >= 100000);
     const parse_result r = p.finish();
-    CHECK(to_json(r) == to_json(parse(turn, tier::parse)));
+    CHECK(to_json(r, k_spans) == to_json(parse(turn, tier::parse), k_spans));
     CHECK(events == r.items.size());
     CHECK(p.retained() < 200000);
 }
@@ -394,7 +469,7 @@ TEST_CASE("stream: checkpoints share a long history and stay independent", "[str
                 kept.back().first = SIZE_MAX;
             }
         }
-        out.result = to_json(p.finish());
+        out.result = to_json(p.finish(), k_spans);
         CHECK(check_run(out, v).empty());
         REQUIRE(kept.size() > 10);
         std::size_t finished = 0;
@@ -402,10 +477,24 @@ TEST_CASE("stream: checkpoints share a long history and stay independent", "[str
             if (fed == SIZE_MAX) continue;
             // Finish a checkpoint on a different ending: what it was fed plus junk.
             c.feed(k_junk[1]);
-            const std::string want = to_json(parse(turn.substr(0, fed) + std::string(k_junk[1]), tier::parse));
-            CHECK(to_json(c.finish()) == want);
+            const std::string want = to_json(parse(turn.substr(0, fed) + std::string(k_junk[1]), tier::parse), k_spans);
+            CHECK(to_json(c.finish(), k_spans) == want);
             ++finished;
         }
         CHECK(finished > 5);
     }
+}
+
+TEST_CASE("spans: consistent on every conformance vector", "[spans]") {
+    const auto& all = vectors();
+    REQUIRE(all.size() > 12000);
+    std::size_t failures = 0, items = 0;
+    for (const vector_case& v : all) {
+        const plurnk::parse_result r = plurnk::parse(v.input, v.tier);
+        items += r.items.size();
+        const std::string problem = check_spans(r, v.input);
+        if (!problem.empty() && ++failures <= 10) FAIL_CHECK(v.id << " (" << plurnk::tier_name(v.tier) << "): " << problem);
+    }
+    CHECK(failures == 0);
+    CHECK(items > 10000);
 }

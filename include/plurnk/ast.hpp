@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -158,11 +159,13 @@ struct statement {
     std::optional<line_marker> marker;  // JSON key "lineMarker"
     plurnk::body body;                  // monostate = null
     plurnk::position position;
+    byte_span span{};                   // from its `<<` to the end of its close tag
 };
 
 struct text_item {
     std::string text;
     plurnk::position position;
+    byte_span span{};  // its text: input[span.begin, span.end) == text
 };
 
 using item = std::variant<statement, diagnostic, text_item>;
@@ -173,6 +176,7 @@ struct unparsed_tail {
     // The reason's template: one of the tail_* ids (tail_body_unclosed also when the
     // invented-closer advisory, tail_invented_closer, is appended to it).
     message_id reason_id = message_id::external;
+    byte_span span{};  // from the unclosed statement's `<<` to the end of the input
 };
 
 struct [[nodiscard]] parse_result {

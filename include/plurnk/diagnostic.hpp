@@ -104,12 +104,23 @@ inline constexpr std::size_t k_message_count = static_cast<std::size_t>(message_
 // an unknown id.
 [[nodiscard]] std::string_view message_template(message_id id) noexcept;
 
+// A byte range [begin, end) of the input, counted from its first byte (a stream's whole input,
+// not what the stream still holds). Every item carries one (doc/library.md says what each covers);
+// to_json writes it only when asked (json_options::spans).
+struct byte_span {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    [[nodiscard]] std::size_t size() const noexcept { return end - begin; }
+    friend bool operator==(const byte_span&, const byte_span&) = default;
+};
+
 struct diagnostic {
     plurnk::position position;
     plurnk::source source = plurnk::source::parser;
     plurnk::severity severity = plurnk::severity::error;
     std::string message;
     message_id id = message_id::external;
+    byte_span span{};  // what it is about (doc/library.md, "Byte spans")
 };
 
 }  // namespace plurnk

@@ -19,6 +19,9 @@ namespace plurnk {
 
 struct json_options {
     bool pretty = false;  // two-space indentation, as JSON.stringify(x, null, 2)
+    // Adds "span":{"start":B,"end":E} (byte offsets, item::span) as the last member of each item
+    // object and of "unparsedTail". Off by default: the reference's output has no spans.
+    bool spans = false;
 };
 
 // The reference's result object {"items":[...], "unparsedTail"?:{...}}. Output is valid UTF-8

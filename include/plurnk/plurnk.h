@@ -125,7 +125,7 @@ typedef struct plurnk_statement plurnk_statement;
  * Set struct_size = sizeof(plurnk_item) before passing one in; the library fills at most that
  * many bytes and stores in struct_size how many it filled. The callback's item has the
  * library's struct_size: test PLURNK_HAS_FIELD(item, field) before reading a field appended
- * after the ones your header knows. (Byte spans are the next fields planned.) */
+ * after the ones your header knows (span_begin and span_end are the newest). */
 typedef struct plurnk_item {
     size_t struct_size;       /* in: sizeof(plurnk_item); out: the bytes the library filled */
     int32_t kind;             /* plurnk_item_kind */
@@ -140,6 +140,12 @@ typedef struct plurnk_item {
     plurnk_str json;          /* the whole item as compact JSON, exactly as in the result JSON */
     plurnk_str statement_json; /* statements: the "statement" member as compact JSON */
     const plurnk_statement* statement; /* statements: the typed statement; else NULL */
+    /* Appended (test PLURNK_HAS_FIELD(item, span_end) in a callback): the item's byte span
+     * [span_begin, span_end) in the whole input, as doc/c-api.md ("Byte spans") defines it: a
+     * statement from its `<<` to the end of its close tag, a text item its text, a diagnostic
+     * what it is about. */
+    size_t span_begin;
+    size_t span_end;
 } plurnk_item;
 
 /* 1 when the struct at `p` (any struct starting with struct_size) holds `field`. */
@@ -154,9 +160,14 @@ typedef struct plurnk_stream_options {
     size_t max_input_bytes;   /* 0: the default, the most (2^32 - 1); bytes past it are not parsed */
     size_t max_turn_depth;    /* 0: the default, 256; deepest <<TURN: nesting accepted */
     size_t release_threshold; /* 0: the default, 4096; PLURNK_KEEP_ALL_INPUT: never release */
-    /* Reserved for growth: appended fields, each 0 = default/off. The next planned is the
-     * runaway-statement limit (size_t max_open_bytes, 0 = no limit; issue 13). A struct_size
-     * larger than this library knows is accepted when the bytes it does not know are all 0. */
+    /* The runaway limit (0: off). After each feed, when the open statement (or,
+     * with none open, the innermost open TURN body) holds more than this many bytes, a runaway
+     * event is raised, once per statement or TURN body: to the runaway callback if one is set,
+     * else into a queue read with plurnk_stream_next_runaway. It never changes the items or the
+     * result. doc/streaming.md defines it. */
+    size_t max_open_bytes;
+    /* Reserved for growth: appended fields, each 0 = default/off. A struct_size larger than this
+     * library knows is accepted when the bytes it does not know are all 0. */
 } plurnk_stream_options;
 
 /* plurnk_stream_options.release_threshold: keep all input (no release). */
@@ -218,6 +229,10 @@ PLURNK_API int plurnk_result_clean(const plurnk_result* result);
  * stores its start position in *line / *column and its reason (borrowed: valid until
  * plurnk_result_free(result)) in *reason. */
 PLURNK_API int plurnk_result_tail(const plurnk_result* result, uint32_t* line, uint32_t* column, plurnk_str* reason);
+
+/* 1 when the result has an unparsedTail, else 0. When it has one, and the pointers are not NULL,
+ * stores its byte span in *begin (the unclosed statement's `<<`) and *end (the input's end). */
+PLURNK_API int plurnk_result_tail_span(const plurnk_result* result, size_t* begin, size_t* end);
 
 /* ---- Streaming (push) parser ----
  *
@@ -297,6 +312,50 @@ PLURNK_API size_t plurnk_stream_retained(const plurnk_stream* stream);
 
 /* 1 once plurnk_stream_finish succeeded, else 0 (also for NULL). */
 PLURNK_API int plurnk_stream_finished(const plurnk_stream* stream);
+
+/* ---- What is open, and the runaway event ----
+ * plurnk_stream_open says what is open at the end of the input fed so far (the C++
+ * stream_parser::open()); a runaway event reports the same view when the limit
+ * plurnk_stream_options.max_open_bytes is passed. Offsets count from the first byte of the
+ * whole input; only tokens the lexer has settled count, so `<<REA` at the end is not open yet. */
+
+typedef enum plurnk_open_where PLURNK_ENUM_INT {
+    PLURNK_OPEN_NONE = 0,    /* nothing is open (between statements, no TURN body open) */
+    PLURNK_OPEN_SLOTS = 1,   /* a statement's header, between slots */
+    PLURNK_OPEN_SIGNAL = 2,  /* inside its [signal] */
+    PLURNK_OPEN_TARGET = 3,  /* inside its (target) */
+    PLURNK_OPEN_BODY = 4,    /* inside its body, after the `:` fence */
+    PLURNK_OPEN_TURN = 5     /* no statement open, inside a <<TURN: body */
+} plurnk_open_where;
+
+typedef struct plurnk_open {
+    size_t struct_size;   /* in: sizeof(plurnk_open); out: the bytes filled */
+    int32_t where;        /* plurnk_open_where */
+    uint32_t reserved;    /* 0 */
+    plurnk_str op;        /* the open statement's keyword ("TURN" for a TURN body); "" for NONE */
+    plurnk_str suffix;    /* its suffix */
+    size_t begin;         /* offset of its `<<` */
+    size_t bytes;         /* bytes from begin to the end of the input fed so far */
+    size_t openers;       /* `<<`+keyword at a line start since its own opener (swallowed ops) */
+    size_t turn_depth;    /* open <<TURN: bodies */
+} plurnk_open;
+
+/* Fills *out with what is open now (all zero and "" after finish). The strings are borrowed:
+ * valid until the next call on this stream. From inside a callback of the same stream it
+ * returns PLURNK_ERR_BUSY (the runaway callback is handed the view). */
+PLURNK_API plurnk_status plurnk_stream_open(const plurnk_stream* stream, plurnk_open* out);
+
+/* The runaway callback: `info` and its strings are borrowed, valid until it returns. It runs
+ * inside plurnk_stream_feed, with the same rules as the event callback. */
+typedef void (*plurnk_runaway_callback)(void* user_data, const plurnk_open* info);
+
+/* Sets the runaway callback (NULL: queue runaway events for plurnk_stream_next_runaway). */
+PLURNK_API plurnk_status plurnk_stream_set_runaway_callback(plurnk_stream* stream, plurnk_runaway_callback callback,
+                                                            void* user_data);
+
+/* Takes the next queued runaway event into *out and returns PLURNK_OK, or returns
+ * PLURNK_NO_EVENT. The strings are borrowed: valid until the next call on this stream. */
+PLURNK_API plurnk_status plurnk_stream_next_runaway(plurnk_stream* stream, plurnk_open* out);
 
 /* ---- Errors in words ----
  * What the most recent failed call objected to, e.g. "plurnk_stream_feed: data is NULL but len

@@ -151,6 +151,7 @@ constexpr std::size_t k_options_v1 = offsetof(plurnk_stream_options, release_thr
 constexpr std::size_t k_signal_v1 = offsetof(plurnk_signal, tag_count) + sizeof(std::size_t);
 constexpr std::size_t k_target_v1 = offsetof(plurnk_target, header_count) + sizeof(std::size_t);
 constexpr std::size_t k_body_v1 = offsetof(plurnk_body, reserved) + sizeof(std::uint32_t);
+constexpr std::size_t k_open_v1 = offsetof(plurnk_open, turn_depth) + sizeof(std::size_t);
 
 // Checks a caller's output struct: not NULL, and struct_size at least the first layout.
 template <class T>
@@ -227,6 +228,31 @@ void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) no
         out->column = t->position.column;
         out->text = view(t->text);
     }
+    const plurnk::byte_span sp = std::visit([](const auto& x) { return x.span; }, it);
+    out->span_begin = sp.begin;
+    out->span_end = sp.end;
+}
+
+static_assert(PLURNK_OPEN_NONE == static_cast<int>(plurnk::open_info::where_t::none) &&
+                  PLURNK_OPEN_SLOTS == static_cast<int>(plurnk::open_info::where_t::slots) &&
+                  PLURNK_OPEN_SIGNAL == static_cast<int>(plurnk::open_info::where_t::signal) &&
+                  PLURNK_OPEN_TARGET == static_cast<int>(plurnk::open_info::where_t::target) &&
+                  PLURNK_OPEN_BODY == static_cast<int>(plurnk::open_info::where_t::body) &&
+                  PLURNK_OPEN_TURN == static_cast<int>(plurnk::open_info::where_t::turn),
+              "plurnk_open_where follows open_info::where_t");
+
+// A whole view of `o` (its suffix borrowed).
+plurnk_open open_view(const plurnk::open_info& o) noexcept {
+    plurnk_open v{};
+    v.struct_size = sizeof(plurnk_open);
+    v.where = static_cast<int32_t>(o.where);
+    v.op = o.where == plurnk::open_info::where_t::none ? view("") : view(plurnk::op_name(o.op));
+    v.suffix = view(o.suffix);
+    v.begin = o.begin;
+    v.bytes = o.bytes;
+    v.openers = o.openers;
+    v.turn_depth = o.turn_depth;
+    return v;
 }
 
 // `text` as a library-allocated string in *out (and its length in *out_len, when asked).
@@ -266,6 +292,26 @@ struct plurnk_stream {
     bool busy = false;              // inside feed/finish (so inside the callback, if any)
     plurnk_status event_failure = PLURNK_OK;  // set by on_event when it could not deliver
     mutable std::string last_error;
+    // The runaway event (plurnk_stream_options.max_open_bytes): to the callback, or queued.
+    std::size_t max_open_bytes = 0;
+    plurnk_runaway_callback runaway_callback = nullptr;
+    void* runaway_user_data = nullptr;
+    std::deque<plurnk::open_info> runaways;
+    mutable plurnk::open_info current_open;  // what plurnk_stream_open / next_runaway handed out
+
+    void on_runaway(const plurnk::open_info& o) noexcept {
+        if (event_failure != PLURNK_OK) return;
+        try {
+            if (runaway_callback != nullptr) {
+                const plurnk_open v = open_view(o);
+                runaway_callback(runaway_user_data, &v);
+            } else {
+                runaways.push_back(o);
+            }
+        } catch (...) {
+            event_failure = current_exception_status();
+        }
+    }
 
     explicit plurnk_stream(plurnk::tier t, const plurnk::parse_options& o = {}) : parser(t, o) {}
 
@@ -290,9 +336,12 @@ struct plurnk_stream {
 
 namespace {
 
-// Points `p`'s engine callback at handle `s`.
-void attach(plurnk::stream_parser& p, plurnk_stream* s) {
+// Points `p`'s engine callbacks at handle `s` (the runaway one only with a limit).
+void attach(plurnk::stream_parser& p, plurnk_stream* s, std::size_t max_open_bytes) {
     p.set_callback([s](const plurnk::stream_event& ev) { s->on_event(ev); });
+    if (max_open_bytes != 0) {
+        p.set_runaway_limit(max_open_bytes, [s](const plurnk::open_info& o) { s->on_runaway(o); });
+    }
 }
 
 // Marks a stream busy for the duration of a feed/finish.
@@ -317,9 +366,11 @@ plurnk_status check_mutable(const plurnk_stream* s, const char* fn) noexcept {
 }
 
 // The engine options for C options (NULL: the defaults), or a failure naming the field.
-plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options& po, std::size_t& release) noexcept {
+plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options& po, std::size_t& release,
+                           std::size_t& max_open) noexcept {
     static constexpr const char* fn = "plurnk_stream_create_ex";
     release = plurnk::stream_parser::k_default_release_threshold;
+    max_open = 0;
     if (o == nullptr) return PLURNK_OK;
     try {
         if (o->struct_size < k_options_v1) {
@@ -345,6 +396,8 @@ plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options
     } else if (o->release_threshold != 0) {
         release = o->release_threshold;
     }
+    // Appended fields: read only when the caller's struct holds them.
+    if (PLURNK_HAS_FIELD(o, max_open_bytes)) max_open = o->max_open_bytes;
     return PLURNK_OK;
 }
 
@@ -505,6 +558,13 @@ PLURNK_API int plurnk_result_tail(const plurnk_result* result, uint32_t* line, u
     return 1;
 }
 
+PLURNK_API int plurnk_result_tail_span(const plurnk_result* result, size_t* begin, size_t* end) {
+    if (result == nullptr || !result->result.tail) return 0;
+    if (begin != nullptr) *begin = result->result.tail->span.begin;
+    if (end != nullptr) *end = result->result.tail->span.end;
+    return 1;
+}
+
 PLURNK_API plurnk_status plurnk_stream_create_ex(plurnk_tier tier, const plurnk_stream_options* options,
                                                  plurnk_stream** out) {
     static constexpr const char* fn = "plurnk_stream_create_ex";
@@ -512,12 +572,13 @@ PLURNK_API plurnk_status plurnk_stream_create_ex(plurnk_tier tier, const plurnk_
     *out = nullptr;
     if (const plurnk_status st = check_input(nullptr, fn, "", "", 0, tier); st != PLURNK_OK) return st;
     plurnk::parse_options po;
-    std::size_t release = 0;
-    if (const plurnk_status st = read_options(options, po, release); st != PLURNK_OK) return st;
+    std::size_t release = 0, max_open = 0;
+    if (const plurnk_status st = read_options(options, po, release, max_open); st != PLURNK_OK) return st;
     try {
         auto s = std::make_unique<plurnk_stream>(to_tier(tier), po);
         s->parser.set_release_threshold(release);
-        attach(s->parser, s.get());
+        s->max_open_bytes = max_open;
+        attach(s->parser, s.get(), max_open);
         *out = s.release();
         return PLURNK_OK;
     } catch (...) {
@@ -625,9 +686,13 @@ PLURNK_API plurnk_status plurnk_stream_checkpoint(const plurnk_stream* stream, p
     if (const plurnk_status st = check_mutable(stream, fn); st != PLURNK_OK) return st;
     try {
         auto s = std::make_unique<plurnk_stream>(plurnk::tier::parse);
-        s->parser = stream->parser;  // copies the engine callback too: re-pointed below
-        attach(s->parser, s.get());
+        s->parser = stream->parser;  // copies the engine callbacks too: re-pointed below
+        s->max_open_bytes = stream->max_open_bytes;
+        attach(s->parser, s.get(), s->max_open_bytes);
         s->queue = stream->queue;
+        s->runaways = stream->runaways;
+        s->runaway_callback = stream->runaway_callback;
+        s->runaway_user_data = stream->runaway_user_data;
         s->callback = stream->callback;
         s->user_data = stream->user_data;
         s->finished = stream->finished;
@@ -651,10 +716,13 @@ PLURNK_API plurnk_status plurnk_stream_restore(plurnk_stream* stream, const plur
     try {
         // Build the copies first so that a failure leaves `stream` unchanged.
         plurnk::stream_parser parser(checkpoint->parser);
-        attach(parser, stream);
+        attach(parser, stream, checkpoint->max_open_bytes);  // the limit is part of the parse state
         std::deque<queued_event> queue(checkpoint->queue);
+        std::deque<plurnk::open_info> runaways(checkpoint->runaways);
+        stream->max_open_bytes = checkpoint->max_open_bytes;
         stream->parser = std::move(parser);
         stream->queue.swap(queue);
+        stream->runaways.swap(runaways);
         stream->current.reset();
         stream->finished = checkpoint->finished;
         stream->poisoned = false;
@@ -679,6 +747,46 @@ PLURNK_API size_t plurnk_stream_retained(const plurnk_stream* stream) {
 
 PLURNK_API int plurnk_stream_finished(const plurnk_stream* stream) {
     return stream != nullptr && stream->finished ? 1 : 0;
+}
+
+PLURNK_API plurnk_status plurnk_stream_open(const plurnk_stream* stream, plurnk_open* out) {
+    static constexpr const char* fn = "plurnk_stream_open";
+    if (stream == nullptr) return null_argument(nullptr, fn, "stream");
+    std::string* const slot = &stream->last_error;
+    if (const plurnk_status st = check_out(out, k_open_v1, slot, fn, "out", "plurnk_open"); st != PLURNK_OK) return st;
+    if (stream->busy) return fail(PLURNK_ERR_BUSY, slot, fn, k_busy_message);
+    try {
+        stream->current_open = stream->parser.open();
+    } catch (...) {
+        return fail_current(slot, fn);
+    }
+    plurnk_open full = open_view(stream->current_open);
+    deliver(out, full);
+    return PLURNK_OK;
+}
+
+PLURNK_API plurnk_status plurnk_stream_set_runaway_callback(plurnk_stream* stream, plurnk_runaway_callback callback,
+                                                            void* user_data) {
+    static constexpr const char* fn = "plurnk_stream_set_runaway_callback";
+    if (stream == nullptr) return null_argument(nullptr, fn, "stream");
+    if (stream->busy) return fail(PLURNK_ERR_BUSY, &stream->last_error, fn, k_busy_message);
+    stream->runaway_callback = callback;
+    stream->runaway_user_data = user_data;
+    return PLURNK_OK;
+}
+
+PLURNK_API plurnk_status plurnk_stream_next_runaway(plurnk_stream* stream, plurnk_open* out) {
+    static constexpr const char* fn = "plurnk_stream_next_runaway";
+    if (stream == nullptr) return null_argument(nullptr, fn, "stream");
+    std::string* const slot = &stream->last_error;
+    if (const plurnk_status st = check_out(out, k_open_v1, slot, fn, "out", "plurnk_open"); st != PLURNK_OK) return st;
+    if (stream->busy) return fail(PLURNK_ERR_BUSY, slot, fn, k_busy_message);
+    if (stream->runaways.empty()) return PLURNK_NO_EVENT;
+    stream->current_open = std::move(stream->runaways.front());  // moving is noexcept
+    stream->runaways.pop_front();
+    plurnk_open full = open_view(stream->current_open);
+    deliver(out, full);
+    return PLURNK_OK;
 }
 
 PLURNK_API const char* plurnk_stream_last_error(const plurnk_stream* stream) {

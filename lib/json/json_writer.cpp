@@ -50,10 +50,11 @@ std::size_t clean_run_end(std::string_view s, std::size_t i) noexcept {
 
 class writer {
 public:
-    writer(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
+    writer(std::string& out, const json_options& o) : out_(out), pretty_(o.pretty), spans_(o.spans) {}
     // With a flush, result() hands `out` to it and empties it whenever it holds at least
     // k_flush_bytes after an item, so the whole text is never held at once.
-    writer(std::string& out, bool pretty, const json_flush* flush) : out_(out), pretty_(pretty), flush_(flush) {}
+    writer(std::string& out, const json_options& o, const json_flush* flush)
+        : out_(out), pretty_(o.pretty), spans_(o.spans), flush_(flush) {}
     static constexpr std::size_t k_flush_bytes = 1 << 16;
 
     void one_item(const item& it) {
@@ -88,6 +89,7 @@ public:
             comma();
             key("reason");
             str(r.tail->reason);
+            span(r.tail->span);
             close('}');
         }
         close('}');
@@ -101,6 +103,7 @@ private:
         comma();
         key("statement");
         stmt(s);
+        span(s.span);
         close('}');
     }
     void item_(const diagnostic& d) {
@@ -125,6 +128,7 @@ private:
         key("message");
         str(d.message);
         close('}');
+        span(d.span);
         close('}');
     }
     void item_(const text_item& t) {
@@ -137,6 +141,21 @@ private:
         comma();
         key("position");
         pos(t.position);
+        span(t.span);
+        close('}');
+    }
+
+    // ,"span":{"start":B,"end":E} when spans were asked for.
+    void span(const byte_span& sp) {
+        if (!spans_) return;
+        comma();
+        key("span");
+        open('{');
+        key("start");
+        offset(sp.begin);
+        comma();
+        key("end");
+        offset(sp.end);
         close('}');
     }
 
@@ -351,6 +370,11 @@ private:
         const auto res = std::to_chars(buf, buf + sizeof buf, v);
         out_.append(buf, static_cast<std::size_t>(res.ptr - buf));
     }
+    void offset(std::size_t v) {
+        char buf[24];
+        const auto res = std::to_chars(buf, buf + sizeof buf, v);
+        out_.append(buf, static_cast<std::size_t>(res.ptr - buf));
+    }
 
     // Object keys: the writer's own (ASCII, nothing to escape) as literals; keys of re-indented
     // SEND JSON go through key_text.
@@ -425,6 +449,7 @@ private:
 
     std::string& out_;
     bool pretty_;
+    bool spans_;
     const json_flush* flush_ = nullptr;
     int depth_ = 0;
 };
@@ -473,21 +498,21 @@ void append_json_string(std::string& out, std::string_view text) {
 }
 
 void append_json(std::string& out, const parse_result& result, const json_options& options) {
-    writer(out, options.pretty).result(result);
+    writer(out, options).result(result);
 }
 
 void append_json(std::string& out, const item& it, const json_options& options) {
-    writer(out, options.pretty).one_item(it);
+    writer(out, options).one_item(it);
 }
 
 void append_json(std::string& out, const statement& st, const json_options& options) {
-    writer(out, options.pretty).one_statement(st);
+    writer(out, options).one_statement(st);
 }
 
 void write_json(const parse_result& result, const json_flush& flush, const json_options& options) {
     std::string out;
     out.reserve(writer::k_flush_bytes + 4096);
-    writer(out, options.pretty, &flush).result(result);
+    writer(out, options, &flush).result(result);
     flush(out);
 }
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from . import _plurnk
-from ._model import (Body, Diagnostic, Event, Item, LineMarker, LocalPath, Matcher, ParseResult, Path, PathResult,
-                     Position, ResourceSelection, SelectionResult, SendBody, Signal, Statement, Text, UnparsedTail,
-                     Url, UrlPath, Verdict, _registry)
+from ._model import (Body, Diagnostic, Event, Item, LineMarker, LocalPath, Matcher, OpenInfo, ParseResult, Path,
+                     PathResult, Position, ResourceSelection, SelectionResult, SendBody, Signal, Span, Statement, Text,
+                     UnparsedTail, Url, UrlPath, Verdict, _registry)
 from ._plurnk import Checkpoint, StreamParser, gbnf, has_glob, parse_url, validate_jsonpath, validate_regex, validate_xpath
 
 __version__: str = _plurnk.__version__
@@ -83,7 +83,7 @@ def format_source(text: Union[str, bytes], tier: str = "parse") -> Union[str, by
 
 __all__ = [
     "parse", "ParseResult", "StreamParser", "Checkpoint", "Event", "TIERS",
-    "Statement", "Diagnostic", "Text", "Position", "UnparsedTail", "Item",
+    "Statement", "Diagnostic", "Text", "Position", "Span", "UnparsedTail", "Item", "OpenInfo",
     "LocalPath", "UrlPath", "Path", "LineMarker", "Matcher", "SendBody", "ResourceSelection", "Signal", "Body",
     "validate_regex", "validate_xpath", "validate_jsonpath", "validate_url", "Verdict", "parse_url", "Url",
     "parse_path", "PathResult", "parse_resource_selection", "SelectionResult", "has_glob", "gbnf",

@@ -3,7 +3,8 @@
 from typing import Optional, Tuple, Union
 
 from ._model import (Body as Body, Diagnostic as Diagnostic, Event as Event, Item as Item, LineMarker as LineMarker,
-                     LocalPath as LocalPath, Matcher as Matcher, ParseResult as ParseResult, Path as Path,
+                     LocalPath as LocalPath, Matcher as Matcher, OpenInfo as OpenInfo, ParseResult as ParseResult,
+                     Path as Path, Span as Span,
                      PathResult as PathResult, Position as Position, ResourceSelection as ResourceSelection,
                      SelectionResult as SelectionResult, SendBody as SendBody, Signal as Signal,
                      Statement as Statement, Text as Text, UnparsedTail as UnparsedTail, Url as Url,

@@ -7,7 +7,7 @@ sequences are tuples so that every value is immutable and hashable."""
 from __future__ import annotations
 
 import json as _json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
 
 _frozen = dataclass(frozen=True, slots=True)
@@ -18,6 +18,18 @@ class Position:
     """Where an item starts: line 1-based, column 0-based in code points ({0, 0}: unknown)."""
     line: int
     column: int
+
+
+@_frozen
+class Span:
+    """An item's byte span [start, end) in the input: byte offsets into the UTF-8 encoding of a
+    str input (text.encode()[start:end]), into a bytes input as is (doc/python.md)."""
+    start: int
+    end: int
+
+
+# Items carry a span but do not compare (or hash) by it: an item equals one built without a span.
+_NO_SPAN = Span(0, 0)
 
 
 @_frozen
@@ -106,6 +118,7 @@ class Statement(_ItemJson):
     line_marker: Optional[LineMarker]
     body: Body
     position: Position
+    span: Span = field(default=_NO_SPAN, compare=False)
 
 
 @_frozen
@@ -115,6 +128,7 @@ class Diagnostic(_ItemJson):
     source: str
     severity: str
     message: str
+    span: Span = field(default=_NO_SPAN, compare=False)
 
 
 @_frozen
@@ -122,6 +136,7 @@ class Text(_ItemJson):
     """Text around the operations (parse and log tiers)."""
     text: str
     position: Position
+    span: Span = field(default=_NO_SPAN, compare=False)
 
 
 Item = Union[Statement, Diagnostic, Text]
@@ -132,6 +147,7 @@ class UnparsedTail:
     """Set when the input ends inside a statement: nothing from `position` on is trustworthy."""
     position: Position
     reason: str
+    span: Span = field(default=_NO_SPAN, compare=False)
 
 
 @_frozen
@@ -140,6 +156,20 @@ class Event:
     diagnostics placed only at the end."""
     item: Item
     index: Optional[int]
+
+
+@_frozen
+class OpenInfo:
+    """What is open at the end of the input a StreamParser was fed (StreamParser.open()), and
+    what a runaway event reports. where: 'none', 'slots', 'signal', 'target', 'body' or 'turn';
+    op is None when nothing is open. Offsets are bytes from the first byte fed (doc/streaming.md)."""
+    where: str
+    op: Optional[str]
+    suffix: str
+    begin: int
+    bytes: int
+    openers: int
+    turn_depth: int
 
 
 @_frozen
@@ -266,4 +296,4 @@ class ParseResult:
 
 def _registry() -> Dict[str, type]:
     return {c.__name__: c for c in (Position, Statement, Diagnostic, Text, LocalPath, UrlPath, LineMarker, Matcher,
-                                    SendBody, ResourceSelection, UnparsedTail, Event, Verdict, Url)}
+                                    SendBody, ResourceSelection, UnparsedTail, Event, Verdict, Url, Span, OpenInfo)}

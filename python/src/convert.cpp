@@ -38,6 +38,8 @@ enum type_id : int {
     t_event,
     t_verdict,
     t_url,
+    t_span,
+    t_open_info,
     t_count
 };
 
@@ -48,9 +50,9 @@ struct class_spec {
 
 const class_spec k_specs[t_count] = {
     {"Position", {"line", "column"}},
-    {"Statement", {"op", "suffix", "signal", "target", "line_marker", "body", "position"}},
-    {"Diagnostic", {"position", "source", "severity", "message"}},
-    {"Text", {"text", "position"}},
+    {"Statement", {"op", "suffix", "signal", "target", "line_marker", "body", "position", "span"}},
+    {"Diagnostic", {"position", "source", "severity", "message", "span"}},
+    {"Text", {"text", "position", "span"}},
     {"LocalPath", {"raw"}},
     {"UrlPath",
      {"raw", "scheme", "username", "password", "hostname", "port", "pathname", "query", "fragment", "headers"}},
@@ -58,10 +60,12 @@ const class_spec k_specs[t_count] = {
     {"Matcher", {"dialect", "raw", "pattern", "flags"}},
     {"SendBody", {"raw", "json"}},
     {"ResourceSelection", {"target", "line_marker"}},
-    {"UnparsedTail", {"position", "reason"}},
+    {"UnparsedTail", {"position", "reason", "span"}},
     {"Event", {"item", "index"}},
     {"Verdict", {"ok", "offset", "message"}},
     {"Url", {"href", "protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"}},
+    {"Span", {"start", "end"}},
+    {"OpenInfo", {"where", "op", "suffix", "begin", "bytes", "openers", "turn_depth"}},
 };
 
 struct slot_class {
@@ -116,6 +120,10 @@ owned number(double d) {
 
 owned position(const plurnk::position& p) {
     return make(t_position, {PyLong_FromUnsignedLong(p.line), PyLong_FromUnsignedLong(p.column)});
+}
+
+owned span(const plurnk::byte_span& s) {
+    return make(t_span, {PyLong_FromSize_t(s.begin), PyLong_FromSize_t(s.end)});
 }
 
 owned str_tuple(const std::vector<std::string>& v) {
@@ -194,13 +202,16 @@ struct item_to_py {
     owned operator()(const plurnk::statement& s) const {
         return make(t_statement, {new_ref(g_ops[static_cast<int>(s.op)]), to_str(s.suffix), signal(s.signal),
                                   target(s.target), marker(s.marker), std::visit(body_to_py{}, s.body),
-                                  position(s.position)});
+                                  position(s.position), span(s.span)});
     }
     owned operator()(const plurnk::diagnostic& d) const {
         return make(t_diagnostic, {position(d.position), new_ref(g_sources[static_cast<int>(d.source)]),
-                                   new_ref(g_severities[static_cast<int>(d.severity)]), to_str(d.message)});
+                                   new_ref(g_severities[static_cast<int>(d.severity)]), to_str(d.message),
+                                   span(d.span)});
     }
-    owned operator()(const plurnk::text_item& t) const { return make(t_text, {to_str(t.text), position(t.position)}); }
+    owned operator()(const plurnk::text_item& t) const {
+        return make(t_text, {to_str(t.text), position(t.position), span(t.span)});
+    }
 };
 
 // ---- Python to C++ ----------------------------------------------------------------------------
@@ -609,7 +620,18 @@ owned to_py(const plurnk::resource_selection& r) {
     return make(t_resource_selection, {target(r.target), marker(r.marker)});
 }
 
-owned to_py(const plurnk::unparsed_tail& t) { return make(t_unparsed_tail, {position(t.from), to_str(t.reason)}); }
+owned to_py(const plurnk::unparsed_tail& t) {
+    return make(t_unparsed_tail, {position(t.from), to_str(t.reason), span(t.span)});
+}
+
+owned to_py(const plurnk::open_info& o) {
+    static constexpr const char* k_where[] = {"none", "slots", "signal", "target", "body", "turn"};
+    const bool none_open = o.where == plurnk::open_info::where_t::none;
+    return make(t_open_info, {PyUnicode_FromString(k_where[static_cast<int>(o.where)]),
+                              none_open ? none() : new_ref(g_ops[static_cast<int>(o.op)]), to_str(o.suffix),
+                              PyLong_FromSize_t(o.begin), PyLong_FromSize_t(o.bytes), PyLong_FromSize_t(o.openers),
+                              PyLong_FromSize_t(o.turn_depth)});
+}
 
 owned to_py(const plurnk::verdict& v, std::string_view input) {
     if (v.ok) return make(t_verdict, {new_ref(Py_True), none(), none()});

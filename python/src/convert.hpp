@@ -13,6 +13,7 @@
 
 #include "plurnk/ast.hpp"
 #include "plurnk/path.hpp"
+#include "plurnk/stream.hpp"
 #include "plurnk/validate.hpp"
 
 namespace plurnk_py {
@@ -36,6 +37,7 @@ owned to_py(const plurnk::item& it);
 owned to_py(const plurnk::parsed_path& p);
 owned to_py(const plurnk::resource_selection& r);
 owned to_py(const plurnk::unparsed_tail& t);
+owned to_py(const plurnk::open_info& o);
 owned to_py(const plurnk::verdict& v, std::string_view input);
 owned to_py(const plurnk::url_record& u);
 owned event(const plurnk::item& it, std::size_t index);

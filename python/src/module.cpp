@@ -78,19 +78,21 @@ plurnk::tier tier_arg(const std::string& name) {
     throw py::value_error("tier must be 'parse', 'statements', 'log' or 'client', not '" + name + "'");
 }
 
-plurnk::parse_options options_arg(py::object max_input_bytes, py::object max_turn_depth) {
+// A byte count argument: an int >= 0 stored in `out`, or None, which leaves `out` alone.
+void count_arg(const py::object& v, const char* name, std::size_t& out) {
+    if (v.is_none()) return;
+    if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) {
+        throw py::type_error(std::string(name) + " must be an int or None");
+    }
+    const long long n = v.cast<long long>();
+    if (n < 0) throw py::value_error(std::string(name) + " must be >= 0");
+    out = static_cast<std::size_t>(n);
+}
+
+plurnk::parse_options options_arg(const py::object& max_input_bytes, const py::object& max_turn_depth) {
     plurnk::parse_options o;
-    auto take = [](py::object v, const char* name, std::size_t& out) {
-        if (v.is_none()) return;
-        if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) {
-            throw py::type_error(std::string(name) + " must be an int or None");
-        }
-        const long long n = v.cast<long long>();
-        if (n < 0) throw py::value_error(std::string(name) + " must be >= 0");
-        out = static_cast<std::size_t>(n);
-    };
-    take(std::move(max_input_bytes), "max_input_bytes", o.max_input_bytes);
-    take(std::move(max_turn_depth), "max_turn_depth", o.max_turn_depth);
+    count_arg(max_input_bytes, "max_input_bytes", o.max_input_bytes);
+    count_arg(max_turn_depth, "max_turn_depth", o.max_turn_depth);
     return o;
 }
 
@@ -149,10 +151,17 @@ std::atomic<std::uint64_t> g_next_stream_id{1};
 
 class stream {
 public:
-    stream(plurnk::tier t, const plurnk::parse_options& o) : id_(g_next_stream_id++), st_(stream_state(plurnk::stream_parser(t, o))), tier_(t) {
+    stream(plurnk::tier t, const plurnk::parse_options& o, std::size_t max_open_bytes = 0,
+           py::object on_runaway = py::none())
+        : id_(g_next_stream_id++), st_(stream_state(plurnk::stream_parser(t, o))), tier_(t),
+          max_open_bytes_(max_open_bytes), on_runaway_(std::move(on_runaway)) {
         hook();
     }
-    stream(const stream& other) : id_(g_next_stream_id++), st_(other.live().state_copy()), tier_(other.tier_) { hook(); }
+    stream(const stream& other)
+        : id_(g_next_stream_id++), st_(other.live().state_copy()), tier_(other.tier_),
+          max_open_bytes_(other.max_open_bytes_), on_runaway_(other.on_runaway_) {
+        hook();
+    }
     stream& operator=(const stream&) = delete;
 
     py::list feed(py::handle chunk) {
@@ -173,7 +182,26 @@ public:
         } else {
             s.parser.feed(in.view);
         }
-        return take_events();
+        py::list events = take_events();
+        deliver_runaways();
+        return events;
+    }
+
+    // What is open now (an OpenInfo).
+    py::object open_now() {
+        stream_state& s = open_state("open()");
+        busy_guard guard(busy_);
+        return steal(to_py(s.ended ? plurnk::open_info{} : s.parser.open()));
+    }
+
+    // The runaway events raised since the last call (without an on_runaway callback).
+    py::list take_runaways() {
+        open_state("take_runaways()");
+        std::vector<plurnk::open_info> pending;
+        pending.swap(runaways_);
+        py::list out;
+        for (const plurnk::open_info& o : pending) out.append(steal(to_py(o)));
+        return out;
     }
 
     py::list end() {
@@ -300,6 +328,19 @@ private:
 
     void hook() {
         st_->parser.set_callback([this](const plurnk::stream_event& e) { events_.emplace_back(e.index, e.value); });
+        // Collected during feed() (the GIL may be released) and handed to Python after it.
+        if (max_open_bytes_ != 0) {
+            st_->parser.set_runaway_limit(max_open_bytes_, [this](const plurnk::open_info& o) { runaways_.push_back(o); });
+        }
+    }
+
+    // Calls on_runaway for each runaway event of the last feed (they stay for take_runaways()
+    // without a callback). An exception from the callback propagates out of feed().
+    void deliver_runaways() {
+        if (on_runaway_.is_none() || runaways_.empty()) return;
+        std::vector<plurnk::open_info> pending;
+        pending.swap(runaways_);
+        for (const plurnk::open_info& o : pending) on_runaway_(steal(to_py(o)));
     }
 
     py::list take_events() {
@@ -318,6 +359,9 @@ private:
     std::optional<stream_state> st_;
     plurnk::tier tier_;
     std::vector<std::pair<std::size_t, plurnk::item>> events_;
+    std::size_t max_open_bytes_ = 0;
+    py::object on_runaway_;
+    std::vector<plurnk::open_info> runaways_;
     std::atomic<bool> busy_{false};
     py::object result_after_close_;
 };
@@ -426,11 +470,19 @@ PYBIND11_MODULE(_plurnk, m) {
     py::class_<stream>(m, "StreamParser",
                        "The push parser: feed a turn as it arrives, get each item the moment it is settled.\n"
                        "StreamParser(tier='parse', *, max_input_bytes=None, max_turn_depth=None); see doc/python.md.")
-        .def(py::init([](const std::string& tier, py::object max_input_bytes, py::object max_turn_depth) {
-                 return new stream(tier_arg(tier), options_arg(std::move(max_input_bytes), std::move(max_turn_depth)));
+        .def(py::init([](const std::string& tier, py::object max_input_bytes, py::object max_turn_depth,
+                         py::object max_open_bytes, py::object on_runaway) {
+                 std::size_t limit = 0;
+                 count_arg(max_open_bytes, "max_open_bytes", limit);
+                 if (!on_runaway.is_none() && !PyCallable_Check(on_runaway.ptr())) {
+                     throw py::type_error("on_runaway must be callable or None");
+                 }
+                 return new stream(tier_arg(tier), options_arg(max_input_bytes, max_turn_depth), limit,
+                                   std::move(on_runaway));
              }),
              py::arg("tier") = "parse", py::kw_only(), py::arg("max_input_bytes") = py::none(),
-             py::arg("max_turn_depth") = py::none())
+             py::arg("max_turn_depth") = py::none(), py::arg("max_open_bytes") = py::none(),
+             py::arg("on_runaway") = py::none())
         .def("feed", &stream::feed, py::arg("chunk"),
              "Appends a chunk (str or bytes-like, one kind per parser); returns the list of Events it settled.")
         .def("end", &stream::end, "Ends the input; returns the Events the end settles (a terminal SEND, errors).")
@@ -441,6 +493,9 @@ PYBIND11_MODULE(_plurnk, m) {
                                "Settled leading input, in the units fed: code points for str, bytes for bytes.")
         .def("take_safe", &stream::take_safe,
              "The settled input not taken yet (str or bytes, as fed), each piece once: what is safe to show.")
+        .def("open", &stream::open_now, "What is open now: an OpenInfo (where 'none' when nothing is).")
+        .def("take_runaways", &stream::take_runaways,
+             "The runaway events (OpenInfo) raised since the last call, when there is no on_runaway.")
         .def("checkpoint", &stream::make_checkpoint, "A snapshot of the parser, for restore().")
         .def("restore", &stream::restore, py::arg("checkpoint"),
              "Goes back to a checkpoint of this parser (events delivered since are not taken back).")
@@ -484,9 +539,27 @@ PYBIND11_MODULE(_plurnk, m) {
     }, py::arg("raw"));
     m.def("has_glob", [](py::handle pathname) { return plurnk::has_glob(text_arg(pathname, "pathname")); },
           py::arg("pathname"), "Whether a path has glob magic (*, ?, a class, a brace, an extglob, an escape).");
-    m.def("gbnf", [](std::size_t max_statements, py::handle suffixes) {
+    m.def("gbnf", [](std::size_t max_statements, py::handle suffixes, const std::string& channel,
+                     py::object channel_open, py::object channel_close) {
         plurnk::rail::options o;
         o.max_statements = max_statements;
+        const bool custom = !channel_open.is_none() || !channel_close.is_none();
+        if (custom) {
+            if (channel != "gemma") throw py::value_error("channel and channel_open/channel_close exclude each other");
+            if (channel_open.is_none() || channel_close.is_none()) {
+                throw py::value_error("channel_open and channel_close go together");
+            }
+            o.channel = plurnk::rail::channel_format::custom;
+            o.channel_open = text_arg(channel_open, "channel_open");
+            o.channel_close = text_arg(channel_close, "channel_close");
+        } else {
+            const auto f = plurnk::rail::channel_from_name(channel);
+            if (!f || *f == plurnk::rail::channel_format::custom) {
+                throw py::value_error("channel must be 'gemma', 'think' or 'none' (or give channel_open and channel_close), not '" +
+                                      channel + "'");
+            }
+            o.channel = *f;
+        }
         if (PyUnicode_Check(suffixes.ptr())) throw py::type_error("suffixes must be a sequence of str, not a str");
         o.suffixes.clear();
         for (py::handle s : py::iter(suffixes)) o.suffixes.push_back(text_arg(s, "suffixes item"));
@@ -494,7 +567,8 @@ PYBIND11_MODULE(_plurnk, m) {
         const plurnk::rail::build_result b = plurnk::rail::build(o);
         if (!b.ok()) throw py::value_error(b.error);
         return plurnk::rail::to_gbnf(b.g);
-    }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"),
+    }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"), py::kw_only(),
+       py::arg("channel") = "gemma", py::arg("channel_open") = py::none(), py::arg("channel_close") = py::none(),
        "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it.");
     m.def("format", [](py::handle statement) {
         plurnk::item it;
