@@ -18,14 +18,14 @@
 #include <vector>
 
 #include "frozen_log.hpp"
-#include "grammar.hpp"
 #include "lexer.hpp"
+#include "messages.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/path.hpp"
 #include "plurnk/validate.hpp"
 #include "position.hpp"
-#include "syntax.hpp"
+#include "statement_parser.hpp"
 
 namespace plurnk::detail {
 
@@ -120,9 +120,10 @@ inline std::size_t input_limit(const parse_options& o) noexcept {
 // The last item of a result whose input went past max_input_bytes: where parsing stopped and how
 // much was left out.
 inline void append_input_limit_error(parse_result& r, position end, std::uint64_t parsed, std::uint64_t total) {
+    const std::string t = std::to_string(total), p = std::to_string(parsed);
     r.items.emplace_back(diagnostic{end, source::lexer, severity::error,
-                                    "input is " + std::to_string(total) + " bytes; only the first " +
-                                        std::to_string(parsed) + " were parsed (the max_input_bytes limit)"});
+                                    format_message(message_id::input_limit, {{"total", t}, {"parsed", p}}),
+                                    message_id::input_limit});
 }
 
 inline bool is_matcher_op(op o) {
@@ -138,7 +139,7 @@ class result_builder {
 public:
     using sink = std::function<void(const item&, std::size_t index)>;
 
-    result_builder(tier t, const parse_options& options) : tier_(t), options_(options) {}
+    explicit result_builder(tier t) : tier_(t) {}
 
     // Emits what the first `settled` tokens decide. `in` is the whole input so far.
     void advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
@@ -268,7 +269,7 @@ private:
             const position p = at(e.begin);
             // Cascade collapse: an error right after an error of the same context is dropped.
             const bool cascade = has_prev_ && prev_pos_.line == p.line && prev_pos_.column + 1 == p.column &&
-                                 prev_context_ == e.context;  // static strings: pointer equality
+                                 prev_context_ == e.context;
             has_prev_ = true;
             prev_pos_ = p;
             prev_context_ = e.context;
@@ -290,9 +291,12 @@ private:
     }
 
     diagnostic make_diagnostic(const pending_error& e) const {
-        return diagnostic{e.at, e.from, severity::error,
-                          e.from == source::lexer ? lexed_->errors[e.index].message(in_)
-                                                  : tree_->errors[e.index].message(in_)};
+        if (e.from == source::lexer) {
+            const lex_error& le = lexed_->errors[e.index];
+            return diagnostic{e.at, e.from, severity::error, le.message(in_), le.id()};
+        }
+        const syntax_error& se = tree_->errors[e.index];
+        return diagnostic{e.at, e.from, severity::error, se.message(in_), se.id()};
     }
 
     template <class T>
@@ -329,8 +333,8 @@ private:
         build_statement(un, out);
     }
 
-    void visitor_error(position p, std::string message, const sink& out) {
-        add_item(diagnostic{p, source::visitor, severity::error, std::move(message)}, true, out);
+    void visitor_error(position p, std::string message, message_id id, const sink& out) {
+        add_item(diagnostic{p, source::visitor, severity::error, std::move(message), id}, true, out);
     }
 
     void build_statement(const unit& un, const sink& out) {
@@ -338,10 +342,10 @@ private:
         // Built in place at the back of the result (a statement is large: moving it costs more
         // than filling it); a visitor error replaces it.
         statement& st = std::get<statement>(result_.items.emplace_back(std::in_place_type<statement>));
-        auto fail = [this, &out](std::string message) {
+        auto fail = [this, &out](std::string message, message_id id) {
             const position p = std::get<statement>(result_.items.back()).position;
             result_.items.pop_back();
-            visitor_error(p, std::move(message), out);
+            visitor_error(p, std::move(message), id, out);
         };
         const token& open = toks[un.first];
         st.op = open.op;
@@ -410,7 +414,7 @@ private:
         // target
         if (has_target) {
             path_result p = parse_path(target_raw);
-            if (p.error) return fail(std::move(*p.error));
+            if (p.error) return fail(std::move(*p.error), message_id::invalid_target);
             st.target = std::move(p.path);
         }
         if (!scope_text.empty()) st.marker = scope_marks(scope_text);
@@ -441,7 +445,12 @@ private:
                 } else {
                     m.dialect = dialect::glob;
                 }
-                if (err) return fail(std::move(*err));
+                if (err) {
+                    const message_id id = m.dialect == dialect::xpath   ? message_id::invalid_xpath_matcher
+                                          : m.dialect == dialect::regex ? message_id::invalid_regex_matcher
+                                                                        : message_id::invalid_jsonpath_matcher;
+                    return fail(std::move(*err), id);
+                }
                 m.raw = std::string(body);
                 st.body = std::move(m);
             } else if (st.op == op::SEND) {
@@ -451,7 +460,7 @@ private:
                 st.body = std::move(b);
             } else if (st.op == op::COPY || st.op == op::MOVE) {
                 selection_result sel = parse_resource_selection(body);
-                if (sel.error) return fail(std::move(*sel.error));
+                if (sel.error) return fail(std::move(*sel.error), message_id::invalid_selection);
                 if (sel.selection) st.body = std::move(*sel.selection);
             } else {
                 st.body = std::string(body);
@@ -552,34 +561,25 @@ private:
         const position from = at(lexed_->last_open_begin);
         const std::string_view tag = in_.substr(lexed_->open_tag_begin, lexed_->open_tag_end - lexed_->open_tag_begin);
         const std::string line = std::to_string(from.line);
-        std::string reason;
+        message_id id = message_id::tail_statement_unclosed;
         switch (lexed_->final_mode) {
-            case mode::body:
-                reason = "body of `<<" + std::string(tag) + "` opened at line " + line +
-                         " but never closed - add `:" + std::string(tag) + "` to terminate";
-                reason += invented_closer(tag);
-                break;
+            case mode::body: id = message_id::tail_body_unclosed; break;
             case mode::signal_tags:
             case mode::signal_int:
-            case mode::signal_ident:
-                reason = "signal slot of `<<" + std::string(tag) + "` opened at line " + line +
-                         " but never closed - add `]` to terminate the signal";
-                break;
-            case mode::target:
-                reason = "target slot of `<<" + std::string(tag) + "` opened at line " + line +
-                         " but never closed - add `)` to terminate the target";
-                break;
-            default:
-                reason = "statement `<<" + std::string(tag) + "` opened at line " + line +
-                         " but never reached its close tag - add `:" + std::string(tag) + "` to terminate";
+            case mode::signal_ident: id = message_id::tail_signal_unclosed; break;
+            case mode::target: id = message_id::tail_target_unclosed; break;
+            default: break;
         }
+        std::string reason = format_message(id, {{"tag", tag}, {"line", line}});
+        // The invented-closer advisory rides the body reason (its id stays the body's).
+        if (id == message_id::tail_body_unclosed) append_invented_closer(reason, tag);
         keep_items([&](const item& it) { return item_position(it) < from; });
-        result_.tail = unparsed_tail{from, std::move(reason)};
+        result_.tail = unparsed_tail{from, std::move(reason), id};
     }
 
     // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
     // unclosed body that is not the op's own closer.
-    std::string invented_closer(std::string_view tag) const {
+    void append_invented_closer(std::string& reason, std::string_view tag) const {
         std::string upper(tag);
         for (char& c : upper) {
             if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
@@ -594,10 +594,9 @@ private:
             if (k - i - 1 < 2) continue;
             if (k < body.size() && is_word_char(static_cast<unsigned char>(body[k]))) continue;
             const std::string_view name = body.substr(i + 1, k - i - 1);
-            if (name == upper) return {};
-            return "; found `:" + std::string(name) + "`, which is body text - the closer echoes the op's name";
+            if (name != upper) append_message(reason, message_id::tail_invented_closer, {{"name", name}});
+            return;
         }
-        return {};
     }
 
     // Keeps the items (and their reported flags) for which keep(item) holds.
@@ -673,8 +672,8 @@ private:
                 p.column = in_text.column;
             }
             out.push_back(diagnostic{p, source::parser, severity::warning,
-                                     "`<<" + std::string(word) + "` is not a Plurnk operation, so it was read as text; did you mean " +
-                                         suggestion + "?"});
+                                     format_message(message_id::near_miss_op, {{"word", word}, {"suggestion", suggestion}}),
+                                     message_id::near_miss_op});
         }
         return out;
     }
@@ -691,8 +690,8 @@ private:
                 const std::size_t e = i + 2 + name.size();
                 if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
                 return diagnostic{s.position, source::parser, severity::warning,
-                                  "PLAN body contains op-shaped text (`<<" + std::string(name) +
-                                      "`) - ops belong after the plan closes; did you omit `:PLAN`?"};
+                                  format_message(message_id::plan_body_op_text, {{"op", name}}),
+                                  message_id::plan_body_op_text};
             }
         }
         return std::nullopt;
@@ -719,8 +718,8 @@ private:
             if (!path_shaped(tag)) continue;
             const std::string name = std::string(op_name(s.op)) + s.suffix;
             return diagnostic{s.position, source::parser, severity::warning,
-                              "`<<" + name + "` has no `(target)` - that path sits in the `[…]` tag slot; a target goes in `(…)`. Try `" +
-                                  name + "(" + tag + "):…`"};
+                              format_message(message_id::misplaced_target, {{"name", name}, {"tag", tag}}),
+                              message_id::misplaced_target};
         }
         return std::nullopt;
     }
@@ -751,9 +750,9 @@ private:
                 return false;
             });
             if (first_removed && !hard_non_parser) {
-                result_.items.emplace_back(diagnostic{*first_removed, source::parser, severity::error,
-                                              !has_plan ? "a turn must begin with `<<PLAN:…:PLAN` (the required first operation)"
-                                                        : "a turn must end with a terminal `<<SEND[code]:…:SEND` carrying the loop status"});
+                const message_id id = !has_plan ? message_id::turn_missing_plan : message_id::turn_missing_terminal_send;
+                result_.items.emplace_back(
+                    diagnostic{*first_removed, source::parser, severity::error, format_message(id, {}), id});
                 fired_.push_back(0);
             }
             return;
@@ -770,14 +769,14 @@ private:
         for (auto& it : items) {
             if (auto* d = std::get_if<diagnostic>(&it)) {
                 if (d->severity == severity::error && d->source == source::parser && *terminal < d->position) {
-                    d->message = "a disposition SEND ends the turn - nothing may follow it";
+                    d->id = message_id::turn_ended_by_send;
+                    d->message = format_message(d->id, {});
                 }
             }
         }
     }
 
     tier tier_;
-    parse_options options_;
     std::string_view in_;
     const lex_output* lexed_ = nullptr;
     const syntax_tree* tree_ = nullptr;
@@ -786,7 +785,7 @@ private:
     std::size_t lex_seen_ = 0, syn_seen_ = 0;
     bool has_prev_ = false;
     position prev_pos_{};
-    const char* prev_context_ = nullptr;
+    lex_context prev_context_ = lex_context::between_statements;
     std::vector<pending_error> lex_errs_;  // offset order = recording order
     std::vector<pending_error> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;

@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -55,17 +54,6 @@ bool is_ident_char(unsigned char c) noexcept {
 bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
 bool is_ws(unsigned char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-const char* k_ctx_default = "between statements";
-const char* k_ctx_slots =
-    "in slot region - expected `[signal]`, `(target)`, `<L>`, or `:body:` (any order)";
-const char* k_ctx_tags = "in tag signal - expected tag, `,`, or `]`";
-const char* k_ctx_int = "in signal - expected integer for SEND/KILL, then `]`";
-const char* k_ctx_ident = "in signal - expected executor for EXEC, then `]`";
-const char* k_ctx_target = "in target slot - expected URI characters or `)`";
-const char* k_ctx_exec_redirect = "in signal - timeout/poll ride the `<scope>` slot; try `EXEC<-1,300>`";
-const char* k_ctx_matcher_redirect =
-    "in slot region - a matcher rides the `:body:` slot; put it between the body fences";
-
 }  // namespace
 
 struct stream_lexer::impl {
@@ -97,7 +85,6 @@ struct stream_lexer::impl {
             emit(tok::eof, s_.size(), s_.size());
             eof_emitted_ = true;
             out_.final_mode = mode_;
-            out_.in_body = mode_ == mode::body;
         }
     }
 
@@ -259,7 +246,7 @@ struct stream_lexer::impl {
     // Records an error for a token that started at `start` and failed at `fail_at` (the failing
     // character is included when present), then resumes after the failing character, as the
     // ANTLR lexer's recover() does.
-    void fail(std::size_t start, std::size_t fail_at, const char* context) {
+    void fail(std::size_t start, std::size_t fail_at, lex_context context) {
         const std::size_t end = has(fail_at) ? fail_at + cp_len(fail_at) : s_.size();
         lex_error e;
         e.begin = static_cast<std::uint32_t>(start);
@@ -322,7 +309,7 @@ struct stream_lexer::impl {
             return;
         }
         if (text_end == start) {
-            fail(start, start + 1, k_ctx_default);
+            fail(start, start + 1, lex_context::between_statements);
             return;
         }
         emit(tok::text, start, text_end);
@@ -448,7 +435,7 @@ struct stream_lexer::impl {
                 lex_slot_colon();
                 return;
             default:
-                fail(start, start, (c == '$' || c == '~' || c == '@') ? k_ctx_matcher_redirect : k_ctx_slots);
+                fail(start, start, (c == '$' || c == '~' || c == '@') ? lex_context::matcher_redirect : lex_context::slots);
         }
     }
 
@@ -472,7 +459,7 @@ struct stream_lexer::impl {
                 if (has(k) && at(k) == '-') ++k;
                 if (!has(k) || !is_digit(at(k))) {
                     if (!avail(k)) park(num, 0);
-                    return fail(start, k, k_ctx_slots);
+                    return fail(start, k, lex_context::slots);
                 }
                 phase = 1;
             }
@@ -480,13 +467,13 @@ struct stream_lexer::impl {
                 while (has(k) && is_digit(at(k))) ++k;
                 if (!avail(k)) {
                     park(k, 1);
-                    return fail(start, k, k_ctx_slots);
+                    return fail(start, k, lex_context::slots);
                 }
                 if (at(k) == '.') {
                     ++k;
                     if (!has(k) || !is_digit(at(k))) {
                         if (!avail(k)) park(k - 1, 1);
-                        return fail(start, k, k_ctx_slots);
+                        return fail(start, k, lex_context::slots);
                     }
                     phase = 2;
                 }
@@ -495,13 +482,13 @@ struct stream_lexer::impl {
                 while (has(k) && is_digit(at(k))) ++k;
                 if (!avail(k)) {
                     park(k, 2);
-                    return fail(start, k, k_ctx_slots);
+                    return fail(start, k, lex_context::slots);
                 }
             }
             const std::size_t sep = k;
             if (!has(k)) {
                 park(sep, 3);
-                return fail(start, k, k_ctx_slots);
+                return fail(start, k, lex_context::slots);
             }
             const unsigned char c = at(k);
             if (c == '>') {
@@ -516,10 +503,10 @@ struct stream_lexer::impl {
                 if (has(k) && at(k) == ' ') ++k;
                 if (!avail(k)) {
                     park(sep, 3);
-                    return fail(start, k, k_ctx_slots);
+                    return fail(start, k, lex_context::slots);
                 }
             } else {
-                return fail(start, k, k_ctx_slots);
+                return fail(start, k, lex_context::slots);
             }
             phase = 0;
         }
@@ -553,7 +540,7 @@ struct stream_lexer::impl {
                 lex_error e;
                 e.begin = e.end = out_.last_open_begin;
                 e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
-                e.context = "turn depth";
+                e.context = lex_context::turn_depth;
                 e.turn_depth = true;
                 e.limit = static_cast<std::uint32_t>(max_turn_depth_);
                 out_.errors.push_back(e);
@@ -614,7 +601,7 @@ struct stream_lexer::impl {
         }
         if (k == start) {
             // Only '<' (followed by a stop char or the end), CR or LF get here.
-            return fail(start, c == '<' ? start + 1 : start, k_ctx_tags);
+            return fail(start, c == '<' ? start + 1 : start, lex_context::tags);
         }
         emit(tok::tag, start, k);
         i_ = k;
@@ -628,7 +615,7 @@ struct stream_lexer::impl {
         if (c == ']') return close_signal();
         std::size_t k = i_;
         if (c == '-') ++k;
-        if (!has(k) || !is_digit(at(k))) return fail(start, k, k_ctx_int);
+        if (!has(k) || !is_digit(at(k))) return fail(start, k, lex_context::integer);
         k = run_end(h_int, start, k, is_digit);
         const std::string_view digits = s_.substr(start, k - start);
         const bool disposition =
@@ -651,7 +638,7 @@ struct stream_lexer::impl {
             i_ = k;
             return;
         }
-        fail(start, start, (c == '-' || is_digit(c)) ? k_ctx_exec_redirect : k_ctx_ident);
+        fail(start, start, (c == '-' || is_digit(c)) ? lex_context::exec_redirect : lex_context::ident);
     }
 
     // TARGET: escapes, balanced parentheses, text runs; ')' at depth 0 closes.
@@ -722,7 +709,7 @@ struct stream_lexer::impl {
             mode_ = mode::slots;
             return;
         }
-        fail(start, c == '<' ? start + 1 : start, k_ctx_target);
+        fail(start, c == '<' ? start + 1 : start, lex_context::target);
     }
 
     // BODY: opaque text up to the exact close tag (':' + open tag, not followed by an ident char).
@@ -822,30 +809,6 @@ std::size_t stream_lexer::release() noexcept {
     m.out_.errors.clear();
     m.s_ = {};
     return cut;
-}
-
-std::string lex_error::message(std::string_view input) const {
-    std::string m;
-    if (turn_depth) {
-        constexpr std::string_view head = "`<<TURN` nested deeper than ";
-        constexpr std::string_view tail = " levels (the max_turn_depth limit); its close tag will not be recognized";
-        char digits[16];
-        const auto n = std::to_chars(digits, digits + sizeof digits, limit).ptr;
-        m.reserve(head.size() + static_cast<std::size_t>(n - digits) + tail.size());
-        m.append(head).append(digits, n).append(tail);
-        return m;
-    }
-    m.reserve(48 + (end - begin) + std::char_traits<char>::length(context));
-    m += "unrecognized character ";
-    if (end > begin) {
-        m += '\'';
-        m.append(input.substr(begin, end - begin));
-        m += "' ";
-    } else {
-        m += "end of input ";
-    }
-    m += context;
-    return m;
 }
 
 lex_output stream_lexer::take_output() noexcept { return std::move(impl_->out_); }

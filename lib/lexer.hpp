@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "messages.hpp"
 #include "plurnk/ast.hpp"
 
 namespace plurnk::detail {
@@ -49,11 +50,11 @@ struct lex_error {
     std::uint32_t end = 0;          // end of the offending text (the failing character included)
     std::uint32_t token_index = 0;  // the token lexed next: the error is recorded when it is fetched
     std::uint32_t limit = 0;        // the exceeded limit, for a turn-depth error
-    const char* context = "";       // text after "unrecognized character <X> "; a static string, so
-                                    // errors of one context compare equal by pointer
+    lex_context context = lex_context::between_statements;  // the mode it happened in
     bool turn_depth = false;        // `<<TURN` past parse_options::max_turn_depth
 
-    // The message text; `input` is the lexed input.
+    // The message class and text (messages.cpp); `input` is the lexed input.
+    [[nodiscard]] message_id id() const noexcept;
     [[nodiscard]] std::string message(std::string_view input) const;
 };
 
@@ -65,7 +66,6 @@ struct lex_output {
     std::uint32_t open_tag_begin = 0;   // open tag text (keyword+suffix) of the last opener
     std::uint32_t open_tag_end = 0;
     std::uint32_t body_begin = 0;       // first byte of the last body (invented-closer scan)
-    bool in_body = false;
 };
 
 // Lexes the whole input.

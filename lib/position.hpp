@@ -91,9 +91,6 @@ public:
             const std::size_t len = utf8_sequence_length(s_, i);
             i += len == 0 ? 1 : len;
             ++n;
-            continue;
-            i += len;
-            ++n;
         }
         return n;
     }

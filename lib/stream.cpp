@@ -23,7 +23,7 @@
 namespace plurnk {
 
 struct stream_parser::state {
-    state(tier tr, const parse_options& o) : t(tr), options(o), lexer(o.max_turn_depth), syntax(tr), builder(tr, o) {}
+    state(tier tr, const parse_options& o) : t(tr), options(o), lexer(o.max_turn_depth), syntax(tr), builder(tr) {}
 
     tier t;
     parse_options options;
@@ -236,7 +236,7 @@ void stream_parser::feed(std::string_view chunk) {
     s.lexer.advance(s.buffer, false);
     if (s.worth_trying()) {
         const auto& toks = s.lexer.output().tokens;
-        s.syntax.advance(toks, s.buffer, false);
+        s.syntax.advance(toks, false);
         s.tried_tokens = toks.size();
         s.builder.advance(s.buffer, s.lexer.output(), s.syntax.tree(), s.syntax.settled(), make_sink(callback_));
         s.maybe_release();
@@ -249,7 +249,7 @@ parse_result stream_parser::finish() {
     if (s.finished) return {};
     s.finished = true;
     s.lexer.advance(s.buffer, true);
-    s.syntax.advance(s.lexer.output().tokens, s.buffer, true);
+    s.syntax.advance(s.lexer.output().tokens, true);
     parse_result r = s.builder.finish(s.buffer, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
     if (s.total > s.released + s.buffer.size()) {
         detail::append_input_limit_error(r, s.builder.position_of(s.buffer.size()), s.released + s.buffer.size(),

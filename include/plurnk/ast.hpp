@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "plurnk/diagnostic.hpp"
+
 namespace plurnk {
 
 // The sixteen minted keywords. The first thirteen are the protocol ops (SPEC §3), TURN is the
@@ -21,14 +23,6 @@ enum class op : std::uint8_t {
 };
 inline constexpr int k_op_count = 16;
 inline constexpr int k_protocol_op_count = 13;
-
-// 1-based line, 0-based column in Unicode code points. {0,0} is the unknown sentinel.
-struct position {
-    std::uint32_t line = 0;
-    std::uint32_t column = 0;
-    friend bool operator==(const position&, const position&) = default;
-    friend auto operator<=>(const position&, const position&) = default;
-};
 
 // A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
 // A value kept on the heap, or nothing. It has std::optional's interface (has_value, `*`, `->`,
@@ -163,16 +157,6 @@ struct statement {
     plurnk::position position;
 };
 
-enum class source : std::uint8_t { lexer, parser, visitor };
-enum class severity : std::uint8_t { error, warning };
-
-struct diagnostic {
-    plurnk::position position;
-    plurnk::source source = plurnk::source::parser;
-    plurnk::severity severity = plurnk::severity::error;
-    std::string message;
-};
-
 struct text_item {
     std::string text;
     plurnk::position position;
@@ -183,6 +167,9 @@ using item = std::variant<statement, diagnostic, text_item>;
 struct unparsed_tail {
     position from;
     std::string reason;
+    // The reason's template: one of the tail_* ids (tail_body_unclosed also when the
+    // invented-closer advisory, tail_invented_closer, is appended to it).
+    message_id reason_id = message_id::external;
 };
 
 struct [[nodiscard]] parse_result {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "plurnk/ast.hpp"
+#include "plurnk/diagnostic.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/path.hpp"

@@ -19,13 +19,12 @@
 //   log        : turn+ EOF               turn  : TURN_OPEN slots? COLON turn_content CLOSE_TURN
 //   op statement: OPEN slots? COLON? BODY* CLOSE   (WORK/FORK: a body is required)
 //   slots      : the op's signal, target and scope slots, any order, each at most once
-#include "syntax.hpp"
+#include "statement_parser.hpp"
 
 #include <algorithm>
 #include <array>
-#include <unordered_map>
 
-#include "grammar.hpp"
+#include "token.hpp"
 #include "work_counter.hpp"
 
 namespace plurnk::detail {
@@ -33,65 +32,6 @@ namespace plurnk::detail {
 namespace {
 
 enum class fail_kind : std::uint8_t { mismatch, no_viable };
-
-// --- messages (built when an error is reported, see syntax_error) ---------------------------
-void append_token_display(std::string& out, const token& t, std::string_view in) {
-    const int ty = ttype_of(t);
-    if (ty == T_DISP) {
-        out += '\'';
-        out.append(in.substr(t.begin, t.end - t.begin));
-        out += '\'';
-        return;
-    }
-    out += ttype_name(ty);
-}
-
-// ANTLR's IntervalSet text in vocabulary order, equal names once; with `oxford` a list of three or
-// more ends in ", or".
-std::string expected_list(tset set, bool oxford) {
-    static constexpr int k_order[] = {
-        T_TEXT, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, T_CLOSE_TURN, T_LBRACK,
-        T_LPAREN, T_SCOPE, T_COLON, T_TAG, T_COMMA, T_RBRACK, T_DISP, T_INT, T_IDENT, T_TGT,
-        T_RPAREN, T_BODY, T_CLOSE};
-    // ttype_name() returns one literal per distinct name, so equal names are equal pointers.
-    std::array<const char*, std::size(k_order)> names;
-    std::size_t count = 0;
-    for (int t : k_order) {
-        if (!(set & bit(t))) continue;
-        const char* n = ttype_name(t);
-        if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(count), n) ==
-            names.begin() + static_cast<std::ptrdiff_t>(count)) {
-            names[count++] = n;
-        }
-    }
-    std::string out;
-    for (std::size_t i = 0; i < count; ++i) {
-        if (i > 0) {
-            if (oxford && count > 2) {
-                out += (i + 1 == count) ? ", or " : ", ";
-            } else {
-                out += " or ";
-            }
-        }
-        out += names[i];
-    }
-    return out;
-}
-
-// expected_list() appended to `out`; returns whether it was non-empty. The grammar has a few
-// dozen distinct sets, and an error-dense input repeats them: each thread remembers the texts.
-bool append_expected_list(std::string& out, tset set, bool oxford) {
-    thread_local std::unordered_map<tset, std::string> cache;
-    const tset key = (set & ~bit(T_EPS)) | (oxford ? bit(T_EPS) : 0);  // EPS never shows in a list
-    auto it = cache.find(key);
-    if (it == cache.end()) {
-        if (cache.size() >= 4096) cache.clear();  // bounded, whatever the sets
-        it = cache.emplace(key, expected_list(set, oxford)).first;
-    }
-    out += it->second;
-    return !it->second.empty();
-}
-
 
 // Parse states: ids for the lastErrorStates bookkeeping of recover().
 enum state_id : int {
@@ -171,9 +111,8 @@ public:
     // Parses as far as `toks` allows. Without `finished`, a step that would look past the last
     // token is undone and retried on the next call; with it, `toks` ends with the eof token and
     // parsing runs to the end.
-    void advance(const std::vector<token>& toks, std::string_view in, bool finished) {
+    void advance(const std::vector<token>& toks, bool finished) {
         toks_ = &toks;
-        in_ = in;
         finished_ = finished;
         tree_.token_unit.resize(toks.size(), -1);
         for (; scanned_ < toks.size(); ++scanned_) {
@@ -210,7 +149,6 @@ public:
     syntax_tree take_tree() { return std::move(tree_); }
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return p_; }
-    [[nodiscard]] bool done() const noexcept { return frames_.empty(); }
 
 private:
     // --- token stream -------------------------------------------------------------------
@@ -939,7 +877,6 @@ private:
     }
 
     const std::vector<token>* toks_ = nullptr;
-    std::string_view in_;
     bool finished_ = false;
     tier tier_;
     std::vector<frame> frames_;
@@ -963,33 +900,6 @@ private:
 
 }  // namespace
 
-std::string syntax_error::message(std::string_view in) const {
-    std::string m;
-    m.reserve(96);
-    switch (kind) {
-        case shape::unexpected:
-        case shape::unexpected_oxford: {
-            m += "unexpected ";
-            append_token_display(m, at, in);
-            const std::size_t keep = m.size();
-            m += "; expected ";
-            if (!append_expected_list(m, expected, kind == shape::unexpected_oxford)) m.resize(keep);
-            break;
-        }
-        case shape::missing:
-            m += "expected ";
-            if (!append_expected_list(m, expected, false)) m += "more input";
-            m += "; got ";
-            append_token_display(m, at, in);
-            break;
-        case shape::body_content:
-            m += "expected body content; got ";
-            append_token_display(m, at, in);
-            break;
-    }
-    return m;
-}
-
 struct stream_syntax::impl {
     explicit impl(tier t) : parser(t) {}
     syntax_parser parser;
@@ -1002,20 +912,20 @@ stream_syntax& stream_syntax::operator=(const stream_syntax& other) {
     if (this != &other) *impl_ = *other.impl_;
     return *this;
 }
-void stream_syntax::advance(const std::vector<token>& tokens, std::string_view input, bool finished) {
-    impl_->parser.advance(tokens, input, finished);
+void stream_syntax::advance(const std::vector<token>& tokens, bool finished) {
+    impl_->parser.advance(tokens, finished);
 }
 const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.tree(); }
 std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settled(); }
 bool stream_syntax::can_release(std::size_t tokens) const noexcept { return impl_->parser.can_release(tokens); }
 void stream_syntax::release(std::size_t tokens) { impl_->parser.release(tokens); }
 
-syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t) {
+syntax_tree parse_syntax(const lex_output& lexed, tier t) {
     syntax_parser p(t);
     // At most about one error per two tokens: reserving that much is address space only (a
     // large vector's untouched pages cost nothing), and growing would copy and touch it twice.
     p.reserve_errors(lexed.tokens.size() / 2 + 1);
-    p.advance(lexed.tokens, input, true);
+    p.advance(lexed.tokens, true);
     return p.take_tree();
 }
 

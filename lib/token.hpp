@@ -5,8 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <string_view>
 
 #include "lexer.hpp"
 
@@ -25,7 +23,6 @@ constexpr tset opener_bit(plurnk::op o) { return bit(static_cast<int>(o)); }
 constexpr tset k_protocol_openers = (tset{1} << 13) - 1;  // FIND..PLAN
 constexpr tset k_mid_openers = k_protocol_openers & ~opener_bit(plurnk::op::PLAN);
 constexpr tset k_client_openers = k_protocol_openers | opener_bit(plurnk::op::LOOK) | opener_bit(plurnk::op::BUFF);
-constexpr tset k_all_openers = (tset{1} << 16) - 1;
 
 inline int ttype_of(const token& t) {
     switch (t.kind) {
@@ -49,31 +46,6 @@ inline int ttype_of(const token& t) {
         case tok::eof: return T_EOF;
     }
     return T_EOF;
-}
-
-// The vocabulary name of a token type in messages (SPEC §14, BEHAVIOUR §4.3).
-inline const char* ttype_name(int t) {
-    if (t < 16) return t == static_cast<int>(plurnk::op::TURN) ? "open tag `<<TURNsuffix`" : "open tag `<<OPsuffix`";
-    switch (t) {
-        case T_TEXT: return "text between statements";
-        case T_CLOSE_TURN: return "close tag `:TURNsuffix`";
-        case T_LBRACK: return "`[` (signal slot opener)";
-        case T_LPAREN: return "`(` (target slot opener)";
-        case T_SCOPE: return "`<L>` line marker";
-        case T_COLON: return "`:` (body fence)";
-        case T_CLOSE: return "close tag `:OPsuffix`";
-        case T_TAG: return "tag";
-        case T_COMMA: return "`,`";
-        case T_RBRACK: return "`]` (signal slot closer)";
-        case T_DISP: return "disposition";
-        case T_INT: return "integer (SEND/KILL signal)";
-        case T_IDENT: return "executor (EXEC signal)";
-        case T_TGT: return "target content";
-        case T_RPAREN: return "`)` (target slot closer)";
-        case T_BODY: return "body content";
-        case T_EOF: return "end of input";
-        default: return "input";
-    }
 }
 
 }  // namespace plurnk::detail

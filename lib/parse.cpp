@@ -7,8 +7,8 @@ namespace plurnk {
 parse_result parse(std::string_view input, tier t, const parse_options& options) {
     const std::string_view in = input.substr(0, detail::input_limit(options));
     const detail::lex_output lexed = detail::lex(in, options.max_turn_depth);
-    const detail::syntax_tree tree = detail::parse_syntax(lexed, in, t);
-    detail::result_builder b(t, options);
+    const detail::syntax_tree tree = detail::parse_syntax(lexed, t);
+    detail::result_builder b(t);
     parse_result r = b.finish(in, lexed, tree, {});
     if (in.size() < input.size()) {
         detail::position_map pos(in);

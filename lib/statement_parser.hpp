@@ -24,12 +24,13 @@ struct syntax_error {
         body_content,       // "expected body content; got X"
     };
     std::uint32_t offset = 0;   // byte offset of the offending token
-    std::uint32_t fetched = 0;  // tokens fetched from the lexer when it was reported (see parser.cpp)
-    std::uint64_t expected = 0; // the expected token types (grammar.hpp's tset)
+    std::uint32_t fetched = 0;  // tokens fetched from the lexer when it was reported (see the builder's pending_error)
+    std::uint64_t expected = 0; // the expected token types (token.hpp's tset)
     token at;                   // the offending token
     shape kind = shape::unexpected;
 
-    // The message text; `input` is the parsed input.
+    // The message class and text (messages.cpp); `input` is the parsed input.
+    [[nodiscard]] message_id id() const;
     [[nodiscard]] std::string message(std::string_view input) const;
 };
 
@@ -48,9 +49,9 @@ struct syntax_tree {
     std::vector<syntax_error> errors;      // in report order
 };
 
-syntax_tree parse_syntax(const lex_output& lexed, std::string_view input, tier t);
+syntax_tree parse_syntax(const lex_output& lexed, tier t);
 
-// The statement parser over a growing token stream (see syntax.cpp). Copyable: a copy is a
+// The statement parser over a growing token stream (see statement_parser.cpp). Copyable: a copy is a
 // checkpoint of the whole parse state.
 class stream_syntax {
 public:
@@ -60,7 +61,7 @@ public:
     stream_syntax& operator=(const stream_syntax& other);
 
     // Parses as far as `tokens` allows; with `finished` they end with eof and parsing completes.
-    void advance(const std::vector<token>& tokens, std::string_view input, bool finished);
+    void advance(const std::vector<token>& tokens, bool finished);
     [[nodiscard]] const syntax_tree& tree() const noexcept;
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept;
