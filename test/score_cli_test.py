@@ -6,8 +6,10 @@ usage: score_cli_test.py PLURNK SOURCE_ROOT
 
 - On the public conformance inputs grouped by family, every count agrees with what
   `plurnk batch` answers for the same requests, item by item (turns, clean turns, statements,
-  text items, ops, suffixes, error and advisory items per class, unparsedTail reasons, turn
-  shape and SEND dispositions recomputed from the statements).
+  text items, ops, suffixes, turn shape and SEND dispositions recomputed from the statements;
+  error, advisory and unparsedTail items: the same number, each class's example is one of the
+  messages batch gave and fits the class's template, no class counts more messages than fit
+  its template, and every message fits a class).
 - The report does not depend on --jobs; shards scored apart and merged with --merge equal one
   run over all of them, byte for byte; reports of different groupings refuse to merge.
 - Directories of turn files, usage errors, the table and the page.
@@ -82,6 +84,12 @@ def expected_groups(vectors, answers):
     return groups
 
 
+def template_regex(template):
+    """A message table template ("unexpected {found}; expected {expected}") as a regex."""
+    parts = re.split(r"\{[a-z_]+\}", template)
+    return re.compile("(?s)" + ".*".join(re.escape(p) for p in parts))
+
+
 def conformance():
     corpus = os.path.join(ROOT, "test", "conformance", "parser.jsonl")
     vectors = [json.loads(line) for line in open(corpus, encoding="utf-8")]
@@ -104,10 +112,29 @@ def conformance():
             check(f"family {fam}: {k} = {n}", got.get(k) == n, f"score says {got.get(k)}")
         for k in ("ops", "suffixes", "dispositions"):
             check(f"family {fam}: {k}", got.get(k) == dict(exp[k]), f"{got.get(k)} != {dict(exp[k])}")
-        for k in ("errors", "warnings", "tails", "shape"):
-            counts = {c: t["count"] for c, t in got.get(k, {}).items()}
-            check(f"family {fam}: {k} by class ({sum(exp[k].values())} items)", counts == dict(exp[k]),
-                  f"{len(counts)} classes vs {len(exp[k])}")
+        counts = {c: t["count"] for c, t in got.get("shape", {}).items()}
+        check(f"family {fam}: shape", counts == dict(exp["shape"]), f"{counts} != {dict(exp['shape'])}")
+        for k in ("errors", "warnings", "tails"):
+            classes = got.get(k, {})
+            messages = exp[k]  # rendered message -> items, from plurnk batch
+            check(f"family {fam}: {k}: {sum(messages.values())} items in {len(classes)} classes",
+                  sum(t["count"] for t in classes.values()) == sum(messages.values()))
+            patterns = {}
+            for c, t in classes.items():
+                if c.startswith("external: "):
+                    patterns[c] = re.compile(re.escape(c[len("external: "):]))
+                elif "template" not in t:
+                    check(f"family {fam}: class {c} has a template", False)
+                    continue
+                else:
+                    patterns[c] = template_regex(t["template"])
+                matching = sum(n for m, n in messages.items() if patterns[c].fullmatch(m))
+                ex = t["example"]["message"]
+                check(f"family {fam}: {k} {c}: {t['count']} items, example fits the template",
+                      patterns[c].fullmatch(ex) is not None and ex in messages and t["count"] <= matching,
+                      f"{ex!r}, {t['count']} > {matching}")
+            unclassed = [m for m in messages if not any(p.fullmatch(m) for p in patterns.values())]
+            check(f"family {fam}: every {k} message fits a class found", not unclassed, repr(unclassed[:3]))
     print(f"conformance: {len(vectors)} vectors, {len(want)} families")
 
 

@@ -63,6 +63,9 @@ TEST_CASE("turn-shape violations and error classes", "[score]") {
     CHECK(g.shape.at("ops-after-send").ex->id == "b");  // the smallest id
     CHECK(g.dispositions == std::map<std::string, std::uint64_t>{{"200", 2}, {"none", 1}});
     CHECK(g.turns_with_errors == 3);
+    CHECK(g.errors.at("turn_missing_plan").turns == 1);  // classes are the message table's names
+    CHECK(g.errors.at("turn_ended_by_send").turns == 2);
+    CHECK(score::class_template("turn_missing_plan").find("PLAN") != std::string::npos);
     std::uint64_t errors = 0;
     for (const auto& [k, t] : g.errors) errors += t.count;
     CHECK(errors >= 3);

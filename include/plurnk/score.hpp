@@ -87,7 +87,7 @@ struct group {
     std::uint64_t turns_with_warnings = 0;  // at least one advisory (warning item)
     std::uint64_t turns_with_tail = 0;
     std::uint64_t shape_checked = 0;  // turns of tier parse (the shape applies to them)
-    std::map<std::string, tally> errors;    // diagnostic class -> tally
+    std::map<std::string, tally> errors;    // diagnostic class (diagnostic_class()) -> tally
     std::map<std::string, tally> warnings;  // advisory class -> tally
     std::map<std::string, tally> tails;     // unparsedTail reason class -> tally
     std::map<std::string, tally> shape;     // k_shape_* -> tally (count == turns)
@@ -157,9 +157,13 @@ struct turn {
     plurnk::tier tier = plurnk::tier::parse;
 };
 
-// The class key of a diagnostic and of an unparsedTail reason.
+// The class key of a diagnostic and of an unparsedTail reason: the message table's name
+// (message_name(), "mismatched_token"), or "external: MESSAGE" for a message the core did not make.
+// A tail_body_unclosed reason that carries the invented-closer advisory is "tail_invented_closer".
 [[nodiscard]] std::string diagnostic_class(const diagnostic& d);
 [[nodiscard]] std::string tail_class(const unparsed_tail& t);
+// The template of a class key ("" when the key is not a class of the message table).
+[[nodiscard]] std::string class_template(std::string_view key);
 
 // The JSON Lines field names read, in order of preference (doc/score.md).
 inline constexpr std::string_view k_text_fields[] = {"text", "output", "completion", "response", "input"};

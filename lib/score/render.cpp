@@ -129,10 +129,12 @@ std::string render_table(const report& r, const render_options& o) {
     const auto classes = [&](const char* title, const std::map<std::string, tally>& m) {
         if (m.empty()) return;
         out += "\n" + std::string(title) + " (" + std::to_string(m.size()) + " classes; by turns)\n";
-        out += fit("turns", 9, true) + fit("count", 9, true) + "  " + fit("class", 52) + "  example\n";
+        out += fit("turns", 9, true) + fit("count", 9, true) + "  " + fit("class", 28) + "  " + fit("template", 48) +
+               "  example\n";
         for (const ranked& x : top_of(m, o.top)) {
             out += fit(thousands(x.t->turns), 9, true) + fit(thousands(x.t->count), 9, true) + "  " +
-                   fit(one_line(x.key), 52) + "  " + (x.t->ex ? one_line(example_ref(*x.t->ex)) : "") + "\n";
+                   fit(one_line(x.key), 28) + "  " + fit(one_line(class_template(x.key)), 48) + "  " +
+                   (x.t->ex ? one_line(example_ref(*x.t->ex)) : "") + "\n";
         }
     };
     classes("error classes", t.errors);
@@ -335,7 +337,7 @@ h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
         h += "<table><tr><th class=\"r\">turns</th><th class=\"r\">count</th><th>class</th><th>example</th></tr>";
         for (const ranked& x : top) {
             h += "<tr><td class=\"r\">" + thousands(x.t->turns) + "</td><td class=\"r\">" + thousands(x.t->count) +
-                 "</td><td>" + esc(x.key) + "</td><td>";
+                 "</td><td><b>" + esc(x.key) + "</b><br>" + esc(class_template(x.key)) + "</td><td>";
             if (x.t->ex) {
                 h += esc(example_ref(*x.t->ex));
                 if (!x.t->ex->excerpt.empty()) h += "<br><code>" + esc(x.t->ex->excerpt) + "</code>";

@@ -108,6 +108,7 @@ void write_tallies(writer& w, const std::map<std::string, tally>& m) {
         w.open('{');
         w.key("count"), w.num(t.count);
         w.key("turns"), w.num(t.turns);
+        if (const std::string tpl = class_template(k); !tpl.empty()) w.key("template"), w.str(tpl);
         w.key("example"), write_example(w, t.ex);
         w.close('}');
     }

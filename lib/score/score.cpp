@@ -154,8 +154,41 @@ rate wilson(std::uint64_t k, std::uint64_t n) noexcept {
 
 // ---- Classes ----------------------------------------------------------------------------------
 
-std::string diagnostic_class(const diagnostic& d) { return d.message; }
-std::string tail_class(const unparsed_tail& t) { return t.reason; }
+// The message table's class name; a message the core did not make (id external) is its own class.
+std::string diagnostic_class(const diagnostic& d) {
+    if (d.id == message_id::external) return "external: " + d.message;
+    return std::string(message_name(d.id));
+}
+// The text after the last placeholder of a template ("" when it ends with one).
+std::string_view fixed_end(std::string_view tpl) {
+    const std::size_t close = tpl.rfind('}');
+    return close == std::string_view::npos ? tpl : tpl.substr(close + 1);
+}
+
+// A body left open is its own class when the reason carries the invented-closer advisory (the
+// model wrote a closer that is not the op's): that is worth counting apart.
+std::string tail_class(const unparsed_tail& t) {
+    if (t.reason_id == message_id::external) return "external: " + t.reason;
+    if (t.reason_id == message_id::tail_body_unclosed) {
+        const std::string_view end = fixed_end(message_template(message_id::tail_invented_closer));
+        if (!end.empty() && std::string_view(t.reason).ends_with(end)) {
+            return std::string(message_name(message_id::tail_invented_closer));
+        }
+    }
+    return std::string(message_name(t.reason_id));
+}
+
+std::string class_template(std::string_view key) {
+    if (key == message_name(message_id::tail_invented_closer)) {
+        return std::string(message_template(message_id::tail_body_unclosed)) +
+               std::string(message_template(message_id::tail_invented_closer));
+    }
+    for (std::size_t i = 0; i < k_message_count; ++i) {
+        const auto id = static_cast<message_id>(i);
+        if (message_name(id) == key) return std::string(message_template(id));
+    }
+    return {};
+}
 
 // ---- The scorer -------------------------------------------------------------------------------
 
