@@ -95,7 +95,8 @@ exit status: 0 valid; 1 invalid; 2 usage or file error (--batch: 0)
   --tier=T               every turn in tier T, whatever its record says
   --group-by=KEY         model (default), file, family (the id's leading letters), tier, id,
                          or any record field
-  --channel=LIST         rail channels checked, comma separated (default gemma,think,none)
+  --channel=LIST         rail channels checked, comma separated (default gemma,think,none;
+                         empty: none checked)
   --jobs=N               scoring threads (default: all cores); the report does not depend on it
   --json                 print the report as JSON (doc/score.md; reports merge exactly)
   --pretty               indent that JSON

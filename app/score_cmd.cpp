@@ -256,8 +256,8 @@ int cmd_score(const args& a) {
             if (v->empty()) return usage_error("--group-by needs a field name");
             o.group_by = *v;
         } else if (auto v = value("--channel")) {
-            o.channels.clear();
-            for (std::size_t at = 0; at <= v->size();) {
+            o.channels.clear();  // an empty list checks no rail
+            for (std::size_t at = 0; !v->empty() && at <= v->size();) {
                 const std::size_t comma = std::min(v->find(',', at), v->size());
                 const std::string name = v->substr(at, comma - at);
                 const auto f = rail::channel_from_name(name);

@@ -33,7 +33,7 @@ std::string thousands(std::uint64_t n) {
 }
 
 std::string bytes_text(std::uint64_t b) {
-    if (b >= 10'000'000) return fmt_double("%.1f MB", static_cast<double>(b) / 1e6);
+    if (b >= 1'000'000) return fmt_double("%.1f MB", static_cast<double>(b) / 1e6);
     if (b >= 10'000) return fmt_double("%.1f kB", static_cast<double>(b) / 1e3);
     return std::to_string(b) + " B";
 }
