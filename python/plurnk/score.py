@@ -68,8 +68,7 @@ class Scorer:
         if os.path.splitext(path)[1] in (".jsonl", ".ndjson"):
             return self.score_jsonl(data, path, 1, into)
         r = self._s.report() if into is None else into
-        group = path if self._s.report().group_by == "file" else ""
-        self._s.score_turn(data, "", group, path, None, r)
+        self._s.score_turn_file(data, path, r)
         return r
 
     def on_rail(self, text: Text) -> Dict[str, bool]:

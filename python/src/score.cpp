@@ -137,6 +137,16 @@ PYBIND11_MODULE(_score, m) {
             },
             py::arg("text"), py::arg("id"), py::arg("group"), py::arg("file"), py::arg("tier"), py::arg("into"))
         .def(
+            "score_turn_file",
+            [](py_scorer& self, const py::handle& text, const std::string& file, score::report& into) {
+                const std::string t = text_of(text);
+                check_target(self, into);
+                py::gil_scoped_release release;
+                std::lock_guard lock(self.m);
+                self.s.add_turn_file(into, t, file);
+            },
+            py::arg("text"), py::arg("file"), py::arg("into"))
+        .def(
             "on_rail",
             [](py_scorer& self, const py::handle& text) {
                 const std::string t = text_of(text);
