@@ -177,6 +177,26 @@ def merging(tmp):
           got["invalidRecords"]["example"]["file"] == "-")
 
 
+def progress_and_fields(tmp):
+    import pty
+    path = os.path.join(tmp, "fields.jsonl")
+    with open(path, "w") as f:
+        for i in range(50):
+            f.write(json.dumps({"id": i, "task": ["a", "b"][i % 2], "text": "<<PLAN:g:PLAN<<SEND[200]:d:SEND"}) + "\n")
+    got = json.loads(run("score", "--json", "--group-by=task", path).stdout)
+    check("--group-by=FIELD", {k: g["turns"] for k, g in got["groups"].items()} == {"a": 25, "b": 25})
+    check("a number id is its JSON text", got["groups"]["a"]["rail"] == {"none": 25} and
+          run("score", "--json", "--group-by=id", path).stdout.count(b'"49"') >= 1)
+    quiet = run("score", path)
+    check("no progress when stderr is not a terminal", quiet.stderr == b"")
+    master, slave = pty.openpty()
+    p = subprocess.run([PLURNK, "score", path], stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    shown = os.read(master, 4096)
+    os.close(master)
+    check("progress on a terminal", p.returncode == 0 and b"turns/s" in shown and b"MB/s" in shown, repr(shown))
+
+
 def turn_files(tmp):
     d = os.path.join(tmp, "turns")
     os.makedirs(os.path.join(d, "sub"))
@@ -197,5 +217,6 @@ def turn_files(tmp):
 with tempfile.TemporaryDirectory() as tmp:
     conformance()
     merging(tmp)
+    progress_and_fields(tmp)
     turn_files(tmp)
 sys.exit(1 if fails else 0)
