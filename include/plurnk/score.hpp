@@ -131,7 +131,7 @@ struct report {
 struct render_options {
     std::size_t top = 10;  // diagnostic classes listed
 };
-// A plain-text table for a terminal (UTF-8, at most about 100 columns).
+// A plain-text table for a terminal (UTF-8, about 120 columns with three rail channels).
 [[nodiscard]] std::string render_table(const report& r, const render_options& o = {});
 // One self-contained HTML page: inline CSS and SVG charts, no script, no network.
 [[nodiscard]] std::string render_html(const report& r, const render_options& o = {});

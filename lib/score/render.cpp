@@ -104,21 +104,21 @@ std::string render_table(const report& r, const render_options& o) {
     std::string out = "plurnk score: " + thousands(t.turns) + " turns, " + std::to_string(r.groups.size()) + " group" +
                       (r.groups.size() == 1 ? "" : "s") + " by " + r.group_by + ", " + bytes_text(t.bytes) + ", " +
                       thousands(t.statements) + " statements\n\n";
-    std::string head = fit("group", 22) + fit("turns", 9, true) + "  " + fit("clean  [95% CI]", 24) + fit("errors", 8, true) +
+    std::string head = fit("group", 20) + fit("turns", 9, true) + "  " + fit("clean  [95% CI]", 24) + fit("errors", 8, true) +
                        fit("advis.", 8, true) + fit("tail", 7, true) + fit("shape", 7, true);
-    for (const std::string& c : r.channels) head += fit("rail:" + c, 12, true);
+    for (const std::string& c : r.channels) head += fit("rail:" + c, 11, true);
     out += head + "\n" + std::string(width(head), '-') + "\n";
     const auto row = [&](const std::string& name, const group& g) {
         const rate c = wilson(g.clean, g.turns);
         std::uint64_t shape_turns = 0;
         for (const auto& [k, x] : g.shape) shape_turns = std::max(shape_turns, x.turns);
-        std::string line = fit(name, 22) + fit(thousands(g.turns), 9, true) + "  " +
+        std::string line = fit(name, 20) + fit(thousands(g.turns), 9, true) + "  " +
                            fit(pct(c.value) + " [" + pct(c.low) + "\u2013" + pct(c.high) + "]", 24) +
                            fit(pct(wilson(g.turns_with_errors, g.turns).value), 8, true) +
                            fit(pct(wilson(g.turns_with_warnings, g.turns).value), 8, true) +
                            fit(pct(wilson(g.turns_with_tail, g.turns).value), 7, true) +
                            fit(pct(wilson(shape_turns, g.shape_checked).value), 7, true);
-        for (const std::string& ch : r.channels) line += fit(pct(wilson(get(g.rail, ch), g.turns).value), 12, true);
+        for (const std::string& ch : r.channels) line += fit(pct(wilson(get(g.rail, ch), g.turns).value), 11, true);
         out += line + "\n";
     };
     for (const auto& [k, g] : r.groups) row(group_label(k), g);
