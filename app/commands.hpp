@@ -4,6 +4,7 @@
 // output error. main() turns anything thrown (out of memory) into one line and status 3.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 namespace plurnk {
 struct json_value;
+enum class tier : std::uint8_t;
 }
 
 namespace plurnk::cli {
@@ -23,9 +25,14 @@ int cmd_bench(const args& a);   // bench_cmd.cpp
 int cmd_gbnf(const args& a);    // gbnf_cmd.cpp
 int cmd_validate(const args& a);  // validate_cmd.cpp (built with the plurnk_wire library)
 int cmd_score(const args& a);   // score_cmd.cpp
+int cmd_fmt(const args& a);     // fmt_cmd.cpp
 
 // Prints "plurnk: <message>" and a usage hint to stderr; returns 2.
 int usage_error(std::string_view message);
+
+// "--tier=NAME" (parse_cmd.cpp): sets `tier` and returns true, or puts a usage error's status in
+// `status` when NAME is no tier; false for any other argument.
+bool tier_option(const std::string& arg, plurnk::tier& tier, int& status);
 
 // io.cpp. Prints "plurnk: <message>" to stderr; never throws.
 void print_error(std::string_view message);

@@ -27,10 +27,14 @@ struct command {
 constexpr const char* k_tiers = "parse (default; one PLAN-anchored turn), statements, log, client";
 
 const std::array k_commands = {
-    command{"parse", "parse [--tier=T] [--pretty] [--allow-invalid-utf8] [--chunk=N] [--max-input-bytes=N] [FILE|-]",
+    command{"parse",
+            "parse [--tier=T] [--pretty] [--format=json|sarif] [--allow-invalid-utf8] [--chunk=N] [--max-input-bytes=N] "
+            "[FILE|-]",
             "parse FILE (or standard input) and print the result JSON",
             R"(  --tier=T               the grammar tier (see below)
   --pretty               indent the JSON two spaces
+  --format=F             json (default: the result object) or sarif (a SARIF 2.1.0 log of the
+                         diagnostics, for editors and CI)
   --allow-invalid-utf8   parse input that is not UTF-8 (each bad byte is one column, U+FFFD)
   --chunk=N              feed the input to the stream parser in N-byte chunks; the result is
                          identical to the one-shot parse
@@ -107,12 +111,22 @@ Shows progress on standard error when it is a terminal.
 exit status: 0 scored (whatever the turns' verdicts); 2 usage, file or report error
 )",
             plurnk::cli::cmd_score},
+    command{"fmt", "fmt [--tier=T] [--check] [FILE|-]",
+            "print FILE (or standard input) with every statement in canonical form (doc/format.md)",
+            R"(  --tier=T               the grammar tier (see below)
+  --check                print nothing; exit 1 when the input is not canonical
+Statements with errors, text and whitespace are left as they are; each diagnostic is printed to
+standard error as FILE:LINE:COLUMN (1-based columns, in code points).
+exit status: 0 formatted (--check: already canonical); 1 the input has errors (--check: or is
+not canonical); 2 usage, file or output error
+)",
+            plurnk::cli::cmd_fmt},
 };
 
 // Options that take a value: `--tier statements` is read as `--tier=statements`.
 constexpr std::array k_value_options = {"--tier", "--chunk", "--max-input-bytes", "--repeat", "--max-statements",
                                         "--suffixes", "--channel", "--channel-open", "--channel-close", "--contract",
-                                        "--group-by", "--jobs", "--html", "--top"};
+                                        "--format", "--group-by", "--jobs", "--html", "--top"};
 
 std::string global_usage() {
     std::string s = "usage: plurnk <command> [options]\n\ncommands:\n";

@@ -8,12 +8,10 @@
 
 #include "commands.hpp"
 #include "plurnk/plurnk.hpp"
+#include "sarif.hpp"
 
 namespace plurnk::cli {
 
-namespace {
-
-// "--tier=NAME": sets `tier` and returns true; prints a usage error into `status` when unknown.
 bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     if (arg.rfind("--tier=", 0) != 0) return false;
     auto t = plurnk::tier_from_name(std::string_view(arg).substr(7));
@@ -24,6 +22,8 @@ bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     }
     return true;
 }
+
+namespace {
 
 // "NAME=N" for the option `name` ("--chunk"): sets `value` to N (a positive integer) and returns
 // true; prints a usage error into `status` when N is not one.
@@ -99,7 +99,7 @@ void answer_request(std::string_view line, std::size_t line_no, std::optional<pl
 
 int cmd_parse(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
-    bool pretty = false, allow_invalid = false;
+    bool pretty = false, allow_invalid = false, sarif = false;
     run_options run;
     std::optional<std::string> file;
     int status = 0;
@@ -108,6 +108,10 @@ int cmd_parse(const args& a) {
             if (status != 0) return status;
         } else if (x == "--pretty") {
             pretty = true;
+        } else if (x == "--format=json" || x == "--format=sarif") {
+            sarif = x == "--format=sarif";
+        } else if (x.rfind("--format=", 0) == 0) {
+            return usage_error(fmt::format("unknown format '{}' (expected json or sarif)", x.substr(9)));
         } else if (x == "--allow-invalid-utf8") {
             allow_invalid = true;
         } else if (x == "-" || x.rfind('-', 0) != 0) {
@@ -128,6 +132,11 @@ int cmd_parse(const args& a) {
         }
     }
     const auto result = run_parse(input, tier, run);
+    if (sarif) {
+        const std::string log = sarif_log({sarif_file{path == "-" ? "stdin" : path, input, &result}});
+        if (!write_stdout(log) || !write_stdout("\n")) return 2;
+        return result.clean() ? 0 : 1;
+    }
     // Written piece by piece: the JSON of a large result is many times the input.
     bool written = true;
     plurnk::write_json(

@@ -13,7 +13,7 @@ PER_TARGET = 300
 MAX_LEN = 2048
 
 seeds = {t: [] for t in ['parse', 'statements', 'log', 'client', 'url', 'json', 'regex', 'xpath',
-                         'jsonpath', 'path', 'json_writer', 'wire']}
+                         'jsonpath', 'path', 'json_writer', 'wire', 'format']}
 
 def add(target, text):
     data = text.encode('utf-8', 'surrogatepass') if isinstance(text, str) else text
@@ -21,8 +21,10 @@ def add(target, text):
         seeds[target].append(data)
 
 vectors = [json.loads(l) for l in open(os.path.join(ROOT, 'test', 'conformance', 'parser.jsonl'))]
+FORMAT_TIERS = ['parse', 'statements', 'log', 'client']  # fuzz_format: the first byte picks the tier
 for v in vectors:
     add(v['tier'], v['input'])
+    add('format', bytes([FORMAT_TIERS.index(v['tier'])]) + v['input'].encode('utf-8', 'surrogatepass'))
     for it in v['expected'].get('items', []):
         if it['kind'] != 'statement':
             continue
@@ -103,9 +105,10 @@ for u in ['http://[::1]:80/a?b#c', 'https://xn--nxasmq6b.com/%zz', 'file:///C:/x
     add('url', u)
     add('path', u)
 
-if os.path.isdir(OUT):
-    shutil.rmtree(OUT)
 for target, items in seeds.items():
+    # Only the folders generated here (amplify's seeds are hand-written).
+    if os.path.isdir(os.path.join(OUT, target)):
+        shutil.rmtree(os.path.join(OUT, target))
     # Deduplicate, prefer diversity: sort by hash, keep the first PER_TARGET.
     kept = set(items[hand_written_from[target]:])
     rest = sorted(set(items) - kept, key=lambda d: hashlib.sha1(d).hexdigest())

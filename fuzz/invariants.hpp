@@ -35,6 +35,12 @@
 //       constant, one-shot and streamed in 1- to 16-byte chunks (check_work; fuzz_amplify runs
 //       it on inputs repeated or nested to up to 256 KB). Checked only when the counter is
 //       compiled in (not in release builds).
+//   P11 the canonical producer (format.hpp, check_format): every statement the parse admits
+//       formats without error, the text parses (in a tier admitting its op) to exactly that
+//       statement, position aside, and formats to the same text again; format_source() gives a
+//       text that parses to the same items (positions, and the line numbers a tail reason
+//       quotes, aside) and is its own canonical form; for a clean result of the parse,
+//       statements or client tier, format_turn() text parses to the same items too.
 #pragma once
 
 #include <cstddef>
@@ -482,10 +488,127 @@ inline std::string check_path(std::string_view in) {
     return check_result_json(to_json(r), to_json(r, json_options{true}), r.clean());
 }
 
+// --- P11: the canonical producer ------------------------------------------------------------
+
+inline bool same_path(const parsed_path& a, const parsed_path& b) {
+    return a.kind == b.kind && a.raw == b.raw && a.scheme == b.scheme && a.username == b.username &&
+           a.password == b.password && a.hostname == b.hostname && a.port == b.port && a.pathname == b.pathname &&
+           a.query == b.query && a.fragment == b.fragment && a.headers == b.headers;
+}
+
+inline bool same_path(const boxed<parsed_path>& a, const boxed<parsed_path>& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a.has_value() || same_path(*a, *b);
+}
+
+inline bool same_marker(const std::optional<line_marker>& a, const std::optional<line_marker>& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a || a->marks == b->marks;
+}
+
+// Statement equality, position aside: every field of the AST.
+inline bool same_statement(const statement& a, const statement& b) {
+    if (a.op != b.op || a.suffix != b.suffix || a.signal.kind != b.signal.kind || a.signal.tags != b.signal.tags ||
+        a.signal.number != b.signal.number || a.signal.text != b.signal.text || !same_path(a.target, b.target) ||
+        !same_marker(a.marker, b.marker) || a.body.index() != b.body.index()) {
+        return false;
+    }
+    if (const auto* x = std::get_if<std::string>(&a.body)) return *x == std::get<std::string>(b.body);
+    if (const auto* x = std::get_if<matcher_body>(&a.body)) {
+        const auto& y = std::get<matcher_body>(b.body);
+        return x->dialect == y.dialect && x->raw == y.raw && x->pattern == y.pattern && x->flags == y.flags;
+    }
+    if (const auto* x = std::get_if<send_body>(&a.body)) {
+        const auto& y = std::get<send_body>(b.body);
+        return x->raw == y.raw && x->json == y.json;
+    }
+    if (const auto* x = std::get_if<resource_selection>(&a.body)) {
+        const auto& y = std::get<resource_selection>(b.body);
+        return same_path(x->target, y.target) && same_marker(x->marker, y.marker);
+    }
+    return true;  // both null
+}
+
+inline std::string statement_json(const statement& s) {
+    std::string out;
+    append_json(out, s);
+    return out;
+}
+
+// Items equality, positions aside. Diagnostics compare source, severity, class and message.
+inline std::string same_items(const parse_result& a, const parse_result& b, const char* what) {
+    const std::string w = what;
+    if (a.items.size() != b.items.size()) {
+        return w + ": " + std::to_string(b.items.size()) + " items instead of " + std::to_string(a.items.size());
+    }
+    for (std::size_t i = 0; i < a.items.size(); ++i) {
+        const item& x = a.items[i];
+        const item& y = b.items[i];
+        const std::string at = w + ": item " + std::to_string(i);
+        if (x.index() != y.index()) return at + " changed kind";
+        if (const auto* s = std::get_if<statement>(&x)) {
+            if (!same_statement(*s, std::get<statement>(y))) {
+                return at + " changed: " + statement_json(*s) + " became " + statement_json(std::get<statement>(y));
+            }
+        } else if (const auto* d = std::get_if<diagnostic>(&x)) {
+            const auto& e = std::get<diagnostic>(y);
+            if (d->source != e.source || d->severity != e.severity || d->id != e.id || d->message != e.message) {
+                return at + " changed: '" + d->message + "' became '" + e.message + "'";
+            }
+        } else if (std::get<text_item>(x).text != std::get<text_item>(y).text) {
+            return at + " changed its text";
+        }
+    }
+    if (a.tail.has_value() != b.tail.has_value()) return w + ": the unparsedTail came or went";
+    if (a.tail && a.tail->reason_id != b.tail->reason_id) return w + ": the unparsedTail changed its class";
+    return {};
+}
+
+// P11 on one input in one tier.
+inline std::string check_format(std::string_view in, tier t, const parse_options& options = {}) {
+    const parse_result r = parse(in, t, options);
+    for (const item& it : r.items) {
+        const auto* s = std::get_if<statement>(&it);
+        if (s == nullptr) continue;
+        const format_result f = format(*s);
+        if (!f) return "format refused an admitted statement: " + *f.error + " (" + statement_json(*s) + ")";
+        const tier back = (s->op == op::LOOK || s->op == op::BUFF) ? tier::client : tier::statements;
+        const parse_result again = parse(f.text, back);
+        if (again.items.size() != 1 || again.tail || !std::holds_alternative<statement>(again.items[0])) {
+            return "the canonical text '" + f.text + "' does not parse to one statement: " + to_json(again);
+        }
+        const statement& s2 = std::get<statement>(again.items[0]);
+        if (!same_statement(*s, s2)) {
+            return "the canonical text '" + f.text + "' parses to another statement: " + statement_json(*s) +
+                   " became " + statement_json(s2);
+        }
+        const format_result f2 = format(s2);
+        if (!f2 || f2.text != f.text) return "format is not a fixpoint: '" + f.text + "' then '" + f2.text + "'";
+    }
+    const source_format sf = format_source(in, t, options);
+    if (to_json(sf.result) != to_json(r)) return "format_source's result is not the parse";
+    if (sf.changed != (sf.text != in)) return "format_source's `changed` is wrong";
+    if (in.size() <= options.max_input_bytes) {  // (else the cut falls elsewhere in the new text)
+        parse_options whole = options;
+        whole.max_input_bytes = parse_options::k_max_input_bytes;
+        const parse_result again = parse(sf.text, t, whole);
+        if (std::string e = same_items(r, again, "format_source"); !e.empty()) return e;
+        const source_format twice = format_source(sf.text, t, whole);
+        if (twice.changed) return "format_source is not a fixpoint";
+    }
+    if (r.clean() && t != tier::log) {
+        const format_result turn = format_turn(r);
+        if (!turn) return "format_turn refused a clean result: " + *turn.error;
+        if (std::string e = same_items(r, parse(turn.text, t), "format_turn"); !e.empty()) return e;
+    }
+    return {};
+}
+
 // Every entry point on one input (the regression test's replay).
 inline std::string check_all(std::string_view in) {
     for (tier t : {tier::parse, tier::statements, tier::log, tier::client}) {
         if (std::string e = check_parse(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
+        if (std::string e = check_format(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
     }
     if (std::string e = check_parse(in, tier::log, parse_options{2}); !e.empty()) return "log (max_turn_depth 2): " + e;
     for (auto* fn : {&check_url, &check_json, &check_regex, &check_xpath, &check_jsonpath, &check_path}) {

@@ -788,6 +788,48 @@ static void test_typed_statements(void) {
     plurnk_result_free(r);
 }
 
+static void test_format(void) {
+    static const char in[] = "<<PLAN : goal :PLAN\n<<READ<1-3>(f(1).md):READ   \n<<FIND(x) :/(/:FIND\n"
+                             "<<SEND[200] :ok:SEND";
+    static const char canonical[] = "<<PLAN: goal :PLAN\n<<READ(f\\(1\\).md)<1,3>::READ   \n<<FIND(x) :/(/:FIND\n"
+                                    "<<SEND[200]:ok:SEND";
+    plurnk_result* r = NULL;
+    plurnk_item it;
+    const plurnk_statement* st;
+    char* text = NULL;
+    char* again = NULL;
+    size_t len = 99;
+    int changed = -1;
+
+    /* One statement, then the result's items, then the whole source. */
+    CHECK_STATUS(plurnk_parse(in, sizeof in - 1, PLURNK_TIER_PARSE, &r), PLURNK_OK);
+    st = statement_at(r, 1, &it);
+    CHECK(st != NULL && str_is(it.op, "READ"));
+    CHECK_STATUS(plurnk_format_statement(st, &text, &len), PLURNK_OK);
+    CHECK(text != NULL && strcmp(text, "<<READ(f\\(1\\).md)<1,3>::READ") == 0 && len == strlen(text));
+    plurnk_free_string(text);
+    CHECK_STATUS(plurnk_format_result(r, &text, NULL), PLURNK_OK);
+    CHECK(text != NULL && strcmp(text, "<<PLAN: goal :PLAN\n<<READ(f\\(1\\).md)<1,3>::READ\n<<SEND[200]:ok:SEND\n") == 0);
+    plurnk_free_string(text);
+    CHECK_STATUS(plurnk_format_source(in, sizeof in - 1, PLURNK_TIER_PARSE, &text, &len, &changed), PLURNK_OK);
+    CHECK(text != NULL && len == sizeof canonical - 1 && memcmp(text, canonical, len) == 0 && changed == 1);
+    CHECK_STATUS(plurnk_format_source(text, len, PLURNK_TIER_PARSE, &again, NULL, &changed), PLURNK_OK);
+    CHECK(again != NULL && strcmp(again, text) == 0 && changed == 0);
+    plurnk_free_string(again);
+    plurnk_free_string(text);
+    CHECK_STATUS(plurnk_format_source(NULL, 0, PLURNK_TIER_STATEMENTS, &text, &len, NULL), PLURNK_OK);
+    CHECK(text != NULL && len == 0 && text[0] == '\0');
+    plurnk_free_string(text);
+    /* Bad arguments. */
+    CHECK_STATUS(plurnk_format_statement(NULL, &text, &len), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(text == NULL && len == 0 && says(plurnk_last_error(), "plurnk_format_statement: statement is NULL"));
+    CHECK_STATUS(plurnk_format_result(r, NULL, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_format_source(NULL, 3, PLURNK_TIER_PARSE, &text, NULL, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(plurnk_format_source(in, 3, (plurnk_tier)9, &text, NULL, NULL), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(text == NULL);
+    plurnk_result_free(r);
+}
+
 int main(int argc, char** argv) {
     static const char utf8[] = "<<PLAN:caf\xc3\xa9 \xf0\x9f\x98\x80 na\xc3\xafve:PLAN\n\xe2\x9c\x93 done\n<<SEND[200]:\xe6\x97\xa5:SEND";
     static const char log_input[] = "<<TURN:\n<<PLAN:a:PLAN\n<<SEND[200]:b:SEND\n:TURN\n<<TURN:\n<<PLAN:c:PLAN";
@@ -828,6 +870,7 @@ int main(int argc, char** argv) {
     test_messages();
     test_create_ex();
     test_typed_statements();
+    test_format();
     /* Property: chunked (1 byte included, which splits every UTF-8 sequence) equals one-shot. */
     for (i = 0; i < n_samples; ++i) {
         for (c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {

@@ -100,7 +100,7 @@ check "--tier statements equals --tier=statements" "$("$plurnk" parse --tier=sta
 # Help: the global text names every command, each command has its own, and doc/cli.md documents
 # every option and command the help texts name.
 "$plurnk" --help >"$tmp/help"; check "--help exits 0" 0 $?
-for cmd in parse batch bench gbnf; do
+for cmd in parse batch bench gbnf fmt; do
     grep -q "^  $cmd " "$tmp/help"; check "global help lists $cmd" 0 $?
     "$plurnk" $cmd --help >"$tmp/cmdhelp"; check "$cmd --help exits 0" 0 $?
     check "$cmd --help is $cmd's usage" "usage: plurnk $cmd" "$(head -n 1 "$tmp/cmdhelp" | cut -d' ' -f1-3)"
@@ -123,4 +123,24 @@ grep -q "warning: $turn parses with [1-9][0-9]* error items" "$tmp/err"; check "
 "$plurnk" bench --repeat=3 "$turn" >"$tmp/out" 2>"$tmp/err"; check "bench on a clean turn exits 0" 0 $?
 grep -q "0 errors" "$tmp/out"; check "bench clean turn: 0 errors" 0 $?
 grep -q "error items" "$tmp/err"; check "bench clean turn: no error warning" 1 $?
+# fmt: the canonical form, --check, diagnostics on stderr, statements with errors left alone.
+"$plurnk" fmt --check "$turn" >"$tmp/out" 2>"$tmp/err"; check "fmt --check on the example turn exits 0" 0 $?
+check "fmt --check prints nothing" "" "$(cat "$tmp/out")$(cat "$tmp/err")"
+"$plurnk" fmt "$turn" >"$tmp/out"; check "fmt on a canonical turn exits 0" 0 $?
+check "fmt on a canonical turn prints it unchanged" "$(cat "$turn")" "$(cat "$tmp/out")"
+printf '<<PLAN:p:PLAN\n<<READ<1-3> (f(1).md):READ\n<<FIND(x) :/(/:FIND\n<<SEND[102] :go:SEND\n' >"$tmp/nc.plurnk"
+"$plurnk" fmt "$tmp/nc.plurnk" >"$tmp/out" 2>"$tmp/err"; check "fmt with an error exits 1" 1 $?
+check "fmt output" '<<PLAN:p:PLAN
+<<READ(f\(1\).md)<1,3>::READ
+<<FIND(x) :/(/:FIND
+<<SEND[102]:go:SEND' "$(cat "$tmp/out")"
+check "fmt reports the error at 1-based FILE:LINE:COLUMN" "plurnk: $tmp/nc.plurnk:3:1: error: pattern leads with \`/\` but is not a valid \`/pattern/flags\` regex - Invalid regular expression: /(/: Unterminated group: \`/(/\` (left as it is)" "$(cat "$tmp/err")"
+"$plurnk" fmt --check "$tmp/nc.plurnk" >"$tmp/out" 2>"$tmp/err"; check "fmt --check on a non-canonical file exits 1" 1 $?
+check "fmt --check names the file" 1 "$(grep -c "^plurnk: '$tmp/nc.plurnk' is not in canonical form" "$tmp/err")"
+"$plurnk" fmt "$tmp/nc.plurnk" 2>/dev/null | "$plurnk" fmt --check - 2>"$tmp/err"; check "fmt output passes --check but for its error" 1 $?
+check "fmt output: only the error is reported" 0 "$(grep -c "not in canonical form" "$tmp/err")"
+printf '<<READ<1-3>(a.md):READ\n' | "$plurnk" fmt --tier=statements - >"$tmp/out"; check "fmt - --tier=statements exits 0" 0 $?
+check "fmt - --tier=statements" "<<READ(a.md)<1,3>::READ" "$(cat "$tmp/out")"
+"$plurnk" fmt --tier=nope "$turn" >/dev/null 2>&1; check "fmt --tier=nope exits 2" 2 $?
+"$plurnk" fmt "$tmp/missing" >/dev/null 2>&1; check "fmt on a missing file exits 2" 2 $?
 exit $((fails > 0))

@@ -416,6 +416,26 @@ typedef struct plurnk_body {
 /* Fills *out with the statement's body. */
 PLURNK_API plurnk_status plurnk_statement_body(const plurnk_statement* statement, plurnk_body* out);
 
+/* ---- The canonical producer (doc/format.md) ----
+ * Each writes canonical PLURNK text into a library-allocated, NUL-terminated string *out
+ * (release it with plurnk_free_string) and, when out_len is not NULL, its length in *out_len.
+ * On failure *out is set to NULL. */
+
+/* The canonical form of one statement (C++ plurnk::format). Parsing it gives the statement
+ * back, position aside. */
+PLURNK_API plurnk_status plurnk_format_statement(const plurnk_statement* statement, char** out, size_t* out_len);
+
+/* The result's statements and text items as one document, each statement on its own line;
+ * diagnostics are left out (C++ plurnk::format_turn). */
+PLURNK_API plurnk_status plurnk_format_result(const plurnk_result* result, char** out, size_t* out_len);
+
+/* The input with every statement the parse admits in canonical form and everything else
+ * (text, whitespace, statements with errors, TURN wrappers) byte for byte (C++
+ * plurnk::format_source). When `changed` is not NULL, *changed is 1 when the text differs from
+ * the input, else 0. */
+PLURNK_API plurnk_status plurnk_format_source(const char* input, size_t len, plurnk_tier tier, char** out,
+                                              size_t* out_len, int* changed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 
 #include "plurnk/ast.hpp"
 #include "plurnk/diagnostic.hpp"
+#include "plurnk/format.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/path.hpp"

@@ -32,6 +32,7 @@
 #include <variant>
 #include <vector>
 
+#include "plurnk/format.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/stream.hpp"
@@ -226,6 +227,15 @@ void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) no
         out->column = t->position.column;
         out->text = view(t->text);
     }
+}
+
+// `text` as a library-allocated string in *out (and its length in *out_len, when asked).
+void hand_out(const std::string& text, char** out, std::size_t* out_len) {
+    char* buf = new char[text.size() + 1];
+    text.copy(buf, text.size());
+    buf[text.size()] = '\0';
+    *out = buf;
+    if (out_len != nullptr) *out_len = text.size();
 }
 
 // A copy of an event kept for polling.
@@ -435,12 +445,7 @@ PLURNK_API plurnk_status plurnk_parse_to_json(const char* input, size_t len, plu
     try {
         const plurnk::parse_result r =
             plurnk::parse(std::string_view(input == nullptr ? "" : input, len), to_tier(tier));
-        const std::string json = plurnk::to_json(r, {.pretty = (flags & PLURNK_JSON_PRETTY) != 0});
-        char* buf = new char[json.size() + 1];
-        json.copy(buf, json.size());
-        buf[json.size()] = '\0';
-        *out_json = buf;
-        if (out_len != nullptr) *out_len = json.size();
+        hand_out(plurnk::to_json(r, {.pretty = (flags & PLURNK_JSON_PRETTY) != 0}), out_json, out_len);
         return PLURNK_OK;
     } catch (...) {
         return fail_current(nullptr, fn);
@@ -823,6 +828,57 @@ PLURNK_API plurnk_status plurnk_statement_body(const plurnk_statement* statement
     }
     deliver(out, full);
     return PLURNK_OK;
+}
+
+PLURNK_API plurnk_status plurnk_format_statement(const plurnk_statement* statement, char** out, size_t* out_len) {
+    static constexpr const char* fn = "plurnk_format_statement";
+    if (out == nullptr) return null_argument(nullptr, fn, "out");
+    *out = nullptr;
+    if (out_len != nullptr) *out_len = 0;
+    if (statement == nullptr) return null_argument(nullptr, fn, "statement");
+    try {
+        const plurnk::format_result f = plurnk::format(*typed(statement));
+        if (!f) return fail(PLURNK_ERR_INVALID_ARGUMENT, nullptr, fn, *f.error);
+        hand_out(f.text, out, out_len);
+        return PLURNK_OK;
+    } catch (...) {
+        return fail_current(nullptr, fn);
+    }
+}
+
+PLURNK_API plurnk_status plurnk_format_result(const plurnk_result* result, char** out, size_t* out_len) {
+    static constexpr const char* fn = "plurnk_format_result";
+    if (out == nullptr) return null_argument(nullptr, fn, "out");
+    *out = nullptr;
+    if (out_len != nullptr) *out_len = 0;
+    if (result == nullptr) return null_argument(nullptr, fn, "result");
+    try {
+        const plurnk::format_result f = plurnk::format_turn(result->result);
+        if (!f) return fail(PLURNK_ERR_INVALID_ARGUMENT, &result->last_error, fn, *f.error);
+        hand_out(f.text, out, out_len);
+        return PLURNK_OK;
+    } catch (...) {
+        return fail_current(&result->last_error, fn);
+    }
+}
+
+PLURNK_API plurnk_status plurnk_format_source(const char* input, size_t len, plurnk_tier tier, char** out,
+                                              size_t* out_len, int* changed) {
+    static constexpr const char* fn = "plurnk_format_source";
+    if (out == nullptr) return null_argument(nullptr, fn, "out");
+    *out = nullptr;
+    if (out_len != nullptr) *out_len = 0;
+    if (changed != nullptr) *changed = 0;
+    if (const plurnk_status st = check_input(nullptr, fn, "input", input, len, tier); st != PLURNK_OK) return st;
+    try {
+        const plurnk::source_format sf =
+            plurnk::format_source(std::string_view(input == nullptr ? "" : input, len), to_tier(tier));
+        hand_out(sf.text, out, out_len);
+        if (changed != nullptr) *changed = sf.changed ? 1 : 0;
+        return PLURNK_OK;
+    } catch (...) {
+        return fail_current(nullptr, fn);
+    }
 }
 
 }  // extern "C"

@@ -61,11 +61,32 @@ def parse_resource_selection(raw: str) -> SelectionResult:
     return SelectionResult(*_plurnk.parse_resource_selection(raw))
 
 
+def format(statement: Statement) -> str:
+    """The canonical text of `statement` (doc/format.md): parsing it gives the statement back,
+    position aside. Raises ValueError for a part PLURNK cannot spell (a hand-built tag with `]`,
+    a target with a line break, ...); never for a statement the parser admitted."""
+    return _plurnk.format(statement)
+
+
+def format_turn(result: ParseResult) -> str:
+    """The statements (canonical) and text items of `result` as one document, one statement a
+    line. Diagnostics are left out, and with them the statements that failed."""
+    return _plurnk.format_turn(result.items, result.unparsed_tail)
+
+
+def format_source(text: Union[str, bytes], tier: str = "parse") -> Union[str, bytes]:
+    """`text` with every statement the parse admits in canonical form and everything else
+    (text, whitespace, statements with errors) as it is: what `plurnk fmt` prints. Returns the
+    type it is given."""
+    return _plurnk.format_source(text, tier)
+
+
 __all__ = [
     "parse", "ParseResult", "StreamParser", "Checkpoint", "Event", "TIERS",
     "Statement", "Diagnostic", "Text", "Position", "UnparsedTail", "Item",
     "LocalPath", "UrlPath", "Path", "LineMarker", "Matcher", "SendBody", "ResourceSelection", "Signal", "Body",
     "validate_regex", "validate_xpath", "validate_jsonpath", "validate_url", "Verdict", "parse_url", "Url",
     "parse_path", "PathResult", "parse_resource_selection", "SelectionResult", "has_glob", "gbnf",
+    "format", "format_turn", "format_source",
     "__version__", "language_version",
 ]

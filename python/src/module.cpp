@@ -496,4 +496,31 @@ PYBIND11_MODULE(_plurnk, m) {
         return plurnk::rail::to_gbnf(b.g);
     }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"),
        "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it.");
+    m.def("format", [](py::handle statement) {
+        plurnk::item it;
+        if (!item_from_py(statement.ptr(), it)) throw py::error_already_set();
+        const auto* s = std::get_if<plurnk::statement>(&it);
+        if (s == nullptr) throw py::type_error("format() takes a Statement");
+        const plurnk::format_result f = plurnk::format(*s);
+        if (!f) throw py::value_error(*f.error);
+        return steal(to_str(f.text));
+    }, py::arg("statement"), "The canonical text of a Statement; ValueError for a part PLURNK cannot spell.");
+    m.def("format_turn", [](py::handle items, py::handle tail) {
+        plurnk::parse_result r;
+        if (!result_from_py(items.ptr(), tail.ptr(), r)) throw py::error_already_set();
+        const plurnk::format_result f = plurnk::format_turn(r);
+        if (!f) throw py::value_error(*f.error);
+        return steal(to_str(f.text));
+    }, py::arg("items"), py::arg("tail"));
+    m.def("format_source", [](py::handle text, const std::string& tier) {
+        const plurnk::tier t = tier_arg(tier);
+        const input_text in = read_input(text, "text");
+        std::string out;
+        {
+            py::gil_scoped_release release;
+            out = plurnk::format_source(in.view, t).text;
+        }
+        if (in.is_str) return steal(to_str(out));
+        return py::reinterpret_steal<py::object>(PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size())));
+    }, py::arg("text"), py::arg("tier") = "parse");
 }

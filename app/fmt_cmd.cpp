@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// `plurnk fmt`: the canonical form of a document (plurnk::format_source, doc/format.md). Every
+// statement the parse admits is rewritten; statements with errors, text and whitespace are left
+// as they are, and each diagnostic goes to standard error as FILE:LINE:COLUMN (1-based columns
+// in code points, as editors count them). With --check nothing is printed on standard output and
+// the exit status says whether the input already is canonical.
+#include <fmt/core.h>
+
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "plurnk/plurnk.hpp"
+
+namespace plurnk::cli {
+
+namespace {
+
+// "FILE:LINE:COLUMN: error: MESSAGE" for each diagnostic and the unparsed tail; returns whether
+// any was an error (warnings are reported but do not count).
+bool report_diagnostics(const std::string& name, const plurnk::parse_result& r) {
+    bool errors = false;
+    for (const plurnk::item& it : r.items) {
+        const auto* d = std::get_if<plurnk::diagnostic>(&it);
+        if (d == nullptr) continue;
+        const bool error = d->severity == plurnk::severity::error;
+        errors = errors || error;
+        print_error(fmt::format("{}:{}:{}: {}: {}{}", name, d->position.line, d->position.column + 1,
+                                error ? "error" : "warning", d->message, error ? " (left as it is)" : ""));
+    }
+    if (r.tail) {
+        errors = true;
+        print_error(fmt::format("{}:{}:{}: error: {} (the rest of the input is left as it is)", name, r.tail->from.line,
+                                r.tail->from.column + 1, r.tail->reason));
+    }
+    return errors;
+}
+
+}  // namespace
+
+int cmd_fmt(const args& a) {
+    plurnk::tier tier = plurnk::tier::parse;
+    bool check = false;
+    std::optional<std::string> file;
+    int status = 0;
+    for (const auto& x : a) {
+        if (tier_option(x, tier, status)) {
+            if (status != 0) return status;
+        } else if (x == "--check") {
+            check = true;
+        } else if (x == "-" || x.rfind('-', 0) != 0) {
+            if (file) return usage_error("fmt takes at most one FILE");
+            file = x;
+        } else {
+            return usage_error(fmt::format("unknown option '{}'", x));
+        }
+    }
+    std::string input;
+    const std::string path = file.value_or("-");
+    if (!read_input(path, input)) return 2;
+    const plurnk::source_format sf = plurnk::format_source(input, tier);
+    const bool errors = report_diagnostics(path == "-" ? "<stdin>" : path, sf.result);
+    if (check) {
+        if (sf.changed) print_error(fmt::format("{} is not in canonical form (`plurnk fmt` prints it)", display_name(path)));
+        return sf.changed || errors ? 1 : 0;
+    }
+    if (!write_stdout(sf.text)) return 2;
+    return errors ? 1 : 0;
+}
+
+}  // namespace plurnk::cli

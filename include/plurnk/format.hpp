@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The canonical producer (SPEC §2 §canonical-statement, §5 §path-parentheses, §7
+// §scope-marker-forms, §8): a statement written back as PLURNK text in the one spelling
+// generators use. Slots come in signal -> target -> scope order with nothing between them; an
+// empty body keeps both fences (`::OPsuffix`); scope numbers are comma-separated without spaces;
+// targets carry the `\\`, `\(`, `\)` escapes, so every target string round-trips; and the suffix
+// is one the body cannot close early (the statement's own when it is safe, else the shortest
+// digit suffix that is). doc/format.md describes the rules and the guarantees.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "plurnk/ast.hpp"
+#include "plurnk/parse.hpp"
+
+namespace plurnk {
+
+// Canonical text, or why there is none.
+struct [[nodiscard]] format_result {
+    std::string text;                  // the canonical text; "" when `error` is set
+    std::optional<std::string> error;  // the part that PLURNK cannot spell, when there is one
+    explicit operator bool() const noexcept { return !error.has_value(); }
+};
+
+// The canonical form of one statement: `<<OPsuffix[signal](target)<scope>:body:OPsuffix`.
+// For every statement parse() admits, parsing the text (in a tier that admits its op) gives the
+// statement back, position aside, and formatting that gives the same text. The text is the
+// statement's own: `target.raw` (not the decomposed URL fields) is the target's spelling, the
+// body's `raw` its body; a URL target built by hand with an empty `raw` is spelled from its
+// fields. A statement built by hand fails (error set, text empty) when a part cannot be written:
+// an op that is not a statement (TURN), a signal the op's slot does not take or a tag with `]`,
+// `,`, whitespace or `<<`, a target with a line break, `<<` or a `<` the target slot refuses, a
+// scope on an op without one, a number that is not finite, a SEND or KILL code that is not an
+// integer, a WORK or FORK without a prompt.
+format_result format(const statement& s);
+
+// The items of a result as one document: statements in canonical form and text items as they
+// are, in order, each statement on its own line (text items that shared a line share it again,
+// one space apart). Diagnostics are not text and are left out, and so is what they stand for: a
+// result with errors loses the statements that failed, and a `log`-tier result its `<<TURN`
+// wrappers (they are not items). format_source() keeps both. Fails when a statement does.
+format_result format_turn(const parse_result& r);
+
+// The canonical form of a document: `input` with every statement the parse admits rewritten by
+// format(), and everything else - text, the whitespace between statements, `<<TURN` wrappers,
+// statements with errors, an unparsed tail - left byte for byte. `result` is the parse of
+// `input` (for its diagnostics); `changed` says whether `text` differs from `input`. The text
+// parses to the same items, positions aside, and is its own canonical form.
+struct [[nodiscard]] source_format {
+    std::string text;
+    parse_result result;
+    bool changed = false;
+};
+source_format format_source(std::string_view input, tier t, const parse_options& options = {});
+
+}  // namespace plurnk
