@@ -89,7 +89,7 @@ exit status: 0 valid; 1 invalid; 2 usage or file error (--batch: 0)
             plurnk::cli::cmd_validate},
 #endif
     command{"score",
-            "score [--tier=T] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json [--pretty]] [--html=FILE] "
+            "score [--tier=T] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json [--pretty]|--format=sarif] [--html=FILE] "
             "[--top=N] [FILE|DIR|-]... | score --merge REPORT.json...",
             "score model output: admission, diagnostic classes, turn shape, rail (doc/score.md)",
             R"(  FILE                   *.jsonl / *.ndjson: JSON Lines records {"id","model","tier","text"}
@@ -103,6 +103,8 @@ exit status: 0 valid; 1 invalid; 2 usage or file error (--batch: 0)
                          empty: none checked)
   --jobs=N               scoring threads (default: all cores); the report does not depend on it
   --json                 print the report as JSON (doc/score.md; reports merge exactly)
+  --format=sarif         print every turn's diagnostics as one SARIF 2.1.0 log instead (an
+                         artifact per turn: a file by its path, a record as FILE#ID)
   --pretty               indent that JSON
   --html=FILE            also write a self-contained HTML page with charts
   --top=N                diagnostic classes listed in the table and the page (default 10)

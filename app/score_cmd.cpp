@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <charconv>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <list>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -25,6 +27,7 @@
 
 #include "commands.hpp"
 #include "plurnk/score.hpp"
+#include "sarif.hpp"
 
 namespace plurnk::cli {
 
@@ -225,11 +228,53 @@ bool write_file(const std::string& path, const std::string& text) {
     return true;
 }
 
+// "FILE#ID" for a record (the id percent-encoded outside RFC 3986's unreserved characters).
+std::string record_uri(const std::string& file, std::string_view id) {
+    std::string uri = (file == "-" ? std::string("stdin") : file) + "#";
+    for (unsigned char c : id) {
+        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+            uri += static_cast<char>(c);
+        } else {
+            uri += fmt::format("%{:02X}", c);
+        }
+    }
+    return uri;
+}
+
+// --format=sarif: every turn's diagnostics as one SARIF log (app/sarif.hpp), one artifact per
+// turn: a turn file by its path, a record as FILE#ID.
+int write_sarif(const score::scorer& s, const std::vector<std::string>& files) {
+    std::list<std::string> texts;  // stable: sarif_file points into them
+    std::list<plurnk::parse_result> results;
+    std::vector<sarif_file> out;
+    const plurnk::tier turn_tier = s.opts().forced_tier.value_or(plurnk::tier::parse);
+    for (const std::string& f : files) {
+        std::string data;
+        if (!read_input(f, data)) return 2;
+        if (!is_jsonl_name(f)) {
+            const std::string& text = texts.emplace_back(std::move(data));
+            out.push_back({f, text, &results.emplace_back(plurnk::parse(text, turn_tier))});
+            continue;
+        }
+        std::string_view rest = data;
+        std::string why;
+        for (std::size_t line = 1; !rest.empty(); ++line) {
+            const std::size_t nl = rest.find('\n');
+            const auto rec = s.read_record(rest.substr(0, nl), f, line, why);
+            rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+            if (!rec) continue;  // blank lines and non-records have no turn to report on
+            const std::string& text = texts.emplace_back(rec->text);
+            out.push_back({record_uri(f, rec->id), text, &results.emplace_back(plurnk::parse(text, rec->tier))});
+        }
+    }
+    return write_stdout(sarif_log(out) + "\n") ? 0 : 2;
+}
+
 }  // namespace
 
 int cmd_score(const args& a) {
     score::options o;
-    bool json = false, pretty = false, merge = false;
+    bool json = false, pretty = false, merge = false, sarif = false;
     std::optional<std::string> html;
     std::size_t jobs = std::max(1u, std::thread::hardware_concurrency());
     std::size_t top = 10;
@@ -273,8 +318,12 @@ int cmd_score(const args& a) {
             if (!number(*v, top)) return usage_error(fmt::format("--top expects a positive number, got '{}'", *v));
         } else if (auto v = value("--html")) {
             html = *v;
-        } else if (x == "--json") {
+        } else if (x == "--json" || x == "--format=json") {
             json = true;
+        } else if (x == "--format=sarif") {
+            sarif = true;
+        } else if (x == "--format=table") {
+            json = false;
         } else if (x == "--pretty") {
             pretty = true;
         } else if (x == "--merge") {
@@ -287,6 +336,7 @@ int cmd_score(const args& a) {
     }
 
     std::optional<score::report> result;
+    if (merge && sarif) return usage_error("--format=sarif reports on turns, not on merged reports");
     if (merge) {
         if (inputs.empty()) return usage_error("--merge needs report files (written by `plurnk score --json`)");
         for (const std::string& p : inputs) {
@@ -298,6 +348,13 @@ int cmd_score(const args& a) {
         std::uint64_t total = 0;
         bool known = true;
         if (!expand_inputs(inputs, files, total, known)) return 2;
+        if (sarif) {
+            try {
+                return write_sarif(score::scorer(o), files);
+            } catch (const std::invalid_argument& e) {
+                return usage_error(e.what());
+            }
+        }
         std::vector<score::scorer> scorers;
         try {
             for (std::size_t i = 0; i < jobs; ++i) scorers.emplace_back(o);

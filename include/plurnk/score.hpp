@@ -170,6 +170,14 @@ inline constexpr std::string_view k_text_fields[] = {"text", "output", "completi
 inline constexpr std::string_view k_id_fields[] = {"id", "doc_id", "sample_id"};
 inline constexpr std::string_view k_model_fields[] = {"model", "model_id", "model_name"};
 
+// A JSON Lines record as the scorer reads it (doc/score.md): the text, id, group key and tier.
+struct record {
+    std::string text;
+    std::string id;
+    std::string group;
+    plurnk::tier tier = plurnk::tier::parse;
+};
+
 // Holds the rail recognizers; not thread-safe (use one per thread, merge their reports).
 class scorer {
 public:
@@ -187,6 +195,10 @@ public:
     // Scores one JSON Lines line (line `line_no` of `file`); a line that is not a record counts
     // in r.invalid_records. A blank line is skipped.
     void add_line(report& r, std::string_view line, std::string_view file, std::size_t line_no);
+    // The record on line `line_no` of `file`; nullopt for a blank line (`why` left empty) or a
+    // line that is not a record (`why` says why).
+    [[nodiscard]] std::optional<record> read_record(std::string_view line, std::string_view file, std::size_t line_no,
+                                                    std::string& why) const;
     // Every line of `text`, the first being line `first_line`.
     void add_jsonl(report& r, std::string_view text, std::string_view file, std::size_t first_line = 1);
     // A file of one turn: id "", group by file name (model and fields absent).

@@ -299,45 +299,57 @@ void scorer::add(report& r, const turn& t) {
     }
 }
 
-void scorer::add_line(report& r, std::string_view line, std::string_view file, std::size_t line_no) {
+std::optional<record> scorer::read_record(std::string_view line, std::string_view file, std::size_t line_no,
+                                          std::string& why) const {
+    why.clear();
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) return;
-    const std::string line_id = "#" + std::to_string(line_no);
-    const auto invalid = [&](std::string_view why) {
-        ++r.invalid_records;
-        example e{std::string(file), line_id, static_cast<std::uint32_t>(line_no), 0, std::string(why), excerpt(line, 1)};
-        if (!r.invalid_example || e < *r.invalid_example) r.invalid_example = std::move(e);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return std::nullopt;
+    const auto fail = [&](std::string_view reason) -> std::optional<record> {
+        why = reason;
+        return std::nullopt;
     };
     const auto rec = parse_json(line);
-    if (!rec || rec->kind != json_value::kind_t::object) return invalid("not a JSON object");
+    if (!rec || rec->kind != json_value::kind_t::object) return fail("not a JSON object");
     const json_value* text = first_field(*rec, k_text_fields);
     if (text == nullptr || text->kind != json_value::kind_t::string) {
-        return invalid("no string field \"text\" (or \"output\", \"completion\", \"response\", \"input\")");
+        return fail("no string field \"text\" (or \"output\", \"completion\", \"response\", \"input\")");
     }
+    record out;
+    out.text = text->string;
     const json_value* idv = first_field(*rec, k_id_fields);
-    const std::string id = idv ? field_text(idv) : line_id;
-    tier tr = o_.forced_tier.value_or(tier::parse);
+    out.id = idv ? field_text(idv) : "#" + std::to_string(line_no);
+    out.tier = o_.forced_tier.value_or(tier::parse);
     if (const json_value* tv = rec->find("tier"); !o_.forced_tier && tv != nullptr && tv->kind != json_value::kind_t::null) {
         const auto named = tv->kind == json_value::kind_t::string ? tier_from_name(tv->string) : std::nullopt;
-        if (!named) return invalid("\"tier\" is not one of parse, statements, log, client");
-        tr = *named;
+        if (!named) return fail("\"tier\" is not one of parse, statements, log, client");
+        out.tier = *named;
     }
-    std::string key;
     const std::string& by = o_.group_by;
     if (by == "model") {
-        key = field_text(first_field(*rec, k_model_fields));
+        out.group = field_text(first_field(*rec, k_model_fields));
     } else if (by == "file") {
-        key = file;
+        out.group = file;
     } else if (by == "family") {
-        key = family_of(id);
+        out.group = family_of(out.id);
     } else if (by == "tier") {
-        key = tier_name(tr);
+        out.group = tier_name(out.tier);
     } else if (by == "id") {
-        key = id;
+        out.group = out.id;
     } else {
-        key = field_text(rec->find(by));
+        out.group = field_text(rec->find(by));
     }
-    add(r, turn{text->string, file, id, key, tr});
+    return out;
+}
+
+void scorer::add_line(report& r, std::string_view line, std::string_view file, std::size_t line_no) {
+    std::string why;
+    const auto rec = read_record(line, file, line_no, why);
+    if (rec) return add(r, turn{rec->text, file, rec->id, rec->group, rec->tier});
+    if (why.empty()) return;  // a blank line
+    ++r.invalid_records;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    example e{std::string(file), "#" + std::to_string(line_no), static_cast<std::uint32_t>(line_no), 0, why, excerpt(line, 1)};
+    if (!r.invalid_example || e < *r.invalid_example) r.invalid_example = std::move(e);
 }
 
 void scorer::add_jsonl(report& r, std::string_view text, std::string_view file, std::size_t first_line) {
