@@ -24,6 +24,7 @@ int cmd_batch(const args& a);   // parse_cmd.cpp
 int cmd_bench(const args& a);   // bench_cmd.cpp
 int cmd_gbnf(const args& a);    // gbnf_cmd.cpp
 int cmd_validate(const args& a);  // validate_cmd.cpp (built with the plurnk_wire library)
+int cmd_score(const args& a);   // score_cmd.cpp
 int cmd_fmt(const args& a);     // fmt_cmd.cpp
 
 // Prints "plurnk: <message>" and a usage hint to stderr; returns 2.

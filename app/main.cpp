@@ -95,6 +95,31 @@ exit status: 0 valid; 1 invalid; 2 usage or file error (--batch: 0)
 )",
             plurnk::cli::cmd_validate},
 #endif
+    command{"score",
+            "score [--tier=T] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json [--pretty]|--format=sarif] [--html=FILE] "
+            "[--top=N] [FILE|DIR|-]... | score --merge REPORT.json...",
+            "score model output: admission, diagnostic classes, turn shape, rail (doc/score.md)",
+            R"(  FILE                   *.jsonl / *.ndjson: JSON Lines records {"id","model","tier","text"}
+                         ("output", "completion", "response", "input" also name the text);
+                         any other file is one turn; a DIR is read recursively; - (the default)
+                         is JSON Lines on standard input
+  --tier=T               every turn in tier T, whatever its record says
+  --group-by=KEY         model (default), file, family (the id's leading letters), tier, id,
+                         or any record field
+  --channel=LIST         rail channels checked, comma separated (default gemma,think,none;
+                         empty: none checked)
+  --jobs=N               scoring threads (default: all cores); the report does not depend on it
+  --json                 print the report as JSON (doc/score.md; reports merge exactly)
+  --format=sarif         print every turn's diagnostics as one SARIF 2.1.0 log instead (an
+                         artifact per turn: a file by its path, a record as FILE#ID)
+  --pretty               indent that JSON
+  --html=FILE            also write a self-contained HTML page with charts
+  --top=N                diagnostic classes listed in the table and the page (default 10)
+  --merge                read REPORT.json files written by --json and print their sum
+Shows progress on standard error when it is a terminal.
+exit status: 0 scored (whatever the turns' verdicts); 2 usage, file or report error
+)",
+            plurnk::cli::cmd_score},
     command{"fmt", "fmt [--tier=T] [--check] [FILE|-]",
             "print FILE (or standard input) with every statement in canonical form (doc/format.md)",
             R"(  --tier=T               the grammar tier (see below)
@@ -110,7 +135,7 @@ not canonical); 2 usage, file or output error
 // Options that take a value: `--tier statements` is read as `--tier=statements`.
 constexpr std::array k_value_options = {"--tier", "--chunk", "--max-input-bytes", "--max-open-bytes", "--repeat", "--max-statements",
                                         "--suffixes", "--channel", "--channel-open", "--channel-close", "--contract",
-                                        "--format"};
+                                        "--format", "--group-by", "--jobs", "--html", "--top"};
 
 std::string global_usage() {
     std::string s = "usage: plurnk <command> [options]\n\ncommands:\n";

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "plurnk/plurnk.hpp"
+#include "plurnk/score.hpp"
 
 using namespace plurnk;
 using rail::expr;
@@ -1169,9 +1170,11 @@ TEST_CASE("the rail admits canonical turns and refuses the shapes it excludes", 
         {"<<PLAN:g:PLAN\n<<EDIT(x)<1-2>::EDIT\n<<SEND[200]:d:SEND", false},     // dash scope
         {"<<PLAN:g:PLAN        \n<<SEND[200]:d:SEND", false},                   // eight separators
     };
+    score::rail_recognizer fast(r.g);  // plurnk score's recognizer decides the same
     for (const row& x : rows) {
         INFO(x.content);
         CHECK(rec.accepts(ch + x.content) == x.admitted);
+        CHECK(fast.accepts(ch + x.content) == x.admitted);
         if (x.admitted) CHECK(parse_turn(x.content).clean());
     }
     std::string fifteen = "<<PLAN:g:PLAN";
@@ -1307,4 +1310,56 @@ TEST_CASE("the sample turns: turn-rail.plurnk is on the default rail, turn.plurn
     CHECK(parse_turn(on).clean());
     CHECK(parse_turn(*split_channel(on)).clean());
     CHECK(parse_turn(off).clean());
+}
+
+// plurnk score's recognizer (lib/score) against the rail's own sampler and this file's
+// recognizer: every sampled sentence of each channel format is on its rail and on no other, and
+// on one-code-point mutants the two recognizers agree.
+TEST_CASE("the scorer's rail recognizer agrees on samples and near misses", "[rail][score]") {
+    const rail::options formats[] = {{}, channel_options(rail::channel_format::think),
+                                     channel_options(rail::channel_format::none)};
+    std::vector<rail::grammar> grammars;
+    for (const rail::options& o : formats) grammars.push_back(rail::build(o).g);
+    std::vector<score::rail_recognizer> fast;
+    for (const rail::grammar& g : grammars) fast.emplace_back(g);
+    std::uint64_t seed = 77;
+    std::size_t on = 0, off = 0;
+    for (std::size_t f = 0; f < grammars.size(); ++f) {
+        INFO("channel " << rail::channel_name(formats[f].channel));
+        const recognizer rec(grammars[f]);
+        sampler s(grammars[f], seed++, rail::literals(formats[f]).close);
+        auto& rng = s.rng();
+        for (int i = 0; i < 400; ++i) {
+            std::string text = s.next().text;
+            INFO(text);
+            for (std::size_t g = 0; g < fast.size(); ++g) REQUIRE(fast[g].accepts(text) == (g == f));
+            std::size_t at = std::uniform_int_distribution<std::size_t>(0, text.size() - 1)(rng);
+            while (at > 0 && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
+            std::size_t len = 1;  // whole code points, so a mutant stays valid UTF-8
+            while (at + len < text.size() && (static_cast<unsigned char>(text[at + len]) & 0xC0) == 0x80) ++len;
+            static constexpr std::string_view k_insert = ":<>[]()\n x1";
+            const char c = k_insert[std::uniform_int_distribution<std::size_t>(0, k_insert.size() - 1)(rng)];
+            if (i % 3 == 0) {
+                text.erase(at, len);
+            } else if (i % 3 == 1) {
+                text.insert(at, 1, c);
+            } else {
+                text.replace(at, len, 1, len == 1 && text[at] == c ? '<' : c);
+            }
+            const bool expected = rec.accepts(text);
+            (expected ? on : off) += 1;
+            CHECK(fast[f].accepts(text) == expected);
+        }
+        CHECK(fast[f].states() > 10);
+    }
+    std::printf("score: rail recognizer agrees on 1200 samples and 1200 mutants (%zu still on the rail)\n", on);
+    CHECK(on > 0);
+    CHECK(off > 0);
+    // The sample turns, as doc/rail.md says.
+    const std::string turn_rail = read_file(source_path("../doc/examples/turn-rail.plurnk"));
+    const std::string turn = read_file(source_path("../doc/examples/turn.plurnk"));
+    CHECK(fast[0].accepts(turn_rail));
+    CHECK_FALSE(fast[1].accepts(turn_rail));
+    for (auto& x : fast) CHECK_FALSE(x.accepts(turn));
+    CHECK_FALSE(fast[2].accepts("<<PLAN:g:PLAN\n<<SEND[200]:d:SEND\xff"));  // ill-formed UTF-8
 }

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+// Scoring model output (doc/score.md): how often turns are admitted cleanly, which diagnostic
+// classes occur, turn shape, SEND dispositions, op and suffix usage, and whether each turn is on
+// the generation rail. A report is a plain value of counts: reports of disjoint inputs merge
+// exactly (counts add, and each example is the one with the smallest (file, id)), so shards
+// scored anywhere and merged equal one run over all of them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/ast.hpp"
+#include "plurnk/parse.hpp"
+#include "plurnk/rail.hpp"
+
+namespace plurnk::score {
+
+inline constexpr int k_report_version = 1;
+
+// ---- The rail recognizer --------------------------------------------------------------------
+
+// Decides whether a raw turn is a sentence of a rail grammar (rail::build), the way llama.cpp's
+// sampler advances its stacks code point by code point. The sets of stacks reached are cached
+// as the states of a lazily built automaton, so after a warm-up a turn costs a table look-up per
+// byte. Not thread-safe (the cache): use one per thread.
+class rail_recognizer {
+public:
+    explicit rail_recognizer(const rail::grammar& g);
+    ~rail_recognizer();
+    rail_recognizer(rail_recognizer&&) noexcept;
+    rail_recognizer& operator=(rail_recognizer&&) noexcept;
+    rail_recognizer(const rail_recognizer&) = delete;
+    rail_recognizer& operator=(const rail_recognizer&) = delete;
+
+    // True when `text` (UTF-8; an ill-formed byte is never on the rail) is a whole sentence.
+    [[nodiscard]] bool accepts(std::string_view text);
+    // Automaton states built so far (for tests and tuning).
+    [[nodiscard]] std::size_t states() const noexcept;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> p_;
+};
+
+// ---- The report -----------------------------------------------------------------------------
+
+// Where an example comes from and what it shows. Examples compare by all fields in order, so the
+// smallest is well defined even for duplicate ids.
+struct example {
+    std::string file;     // the input file ("-" for standard input, "" for texts given directly)
+    std::string id;       // the record's id ("#N" for line N of a JSON Lines file without one)
+    std::uint32_t line = 0;    // 1-based position in the turn (0 when not about a position)
+    std::uint32_t column = 0;  // 0-based, code points
+    std::string message;  // the rendered message (or what the example is about)
+    std::string excerpt;  // the turn's line at that position, cut at 160 bytes
+    friend auto operator<=>(const example&, const example&) = default;
+    friend bool operator==(const example&, const example&) = default;
+};
+
+// A class of events: how many, in how many turns, and the smallest example.
+struct tally {
+    std::uint64_t count = 0;  // occurrences
+    std::uint64_t turns = 0;  // turns with at least one
+    std::optional<example> ex;
+    void merge(const tally& o);
+    friend bool operator==(const tally&, const tally&) = default;
+};
+
+// The turn-shape violations (tier parse only): keys of group::shape.
+inline constexpr std::string_view k_shape_no_plan_first = "no-plan-first";
+inline constexpr std::string_view k_shape_no_terminal_send = "no-terminal-send";
+inline constexpr std::string_view k_shape_ops_after_send = "ops-after-send";
+
+struct group {
+    std::uint64_t turns = 0;
+    std::uint64_t clean = 0;          // no error item, no unparsedTail (parse_result::clean())
+    std::uint64_t bytes = 0;
+    std::uint64_t statements = 0;
+    std::uint64_t text_items = 0;
+    std::uint64_t turns_with_errors = 0;    // at least one error-severity item
+    std::uint64_t turns_with_warnings = 0;  // at least one advisory (warning item)
+    std::uint64_t turns_with_tail = 0;
+    std::uint64_t shape_checked = 0;  // turns of tier parse (the shape applies to them)
+    std::map<std::string, tally> errors;    // diagnostic class (diagnostic_class()) -> tally
+    std::map<std::string, tally> warnings;  // advisory class -> tally
+    std::map<std::string, tally> tails;     // unparsedTail reason class -> tally
+    std::map<std::string, tally> shape;     // k_shape_* -> tally (count == turns)
+    std::map<std::string, std::uint64_t> dispositions;  // terminal SEND code ("102"...), "none"
+    std::map<std::string, std::uint64_t> ops;           // op keyword -> statements
+    std::map<std::string, std::uint64_t> suffixes;      // suffix ("" for none) -> statements
+    std::map<std::string, std::uint64_t> rail;          // channel name -> turns on that rail
+    std::map<std::string, std::uint64_t> tiers;         // tier name -> turns
+    void merge(const group& o);
+    friend bool operator==(const group&, const group&) = default;
+};
+
+// A 95% Wilson score interval for k successes in n trials (0, 0, 0 when n == 0).
+struct rate {
+    double value = 0, low = 0, high = 0;
+};
+[[nodiscard]] rate wilson(std::uint64_t k, std::uint64_t n) noexcept;
+
+struct report {
+    int version = k_report_version;
+    std::string group_by = "model";
+    std::vector<std::string> channels;  // rail channels checked, in order
+    std::uint64_t invalid_records = 0;  // JSON Lines lines that are not a record
+    std::optional<example> invalid_example;
+    std::map<std::string, group> groups;  // group key ("" when the record has none)
+
+    [[nodiscard]] group total() const;
+    // Adds `o` in. Both must have the same group_by and channels; returns why not, else "".
+    std::string merge(const report& o);
+
+    // The documented JSON (doc/score.md): counts, examples, and derived rates with intervals
+    // (the rates are written for readers and ignored when reading back).
+    [[nodiscard]] std::string to_json(bool pretty = false) const;
+    // Reads what to_json wrote; nullopt and `error` set when it is not a report.
+    [[nodiscard]] static std::optional<report> from_json(std::string_view text, std::string* error = nullptr);
+    friend bool operator==(const report&, const report&) = default;
+};
+
+// ---- Rendering ------------------------------------------------------------------------------
+
+struct render_options {
+    std::size_t top = 10;  // diagnostic classes listed
+};
+// A plain-text table for a terminal (UTF-8, about 120 columns with three rail channels).
+[[nodiscard]] std::string render_table(const report& r, const render_options& o = {});
+// One self-contained HTML page: inline CSS and SVG charts, no script, no network.
+[[nodiscard]] std::string render_html(const report& r, const render_options& o = {});
+
+// ---- The scorer -----------------------------------------------------------------------------
+
+struct options {
+    std::optional<plurnk::tier> forced_tier;  // every turn in this tier (else the record's, else parse)
+    std::vector<rail::channel_format> channels = {rail::channel_format::gemma, rail::channel_format::think,
+                                                  rail::channel_format::none};
+    // model, file, family (the id's leading letters), tier, id, or any record field.
+    std::string group_by = "model";
+    std::size_t max_statements = 14;                  // the rail's options (plurnk gbnf's)
+    std::vector<std::string> suffixes = {"", "1", "2"};
+};
+
+// One turn to score.
+struct turn {
+    std::string_view text{};
+    std::string_view file{};
+    std::string_view id{};
+    std::string_view group{};
+    plurnk::tier tier = plurnk::tier::parse;
+};
+
+// The class key of a diagnostic and of an unparsedTail reason: the message table's name
+// (message_name(), "mismatched_token"), or "external: MESSAGE" for a message the core did not make.
+// A tail_body_unclosed reason that carries the invented-closer advisory is "tail_invented_closer".
+[[nodiscard]] std::string diagnostic_class(const diagnostic& d);
+[[nodiscard]] std::string tail_class(const unparsed_tail& t);
+// The template of a class key ("" when the key is not a class of the message table).
+[[nodiscard]] std::string class_template(std::string_view key);
+
+// The JSON Lines field names read, in order of preference (doc/score.md).
+inline constexpr std::string_view k_text_fields[] = {"text", "output", "completion", "response", "input"};
+inline constexpr std::string_view k_id_fields[] = {"id", "doc_id", "sample_id"};
+inline constexpr std::string_view k_model_fields[] = {"model", "model_id", "model_name"};
+
+// A JSON Lines record as the scorer reads it (doc/score.md): the text, id, group key and tier.
+struct record {
+    std::string text;
+    std::string id;
+    std::string group;
+    plurnk::tier tier = plurnk::tier::parse;
+};
+
+// Holds the rail recognizers; not thread-safe (use one per thread, merge their reports).
+class scorer {
+public:
+    explicit scorer(options o = {});
+    ~scorer();
+    scorer(scorer&&) noexcept;
+    scorer& operator=(scorer&&) noexcept;
+
+    [[nodiscard]] const options& opts() const noexcept { return o_; }
+    // An empty report with this scorer's group_by and channels.
+    [[nodiscard]] report empty_report() const;
+
+    // Parses and scores one turn into `r`.
+    void add(report& r, const turn& t);
+    // Scores one JSON Lines line (line `line_no` of `file`); a line that is not a record counts
+    // in r.invalid_records. A blank line is skipped.
+    void add_line(report& r, std::string_view line, std::string_view file, std::size_t line_no);
+    // The record on line `line_no` of `file`; nullopt for a blank line (`why` left empty) or a
+    // line that is not a record (`why` says why).
+    [[nodiscard]] std::optional<record> read_record(std::string_view line, std::string_view file, std::size_t line_no,
+                                                    std::string& why) const;
+    // Every line of `text`, the first being line `first_line`.
+    void add_jsonl(report& r, std::string_view text, std::string_view file, std::size_t first_line = 1);
+    // A file of one turn: id "", group by file name (model and fields absent).
+    void add_turn_file(report& r, std::string_view text, std::string_view file);
+
+    // Where a parse of `text` and the rail checks land, without a report (for callers that
+    // want per-turn verdicts): the rail channels accepted, in options order.
+    [[nodiscard]] std::vector<bool> on_rail(std::string_view text);
+
+private:
+    options o_;
+    std::vector<std::string> channel_names_;
+    std::vector<rail_recognizer> recognizers_;
+};
+
+}  // namespace plurnk::score

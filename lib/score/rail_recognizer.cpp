@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+// The rail recognizer: the grammar desugared into plain productions (a repetition becomes helper
+// rules, as llama.cpp's grammar parser does), a set of pushdown stacks that advances one code
+// point at a time, and a cache that numbers each set of stacks reached and remembers its
+// transitions, so a long body loops through a handful of known states.
+//
+// A stack is a list of positions in the flattened production array; the top is the next symbol
+// to match. Like llama.cpp, expanding a rule reference that ends its production drops the
+// finished frame first, so right recursion (an open repetition) keeps stacks bounded and the
+// number of distinct states finite.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "plurnk/score.hpp"
+
+namespace plurnk::score {
+
+namespace {
+
+using rail::expr;
+
+struct symbol {
+    enum class kind_t : std::uint8_t { end, literal, klass, rule };
+    kind_t kind = kind_t::end;
+    char32_t ch = 0;          // literal
+    std::uint32_t index = 0;  // klass: classes_ index; rule: nonterminal
+};
+
+struct char_class {
+    std::vector<std::pair<char32_t, char32_t>> ranges;
+    bool negated = false;
+    [[nodiscard]] bool matches(char32_t c) const {
+        bool hit = false;
+        for (const auto& [lo, hi] : ranges) hit = hit || (lo <= c && c <= hi);
+        return hit != negated;
+    }
+};
+
+// Strict UTF-8: the code point at `i` (advancing `i`), or nullopt-like 0xFFFFFFFF when ill formed.
+constexpr char32_t k_bad = 0xFFFFFFFFu;
+char32_t decode(std::string_view s, std::size_t& i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+        ++i;
+        return b;
+    }
+    std::size_t len = 0;
+    char32_t c = 0;
+    char32_t min = 0;
+    if (b >= 0xC2 && b < 0xE0) {
+        len = 2, c = b & 0x1F, min = 0x80;
+    } else if (b >= 0xE0 && b < 0xF0) {
+        len = 3, c = b & 0x0F, min = 0x800;
+    } else if (b >= 0xF0 && b < 0xF5) {
+        len = 4, c = b & 0x07, min = 0x10000;
+    } else {
+        return k_bad;
+    }
+    if (i + len > s.size()) return k_bad;
+    for (std::size_t k = 1; k < len; ++k) {
+        const auto x = static_cast<unsigned char>(s[i + k]);
+        if ((x & 0xC0) != 0x80) return k_bad;
+        c = (c << 6) | (x & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return k_bad;
+    i += len;
+    return c;
+}
+
+}  // namespace
+
+struct rail_recognizer::impl {
+    using stack = std::vector<std::uint32_t>;
+    using state_set = std::vector<stack>;  // sorted, distinct
+
+    std::vector<symbol> syms;                         // every production, each ending in `end`
+    std::vector<std::vector<std::uint32_t>> prods;    // nonterminal -> production starts
+    std::vector<char_class> classes;
+    std::uint32_t root = 0;
+
+    // The automaton: state -> its stacks; ASCII transitions in a table, the rest in a map.
+    static constexpr std::int32_t k_unknown = -2;
+    static constexpr std::int32_t k_dead = -1;
+    static constexpr std::size_t k_max_states = 1u << 16;  // past this the cache starts over
+    std::vector<state_set> states;
+    std::map<state_set, std::int32_t> ids;
+    std::vector<bool> accepting;
+    std::vector<std::int32_t> ascii;  // states * 128
+    std::unordered_map<std::uint64_t, std::int32_t> wide;
+    std::int32_t start = 0;
+
+    explicit impl(const rail::grammar& g) {
+        std::map<std::string, std::uint32_t, std::less<>> names;
+        for (const rail::rule& r : g.rules) names.emplace(r.name, new_nonterminal());
+        for (const rail::rule& r : g.rules) {
+            std::vector<symbol> body;
+            lower(r.body, names, body);
+            add_production(names.at(r.name), std::move(body));
+        }
+        root = names.at("root");
+        reset();
+    }
+
+    std::uint32_t new_nonterminal() {
+        prods.emplace_back();
+        return static_cast<std::uint32_t>(prods.size() - 1);
+    }
+
+    void add_production(std::uint32_t nt, std::vector<symbol> body) {
+        prods[nt].push_back(static_cast<std::uint32_t>(syms.size()));
+        syms.insert(syms.end(), body.begin(), body.end());
+        syms.push_back(symbol{});
+    }
+
+    static symbol ref(std::uint32_t nt) { return symbol{symbol::kind_t::rule, 0, nt}; }
+
+    // A nonterminal with these alternatives.
+    symbol helper(std::vector<std::vector<symbol>> alternatives) {
+        const std::uint32_t n = new_nonterminal();
+        for (auto& a : alternatives) add_production(n, std::move(a));
+        return ref(n);
+    }
+
+    void lower(const expr& e, const std::map<std::string, std::uint32_t, std::less<>>& names, std::vector<symbol>& out) {
+        switch (e.kind) {
+            case expr::kind_t::literal:
+                for (std::size_t i = 0; i < e.text.size();) out.push_back(symbol{symbol::kind_t::literal, decode(e.text, i), 0});
+                break;
+            case expr::kind_t::char_class:
+                classes.push_back(char_class{e.ranges, e.negated});
+                out.push_back(symbol{symbol::kind_t::klass, 0, static_cast<std::uint32_t>(classes.size() - 1)});
+                break;
+            case expr::kind_t::ref:
+                out.push_back(ref(names.at(e.text)));
+                break;
+            case expr::kind_t::sequence:
+                for (const expr& it : e.items) lower(it, names, out);
+                break;
+            case expr::kind_t::alternation: {
+                std::vector<std::vector<symbol>> alts;
+                for (const expr& it : e.items) {
+                    alts.emplace_back();
+                    lower(it, names, alts.back());
+                }
+                out.push_back(helper(std::move(alts)));
+                break;
+            }
+            case expr::kind_t::repeat: {
+                std::vector<symbol> item;
+                lower(e.items.front(), names, item);
+                for (std::uint32_t i = 0; i < e.min; ++i) out.insert(out.end(), item.begin(), item.end());
+                if (e.max == rail::k_unbounded) {
+                    const std::uint32_t n = new_nonterminal();  // S' ::= S S' | (empty)
+                    std::vector<symbol> again = item;
+                    again.push_back(ref(n));
+                    add_production(n, std::move(again));
+                    add_production(n, {});
+                    out.push_back(ref(n));
+                } else if (e.max > e.min) {
+                    symbol last = helper({item, {}});  // S'(1) ::= S | ; S'(k) ::= S S'(k-1) |
+                    for (std::uint32_t k = 1; k < e.max - e.min; ++k) {
+                        std::vector<symbol> again = item;
+                        again.push_back(last);
+                        last = helper({std::move(again), {}});
+                    }
+                    out.push_back(last);
+                }
+                break;
+            }
+        }
+    }
+
+    void pop_finished(stack& s) const {
+        while (!s.empty() && syms[s.back()].kind == symbol::kind_t::end) s.pop_back();
+    }
+
+    // Expands `s` until it ends at a terminal (or is empty) and adds the results to `out`.
+    void normalize(stack s, state_set& out) const {
+        pop_finished(s);
+        if (s.empty() || syms[s.back()].kind != symbol::kind_t::rule) {
+            out.push_back(std::move(s));
+            return;
+        }
+        const std::uint32_t nt = syms[s.back()].index;
+        ++s.back();
+        pop_finished(s);  // the tail call: a finished frame is not kept under the callee
+        for (std::uint32_t p : prods[nt]) {
+            stack t = s;
+            t.push_back(p);
+            normalize(std::move(t), out);
+        }
+    }
+
+    std::int32_t intern(state_set set) {
+        std::sort(set.begin(), set.end());
+        set.erase(std::unique(set.begin(), set.end()), set.end());
+        if (set.empty()) return k_dead;
+        if (auto it = ids.find(set); it != ids.end()) return it->second;
+        const auto id = static_cast<std::int32_t>(states.size());
+        accepting.push_back(std::find(set.begin(), set.end(), stack{}) != set.end());
+        ids.emplace(set, id);
+        states.push_back(std::move(set));
+        ascii.resize(states.size() * 128, k_unknown);
+        return id;
+    }
+
+    void reset() {
+        states.clear();
+        ids.clear();
+        accepting.clear();
+        ascii.clear();
+        wide.clear();
+        state_set first;
+        for (std::uint32_t p : prods[root]) normalize(stack{p}, first);
+        start = intern(std::move(first));
+    }
+
+    std::int32_t compute(std::int32_t from, char32_t c) {
+        state_set next;
+        for (const stack& s : states[static_cast<std::size_t>(from)]) {
+            if (s.empty()) continue;
+            const symbol& sym = syms[s.back()];
+            const bool hit = sym.kind == symbol::kind_t::literal ? sym.ch == c : classes[sym.index].matches(c);
+            if (!hit) continue;
+            stack t = s;
+            ++t.back();
+            normalize(std::move(t), next);
+        }
+        return intern(std::move(next));
+    }
+
+    // The state after `c` from `from`; may start the cache over (then `from` is re-interned).
+    std::int32_t step(std::int32_t& from, char32_t c) {
+        if (c < 128) {
+            if (const std::int32_t to = ascii[static_cast<std::size_t>(from) * 128 + c]; to != k_unknown) return to;
+        } else if (auto it = wide.find((static_cast<std::uint64_t>(from) << 32) | c); it != wide.end()) {
+            return it->second;
+        }
+        if (states.size() >= k_max_states) {
+            state_set keep = states[static_cast<std::size_t>(from)];
+            reset();
+            from = intern(std::move(keep));
+            return step(from, c);
+        }
+        const std::int32_t to = compute(from, c);
+        if (c < 128) {
+            ascii[static_cast<std::size_t>(from) * 128 + c] = to;  // `ascii` may have grown
+        } else {
+            wide.emplace((static_cast<std::uint64_t>(from) << 32) | c, to);
+        }
+        return to;
+    }
+
+    bool accepts(std::string_view text) {
+        std::int32_t s = start;
+        for (std::size_t i = 0; i < text.size();) {
+            const auto b = static_cast<unsigned char>(text[i]);
+            char32_t c = b;
+            if (b < 0x80) {
+                ++i;
+            } else if ((c = decode(text, i)) == k_bad) {
+                return false;
+            }
+            s = step(s, c);
+            if (s == k_dead) return false;
+        }
+        return accepting[static_cast<std::size_t>(s)];
+    }
+};
+
+rail_recognizer::rail_recognizer(const rail::grammar& g) : p_(std::make_unique<impl>(g)) {}
+rail_recognizer::~rail_recognizer() = default;
+rail_recognizer::rail_recognizer(rail_recognizer&&) noexcept = default;
+rail_recognizer& rail_recognizer::operator=(rail_recognizer&&) noexcept = default;
+bool rail_recognizer::accepts(std::string_view text) { return p_->accepts(text); }
+std::size_t rail_recognizer::states() const noexcept { return p_->states.size(); }
+
+}  // namespace plurnk::score

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+// A report for people: a terminal table and a self-contained HTML page with inline SVG charts
+// (admission rate per group with its Wilson interval, rail rates, top diagnostic classes, op mix).
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plurnk/score.hpp"
+
+namespace plurnk::score {
+
+namespace {
+
+std::string fmt_double(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string pct(double v) { return fmt_double("%.1f%%", v * 100); }
+
+std::string thousands(std::uint64_t n) {
+    const std::string digits = std::to_string(n);
+    std::string s;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+        s += digits[i];
+    }
+    return s;
+}
+
+std::string bytes_text(std::uint64_t b) {
+    if (b >= 1'000'000) return fmt_double("%.1f MB", static_cast<double>(b) / 1e6);
+    if (b >= 10'000) return fmt_double("%.1f kB", static_cast<double>(b) / 1e3);
+    return std::to_string(b) + " B";
+}
+
+// Code points of UTF-8 text (a display width good enough for labels).
+std::size_t width(std::string_view s) {
+    std::size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+// `s` cut to `w` code points ("…" at the cut), padded on the right (or left) to `w`.
+std::string fit(std::string_view s, std::size_t w, bool right = false) {
+    std::string out;
+    if (width(s) > w) {
+        std::size_t n = 0, at = 0;
+        while (at < s.size() && n + 1 < w) {
+            ++at;
+            while (at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) ++at;
+            ++n;
+        }
+        out = std::string(s.substr(0, at)) + "\u2026";
+    } else {
+        out = std::string(s);
+    }
+    const std::string pad(w - std::min(w, width(out)), ' ');
+    return right ? pad + out : out + pad;
+}
+
+std::string group_label(const std::string& k) { return k.empty() ? "(none)" : k; }
+
+// One line without control characters.
+std::string one_line(std::string_view s) {
+    std::string out;
+    for (char c : s) out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+    return out;
+}
+
+struct ranked {
+    std::string key;
+    const tally* t;
+};
+std::vector<ranked> top_of(const std::map<std::string, tally>& m, std::size_t n) {
+    std::vector<ranked> v;
+    for (const auto& [k, t] : m) v.push_back({k, &t});
+    std::stable_sort(v.begin(), v.end(), [](const ranked& a, const ranked& b) { return a.t->turns > b.t->turns; });
+    if (v.size() > n) v.resize(n);
+    return v;
+}
+
+std::uint64_t get(const std::map<std::string, std::uint64_t>& m, const std::string& k) {
+    const auto it = m.find(k);
+    return it == m.end() ? 0 : it->second;
+}
+
+std::string example_ref(const example& e) {
+    std::string s = e.file.empty() ? e.id : e.id.empty() ? e.file : e.file + " " + e.id;
+    if (e.line != 0) s += " " + std::to_string(e.line) + ":" + std::to_string(e.column);
+    return s;
+}
+
+}  // namespace
+
+// ---- The table --------------------------------------------------------------------------------
+
+std::string render_table(const report& r, const render_options& o) {
+    const group t = r.total();
+    std::string out = "plurnk score: " + thousands(t.turns) + " turns, " + std::to_string(r.groups.size()) + " group" +
+                      (r.groups.size() == 1 ? "" : "s") + " by " + r.group_by + ", " + bytes_text(t.bytes) + ", " +
+                      thousands(t.statements) + " statements\n\n";
+    std::string head = fit("group", 20) + fit("turns", 9, true) + "  " + fit("clean  [95% CI]", 24) + fit("errors", 8, true) +
+                       fit("advis.", 8, true) + fit("tail", 7, true) + fit("shape", 7, true);
+    for (const std::string& c : r.channels) head += fit("rail:" + c, 11, true);
+    out += head + "\n" + std::string(width(head), '-') + "\n";
+    const auto row = [&](const std::string& name, const group& g) {
+        const rate c = wilson(g.clean, g.turns);
+        std::uint64_t shape_turns = 0;
+        for (const auto& [k, x] : g.shape) shape_turns = std::max(shape_turns, x.turns);
+        std::string line = fit(name, 20) + fit(thousands(g.turns), 9, true) + "  " +
+                           fit(pct(c.value) + " [" + pct(c.low) + "\u2013" + pct(c.high) + "]", 24) +
+                           fit(pct(wilson(g.turns_with_errors, g.turns).value), 8, true) +
+                           fit(pct(wilson(g.turns_with_warnings, g.turns).value), 8, true) +
+                           fit(pct(wilson(g.turns_with_tail, g.turns).value), 7, true) +
+                           fit(pct(wilson(shape_turns, g.shape_checked).value), 7, true);
+        for (const std::string& ch : r.channels) line += fit(pct(wilson(get(g.rail, ch), g.turns).value), 11, true);
+        out += line + "\n";
+    };
+    for (const auto& [k, g] : r.groups) row(group_label(k), g);
+    if (r.groups.size() > 1) row("total", t);
+    out += "(errors, advis., tail: share of turns with an error item, an advisory, an unparsedTail; shape: with the\n"
+           " most frequent turn-shape violation; rail: turns that are sentences of that channel's GBNF rail)\n";
+
+    const auto classes = [&](const char* title, const std::map<std::string, tally>& m) {
+        if (m.empty()) return;
+        out += "\n" + std::string(title) + " (" + std::to_string(m.size()) + " classes; by turns)\n";
+        out += fit("turns", 9, true) + fit("count", 9, true) + "  " + fit("class", 28) + "  " + fit("template", 48) +
+               "  example\n";
+        for (const ranked& x : top_of(m, o.top)) {
+            out += fit(thousands(x.t->turns), 9, true) + fit(thousands(x.t->count), 9, true) + "  " +
+                   fit(one_line(x.key), 28) + "  " + fit(one_line(class_template(x.key)), 48) + "  " +
+                   (x.t->ex ? one_line(example_ref(*x.t->ex)) : "") + "\n";
+        }
+    };
+    classes("error classes", t.errors);
+    classes("advisories", t.warnings);
+    classes("unparsedTail reasons", t.tails);
+    if (!t.shape.empty()) {
+        out += "\nturn shape (of " + thousands(t.shape_checked) + " parse-tier turns):";
+        for (const auto& [k, x] : t.shape) out += " " + k + " " + thousands(x.turns);
+        out += "\n";
+    }
+    const auto counts = [&](const char* title, const std::map<std::string, std::uint64_t>& m, bool empty_is_none) {
+        if (m.empty()) return;
+        std::vector<std::pair<std::string, std::uint64_t>> v(m.begin(), m.end());
+        std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::uint64_t sum = 0;
+        for (const auto& [k, n] : v) sum += n;
+        out += std::string(title) + ":";
+        for (const auto& [k, n] : v) {
+            out += " " + (empty_is_none && k.empty() ? std::string("(none)") : k) + " " + thousands(n) + " (" +
+                   pct(static_cast<double>(n) / static_cast<double>(sum)) + ")";
+        }
+        out += "\n";
+    };
+    out += "\n";
+    counts("SEND dispositions", t.dispositions, false);
+    counts("ops", t.ops, false);
+    counts("suffixes", t.suffixes, true);
+    if (r.invalid_records > 0) {
+        out += "\ninvalid records: " + thousands(r.invalid_records);
+        if (r.invalid_example) {
+            out += " (first: " + r.invalid_example->file + " line " + std::to_string(r.invalid_example->line) + ": " +
+                   r.invalid_example->message + ")";
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+// ---- The page ---------------------------------------------------------------------------------
+
+namespace {
+
+std::string esc(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? ' ' : c;
+        }
+    }
+    return out;
+}
+
+std::string num(double v) { return fmt_double("%.1f", v); }
+
+// Colours for ops: one hue each, readable on white, distinguishable in a stacked bar.
+constexpr std::array k_palette = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+                                  "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#8c564b", "#17becf", "#bcbd22",
+                                  "#7f7f7f", "#d62728"};
+
+// Horizontal bars of rates with intervals, one row per label.
+std::string rate_chart(const std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>>& rows,
+                       const char* colour) {
+    const double label_w = 190, bar_w = 520, row_h = 30, top = 26;
+    const double h = top + row_h * static_cast<double>(rows.size()) + 10;
+    std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + num(label_w + bar_w + 150) + " " + num(h) +
+                    "\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">";
+    for (int tick = 0; tick <= 100; tick += 25) {
+        const double x = label_w + bar_w * tick / 100.0;
+        s += "<line x1=\"" + num(x) + "\" y1=\"" + num(top - 6) + "\" x2=\"" + num(x) + "\" y2=\"" + num(h - 8) +
+             "\" class=\"grid\"/><text x=\"" + num(x) + "\" y=\"" + num(top - 10) + "\" class=\"tick\">" +
+             std::to_string(tick) + "%</text>";
+    }
+    double y = top;
+    for (const auto& [label, kn] : rows) {
+        const rate r = wilson(kn.first, kn.second);
+        const double cy = y + row_h / 2;
+        s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(cy + 4) + "\" class=\"label\">" + esc(fit(label, 26)) +
+             "</text>";
+        s += "<rect x=\"" + num(label_w) + "\" y=\"" + num(y + 6) + "\" width=\"" + num(bar_w * r.value) +
+             "\" height=\"" + num(row_h - 12) + "\" rx=\"3\" fill=\"" + colour + "\"/>";
+        const double lo = label_w + bar_w * r.low, hi = label_w + bar_w * r.high;
+        s += "<line x1=\"" + num(lo) + "\" y1=\"" + num(cy) + "\" x2=\"" + num(hi) + "\" y2=\"" + num(cy) +
+             "\" class=\"ci\"/><line x1=\"" + num(lo) + "\" y1=\"" + num(cy - 6) + "\" x2=\"" + num(lo) + "\" y2=\"" +
+             num(cy + 6) + "\" class=\"ci\"/><line x1=\"" + num(hi) + "\" y1=\"" + num(cy - 6) + "\" x2=\"" + num(hi) +
+             "\" y2=\"" + num(cy + 6) + "\" class=\"ci\"/>";
+        s += "<text x=\"" + num(label_w + bar_w + 10) + "\" y=\"" + num(cy + 4) + "\" class=\"value\">" + pct(r.value) +
+             " <tspan class=\"n\">of " + thousands(kn.second) + "</tspan></text>";
+        y += row_h;
+    }
+    return s + "</svg>";
+}
+
+}  // namespace
+
+std::string render_html(const report& r, const render_options& o) {
+    const group t = r.total();
+    const rate clean = wilson(t.clean, t.turns);
+    std::string h = R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>plurnk score</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+:root { --ink:#1d2330; --muted:#667085; --line:#e4e7ec; --bg:#f7f8fa; }
+* { box-sizing: border-box; }
+body { margin:0; background:var(--bg); color:var(--ink); font:15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+main { max-width: 1040px; margin: 0 auto; padding: 28px 28px 48px; }
+h1 { font-size: 26px; margin: 0 0 4px; letter-spacing: -0.01em; }
+h2 { font-size: 17px; margin: 0 0 12px; }
+.sub { color: var(--muted); margin: 0 0 22px; }
+.cards { display: grid; grid-template-columns: repeat(4, 1fr); gap: 14px; margin-bottom: 22px; }
+.card, section { background: #fff; border: 1px solid var(--line); border-radius: 10px; }
+.card { padding: 14px 16px; }
+.card .k { color: var(--muted); font-size: 13px; }
+.card .v { font-size: 26px; font-weight: 650; }
+.card .v small { font-size: 13px; color: var(--muted); font-weight: 400; }
+section { padding: 18px 20px; margin-bottom: 18px; }
+.chart { width: 100%; height: auto; display: block; }
+.chart text { font-size: 13px; fill: var(--ink); }
+.chart .label { text-anchor: end; }
+.chart .tick { text-anchor: middle; fill: var(--muted); font-size: 11px; }
+.chart .grid { stroke: var(--line); }
+.chart .ci { stroke: #1d2330; stroke-width: 1.6; }
+.chart .n { fill: var(--muted); font-size: 12px; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; }
+td.r, th.r { text-align: right; font-variant-numeric: tabular-nums; }
+code { font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; background: #f1f3f6; padding: 1px 4px; border-radius: 4px; word-break: break-all; }
+.legend { display: flex; flex-wrap: wrap; gap: 6px 14px; margin-top: 8px; font-size: 12px; color: var(--muted); }
+.legend i { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 5px; vertical-align: -1px; }
+.two { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; }
+h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
+.note { color: var(--muted); font-size: 12px; margin: 8px 0 0; }
+</style></head><body><main>
+)";
+    h += "<h1>plurnk score</h1><p class=\"sub\">" + thousands(t.turns) + " turns in " + std::to_string(r.groups.size()) +
+         " group" + (r.groups.size() == 1 ? "" : "s") + " by <b>" + esc(r.group_by) + "</b> &middot; " +
+         bytes_text(t.bytes) + " &middot; " + thousands(t.statements) + " statements</p>\n";
+    std::uint64_t on_rail = 0;
+    for (const std::string& c : r.channels) on_rail += get(t.rail, c);
+    const auto card = [&](const std::string& k, const std::string& v, const std::string& small) {
+        h += "<div class=\"card\"><div class=\"k\">" + k + "</div><div class=\"v\">" + v + " <small>" + small +
+             "</small></div></div>";
+    };
+    h += "<div class=\"cards\">";
+    card("admitted cleanly", pct(clean.value), pct(clean.low) + "&ndash;" + pct(clean.high));
+    card("turns with an error", pct(wilson(t.turns_with_errors, t.turns).value), thousands(t.turns_with_errors));
+    card("with an unparsedTail", pct(wilson(t.turns_with_tail, t.turns).value), thousands(t.turns_with_tail));
+    card("on the GBNF rail", pct(wilson(on_rail, t.turns).value), thousands(on_rail));
+    h += "</div>\n";
+
+    std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> rows;
+    for (const auto& [k, g] : r.groups) rows.push_back({group_label(k), {g.clean, g.turns}});
+    h += "<section><h2>Admitted cleanly, per " + esc(r.group_by) + "</h2>" + rate_chart(rows, "#4e79a7") +
+         "<p class=\"note\">No error item and no unparsedTail. Whiskers: 95% Wilson score interval.</p></section>\n";
+
+    // The rail: the channels' sentences are disjoint (each starts its own way), so a group's
+    // on-rail share is the sum; the label names the channel most of its rail turns use.
+    if (!r.channels.empty()) {
+        rows.clear();
+        for (const auto& [k, g] : r.groups) {
+            std::uint64_t on = 0, most = 0;
+            std::string used;
+            for (const std::string& c : r.channels) {
+                on += get(g.rail, c);
+                if (get(g.rail, c) > most) most = get(g.rail, c), used = c;
+            }
+            rows.push_back({group_label(k) + (used.empty() ? "" : " \u00b7 " + used), {on, g.turns}});
+        }
+        std::string list;
+        for (const std::string& c : r.channels) list += (list.empty() ? "" : ", ") + esc(c);
+        h += "<section><h2>On the GBNF rail, per " + esc(r.group_by) + "</h2>" + rate_chart(rows, "#59a14f") +
+             "<p class=\"note\">Turns that are sentences of <code>plurnk gbnf --channel=C</code> byte for byte, for C in " +
+             list + " (label: the channel used most).</p></section>\n";
+    }
+
+    // Top diagnostic classes, by turns.
+    const auto classes = [&](const char* title, const std::map<std::string, tally>& m, const char* colour) {
+        if (m.empty()) return;
+        const auto top = top_of(m, o.top);
+        const double max = static_cast<double>(top.front().t->turns);
+        const double row_h = 26, label_w = 430, bar_w = 330;
+        std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + num(label_w + bar_w + 110) + " " +
+                        num(row_h * static_cast<double>(top.size()) + 8) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
+        double y = 4;
+        for (const ranked& x : top) {
+            const double w = max > 0 ? bar_w * static_cast<double>(x.t->turns) / max : 0;
+            s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 17) + "\" class=\"label\">" +
+                 esc(fit(one_line(x.key), 58)) + "</text><rect x=\"" + num(label_w) + "\" y=\"" + num(y + 5) +
+                 "\" width=\"" + num(std::max(w, 1.0)) + "\" height=\"" + num(row_h - 9) + "\" rx=\"3\" fill=\"" +
+                 colour + "\"/><text x=\"" + num(label_w + w + 8) + "\" y=\"" + num(y + 17) + "\" class=\"value\">" +
+                 thousands(x.t->turns) + " <tspan class=\"n\">" + pct(wilson(x.t->turns, t.turns).value) +
+                 "</tspan></text>";
+            y += row_h;
+        }
+        h += "<section><h2>" + std::string(title) + " <small class=\"n\">by turns</small></h2>" + s + "</svg>";
+        h += "<table><tr><th class=\"r\">turns</th><th class=\"r\">count</th><th>class</th><th>example</th></tr>";
+        for (const ranked& x : top) {
+            h += "<tr><td class=\"r\">" + thousands(x.t->turns) + "</td><td class=\"r\">" + thousands(x.t->count) +
+                 "</td><td><b>" + esc(x.key) + "</b><br>" + esc(class_template(x.key)) + "</td><td>";
+            if (x.t->ex) {
+                h += esc(example_ref(*x.t->ex));
+                if (!x.t->ex->excerpt.empty()) h += "<br><code>" + esc(x.t->ex->excerpt) + "</code>";
+            }
+            h += "</td></tr>";
+        }
+        h += "</table><p class=\"note\">" + std::to_string(m.size()) +
+             " classes in all; bars count turns with at least one. The example is the smallest (file, id).</p></section>\n";
+    };
+    classes("Top error classes", t.errors, "#e15759");
+    classes("Advisories", t.warnings, "#edc948");
+    classes("unparsedTail reasons", t.tails, "#b07aa1");
+
+    // Op mix: one 100% stacked bar per group, ops in a fixed order.
+    if (t.statements > 0) {
+        std::vector<std::string> ops;
+        for (int i = 0; i < k_op_count; ++i) {
+            const std::string name = op_name(static_cast<op>(i));
+            if (get(t.ops, name) > 0) ops.push_back(name);
+        }
+        const double label_w = 190, bar_w = 640, row_h = 30;
+        std::vector<std::pair<std::string, const group*>> gs;
+        for (const auto& [k, g] : r.groups) gs.push_back({group_label(k), &g});
+        if (r.groups.size() > 1) gs.push_back({"total", &t});
+        std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + num(label_w + bar_w + 20) + " " +
+                        num(row_h * static_cast<double>(gs.size()) + 6) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
+        double y = 3;
+        for (const auto& [label, g] : gs) {
+            s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 19) + "\" class=\"label\">" + esc(fit(label, 26)) +
+                 "</text>";
+            double x = label_w;
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                const std::uint64_t n = get(g->ops, ops[i]);
+                if (n == 0 || g->statements == 0) continue;
+                const double w = bar_w * static_cast<double>(n) / static_cast<double>(g->statements);
+                s += "<rect x=\"" + num(x) + "\" y=\"" + num(y + 5) + "\" width=\"" + num(w) + "\" height=\"" +
+                     num(row_h - 10) + "\" fill=\"" + k_palette[i % k_palette.size()] + "\"><title>" + ops[i] + " " +
+                     thousands(n) + "</title></rect>";
+                if (w > 34) {
+                    s += "<text x=\"" + num(x + w / 2) + "\" y=\"" + num(y + 19) +
+                         "\" text-anchor=\"middle\" style=\"fill:#fff;font-size:11px\">" + ops[i] + "</text>";
+                }
+                x += w;
+            }
+            y += row_h;
+        }
+        h += "<section><h2>Op mix</h2>" + s + "</svg><div class=\"legend\">";
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            h += std::string("<span><i style=\"background:") + k_palette[i % k_palette.size()] + "\"></i>" + ops[i] +
+                 " " + pct(static_cast<double>(get(t.ops, ops[i])) / static_cast<double>(t.statements)) + "</span>";
+        }
+        h += "</div></section>\n";
+    }
+
+    // Turn shape and dispositions, per group.
+    h += "<section><h2>Turn shape and SEND dispositions</h2><table><tr><th>" + esc(r.group_by) +
+         "</th><th class=\"r\">turns</th>";
+    const std::array<std::string_view, 3> shapes = {k_shape_no_plan_first, k_shape_no_terminal_send,
+                                                    k_shape_ops_after_send};
+    for (std::string_view k : shapes) h += "<th class=\"r\">" + std::string(k) + "</th>";
+    std::vector<std::string> codes;
+    for (const auto& [k, n] : t.dispositions) codes.push_back(k);
+    for (const std::string& c : codes) h += "<th class=\"r\">" + (c == "none" ? std::string("no SEND") : "[" + c + "]") + "</th>";
+    h += "</tr>";
+    const auto shape_row = [&](const std::string& label, const group& g) {
+        h += "<tr><td>" + esc(label) + "</td><td class=\"r\">" + thousands(g.turns) + "</td>";
+        for (std::string_view k : shapes) {
+            const auto it = g.shape.find(std::string(k));
+            const std::uint64_t n = it == g.shape.end() ? 0 : it->second.turns;
+            h += "<td class=\"r\">" + pct(wilson(n, g.shape_checked).value) + "</td>";
+        }
+        for (const std::string& c : codes) h += "<td class=\"r\">" + pct(wilson(get(g.dispositions, c), g.shape_checked).value) + "</td>";
+        h += "</tr>";
+    };
+    for (const auto& [k, g] : r.groups) shape_row(group_label(k), g);
+    if (r.groups.size() > 1) shape_row("total", t);
+    h += "</table><p class=\"note\">Shares of the " + thousands(t.shape_checked) +
+         " parse-tier turns (the turn shape applies to them).</p></section>\n";
+    if (r.invalid_records > 0) {
+        h += "<section><h2>Invalid records</h2><p>" + thousands(r.invalid_records) + " lines were not records";
+        if (r.invalid_example) {
+            h += " (first: " + esc(r.invalid_example->file) + " line " + std::to_string(r.invalid_example->line) + ": " +
+                 esc(r.invalid_example->message) + ")";
+        }
+        h += ".</p></section>\n";
+    }
+    h += "<p class=\"note\">Written by plurnk score. Counts merge exactly: see doc/score.md.</p></main></body></html>\n";
+    return h;
+}
+
+}  // namespace plurnk::score

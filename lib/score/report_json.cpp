@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+// The report's JSON (doc/score.md): written with sorted keys so equal reports are equal text,
+// read back with the library's JSON reader. Derived rates are written, never read.
+#include <cmath>
+#include <string>
+
+#include "plurnk/json.hpp"
+#include "plurnk/score.hpp"
+
+namespace plurnk::score {
+
+namespace {
+
+// A JSON writer with optional two-space indentation.
+class writer {
+public:
+    explicit writer(bool pretty) : pretty_(pretty) {}
+    std::string out;
+
+    void open(char c) {
+        value_start();
+        out += c;
+        ++depth_;
+        first_ = true;
+    }
+    void close(char c) {
+        --depth_;
+        if (!first_) newline();
+        out += c;
+        first_ = false;
+    }
+    void key(std::string_view k) {
+        if (!first_) out += ',';
+        newline();
+        append_json_string(out, k);
+        out += pretty_ ? ": " : ":";
+        first_ = true;
+        after_key_ = true;
+    }
+    void str(std::string_view s) {
+        value_start();
+        append_json_string(out, s);
+        first_ = false;
+    }
+    void num(std::uint64_t n) {
+        value_start();
+        out += std::to_string(n);
+        first_ = false;
+    }
+    void real(double d) {
+        value_start();
+        append_js_number(out, std::round(d * 1e6) / 1e6);
+        first_ = false;
+    }
+    void null() {
+        value_start();
+        out += "null";
+        first_ = false;
+    }
+
+private:
+    void value_start() {
+        if (after_key_) {
+            after_key_ = false;
+            return;
+        }
+        if (depth_ > 0) {
+            if (!first_) out += ',';
+            newline();
+        }
+    }
+    void newline() {
+        if (!pretty_) return;
+        out += '\n';
+        out.append(static_cast<std::size_t>(depth_) * 2, ' ');
+    }
+    bool pretty_;
+    int depth_ = 0;
+    bool first_ = true;
+    bool after_key_ = false;
+};
+
+void write_example(writer& w, const std::optional<example>& e) {
+    if (!e) return w.null();
+    w.open('{');
+    w.key("file"), w.str(e->file);
+    w.key("id"), w.str(e->id);
+    w.key("line"), w.num(e->line);
+    w.key("column"), w.num(e->column);
+    w.key("message"), w.str(e->message);
+    w.key("excerpt"), w.str(e->excerpt);
+    w.close('}');
+}
+
+void write_rate(writer& w, std::uint64_t k, std::uint64_t n) {
+    const rate r = wilson(k, n);
+    w.open('{');
+    w.key("rate"), w.real(r.value);
+    w.key("low"), w.real(r.low);
+    w.key("high"), w.real(r.high);
+    w.close('}');
+}
+
+void write_tallies(writer& w, const std::map<std::string, tally>& m) {
+    w.open('{');
+    for (const auto& [k, t] : m) {
+        w.key(k);
+        w.open('{');
+        w.key("count"), w.num(t.count);
+        w.key("turns"), w.num(t.turns);
+        if (const std::string tpl = class_template(k); !tpl.empty()) w.key("template"), w.str(tpl);
+        w.key("example"), write_example(w, t.ex);
+        w.close('}');
+    }
+    w.close('}');
+}
+
+void write_counts(writer& w, const std::map<std::string, std::uint64_t>& m) {
+    w.open('{');
+    for (const auto& [k, n] : m) w.key(k), w.num(n);
+    w.close('}');
+}
+
+void write_group(writer& w, const group& g, const std::vector<std::string>& channels) {
+    w.open('{');
+    w.key("turns"), w.num(g.turns);
+    w.key("clean"), w.num(g.clean);
+    w.key("bytes"), w.num(g.bytes);
+    w.key("statements"), w.num(g.statements);
+    w.key("textItems"), w.num(g.text_items);
+    w.key("turnsWithErrors"), w.num(g.turns_with_errors);
+    w.key("turnsWithWarnings"), w.num(g.turns_with_warnings);
+    w.key("turnsWithTail"), w.num(g.turns_with_tail);
+    w.key("shapeChecked"), w.num(g.shape_checked);
+    w.key("errors"), write_tallies(w, g.errors);
+    w.key("warnings"), write_tallies(w, g.warnings);
+    w.key("tails"), write_tallies(w, g.tails);
+    w.key("shape"), write_tallies(w, g.shape);
+    w.key("dispositions"), write_counts(w, g.dispositions);
+    w.key("ops"), write_counts(w, g.ops);
+    w.key("suffixes"), write_counts(w, g.suffixes);
+    w.key("rail"), write_counts(w, g.rail);
+    w.key("tiers"), write_counts(w, g.tiers);
+    w.key("rates");
+    w.open('{');
+    w.key("clean"), write_rate(w, g.clean, g.turns);
+    w.key("errors"), write_rate(w, g.turns_with_errors, g.turns);
+    w.key("warnings"), write_rate(w, g.turns_with_warnings, g.turns);
+    w.key("tail"), write_rate(w, g.turns_with_tail, g.turns);
+    w.key("rail");
+    w.open('{');
+    for (const std::string& c : channels) {
+        const auto it = g.rail.find(c);
+        w.key(c), write_rate(w, it == g.rail.end() ? 0 : it->second, g.turns);
+    }
+    w.close('}');
+    w.close('}');
+    w.close('}');
+}
+
+// ---- Reading ----------------------------------------------------------------------------------
+
+struct reader_error {
+    std::string what;
+};
+
+const json_value& member(const json_value& v, std::string_view key, json_value::kind_t kind) {
+    const json_value* m = v.find(key);
+    if (m == nullptr || m->kind != kind) throw reader_error{"\"" + std::string(key) + "\" missing or of the wrong type"};
+    return *m;
+}
+
+std::uint64_t count_of(const json_value& v, std::string_view what) {
+    if (v.kind != json_value::kind_t::number || v.number < 0 || v.number != std::floor(v.number) || v.number > 9007199254740992.0) {
+        throw reader_error{std::string(what) + " is not a count"};
+    }
+    return static_cast<std::uint64_t>(v.number);
+}
+
+std::uint64_t count_member(const json_value& v, std::string_view key) {
+    const json_value* m = v.find(key);
+    if (m == nullptr) throw reader_error{"\"" + std::string(key) + "\" missing"};
+    return count_of(*m, key);
+}
+
+std::optional<example> read_example(const json_value* v) {
+    if (v == nullptr || v->kind == json_value::kind_t::null) return std::nullopt;
+    if (v->kind != json_value::kind_t::object) throw reader_error{"an example is not an object"};
+    example e;
+    e.file = member(*v, "file", json_value::kind_t::string).string;
+    e.id = member(*v, "id", json_value::kind_t::string).string;
+    e.line = static_cast<std::uint32_t>(count_member(*v, "line"));
+    e.column = static_cast<std::uint32_t>(count_member(*v, "column"));
+    e.message = member(*v, "message", json_value::kind_t::string).string;
+    e.excerpt = member(*v, "excerpt", json_value::kind_t::string).string;
+    return e;
+}
+
+std::map<std::string, tally> read_tallies(const json_value& g, std::string_view key) {
+    std::map<std::string, tally> m;
+    for (const auto& [k, v] : member(g, key, json_value::kind_t::object).object) {
+        if (v.kind != json_value::kind_t::object) throw reader_error{"a tally is not an object"};
+        tally& t = m[k];
+        t.count = count_member(v, "count");
+        t.turns = count_member(v, "turns");
+        t.ex = read_example(v.find("example"));
+    }
+    return m;
+}
+
+std::map<std::string, std::uint64_t> read_counts(const json_value& g, std::string_view key) {
+    std::map<std::string, std::uint64_t> m;
+    for (const auto& [k, v] : member(g, key, json_value::kind_t::object).object) m[k] = count_of(v, key);
+    return m;
+}
+
+group read_group(const json_value& v) {
+    if (v.kind != json_value::kind_t::object) throw reader_error{"a group is not an object"};
+    group g;
+    g.turns = count_member(v, "turns");
+    g.clean = count_member(v, "clean");
+    g.bytes = count_member(v, "bytes");
+    g.statements = count_member(v, "statements");
+    g.text_items = count_member(v, "textItems");
+    g.turns_with_errors = count_member(v, "turnsWithErrors");
+    g.turns_with_warnings = count_member(v, "turnsWithWarnings");
+    g.turns_with_tail = count_member(v, "turnsWithTail");
+    g.shape_checked = count_member(v, "shapeChecked");
+    g.errors = read_tallies(v, "errors");
+    g.warnings = read_tallies(v, "warnings");
+    g.tails = read_tallies(v, "tails");
+    g.shape = read_tallies(v, "shape");
+    g.dispositions = read_counts(v, "dispositions");
+    g.ops = read_counts(v, "ops");
+    g.suffixes = read_counts(v, "suffixes");
+    g.rail = read_counts(v, "rail");
+    g.tiers = read_counts(v, "tiers");
+    return g;
+}
+
+}  // namespace
+
+std::string report::to_json(bool pretty) const {
+    writer w(pretty);
+    w.open('{');
+    w.key("plurnkScore"), w.num(static_cast<std::uint64_t>(version));
+    w.key("groupBy"), w.str(group_by);
+    w.key("channels");
+    w.open('[');
+    for (const std::string& c : channels) w.str(c);
+    w.close(']');
+    w.key("invalidRecords");
+    w.open('{');
+    w.key("count"), w.num(invalid_records);
+    w.key("example"), write_example(w, invalid_example);
+    w.close('}');
+    w.key("total"), write_group(w, total(), channels);
+    w.key("groups");
+    w.open('{');
+    for (const auto& [k, g] : groups) w.key(k), write_group(w, g, channels);
+    w.close('}');
+    w.close('}');
+    return std::move(w.out);
+}
+
+std::optional<report> report::from_json(std::string_view text, std::string* error) {
+    const auto v = parse_json(text);
+    const auto fail = [&](std::string why) -> std::optional<report> {
+        if (error) *error = std::move(why);
+        return std::nullopt;
+    };
+    if (!v || v->kind != json_value::kind_t::object) return fail("not a JSON object");
+    try {
+        report r;
+        const json_value* ver = v->find("plurnkScore");
+        if (ver == nullptr) return fail("not a plurnk score report (no \"plurnkScore\")");
+        if (count_of(*ver, "plurnkScore") != static_cast<std::uint64_t>(k_report_version)) {
+            return fail("report version " + stringify_json(*ver) + " (this reader knows " + std::to_string(k_report_version) + ")");
+        }
+        r.group_by = member(*v, "groupBy", json_value::kind_t::string).string;
+        for (const json_value& c : member(*v, "channels", json_value::kind_t::array).array) {
+            if (c.kind != json_value::kind_t::string) return fail("a channel is not a string");
+            r.channels.push_back(c.string);
+        }
+        const json_value& inv = member(*v, "invalidRecords", json_value::kind_t::object);
+        r.invalid_records = count_member(inv, "count");
+        r.invalid_example = read_example(inv.find("example"));
+        for (const auto& [k, g] : member(*v, "groups", json_value::kind_t::object).object) r.groups[k] = read_group(g);
+        return r;
+    } catch (const reader_error& e) {
+        return fail(e.what);
+    }
+}
+
+}  // namespace plurnk::score

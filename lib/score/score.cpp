@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+// The scorer: parses each turn, counts what it finds into a report group, and checks it against
+// each rail channel's recognizer.
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <tuple>
+#include <string>
+#include <utility>
+
+#include "plurnk/json.hpp"
+#include "plurnk/score.hpp"
+
+namespace plurnk::score {
+
+namespace {
+
+constexpr std::size_t k_excerpt_bytes = 160;
+
+// Line `line` (1-based) of `text`, cut to at most k_excerpt_bytes at a UTF-8 boundary.
+std::string excerpt(std::string_view text, std::uint32_t line) {
+    std::size_t at = 0;
+    for (std::uint32_t l = 1; l < line && at != std::string_view::npos; ++l) {
+        at = text.find('\n', at);
+        if (at != std::string_view::npos) ++at;
+    }
+    if (at == std::string_view::npos || at > text.size()) return {};
+    std::string_view s = text.substr(at);
+    s = s.substr(0, s.find('\n'));
+    if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+    if (s.size() > k_excerpt_bytes) {
+        std::size_t cut = k_excerpt_bytes;
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+        s = s.substr(0, cut);
+    }
+    return std::string(s);
+}
+
+bool is_disposition(double n) {
+    for (std::uint16_t d : rail::k_dispositions) {
+        if (n == d) return true;
+    }
+    return false;
+}
+
+// The leading ASCII letters of an id: the conformance vectors' family ("g0001" -> "g").
+std::string family_of(std::string_view id) {
+    std::size_t n = 0;
+    while (n < id.size() && ((id[n] >= 'a' && id[n] <= 'z') || (id[n] >= 'A' && id[n] <= 'Z'))) ++n;
+    return std::string(id.substr(0, n));
+}
+
+// A field as a group key or id: strings as they are, other values as their JSON text.
+std::string field_text(const json_value* v) {
+    if (v == nullptr || v->kind == json_value::kind_t::null) return {};
+    if (v->kind == json_value::kind_t::string) return v->string;
+    return stringify_json(*v);
+}
+
+const json_value* first_field(const json_value& obj, std::span<const std::string_view> names) {
+    for (std::string_view n : names) {
+        if (const json_value* v = obj.find(n)) return v;
+    }
+    return nullptr;
+}
+
+// Offers an example to `t`, building it only when it could be the smallest.
+struct offer_ctx {
+    std::string_view text, file, id;
+    void operator()(std::optional<example>& slot, std::uint32_t line, std::uint32_t column,
+                    std::string_view message) const {
+        if (slot) {
+            const auto key = std::tie(slot->file, slot->id);
+            const std::string f(file), i(id);
+            if (std::tie(f, i) > key) return;
+        }
+        example e{std::string(file), std::string(id), line, column, std::string(message), excerpt(text, line == 0 ? 1 : line)};
+        if (!slot || e < *slot) slot = std::move(e);
+    }
+};
+
+}  // namespace
+
+// ---- Merging ----------------------------------------------------------------------------------
+
+void tally::merge(const tally& o) {
+    count += o.count;
+    turns += o.turns;
+    if (o.ex && (!ex || *o.ex < *ex)) ex = o.ex;
+}
+
+namespace {
+template <class V>
+void merge_map(std::map<std::string, V>& into, const std::map<std::string, V>& from) {
+    for (const auto& [k, v] : from) {
+        if constexpr (std::is_same_v<V, tally>) {
+            into[k].merge(v);
+        } else {
+            into[k] += v;
+        }
+    }
+}
+}  // namespace
+
+void group::merge(const group& o) {
+    turns += o.turns;
+    clean += o.clean;
+    bytes += o.bytes;
+    statements += o.statements;
+    text_items += o.text_items;
+    turns_with_errors += o.turns_with_errors;
+    turns_with_warnings += o.turns_with_warnings;
+    turns_with_tail += o.turns_with_tail;
+    shape_checked += o.shape_checked;
+    merge_map(errors, o.errors);
+    merge_map(warnings, o.warnings);
+    merge_map(tails, o.tails);
+    merge_map(shape, o.shape);
+    merge_map(dispositions, o.dispositions);
+    merge_map(ops, o.ops);
+    merge_map(suffixes, o.suffixes);
+    merge_map(rail, o.rail);
+    merge_map(tiers, o.tiers);
+}
+
+group report::total() const {
+    group t;
+    for (const auto& [k, g] : groups) t.merge(g);
+    return t;
+}
+
+std::string report::merge(const report& o) {
+    if (o.version != version) return "the reports have different versions";
+    if (o.group_by != group_by) return "the reports are grouped differently ('" + group_by + "' and '" + o.group_by + "')";
+    if (o.channels != channels) return "the reports checked different rail channels";
+    invalid_records += o.invalid_records;
+    if (o.invalid_example && (!invalid_example || *o.invalid_example < *invalid_example)) invalid_example = o.invalid_example;
+    for (const auto& [k, g] : o.groups) groups[k].merge(g);
+    return {};
+}
+
+rate wilson(std::uint64_t k, std::uint64_t n) noexcept {
+    if (n == 0) return {};
+    constexpr double z = 1.959963984540054;
+    const double nn = static_cast<double>(n);
+    const double p = static_cast<double>(k) / nn;
+    const double denom = 1 + z * z / nn;
+    const double centre = (p + z * z / (2 * nn)) / denom;
+    const double half = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / denom;
+    return {p, k == 0 ? 0.0 : std::max(0.0, centre - half), k == n ? 1.0 : std::min(1.0, centre + half)};
+}
+
+// ---- Classes ----------------------------------------------------------------------------------
+
+// The message table's class name; a message the core did not make (id external) is its own class.
+std::string diagnostic_class(const diagnostic& d) {
+    if (d.id == message_id::external) return "external: " + d.message;
+    return std::string(message_name(d.id));
+}
+// The text after the last placeholder of a template ("" when it ends with one).
+std::string_view fixed_end(std::string_view tpl) {
+    const std::size_t close = tpl.rfind('}');
+    return close == std::string_view::npos ? tpl : tpl.substr(close + 1);
+}
+
+// A body left open is its own class when the reason carries the invented-closer advisory (the
+// model wrote a closer that is not the op's): that is worth counting apart.
+std::string tail_class(const unparsed_tail& t) {
+    if (t.reason_id == message_id::external) return "external: " + t.reason;
+    if (t.reason_id == message_id::tail_body_unclosed) {
+        const std::string_view end = fixed_end(message_template(message_id::tail_invented_closer));
+        if (!end.empty() && std::string_view(t.reason).ends_with(end)) {
+            return std::string(message_name(message_id::tail_invented_closer));
+        }
+    }
+    return std::string(message_name(t.reason_id));
+}
+
+std::string class_template(std::string_view key) {
+    if (key == message_name(message_id::tail_invented_closer)) {
+        return std::string(message_template(message_id::tail_body_unclosed)) +
+               std::string(message_template(message_id::tail_invented_closer));
+    }
+    for (std::size_t i = 0; i < k_message_count; ++i) {
+        const auto id = static_cast<message_id>(i);
+        if (message_name(id) == key) return std::string(message_template(id));
+    }
+    return {};
+}
+
+// ---- The scorer -------------------------------------------------------------------------------
+
+scorer::scorer(options o) : o_(std::move(o)) {
+    for (rail::channel_format f : o_.channels) {
+        rail::options ro;
+        ro.channel = f;
+        ro.max_statements = o_.max_statements;
+        ro.suffixes = o_.suffixes;
+        const rail::build_result b = rail::build(ro);
+        if (!b.ok()) throw std::invalid_argument("rail options: " + b.error);
+        channel_names_.emplace_back(rail::channel_name(f));
+        recognizers_.emplace_back(b.g);
+    }
+}
+scorer::~scorer() = default;
+scorer::scorer(scorer&&) noexcept = default;
+scorer& scorer::operator=(scorer&&) noexcept = default;
+
+report scorer::empty_report() const {
+    report r;
+    r.group_by = o_.group_by;
+    r.channels = channel_names_;
+    return r;
+}
+
+std::vector<bool> scorer::on_rail(std::string_view text) {
+    std::vector<bool> out;
+    for (rail_recognizer& rec : recognizers_) out.push_back(rec.accepts(text));
+    return out;
+}
+
+void scorer::add(report& r, const turn& t) {
+    group& g = r.groups[std::string(t.group)];
+    const offer_ctx offer{t.text, t.file, t.id};
+    const parse_result res = parse(t.text, t.tier);
+    ++g.turns;
+    g.bytes += t.text.size();
+    ++g.tiers[tier_name(t.tier)];
+    if (res.clean()) ++g.clean;
+
+    std::set<std::pair<const void*, std::string_view>> seen;  // (map, class) already counted for this turn
+    const auto count = [&](std::map<std::string, tally>& m, std::string key, std::uint32_t line,
+                           std::uint32_t column, std::string_view message) {
+        tally& x = m[key];
+        ++x.count;
+        if (seen.emplace(&m, m.find(key)->first).second) ++x.turns;
+        offer(x.ex, line, column, message);
+    };
+    bool any_error = false, any_warning = false;
+    std::vector<const statement*> stmts;
+    std::vector<std::size_t> stmt_items;  // each statement's index in res.items
+    for (const item& it : res.items) {
+        if (const auto* st = std::get_if<statement>(&it)) {
+            stmts.push_back(st);
+            stmt_items.push_back(static_cast<std::size_t>(&it - res.items.data()));
+            ++g.statements;
+            ++g.ops[op_name(st->op)];
+            ++g.suffixes[st->suffix];
+        } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+            const bool warning = d->severity == severity::warning;
+            (warning ? any_warning : any_error) = true;
+            count(warning ? g.warnings : g.errors, diagnostic_class(*d), d->position.line, d->position.column, d->message);
+        } else {
+            ++g.text_items;
+        }
+    }
+    if (any_error) ++g.turns_with_errors;
+    if (any_warning) ++g.turns_with_warnings;
+    if (res.tail) {
+        ++g.turns_with_tail;
+        count(g.tails, tail_class(*res.tail), res.tail->from.line, res.tail->from.column, res.tail->reason);
+    }
+
+    if (t.tier == tier::parse) {
+        ++g.shape_checked;
+        const auto violation = [&](std::string_view key, const statement* at, std::string_view message) {
+            count(g.shape, std::string(key), at ? at->position.line : 0, at ? at->position.column : 0, message);
+        };
+        if (stmts.empty() || stmts.front()->op != op::PLAN) {
+            violation(k_shape_no_plan_first, stmts.empty() ? nullptr : stmts.front(), "the first statement is not PLAN");
+        }
+        std::size_t terminal = stmts.size();
+        for (std::size_t i = 0; i < stmts.size() && terminal == stmts.size(); ++i) {
+            const statement& s = *stmts[i];
+            if (s.op == op::SEND && s.signal.kind == signal::kind_t::number && is_disposition(s.signal.number)) terminal = i;
+        }
+        if (terminal == stmts.size()) {
+            violation(k_shape_no_terminal_send, stmts.empty() ? nullptr : stmts.back(), "no disposition-coded SEND");
+            ++g.dispositions["none"];
+        } else {
+            ++g.dispositions[std::to_string(static_cast<int>(stmts[terminal]->signal.number))];
+            // An op after it: admitted as a statement, or refused as an error item.
+            for (std::size_t i = stmt_items[terminal] + 1; i < res.items.size(); ++i) {
+                const item& it = res.items[i];
+                const auto* st = std::get_if<statement>(&it);
+                const auto* d = std::get_if<diagnostic>(&it);
+                if (st == nullptr && (d == nullptr || d->severity != severity::error)) continue;
+                const position at = st ? st->position : d->position;
+                count(g.shape, std::string(k_shape_ops_after_send), at.line, at.column, "an operation after the terminal SEND");
+                break;
+            }
+        }
+    }
+
+    for (std::size_t c = 0; c < recognizers_.size(); ++c) {
+        if (recognizers_[c].accepts(t.text)) ++g.rail[channel_names_[c]];
+    }
+}
+
+std::optional<record> scorer::read_record(std::string_view line, std::string_view file, std::size_t line_no,
+                                          std::string& why) const {
+    why.clear();
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return std::nullopt;
+    const auto fail = [&](std::string_view reason) -> std::optional<record> {
+        why = reason;
+        return std::nullopt;
+    };
+    const auto rec = parse_json(line);
+    if (!rec || rec->kind != json_value::kind_t::object) return fail("not a JSON object");
+    const json_value* text = first_field(*rec, k_text_fields);
+    if (text == nullptr || text->kind != json_value::kind_t::string) {
+        return fail("no string field \"text\" (or \"output\", \"completion\", \"response\", \"input\")");
+    }
+    record out;
+    out.text = text->string;
+    const json_value* idv = first_field(*rec, k_id_fields);
+    out.id = idv ? field_text(idv) : "#" + std::to_string(line_no);
+    out.tier = o_.forced_tier.value_or(tier::parse);
+    if (const json_value* tv = rec->find("tier"); !o_.forced_tier && tv != nullptr && tv->kind != json_value::kind_t::null) {
+        const auto named = tv->kind == json_value::kind_t::string ? tier_from_name(tv->string) : std::nullopt;
+        if (!named) return fail("\"tier\" is not one of parse, statements, log, client");
+        out.tier = *named;
+    }
+    const std::string& by = o_.group_by;
+    if (by == "model") {
+        out.group = field_text(first_field(*rec, k_model_fields));
+    } else if (by == "file") {
+        out.group = file;
+    } else if (by == "family") {
+        out.group = family_of(out.id);
+    } else if (by == "tier") {
+        out.group = tier_name(out.tier);
+    } else if (by == "id") {
+        out.group = out.id;
+    } else {
+        out.group = field_text(rec->find(by));
+    }
+    return out;
+}
+
+void scorer::add_line(report& r, std::string_view line, std::string_view file, std::size_t line_no) {
+    std::string why;
+    const auto rec = read_record(line, file, line_no, why);
+    if (rec) return add(r, turn{rec->text, file, rec->id, rec->group, rec->tier});
+    if (why.empty()) return;  // a blank line
+    ++r.invalid_records;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    example e{std::string(file), "#" + std::to_string(line_no), static_cast<std::uint32_t>(line_no), 0, why, excerpt(line, 1)};
+    if (!r.invalid_example || e < *r.invalid_example) r.invalid_example = std::move(e);
+}
+
+void scorer::add_jsonl(report& r, std::string_view text, std::string_view file, std::size_t first_line) {
+    std::size_t line_no = first_line;
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        add_line(r, text.substr(0, nl), file, line_no++);
+        if (nl == std::string_view::npos) break;
+        text.remove_prefix(nl + 1);
+    }
+}
+
+void scorer::add_turn_file(report& r, std::string_view text, std::string_view file) {
+    const tier tr = o_.forced_tier.value_or(tier::parse);
+    const std::string_view by = o_.group_by;
+    std::string key;
+    if (by == "file") key = file;
+    if (by == "tier") key = tier_name(tr);
+    add(r, turn{text, file, "", key, tr});
+}
+
+}  // namespace plurnk::score

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// plurnk._score: the benchmark scorer (plurnk/score.hpp) for Python; plurnk/score.py wraps it in
+// the typed API. Scoring releases the GIL; a Scorer serializes its own calls (its rail cache is
+// not thread-safe), so threads each use their own Scorer for parallelism.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plurnk/score.hpp"
+
+namespace py = pybind11;
+namespace score = plurnk::score;
+
+namespace {
+
+struct py_scorer {
+    score::scorer s;
+    std::mutex m;
+    explicit py_scorer(score::options o) : s(std::move(o)) {}
+};
+
+std::string text_of(const py::handle& h) {
+    if (py::isinstance<py::bytes>(h)) return h.cast<std::string>();
+    if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+    throw py::type_error("expected str or bytes");
+}
+
+void check_target(py_scorer& self, const score::report& into) {
+    if (into.group_by != self.s.opts().group_by || into.channels != self.s.empty_report().channels) {
+        throw py::value_error("the report was made with another grouping or other channels");
+    }
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_score, m) {
+    m.doc() = "The C++ scorer under plurnk.score (use `import plurnk.score`).";
+
+    py::class_<score::report>(m, "Report")
+        .def(py::init<>())
+        .def_static(
+            "from_json",
+            [](const py::handle& text) {
+                std::string why;
+                auto r = score::report::from_json(text_of(text), &why);
+                if (!r) throw py::value_error("not a score report: " + why);
+                return *r;
+            },
+            py::arg("text"))
+        .def("to_json", &score::report::to_json, py::arg("pretty") = false)
+        .def(
+            "merge",
+            [](score::report& self, const score::report& other) {
+                const std::string why = self.merge(other);
+                if (!why.empty()) throw py::value_error(why);
+            },
+            py::arg("other"))
+        .def(
+            "to_table", [](const score::report& r, std::size_t top) { return score::render_table(r, {.top = top}); },
+            py::arg("top") = 10)
+        .def(
+            "to_html", [](const score::report& r, std::size_t top) { return score::render_html(r, {.top = top}); },
+            py::arg("top") = 10)
+        .def_property_readonly("group_by", [](const score::report& r) { return r.group_by; })
+        .def_property_readonly("channels", [](const score::report& r) { return r.channels; })
+        .def_property_readonly("turns", [](const score::report& r) { return r.total().turns; })
+        .def_property_readonly("clean", [](const score::report& r) { return r.total().clean; })
+        .def_property_readonly("invalid_records", [](const score::report& r) { return r.invalid_records; })
+        .def_property_readonly("groups",
+                               [](const score::report& r) {
+                                   std::vector<std::string> keys;
+                                   for (const auto& [k, g] : r.groups) keys.push_back(k);
+                                   return keys;
+                               })
+        .def("__eq__", [](const score::report& a, const score::report& b) { return a == b; })
+        .def("copy", [](const score::report& r) { return score::report(r); })
+        .def(py::pickle([](const score::report& r) { return r.to_json(); },
+                        [](const std::string& s) {
+                            auto r = score::report::from_json(s);
+                            if (!r) throw py::value_error("not a score report");
+                            return *r;
+                        }));
+
+    py::class_<py_scorer>(m, "Scorer")
+        .def(py::init([](const std::string& group_by, std::optional<std::string> tier,
+                         const std::vector<std::string>& channels) {
+                 score::options o;
+                 o.group_by = group_by;
+                 if (tier) {
+                     const auto t = plurnk::tier_from_name(*tier);
+                     if (!t) throw py::value_error("unknown tier '" + *tier + "'");
+                     o.forced_tier = *t;
+                 }
+                 o.channels.clear();
+                 for (const std::string& c : channels) {
+                     const auto f = plurnk::rail::channel_from_name(c);
+                     if (!f || *f == plurnk::rail::channel_format::custom) {
+                         throw py::value_error("unknown channel '" + c + "' (expected gemma, think or none)");
+                     }
+                     o.channels.push_back(*f);
+                 }
+                 return std::make_unique<py_scorer>(std::move(o));
+             }),
+             py::arg("group_by") = "model", py::arg("tier") = py::none(),
+             py::arg("channels") = std::vector<std::string>{"gemma", "think", "none"})
+        .def("report", [](py_scorer& self) { return self.s.empty_report(); })
+        .def(
+            "score_jsonl",
+            [](py_scorer& self, const py::handle& text, const std::string& file, std::size_t first_line,
+               score::report& into) {
+                const std::string t = text_of(text);
+                check_target(self, into);
+                py::gil_scoped_release release;
+                std::lock_guard lock(self.m);
+                self.s.add_jsonl(into, t, file, first_line);
+            },
+            py::arg("text"), py::arg("file"), py::arg("first_line"), py::arg("into"))
+        .def(
+            "score_turn",
+            [](py_scorer& self, const py::handle& text, const std::string& id, const std::string& group,
+               const std::string& file, std::optional<std::string> tier, score::report& into) {
+                const std::string t = text_of(text);
+                plurnk::tier tr = self.s.opts().forced_tier.value_or(plurnk::tier::parse);
+                if (tier && !self.s.opts().forced_tier) {
+                    const auto named = plurnk::tier_from_name(*tier);
+                    if (!named) throw py::value_error("unknown tier '" + *tier + "'");
+                    tr = *named;
+                }
+                check_target(self, into);
+                py::gil_scoped_release release;
+                std::lock_guard lock(self.m);
+                self.s.add(into, {.text = t, .file = file, .id = id, .group = group, .tier = tr});
+            },
+            py::arg("text"), py::arg("id"), py::arg("group"), py::arg("file"), py::arg("tier"), py::arg("into"))
+        .def(
+            "score_turn_file",
+            [](py_scorer& self, const py::handle& text, const std::string& file, score::report& into) {
+                const std::string t = text_of(text);
+                check_target(self, into);
+                py::gil_scoped_release release;
+                std::lock_guard lock(self.m);
+                self.s.add_turn_file(into, t, file);
+            },
+            py::arg("text"), py::arg("file"), py::arg("into"))
+        .def(
+            "on_rail",
+            [](py_scorer& self, const py::handle& text) {
+                const std::string t = text_of(text);
+                std::vector<bool> v;
+                {
+                    py::gil_scoped_release release;
+                    std::lock_guard lock(self.m);
+                    v = self.s.on_rail(t);
+                }
+                py::dict d;
+                const auto names = self.s.empty_report().channels;
+                for (std::size_t i = 0; i < v.size(); ++i) d[py::str(names[i])] = static_cast<bool>(v[i]);
+                return d;
+            },
+            py::arg("text"));
+}

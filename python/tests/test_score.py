@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+"""plurnk.score: the same scorer as `plurnk score`, reports that merge exactly and pickle."""
+import json
+import os
+import pickle
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import plurnk.score as score
+
+CLEAN = "<<PLAN:g:PLAN\n<<READ(a.md)::READ\n<<SEND[200]:done:SEND"
+GEMMA = "<|channel>thought\nok<channel|>\n" + CLEAN
+
+
+def sample(root, tmp_path, turns=60, shards=3):
+    out = tmp_path / "shards"
+    subprocess.run([sys.executable, str(root / "doc" / "examples" / "score_sample.py"), "--turns", str(turns),
+                    "--shards", str(shards), str(out)], check=True)
+    return sorted(str(p) for p in out.iterdir())
+
+
+def test_texts_and_records():
+    s = score.Scorer()
+    r = s.score_texts([CLEAN, GEMMA, "<<READ(a)::READ"], group="m")
+    d = r.to_dict()
+    g = d["groups"]["m"]
+    assert (r.turns, r.clean, g["statements"]) == (3, 2, 6)
+    assert g["rail"] == {"gemma": 1, "none": 1}
+    assert g["shape"]["no-plan-first"]["turns"] == 1
+    assert g["shape"]["no-plan-first"]["example"]["id"] == "2"
+    assert d["total"]["rates"]["clean"]["rate"] == pytest.approx(2 / 3, abs=1e-6)
+    recs = s.score_records([{"id": "a", "model": "x", "output": CLEAN}, {"id": "b", "model": "y", "text": "<<"},
+                            {"id": "c", "text": 5}], file="mem")
+    assert recs.groups == ["x", "y"]
+    assert recs.invalid_records == 1
+    assert s.on_rail(GEMMA) == {"gemma": True, "think": False, "none": False}
+
+
+def test_options():
+    assert score.Scorer(channels=["none"]).report().channels == ["none"]
+    assert score.Scorer(group_by="family").score_jsonl('{"id":"g12","text":"x"}').groups == ["g"]
+    with pytest.raises(ValueError):
+        score.Scorer(channels=["gemmma"])
+    with pytest.raises(ValueError):
+        score.Scorer(tier="nope")
+    with pytest.raises(ValueError):
+        score.Scorer().score_jsonl("", into=score.Scorer(group_by="file").report())
+
+
+def test_merge_json_pickle(root, tmp_path):
+    files = sample(root, tmp_path)
+    s = score.Scorer()
+    whole = s.report()
+    for f in files:
+        s.score_file(f, into=whole)
+    parts = [score.score_file(f) for f in reversed(files)]
+    merged = score.merge(parts)
+    assert merged == whole
+    assert merged.to_json() == whole.to_json()
+    assert parts[0] + parts[1] + parts[2] == whole
+    assert score.Report.from_json(whole.to_json(pretty=True)) == whole
+    assert pickle.loads(pickle.dumps(whole)) == whole
+    with pytest.raises(ValueError):
+        score.Report.from_json("{}")
+    with pytest.raises(ValueError):
+        merged.merge(score.Scorer(group_by="file").report())
+    with pytest.raises(ValueError):
+        score.merge([])
+    assert "<svg" in whole.to_html() and "model-a" in whole.to_table()
+
+
+@pytest.mark.skipif(not os.environ.get("PLURNK_CLI"), reason="the CLI was not built")
+def test_same_numbers_as_the_cli(root, tmp_path):
+    files = sample(root, tmp_path)
+    cli = subprocess.run([os.environ["PLURNK_CLI"], "score", "--json", *files], check=True,
+                         stdout=subprocess.PIPE).stdout.decode()
+    assert score.merge(score.score_file(f) for f in files).to_json() + "\n" == cli
+
+
+def test_threads(root, tmp_path):
+    files = sample(root, tmp_path, turns=40, shards=4)
+    out = [None] * len(files)
+
+    def work(i):
+        out[i] = score.score_file(files[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(files))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert score.merge(out) == score.merge(score.score_file(f) for f in files)

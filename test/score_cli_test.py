@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""plurnk score from the outside.
+
+usage: score_cli_test.py PLURNK SOURCE_ROOT
+
+- On the public conformance inputs grouped by family, every count agrees with what
+  `plurnk batch` answers for the same requests, item by item (turns, clean turns, statements,
+  text items, ops, suffixes, turn shape and SEND dispositions recomputed from the statements;
+  error, advisory and unparsedTail items: the same number, each class's example is one of the
+  messages batch gave and fits the class's template, no class counts more messages than fit
+  its template, and every message fits a class).
+- The report does not depend on --jobs; shards scored apart and merged with --merge equal one
+  run over all of them, byte for byte; reports of different groupings refuse to merge.
+- Directories of turn files, usage errors, the table and the page.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+
+PLURNK, ROOT = sys.argv[1], sys.argv[2]
+fails = 0
+
+
+def check(name, ok, detail=""):
+    global fails
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
+    fails += 0 if ok else 1
+
+
+def run(*args, stdin=None):
+    return subprocess.run([PLURNK, *args], input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def family(vid):
+    return re.match(r"[A-Za-z]*", vid).group(0)
+
+
+DISPOSITIONS = {102, 200, 202, 300, 499}
+
+
+def expected_groups(vectors, answers):
+    groups = defaultdict(lambda: defaultdict(Counter))
+    for v in vectors:
+        res = answers[v["id"]]
+        g = groups[family(v["id"])]
+        c = g["n"]
+        c["turns"] += 1
+        c["bytes"] += len(v["input"].encode("utf-8"))
+        items = res["items"]
+        errs = [i["error"] for i in items if i["kind"] == "error"]
+        stmts = [i["statement"] for i in items if i["kind"] == "statement"]
+        c["clean"] += not errs and "unparsedTail" not in res
+        c["statements"] += len(stmts)
+        c["textItems"] += sum(i["kind"] == "text" for i in items)
+        c["turnsWithErrors"] += any(e["severity"] == "error" for e in errs)
+        c["turnsWithWarnings"] += any(e["severity"] == "warning" for e in errs)
+        c["turnsWithTail"] += "unparsedTail" in res
+        for s in stmts:
+            g["ops"][s["op"]] += 1
+            g["suffixes"][s["suffix"]] += 1
+        for e in errs:
+            g["errors" if e["severity"] == "error" else "warnings"][e["message"]] += 1
+        if "unparsedTail" in res:
+            g["tails"][res["unparsedTail"]["reason"]] += 1
+        if v["tier"] == "parse":
+            c["shapeChecked"] += 1
+            if not stmts or stmts[0]["op"] != "PLAN":
+                g["shape"]["no-plan-first"] += 1
+            term = next((k for k, s in enumerate(stmts) if s["op"] == "SEND" and s["signal"] in DISPOSITIONS), None)
+            if term is None:
+                g["shape"]["no-terminal-send"] += 1
+                g["dispositions"]["none"] += 1
+            else:
+                g["dispositions"][str(stmts[term]["signal"])] += 1
+                at = items.index({"kind": "statement", "statement": stmts[term]})
+                if any(i["kind"] == "statement" or (i["kind"] == "error" and i["error"]["severity"] == "error")
+                       for i in items[at + 1:]):
+                    g["shape"]["ops-after-send"] += 1
+    return groups
+
+
+def template_regex(template):
+    """A message table template ("unexpected {found}; expected {expected}") as a regex."""
+    parts = re.split(r"\{[a-z_]+\}", template)
+    return re.compile("(?s)" + ".*".join(re.escape(p) for p in parts))
+
+
+def conformance():
+    corpus = os.path.join(ROOT, "test", "conformance", "parser.jsonl")
+    vectors = [json.loads(line) for line in open(corpus, encoding="utf-8")]
+    requests = "".join(json.dumps({"id": v["id"], "tier": v["tier"], "input": v["input"]}, ensure_ascii=False) + "\n"
+                       for v in vectors).encode("utf-8")
+    batch = run("batch", stdin=requests)
+    answers = {}
+    for line in batch.stdout.decode("utf-8").splitlines():
+        rec = json.loads(line)
+        answers[rec["id"]] = rec["result"]
+    check("batch answers every vector", len(answers) == len(vectors))
+    score = run("score", "--group-by=family", "--json", corpus)
+    check("score exits 0", score.returncode == 0, score.stderr.decode())
+    report = json.loads(score.stdout)
+    want = expected_groups(vectors, answers)
+    check("the same families", sorted(report["groups"]) == sorted(want), f"{sorted(report['groups'])} {sorted(want)}")
+    for fam, exp in sorted(want.items()):
+        got = report["groups"].get(fam, {})
+        for k, n in exp["n"].items():
+            check(f"family {fam}: {k} = {n}", got.get(k) == n, f"score says {got.get(k)}")
+        for k in ("ops", "suffixes", "dispositions"):
+            check(f"family {fam}: {k}", got.get(k) == dict(exp[k]), f"{got.get(k)} != {dict(exp[k])}")
+        counts = {c: t["count"] for c, t in got.get("shape", {}).items()}
+        check(f"family {fam}: shape", counts == dict(exp["shape"]), f"{counts} != {dict(exp['shape'])}")
+        for k in ("errors", "warnings", "tails"):
+            classes = got.get(k, {})
+            messages = exp[k]  # rendered message -> items, from plurnk batch
+            check(f"family {fam}: {k}: {sum(messages.values())} items in {len(classes)} classes",
+                  sum(t["count"] for t in classes.values()) == sum(messages.values()))
+            patterns = {}
+            for c, t in classes.items():
+                if c.startswith("external: "):
+                    patterns[c] = re.compile(re.escape(c[len("external: "):]))
+                elif "template" not in t:
+                    check(f"family {fam}: class {c} has a template", False)
+                    continue
+                else:
+                    patterns[c] = template_regex(t["template"])
+                matching = sum(n for m, n in messages.items() if patterns[c].fullmatch(m))
+                ex = t["example"]["message"]
+                check(f"family {fam}: {k} {c}: {t['count']} items, example fits the template",
+                      patterns[c].fullmatch(ex) is not None and ex in messages and t["count"] <= matching,
+                      f"{ex!r}, {t['count']} > {matching}")
+            unclassed = [m for m in messages if not any(p.fullmatch(m) for p in patterns.values())]
+            check(f"family {fam}: every {k} message fits a class found", not unclassed, repr(unclassed[:3]))
+    print(f"conformance: {len(vectors)} vectors, {len(want)} families")
+
+
+def merging(tmp):
+    sample = os.path.join(ROOT, "doc", "examples", "score_sample.py")
+    shards = os.path.join(tmp, "shards")
+    subprocess.run([sys.executable, sample, "--turns", "120", "--shards", "3", shards], check=True)
+    files = sorted(os.path.join(shards, f) for f in os.listdir(shards))
+    one = run("score", "--json", "--jobs=1", *files)
+    many = run("score", "--json", "--jobs=3", *files)
+    check("--jobs does not change the report", one.stdout == many.stdout and one.returncode == 0)
+    by_dir = run("score", "--json", shards)
+    check("a directory is its files, sorted", by_dir.stdout == one.stdout)
+    parts = []
+    for k, f in enumerate(reversed(files)):
+        part = os.path.join(tmp, f"part{k}.json")
+        with open(part, "wb") as out:
+            out.write(run("score", "--json", f).stdout)
+        parts.append(part)
+    merged = run("score", "--merge", "--json", *parts)
+    check("merged shards equal one run, byte for byte", merged.stdout == one.stdout, merged.stderr.decode())
+    report = json.loads(one.stdout)
+    check("three models", sorted(report["groups"]) == ["model-a", "model-b", "model-c"])
+    check("360 turns", report["total"]["turns"] == 360)
+    other = os.path.join(tmp, "byfile.json")
+    with open(other, "wb") as out:
+        out.write(run("score", "--json", "--group-by=file", files[0]).stdout)
+    bad = run("score", "--merge", parts[0], other)
+    check("different groupings refuse to merge", bad.returncode == 2 and b"grouped differently" in bad.stderr)
+    table = run("score", *files).stdout.decode()
+    check("the table lists the models", all(m in table for m in ("model-a", "model-b", "model-c")))
+    html = os.path.join(tmp, "r.html")
+    page = run("score", "--html=" + html, *files)
+    text = open(html, encoding="utf-8").read() if page.returncode == 0 else ""
+    check("--html writes a page", "<svg" in text and "model-c" in text and "<script" not in text)
+    # stdin, and JSON Lines with an invalid line
+    lines = open(files[0], "rb").read() + b"oops\n"
+    got = json.loads(run("score", "--json", stdin=lines).stdout)
+    check("stdin; an invalid line is counted", got["invalidRecords"]["count"] == 1 and
+          got["invalidRecords"]["example"]["file"] == "-")
+
+
+def progress_and_fields(tmp):
+    import pty
+    path = os.path.join(tmp, "fields.jsonl")
+    with open(path, "w") as f:
+        for i in range(50):
+            f.write(json.dumps({"id": i, "task": ["a", "b"][i % 2], "text": "<<PLAN:g:PLAN<<SEND[200]:d:SEND"}) + "\n")
+    got = json.loads(run("score", "--json", "--group-by=task", path).stdout)
+    check("--group-by=FIELD", {k: g["turns"] for k, g in got["groups"].items()} == {"a": 25, "b": 25})
+    check("a number id is its JSON text", got["groups"]["a"]["rail"] == {"none": 25} and
+          run("score", "--json", "--group-by=id", path).stdout.count(b'"49"') >= 1)
+    quiet = run("score", path)
+    check("no progress when stderr is not a terminal", quiet.stderr == b"")
+    master, slave = pty.openpty()
+    p = subprocess.run([PLURNK, "score", path], stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    shown = os.read(master, 4096)
+    os.close(master)
+    check("progress on a terminal", p.returncode == 0 and b"turns/s" in shown and b"MB/s" in shown, repr(shown))
+
+
+def sarif(tmp):
+    """--format=sarif: one artifact per turn, one result per diagnostic and per unparsedTail; valid
+    against the official schema when jsonschema is installed for this interpreter."""
+    sample = os.path.join(tmp, "sarif.jsonl")
+    subprocess.run([sys.executable, os.path.join(ROOT, "doc", "examples", "score_sample.py"), "--turns", "30",
+                    sample], check=True)
+    out = run("score", "--format=sarif", sample)
+    check("--format=sarif exits 0", out.returncode == 0, out.stderr.decode())
+    log = json.loads(out.stdout)
+    recs = [json.loads(line) for line in open(sample, encoding="utf-8")]
+    answers = run("batch", stdin="".join(json.dumps({"id": r["id"], "tier": r["tier"], "input": r["text"]}) + "\n"
+                                         for r in recs).encode()).stdout.decode().splitlines()
+    want = 0
+    for line in answers:
+        res = json.loads(line)["result"]
+        want += sum(i["kind"] == "error" for i in res["items"]) + ("unparsedTail" in res)
+    run0 = log["runs"][0]
+    check("SARIF 2.1.0", log.get("version") == "2.1.0")
+    check("an artifact per record", len(run0.get("artifacts", [])) == len(recs), str(len(run0.get("artifacts", []))))
+    check(f"a result per diagnostic and tail ({want})", len(run0.get("results", [])) == want,
+          str(len(run0.get("results", []))))
+    check("records are FILE#ID", run0["artifacts"][0]["location"]["uri"] == sample + "#p00000")
+    try:
+        import jsonschema
+    except ImportError:
+        print(f"(jsonschema not installed for {sys.executable}: schema check left to test/sarif)")
+        return
+    schema = json.load(open(os.path.join(ROOT, "test", "sarif", "sarif-schema-2.1.0.json"), encoding="utf-8"))
+    errors = list(jsonschema.Draft4Validator(schema).iter_errors(log))
+    check("the log validates against the SARIF schema", not errors, str(errors[:1]))
+
+
+def turn_files(tmp):
+    d = os.path.join(tmp, "turns")
+    os.makedirs(os.path.join(d, "sub"))
+    for name, text in (("a.plurnk", "<<PLAN:g:PLAN\n<<SEND[200]:d:SEND"), ("sub/b.txt", "<<READ(a)::READ")):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    got = json.loads(run("score", "--json", "--group-by=file", d).stdout)
+    check("a directory of turn files, one turn each", sorted(got["groups"]) == [os.path.join(d, "a.plurnk"),
+                                                                                   os.path.join(d, "sub", "b.txt")])
+    check("turn files are scored", got["total"]["turns"] == 2 and got["total"]["clean"] == 1)
+    for args, what in ((["--jobs=0"], "--jobs=0"), (["--channel=gemmma"], "unknown channel"),
+                       (["--tier=x"], "unknown tier"), (["--merge"], "--merge without files"),
+                       (["--bogus"], "unknown option"), ([os.path.join(d, "missing.jsonl")], "missing file")):
+        r = run("score", *args)
+        check(f"usage or file error: {what}", r.returncode == 2, str(r.returncode))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    conformance()
+    merging(tmp)
+    progress_and_fields(tmp)
+    sarif(tmp)
+    turn_files(tmp)
+sys.exit(1 if fails else 0)

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// The scorer (lib/score): what a turn counts as, JSON Lines records and their aliases, reports
+// that round-trip through JSON and merge exactly (shards in any order equal one run), and the
+// Wilson interval. The rail recognizer is checked against the sampler in rail_test.cpp.
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "plurnk/json.hpp"
+#include "plurnk/score.hpp"
+
+using namespace plurnk;
+
+namespace {
+
+const std::string k_gemma = "<|channel>thought\nok<channel|>\n";
+
+std::string jsonl(const std::vector<std::string>& texts, const std::string& model) {
+    std::string out;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        std::string line = "{\"id\":\"t" + std::to_string(i) + "\",\"model\":\"" + model + "\",\"text\":";
+        append_json_string(line, texts[i]);
+        out += line + "}\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a clean rail turn counts as clean, on its rail, with its ops and disposition", "[score]") {
+    score::scorer s;
+    score::report r = s.empty_report();
+    s.add(r, {.text = k_gemma + "<<PLAN:g:PLAN\n<<READ1(a.md)::READ1\n<<SEND[200]:done:SEND", .id = "x"});
+    REQUIRE(r.groups.size() == 1);
+    const score::group& g = r.groups.at("");
+    CHECK(g.turns == 1);
+    CHECK(g.clean == 1);
+    CHECK(g.statements == 3);
+    CHECK(g.text_items == 1);  // the channel
+    CHECK(g.ops == std::map<std::string, std::uint64_t>{{"PLAN", 1}, {"READ", 1}, {"SEND", 1}});
+    CHECK(g.suffixes == std::map<std::string, std::uint64_t>{{"", 2}, {"1", 1}});
+    CHECK(g.dispositions == std::map<std::string, std::uint64_t>{{"200", 1}});
+    CHECK(g.rail == std::map<std::string, std::uint64_t>{{"gemma", 1}});
+    CHECK(g.shape.empty());
+    CHECK(g.errors.empty());
+}
+
+TEST_CASE("turn-shape violations and error classes", "[score]") {
+    score::scorer s;
+    score::report r = s.empty_report();
+    s.add(r, {.text = "<<READ(a)::READ\n<<PLAN:g:PLAN", .id = "a"});                        // no PLAN first, no SEND (an error item)
+    s.add(r, {.text = "<<PLAN:g:PLAN\n<<SEND[200]:d:SEND\n<<EXEC[sh]:ls:EXEC", .id = "b"});  // an op after SEND
+    s.add(r, {.text = "<<PLAN:g:PLAN\n<<SEND[200]:d:SEND\n<<EXEC[sh]:ls:EXEC", .id = "c"});
+    const score::group& g = r.groups.at("");
+    CHECK(g.turns == 3);
+    CHECK(g.clean == 0);
+    CHECK(g.shape.at("no-plan-first").turns == 1);
+    CHECK(g.shape.at("no-terminal-send").turns == 1);
+    CHECK(g.shape.size() == 3);
+    CHECK(g.shape.at("ops-after-send").turns == 2);
+    CHECK(g.shape.at("ops-after-send").ex->id == "b");  // the smallest id
+    CHECK(g.dispositions == std::map<std::string, std::uint64_t>{{"200", 2}, {"none", 1}});
+    CHECK(g.turns_with_errors == 3);
+    CHECK(g.errors.at("turn_missing_plan").turns == 1);  // classes are the message table's names
+    CHECK(g.errors.at("turn_ended_by_send").turns == 2);
+    CHECK(score::class_template("turn_missing_plan").find("PLAN") != std::string::npos);
+    std::uint64_t errors = 0;
+    for (const auto& [k, t] : g.errors) errors += t.count;
+    CHECK(errors >= 3);
+    CHECK(g.rail.empty());
+}
+
+TEST_CASE("JSON Lines records: field aliases, groups, tiers and invalid lines", "[score]") {
+    score::options o;
+    o.group_by = "family";
+    score::scorer s(o);
+    score::report r = s.empty_report();
+    s.add_jsonl(r,
+                "{\"id\":\"g1\",\"output\":\"<<PLAN:g:PLAN<<SEND[200]:d:SEND\"}\n"
+                "{\"id\":\"g2\",\"completion\":\"<<READ(a)::READ\",\"tier\":\"statements\"}\r\n"
+                "\n"
+                "{\"id\":\"r1\",\"input\":\"x\"}\n"
+                "not json\n"
+                "{\"id\":\"r2\",\"text\":3}\n"
+                "{\"id\":\"r3\",\"text\":\"x\",\"tier\":\"nope\"}",
+                "f.jsonl");
+    CHECK(r.groups.at("g").turns == 2);
+    CHECK(r.groups.at("g").tiers == std::map<std::string, std::uint64_t>{{"parse", 1}, {"statements", 1}});
+    CHECK(r.groups.at("g").shape_checked == 1);
+    CHECK(r.groups.at("g").clean == 2);
+    CHECK(r.groups.at("r").turns == 1);
+    CHECK(r.invalid_records == 3);
+    REQUIRE(r.invalid_example);
+    CHECK(r.invalid_example->line == 5);
+    CHECK(r.invalid_example->id == "#5");
+}
+
+TEST_CASE("reports round-trip through JSON and merge exactly in any order", "[score]") {
+    std::vector<std::string> texts;
+    for (int i = 0; i < 40; ++i) {
+        std::string t = "<<PLAN:goal " + std::to_string(i) + ":PLAN\n";
+        if (i % 3 == 0) t += "<<EDIT(f)<" + std::to_string(i) + ">:x:EDIT\n";
+        if (i % 5 == 0) t += "<<READ(a:READ\n";
+        if (i % 7 != 0) t += "<<SEND[" + std::string(i % 2 ? "200" : "102") + "]:d:SEND";
+        if (i % 11 == 0) t = k_gemma + t;
+        texts.push_back(t);
+    }
+    score::scorer s;
+    const std::string all = jsonl(texts, "m") + jsonl(texts, "n");
+    score::report whole = s.empty_report();
+    s.add_jsonl(whole, all, "in.jsonl");
+    const std::string json = whole.to_json();
+    const auto back = score::report::from_json(json);
+    REQUIRE(back);
+    CHECK(*back == whole);
+    CHECK(back->to_json() == json);
+    CHECK(score::report::from_json(whole.to_json(true)) == whole);
+
+    // Shards cut at line ends, scored by separate scorers, merged in reverse order.
+    std::vector<score::report> parts;
+    std::size_t at = 0, line = 1;
+    for (std::size_t cut : {7u, 30u, 55u, 80u}) {
+        std::size_t end = at;
+        std::size_t lines = 0;
+        while (lines < cut - (line - 1)) end = all.find('\n', end) + 1, ++lines;
+        score::scorer other;
+        parts.push_back(other.empty_report());
+        other.add_jsonl(parts.back(), std::string_view(all).substr(at, end - at), "in.jsonl", line);
+        at = end;
+        line = cut + 1;
+    }
+    score::report merged = s.empty_report();
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+        const auto round = score::report::from_json(it->to_json());
+        REQUIRE(round);
+        CHECK(merged.merge(*round).empty());
+    }
+    CHECK(merged == whole);
+    CHECK(merged.to_json() == json);
+
+    score::options o;
+    o.group_by = "file";
+    score::report other = score::scorer(o).empty_report();
+    CHECK_FALSE(merged.merge(other).empty());
+    std::string why;
+    CHECK_FALSE(score::report::from_json("{\"plurnkScore\":1}", &why));
+    CHECK(!why.empty());
+    CHECK_FALSE(score::report::from_json("[]"));
+}
+
+TEST_CASE("Wilson intervals", "[score]") {
+    const score::rate none = score::wilson(0, 0);
+    CHECK(none.value == 0);
+    const score::rate zero = score::wilson(0, 10);
+    CHECK(zero.low == 0);
+    CHECK(std::abs(zero.high - 0.27753) < 1e-4);
+    const score::rate half = score::wilson(50, 100);
+    CHECK(std::abs(half.low - 0.40383) < 1e-4);
+    CHECK(std::abs(half.high - 0.59617) < 1e-4);
+    const score::rate all = score::wilson(10, 10);
+    CHECK(all.high == 1);
+    CHECK(std::abs(all.low - 0.72247) < 1e-4);
+}
+
+TEST_CASE("the table and the page show the groups", "[score]") {
+    score::scorer s;
+    score::report r = s.empty_report();
+    s.add_jsonl(r, jsonl({"<<PLAN:g:PLAN<<SEND[200]:d:SEND", "<<READ(a)::READ"}, "model<x>"), "f.jsonl");
+    const std::string table = score::render_table(r);
+    CHECK(table.find("model<x>") != std::string::npos);
+    CHECK(table.find("50.0%") != std::string::npos);
+    const std::string html = score::render_html(r);
+    CHECK(html.find("model&lt;x&gt;") != std::string::npos);
+    CHECK(html.find("<svg") != std::string::npos);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));  // no other URL
+}
