@@ -79,7 +79,10 @@ struct ranked {
 std::vector<ranked> top_of(const std::map<std::string, tally>& m, std::size_t n) {
     std::vector<ranked> v;
     for (const auto& [k, t] : m) v.push_back({k, &t});
-    std::stable_sort(v.begin(), v.end(), [](const ranked& a, const ranked& b) { return a.t->turns > b.t->turns; });
+    // Most turns first, ties by key (std::sort: std::stable_sort's buffer is deprecated in clang 19).
+    std::sort(v.begin(), v.end(), [](const ranked& a, const ranked& b) {
+        return a.t->turns != b.t->turns ? a.t->turns > b.t->turns : a.key < b.key;
+    });
     if (v.size() > n) v.resize(n);
     return v;
 }
@@ -148,7 +151,9 @@ std::string render_table(const report& r, const render_options& o) {
     const auto counts = [&](const char* title, const std::map<std::string, std::uint64_t>& m, bool empty_is_none) {
         if (m.empty()) return;
         std::vector<std::pair<std::string, std::uint64_t>> v(m.begin(), m.end());
-        std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+            return a.second != b.second ? a.second > b.second : a.first < b.first;  // ties by key
+        });
         std::uint64_t sum = 0;
         for (const auto& [k, n] : v) sum += n;
         out += std::string(title) + ":";

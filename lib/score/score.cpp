@@ -348,7 +348,10 @@ void scorer::add_line(report& r, std::string_view line, std::string_view file, s
     if (why.empty()) return;  // a blank line
     ++r.invalid_records;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    example e{std::string(file), "#" + std::to_string(line_no), static_cast<std::uint32_t>(line_no), 0, why, excerpt(line, 1)};
+    // The id is built by appending (g++ 12 -O3 misreads "#" + string as an overlapping copy).
+    std::string id = "#";
+    id += std::to_string(line_no);
+    example e{std::string(file), std::move(id), static_cast<std::uint32_t>(line_no), 0, why, excerpt(line, 1)};
     if (!r.invalid_example || e < *r.invalid_example) r.invalid_example = std::move(e);
 }
 
