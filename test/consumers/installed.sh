@@ -14,7 +14,7 @@ prefix=$work/prefix
 mkdir -p "$work"
 if [ ! -f "$work/build/build.ninja" ]; then
     meson setup "$work/build" "$src" --wrap-mode=nodownload --prefix="$prefix" --buildtype=plain \
-        -Ddefault_library=both -Dtests=disabled -Dbench=disabled -Dcli=enabled -Dfuzz=disabled -Dpython=disabled
+        -Ddefault_library=both -Dtests=disabled -Dbench=disabled -Dcli=enabled -Dfuzz=disabled -Dpython=disabled -Dwire=disabled
 fi
 meson compile -C "$work/build" -j 2
 rm -rf "$prefix"
