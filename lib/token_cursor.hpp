@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The statement parser's first layer (private header): the token stream as the parser reads it,
+// and the syntax tree it records into. Every look at a token counts as fetching it from the
+// lexer (the reference records a lexer error when the parser first fetches the token after it,
+// which orders the diagnostics); consuming a token records it in the unit being parsed.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "statement_parser.hpp"
+#include "token.hpp"
+#include "work_counter.hpp"
+
+namespace plurnk::detail {
+
+class token_cursor {
+public:
+    // Past the tokens lexed so far an unfinished stream has no answer yet: the parser's step
+    // is undone and retried when more tokens arrive.
+    struct need_more {};
+
+    // Reads `toks` from here on; with `finished` they end with the eof token.
+    void attach(const std::vector<token>& toks, bool finished) {
+        toks_ = &toks;
+        finished_ = finished;
+        tree_.token_unit.resize(toks.size(), -1);
+    }
+
+    [[nodiscard]] int la(std::size_t k = 1) const { return ttype_of(lt(k)); }
+    [[nodiscard]] const token& lt(std::size_t k = 1) const { return tok_at(p_ + k - 1); }
+    [[nodiscard]] const token& tok_at(std::size_t i) const {
+        if constexpr (k_work_counter) ++looks_;
+        const auto& toks = *toks_;
+        if (i >= toks.size()) {
+            if (!finished_) throw need_more{};
+            i = toks.size() - 1;
+        }
+        fetched_ = std::max(fetched_, i);
+        return toks[i];
+    }
+
+    // Moves past the current token, recording it in the open unit. At the eof token of a
+    // finished stream it stays put.
+    void consume() {
+        if (unit_ >= 0) {
+            unit& u = tree_.units[static_cast<std::size_t>(unit_)];
+            if (u.first > u.last) u.first = static_cast<std::uint32_t>(p_);
+            u.last = static_cast<std::uint32_t>(p_);
+            tree_.token_unit[p_] = unit_;
+        }
+        if (p_ + 1 < toks_->size() || (!finished_ && p_ < toks_->size())) ++p_;
+    }
+
+    [[nodiscard]] std::size_t index() const noexcept { return p_; }
+    [[nodiscard]] std::size_t fetched() const noexcept { return fetched_; }
+    [[nodiscard]] bool finished() const noexcept { return finished_; }
+    [[nodiscard]] const std::vector<token>& tokens() const noexcept { return *toks_; }
+    [[nodiscard]] const syntax_tree& tree() const noexcept { return tree_; }
+    syntax_tree take_tree() { return std::move(tree_); }
+
+protected:
+    // The cursor's part of a step snapshot.
+    struct position {
+        std::size_t p, fetched, units, errors;
+    };
+    [[nodiscard]] position save_position() const {
+        return position{p_, fetched_, tree_.units.size(), tree_.errors.size()};
+    }
+    void restore_position(const position& s) {
+        for (std::size_t i = s.p; i <= p_ && i < tree_.token_unit.size(); ++i) tree_.token_unit[i] = -1;
+        p_ = s.p;
+        fetched_ = s.fetched;
+        tree_.units.resize(s.units);
+        tree_.errors.resize(s.errors);
+        unit_ = -1;
+    }
+
+    // Forgets the first `tokens` tokens (see stream_syntax::release()).
+    void release_tokens(std::size_t tokens) {
+        p_ = 0;
+        fetched_ = fetched_ >= tokens ? fetched_ - tokens : 0;
+        tree_.token_unit.clear();
+        tree_.units.clear();
+        tree_.errors.clear();
+        toks_ = nullptr;
+    }
+
+    // Token fetches since the last call, for the work counter (work_counter.hpp).
+    std::uint64_t take_looks() { return std::exchange(looks_, 0); }
+
+    syntax_tree tree_;
+    int unit_ = -1;  // the unit consumed tokens are recorded in, or -1
+
+private:
+    const std::vector<token>* toks_ = nullptr;
+    bool finished_ = false;
+    std::size_t p_ = 0;
+    mutable std::size_t fetched_ = 0;
+    mutable std::uint64_t looks_ = 0;
+};
+
+}  // namespace plurnk::detail
