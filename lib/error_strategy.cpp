@@ -11,18 +11,18 @@ constexpr std::uint64_t point_bit(recovery_point at) { return std::uint64_t{1} <
 tset error_strategy::recovery_set() const {
     tset s = 0;
     for (tset f : follow_) s |= f;
-    return s & ~bit(T_EPS);
+    return s & ~bit(k_eps);
 }
 
 tset error_strategy::expected(tset next) const {
-    if (!(next & bit(T_EPS))) return next;
-    tset e = next & ~bit(T_EPS);
+    if (!(next & bit(k_eps))) return next;
+    tset e = next & ~bit(k_eps);
     bool eps = true;
     for (auto it = follow_.rbegin(); it != follow_.rend() && eps; ++it) {
-        e |= *it & ~bit(T_EPS);
-        eps = (*it & bit(T_EPS)) != 0;
+        e |= *it & ~bit(k_eps);
+        eps = (*it & bit(k_eps)) != 0;
     }
-    if (eps) e |= bit(T_EOF);
+    if (eps) e |= bit(tok::eof);
     return e;
 }
 
@@ -91,15 +91,15 @@ void error_strategy::report_and_note() {
 }
 
 void error_strategy::consume_until(tset set) {
-    while (la() != T_EOF && !(set & bit(la()))) consume();
+    while (la() != sym(tok::eof) && !(set & bit(la()))) consume();
 }
 
 bool error_strategy::sync(recovery_point at, tset next, sync_kind kind) {
     rs_.point = at;
     if (rs_.recovering) return true;
-    const int t = la();
+    const symbol t = la();
     if (next & bit(t)) return true;
-    if (next & bit(T_EPS)) return true;
+    if (next & bit(k_eps)) return true;
     if (kind == sync_kind::loop_back) {
         report_unwanted(next);
         consume_until(expected(next) | recovery_set());
@@ -112,8 +112,8 @@ bool error_strategy::sync(recovery_point at, tset next, sync_kind kind) {
 tset error_strategy::sync_back(recovery_point at, tset next) {
     rs_.point = at;
     if (rs_.recovering) return 0;
-    const int t = la();
-    if ((next & bit(t)) || (next & bit(T_EPS))) return 0;
+    const symbol t = la();
+    if ((next & bit(t)) || (next & bit(k_eps))) return 0;
     report_unwanted(next);
     return expected(next) | recovery_set();
 }
@@ -126,7 +126,7 @@ bool error_strategy::single_token_deletion(tset next) {
     return true;
 }
 
-bool error_strategy::match(recovery_point at, int t, tset after) {
+bool error_strategy::match(recovery_point at, symbol t, tset after) {
     rs_.point = at;
     if (la() == t) {
         end_error_condition();

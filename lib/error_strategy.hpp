@@ -87,7 +87,7 @@ public:
     // to skip to (0: nothing to skip).
     tset sync_back(recovery_point at, tset next);
     // match(t): `after` are the tokens that may follow t in the rule (EPS: the rule may end).
-    bool match(recovery_point at, int t, tset after);
+    bool match(recovery_point at, symbol t, tset after);
     bool match_set(recovery_point at, tset set);
 
     // A decision with no viable alternative at token `at`; returns false.

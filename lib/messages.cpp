@@ -145,25 +145,25 @@ std::string_view lex_context_text(lex_context c) noexcept {
 }
 
 const char* token_type_name(int t) noexcept {
-    if (is_opener(t)) return t == static_cast<int>(plurnk::op::TURN) ? "open tag `<<TURNsuffix`" : "open tag `<<OPsuffix`";
+    if (is_opener(t)) return t == sym(plurnk::op::TURN) ? "open tag `<<TURNsuffix`" : "open tag `<<OPsuffix`";
     switch (t) {
-        case T_TEXT: return "text between statements";
-        case T_CLOSE_TURN: return "close tag `:TURNsuffix`";
-        case T_LBRACK: return "`[` (signal slot opener)";
-        case T_LPAREN: return "`(` (target slot opener)";
-        case T_SCOPE: return "`<L>` line marker";
-        case T_COLON: return "`:` (body fence)";
-        case T_CLOSE: return "close tag `:OPsuffix`";
-        case T_TAG: return "tag";
-        case T_COMMA: return "`,`";
-        case T_RBRACK: return "`]` (signal slot closer)";
-        case T_DISP: return "disposition";
-        case T_INT: return "integer (SEND/KILL signal)";
-        case T_IDENT: return "executor (EXEC signal)";
-        case T_TGT: return "target content";
-        case T_RPAREN: return "`)` (target slot closer)";
-        case T_BODY: return "body content";
-        case T_EOF: return "end of input";
+        case sym(tok::text): return "text between statements";
+        case sym(tok::close_turn): return "close tag `:TURNsuffix`";
+        case sym(tok::lbrack): return "`[` (signal slot opener)";
+        case sym(tok::lparen): return "`(` (target slot opener)";
+        case sym(tok::scope): return "`<L>` line marker";
+        case sym(tok::colon): return "`:` (body fence)";
+        case sym(tok::close_tag): return "close tag `:OPsuffix`";
+        case sym(tok::tag): return "tag";
+        case sym(tok::comma): return "`,`";
+        case sym(tok::rbrack): return "`]` (signal slot closer)";
+        case sym(tok::disposition): return "disposition";
+        case sym(tok::integer): return "integer (SEND/KILL signal)";
+        case sym(tok::ident): return "executor (EXEC signal)";
+        case sym(tok::target_text): return "target content";
+        case sym(tok::rparen): return "`)` (target slot closer)";
+        case sym(tok::body_text): return "body content";
+        case sym(tok::eof): return "end of input";
         default: return "input";
     }
 }
@@ -172,14 +172,15 @@ namespace {
 
 // ANTLR's IntervalSet text in vocabulary order, equal names once.
 std::string make_expected_list(tset set, bool oxford) {
-    static constexpr int k_order[] = {
-        T_TEXT, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, T_CLOSE_TURN, T_LBRACK,
-        T_LPAREN, T_SCOPE, T_COLON, T_TAG, T_COMMA, T_RBRACK, T_DISP, T_INT, T_IDENT, T_TGT,
-        T_RPAREN, T_BODY, T_CLOSE};
+    static constexpr symbol k_order[] = {
+        sym(tok::text), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,  // the openers, in op order
+        sym(tok::close_turn), sym(tok::lbrack), sym(tok::lparen), sym(tok::scope), sym(tok::colon),
+        sym(tok::tag), sym(tok::comma), sym(tok::rbrack), sym(tok::disposition), sym(tok::integer),
+        sym(tok::ident), sym(tok::target_text), sym(tok::rparen), sym(tok::body_text), sym(tok::close_tag)};
     // token_type_name() returns one literal per distinct name, so equal names are equal pointers.
     std::array<const char*, std::size(k_order)> names;
     std::size_t count = 0;
-    for (int t : k_order) {
+    for (symbol t : k_order) {
         if (!(set & bit(t))) continue;
         const char* n = token_type_name(t);
         if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(count), n) ==
@@ -203,8 +204,8 @@ std::string make_expected_list(tset set, bool oxford) {
 
 // How a token shows in a parser message: a disposition quoted, anything else by its type's name.
 void append_token_display(std::string& out, const token& t, std::string_view in) {
-    const int ty = ttype_of(t);
-    if (ty == T_DISP) {
+    const symbol ty = symbol_of(t);
+    if (ty == sym(tok::disposition)) {
         out += '\'';
         out.append(in.substr(t.begin, t.end - t.begin));
         out += '\'';
@@ -217,7 +218,7 @@ void append_token_display(std::string& out, const token& t, std::string_view in)
 
 const std::string& expected_list(std::uint64_t set, bool oxford) {
     thread_local std::unordered_map<tset, std::string> cache;
-    const tset key = (set & ~bit(T_EPS)) | (oxford ? bit(T_EPS) : 0);  // EPS never shows in a list
+    const tset key = (set & ~bit(k_eps)) | (oxford ? bit(k_eps) : 0);  // EPS never shows in a list
     auto it = cache.find(key);
     if (it == cache.end()) {
         if (cache.size() >= 4096) cache.clear();  // bounded, whatever the sets

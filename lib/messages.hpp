@@ -44,7 +44,7 @@ inline constexpr std::size_t k_lex_context_count = static_cast<std::size_t>(lex_
 
 // The vocabulary name of a token type in parser messages (SPEC §14, BEHAVIOUR §4.3). Equal names
 // are the same literal, so they compare equal as pointers.
-[[nodiscard]] const char* token_type_name(int t) noexcept;
+[[nodiscard]] const char* token_type_name(int t) noexcept;  // t: a symbol (token.hpp)
 
 // The names of `set` in vocabulary order, equal names once, joined with " or ", or as
 // "A, B, or C" when `oxford` and three or more; "" when the set names nothing (EOF and EPS never

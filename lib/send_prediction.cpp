@@ -14,45 +14,45 @@ struct walker {
     bool sig = false, tgt = false, scope = false;
     bool sig_value = false;  // a value seen inside [ ]
 
-    bool accept(int t) {
+    bool accept(symbol t) {
         switch (at) {
             case where::slots:
-                if (t == T_LBRACK && !sig) {
+                if (t == sym(tok::lbrack) && !sig) {
                     at = where::signal;
                     sig_value = false;
                     return true;
                 }
-                if (t == T_LPAREN && !tgt) {
+                if (t == sym(tok::lparen) && !tgt) {
                     at = where::target;
                     return true;
                 }
-                if (t == T_SCOPE && terminal && sig && !scope) {
+                if (t == sym(tok::scope) && terminal && sig && !scope) {
                     scope = true;
                     return true;
                 }
                 if (terminal && !sig) return false;
-                if (t == T_COLON || t == T_BODY) {
+                if (t == sym(tok::colon) || t == sym(tok::body_text)) {
                     at = where::body;
                     return true;
                 }
-                return t == T_CLOSE;
+                return t == sym(tok::close_tag);
             case where::signal:
-                if (!sig_value && t == (terminal ? T_DISP : T_INT)) {
+                if (!sig_value && t == (terminal ? sym(tok::disposition) : sym(tok::integer))) {
                     sig_value = true;
                     return true;
                 }
                 if (terminal && !sig_value) return false;  // the disposition is required
-                if (t != T_RBRACK) return false;
+                if (t != sym(tok::rbrack)) return false;
                 sig = true;
                 at = where::slots;
                 return true;
             case where::target:
-                if (t == T_TGT) return true;
-                if (t != T_RPAREN) return false;
+                if (t == sym(tok::target_text)) return true;
+                if (t != sym(tok::rparen)) return false;
                 tgt = true;
                 at = where::slots;
                 return true;
-            case where::body: return t == T_BODY || t == T_CLOSE;
+            case where::body: return t == sym(tok::body_text) || t == sym(tok::close_tag);
         }
         return false;
     }
@@ -64,7 +64,7 @@ send_alt predict_send(const token_cursor& in, std::size_t& died_at) {
     walker mid, term;
     term.terminal = true;
     for (std::size_t i = in.index() + 1;; ++i) {
-        const int t = ttype_of(in.tok_at(i));
+        const symbol t = symbol_of(in.tok_at(i));
         if (mid.alive) mid.alive = mid.accept(t);
         if (term.alive) term.alive = term.accept(t);
         if (mid.alive && !term.alive) return send_alt::mid;
@@ -73,7 +73,7 @@ send_alt predict_send(const token_cursor& in, std::size_t& died_at) {
             died_at = i;
             return send_alt::none;
         }
-        if (t == T_CLOSE || t == T_EOF) break;
+        if (t == sym(tok::close_tag) || t == sym(tok::eof)) break;
     }
     died_at = in.tokens().size() - 1;
     return send_alt::none;

@@ -48,9 +48,9 @@ slot_rules rules_for(plurnk::op o, bool terminal_send) {
 
 tset slot_first(const slot_rules& r) {
     tset s = 0;
-    if (r.signal) s |= bit(T_LBRACK);
-    if (r.target) s |= bit(T_LPAREN);
-    if (r.scope) s |= bit(T_SCOPE);
+    if (r.signal) s |= bit(tok::lbrack);
+    if (r.target) s |= bit(tok::lparen);
+    if (r.scope) s |= bit(tok::scope);
     return s;
 }
 
@@ -186,8 +186,8 @@ private:
             if (f.phase == P_CONSUME) {
                 // One token at a time: what is skipped stays skipped.
                 try {
-                    const int t = la();
-                    if (t == T_EOF || (f.consume_set & bit(t))) {
+                    const symbol t = la();
+                    if (t == sym(tok::eof) || (f.consume_set & bit(t))) {
                         f.phase = f.consume_then;
                     } else {
                         consume();
@@ -253,9 +253,9 @@ private:
     // document : turn_content EOF
     void step_document(std::size_t fi) {
         switch (frames_[fi].phase) {
-            case P_START: return push_frame(rule::turn_content, bit(T_EOF), P_DOC_EOF);
+            case P_START: return push_frame(rule::turn_content, bit(tok::eof), P_DOC_EOF);
             case P_DOC_EOF:
-                if (!match(rp::document_eof, T_EOF, bit(T_EPS))) return go(fi, P_FAIL);
+                if (!match(rp::document_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
                 return go(fi, P_EXIT);
             case P_FAIL: return fail_frame(fi);
             default: return go(fi, P_EXIT);
@@ -264,16 +264,16 @@ private:
 
     // turn_content : TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*
     void step_turn_content(std::size_t fi) {
-        const tset lead = bit(T_TEXT) | opener_bit(plurnk::op::PLAN);
-        const tset loop_next = bit(T_TEXT) | k_mid_openers;
-        const tset trail = bit(T_TEXT) | bit(T_EPS);
+        const tset lead = bit(tok::text) | bit(plurnk::op::PLAN);
+        const tset loop_next = bit(tok::text) | k_mid_openers;
+        const tset trail = bit(tok::text) | bit(k_eps);
         switch (frames_[fi].phase) {
             case P_START:
                 if (!sync(rp::turn_lead, lead, sync_kind::loop_entry)) return go(fi, P_FAIL);
                 return go(fi, P_LEAD);
             case P_LEAD:
-                if (la() != T_TEXT) return go(fi, P_PLAN);
-                if (!match(rp::turn_lead, T_TEXT, lead)) return go(fi, P_FAIL);
+                if (la() != sym(tok::text)) return go(fi, P_PLAN);
+                if (!match(rp::turn_lead, sym(tok::text), lead)) return go(fi, P_FAIL);
                 return go(fi, P_LEAD_BACK);
             case P_LEAD_BACK: return skip_then(fi, sync_back(rp::turn_lead_back, lead), P_LEAD);
             case P_PLAN:
@@ -284,13 +284,13 @@ private:
                 return go(fi, P_DECIDE);
             case P_DECIDE: {
                 set_point(rp::turn_choice);
-                const int t = la();
+                const symbol t = la();
                 bool more = false;
-                if (t == T_TEXT) {
+                if (t == sym(tok::text)) {
                     more = true;
-                } else if (is_opener(t) && (k_mid_openers & bit(t)) && t != static_cast<int>(plurnk::op::SEND)) {
+                } else if (is_opener(t) && (k_mid_openers & bit(t)) && t != sym(plurnk::op::SEND)) {
                     more = true;
-                } else if (t == static_cast<int>(plurnk::op::SEND)) {
+                } else if (t == sym(plurnk::op::SEND)) {
                     std::size_t died = 0;
                     const send_alt alt = predict_send(*this, died);
                     if (alt == send_alt::none) {
@@ -303,8 +303,8 @@ private:
                     return go(fi, P_FAIL);
                 }
                 if (!more) return go(fi, P_TERMINAL);
-                if (t == T_TEXT) {
-                    if (!match(rp::turn_loop, T_TEXT, loop_next)) return go(fi, P_FAIL);
+                if (t == sym(tok::text)) {
+                    if (!match(rp::turn_loop, sym(tok::text), loop_next)) return go(fi, P_FAIL);
                 } else {
                     statement_unit(static_cast<plurnk::op>(t), false, loop_next);
                 }
@@ -312,14 +312,14 @@ private:
             }
             case P_LOOP_BACK: return skip_then(fi, sync_back(rp::turn_loop_back, loop_next), P_DECIDE);
             case P_TERMINAL:
-                statement_unit(plurnk::op::SEND, true, bit(T_TEXT) | bit(T_EPS));
+                statement_unit(plurnk::op::SEND, true, bit(tok::text) | bit(k_eps));
                 return go(fi, P_TRAIL_ENTRY);
             case P_TRAIL_ENTRY:
                 if (!sync(rp::turn_trail, trail, sync_kind::loop_entry)) return go(fi, P_FAIL);
                 return go(fi, P_TRAIL);
             case P_TRAIL:
-                if (la() != T_TEXT) return go(fi, P_EXIT);
-                if (!match(rp::turn_trail, T_TEXT, trail)) return go(fi, P_FAIL);
+                if (la() != sym(tok::text)) return go(fi, P_EXIT);
+                if (!match(rp::turn_trail, sym(tok::text), trail)) return go(fi, P_FAIL);
                 return go(fi, P_TRAIL_BACK);
             case P_TRAIL_BACK: return skip_then(fi, sync_back(rp::turn_trail_back, trail), P_TRAIL);
             case P_FAIL: return fail_frame(fi);
@@ -330,7 +330,7 @@ private:
     // statements : statement* EOF ; client : (statement | look | buff)* EOF
     void step_sequence(std::size_t fi) {
         const tset first = tier_ == tier::client ? k_client_openers : k_protocol_openers;
-        const tset next = first | bit(T_EOF);
+        const tset next = first | bit(tok::eof);
         switch (frames_[fi].phase) {
             case P_START:
                 if (!sync(rp::sequence_loop, next, sync_kind::loop_entry)) return go(fi, P_FAIL);
@@ -341,7 +341,7 @@ private:
                 return go(fi, P_SEQ_BACK);
             case P_SEQ_BACK: return skip_then(fi, sync_back(rp::sequence_loop_back, next), P_SEQ_LOOP);
             case P_SEQ_EOF:
-                if (!match(rp::sequence_eof, T_EOF, bit(T_EPS))) return go(fi, P_FAIL);
+                if (!match(rp::sequence_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
                 return go(fi, P_EXIT);
             case P_FAIL: return fail_frame(fi);
             default: return go(fi, P_EXIT);
@@ -350,16 +350,16 @@ private:
 
     // log : turn+ EOF
     void step_log(std::size_t fi) {
-        const tset turn_open = opener_bit(plurnk::op::TURN);
+        const tset turn_open = bit(plurnk::op::TURN);
         switch (frames_[fi].phase) {
             case P_START:
                 if (!sync(rp::log_first_turn, turn_open, sync_kind::block_start)) return go(fi, P_FAIL);
                 return go(fi, P_LOG_TURN);
-            case P_LOG_TURN: return push_frame(rule::turn, turn_open | bit(T_EOF), P_LOG_BACK);
-            case P_LOG_BACK: return skip_then(fi, sync_back(rp::log_loop_back, turn_open | bit(T_EOF)), P_LOG_NEXT);
-            case P_LOG_NEXT: return go(fi, la() == static_cast<int>(plurnk::op::TURN) ? P_LOG_TURN : P_LOG_EOF);
+            case P_LOG_TURN: return push_frame(rule::turn, turn_open | bit(tok::eof), P_LOG_BACK);
+            case P_LOG_BACK: return skip_then(fi, sync_back(rp::log_loop_back, turn_open | bit(tok::eof)), P_LOG_NEXT);
+            case P_LOG_NEXT: return go(fi, la() == sym(plurnk::op::TURN) ? P_LOG_TURN : P_LOG_EOF);
             case P_LOG_EOF:
-                if (!match(rp::log_eof, T_EOF, bit(T_EPS))) return go(fi, P_FAIL);
+                if (!match(rp::log_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
                 return go(fi, P_EXIT);
             case P_FAIL: return fail_frame(fi);
             default: return go(fi, P_EXIT);
@@ -372,17 +372,17 @@ private:
         const tset slots = slot_first(r);
         switch (frames_[fi].phase) {
             case P_START:
-                if (!match(rp::turn_open, static_cast<int>(plurnk::op::TURN), slots | bit(T_COLON))) return go(fi, P_FAIL);
+                if (!match(rp::turn_open, sym(plurnk::op::TURN), slots | bit(tok::colon))) return go(fi, P_FAIL);
                 return go(fi, P_TURN_SLOTS);
             case P_TURN_SLOTS:
-                if (!sync(rp::turn_slots, slots | bit(T_COLON), sync_kind::block_start)) return go(fi, P_FAIL);
-                if (slots & bit(la())) slot_rule(r, bit(T_COLON));
+                if (!sync(rp::turn_slots, slots | bit(tok::colon), sync_kind::block_start)) return go(fi, P_FAIL);
+                if (slots & bit(la())) slot_rule(r, bit(tok::colon));
                 return go(fi, P_TURN_COLON);
             case P_TURN_COLON:
-                if (!match(rp::turn_colon, T_COLON, bit(T_TEXT) | opener_bit(plurnk::op::PLAN))) return go(fi, P_FAIL);
-                return push_frame(rule::turn_content, bit(T_CLOSE_TURN), P_TURN_CLOSE);
+                if (!match(rp::turn_colon, sym(tok::colon), bit(tok::text) | bit(plurnk::op::PLAN))) return go(fi, P_FAIL);
+                return push_frame(rule::turn_content, bit(tok::close_turn), P_TURN_CLOSE);
             case P_TURN_CLOSE:
-                if (!match(rp::turn_close, T_CLOSE_TURN, bit(T_EPS))) return go(fi, P_FAIL);
+                if (!match(rp::turn_close, sym(tok::close_turn), bit(k_eps))) return go(fi, P_FAIL);
                 return go(fi, P_EXIT);
             case P_FAIL: return fail_frame(fi);
             default: return go(fi, P_EXIT);
@@ -394,18 +394,18 @@ private:
         rule_scope scope(*this, follow);
         const int saved = begin_unit();
         set_point(rp::statement_choice);
-        const int t = la();
+        const symbol t = la();
         bool ok = true;
-        if (t == static_cast<int>(plurnk::op::SEND)) {
+        if (t == sym(plurnk::op::SEND)) {
             std::size_t died = 0;
             const send_alt alt = predict_send(*this, died);
             if (alt == send_alt::none) {
                 ok = fail_no_viable(died, first);
             } else {
-                op_statement(plurnk::op::SEND, alt == send_alt::terminal, bit(T_EPS));
+                op_statement(plurnk::op::SEND, alt == send_alt::terminal, bit(k_eps));
             }
         } else {
-            op_statement(static_cast<plurnk::op>(t), false, bit(T_EPS));
+            op_statement(static_cast<plurnk::op>(t), false, bit(k_eps));
         }
         if (!ok) report_and_recover();
         end_unit(saved);
@@ -415,7 +415,7 @@ private:
     void statement_unit(plurnk::op o, bool terminal, tset follow) {
         rule_scope scope(*this, follow);
         const int saved = begin_unit();
-        op_statement(o, terminal, bit(T_EPS));
+        op_statement(o, terminal, bit(k_eps));
         end_unit(saved);
     }
 
@@ -430,51 +430,51 @@ private:
     bool op_statement_body(plurnk::op o, bool terminal) {
         const slot_rules r = rules_for(o, terminal);
         const tset slots = slot_first(r);
-        const tset tail = bit(T_COLON) | bit(T_BODY) | bit(T_CLOSE);
+        const tset tail = bit(tok::colon) | bit(tok::body_text) | bit(tok::close_tag);
         if (!match(rp::op_open, static_cast<int>(o), slots | tail)) return false;
         if (!sync(rp::op_slots, slots | tail, sync_kind::block_start)) return false;
         if (slots & bit(la())) slot_rule(r, tail);
         if (!sync(rp::op_colon, tail, sync_kind::block_start)) return false;
-        if (la() == T_COLON && !match(rp::op_colon, T_COLON, bit(T_BODY) | bit(T_CLOSE))) return false;
-        const tset body_next = bit(T_BODY) | bit(T_CLOSE);
+        if (la() == sym(tok::colon) && !match(rp::op_colon, sym(tok::colon), bit(tok::body_text) | bit(tok::close_tag))) return false;
+        const tset body_next = bit(tok::body_text) | bit(tok::close_tag);
         if (!sync(rp::op_body, body_next, sync_kind::loop_entry)) return false;
         bool has_body = false;
         cur_unit().body = static_cast<std::uint32_t>(index());
-        while (la() == T_BODY) {
+        while (la() == sym(tok::body_text)) {
             has_body = true;
-            if (!match(rp::op_body, T_BODY, body_next)) return false;
+            if (!match(rp::op_body, sym(tok::body_text), body_next)) return false;
             if (!sync(rp::op_body_back, body_next, sync_kind::loop_back)) return false;
         }
         cur_unit().body_end = static_cast<std::uint32_t>(index());
         if (!has_body) cur_unit().body = 0;
-        if (r.body_required && !has_body && la() == T_CLOSE && !recovering()) {
+        if (r.body_required && !has_body && la() == sym(tok::close_tag) && !recovering()) {
             // WORK/FORK need a prompt (BEHAVIOUR §2.2); the reference pins no wording.
             add_error(lt(), syntax_error::shape::body_content, 0);
         }
-        return match(rp::op_close, T_CLOSE, bit(T_EPS));
+        return match(rp::op_close, sym(tok::close_tag), bit(k_eps));
     }
 
     // slots : the admitted slots in any order, each at most once; ends at anything else.
     void slot_rule(const slot_rules& r, tset follow) {
         rule_scope scope(*this, follow);
         bool sig = false, tgt = false, scp = false;
-        const tset all = slot_first(r) | bit(T_EPS);
+        const tset all = slot_first(r) | bit(k_eps);
         for (;;) {
-            const int t = la();
-            if (t == T_LBRACK && r.signal && !sig) {
+            const symbol t = la();
+            if (t == sym(tok::lbrack) && r.signal && !sig) {
                 sig = true;
                 note_slot(&unit::signal);
                 signal_rule(r.shape, all);
                 note_slot(&unit::signal_end);
-            } else if (t == T_LPAREN && r.target && !tgt) {
+            } else if (t == sym(tok::lparen) && r.target && !tgt) {
                 tgt = true;
                 note_slot(&unit::target);
                 target_rule(all);
                 note_slot(&unit::target_end);
-            } else if (t == T_SCOPE && r.scope && !scp && (r.shape != signal_shape::disposition || sig)) {
+            } else if (t == sym(tok::scope) && r.scope && !scp && (r.shape != signal_shape::disposition || sig)) {
                 scp = true;
                 note_slot(&unit::scope);
-                if (!match(rp::scope, T_SCOPE, all)) {
+                if (!match(rp::scope, sym(tok::scope), all)) {
                     report_and_recover();
                     return;
                 }
@@ -492,32 +492,32 @@ private:
     bool signal_body(signal_shape shape) {
         switch (shape) {
             case signal_shape::tags: {
-                const tset items = bit(T_TAG) | bit(T_COMMA) | bit(T_RBRACK);
-                if (!match(rp::signal_open, T_LBRACK, items)) return false;
+                const tset items = bit(tok::tag) | bit(tok::comma) | bit(tok::rbrack);
+                if (!match(rp::signal_open, sym(tok::lbrack), items)) return false;
                 if (!sync(rp::signal_item, items, sync_kind::loop_entry)) return false;
-                while (la() == T_TAG || la() == T_COMMA) {
-                    if (!match_set(rp::signal_item, bit(T_TAG) | bit(T_COMMA))) return false;
+                while (la() == sym(tok::tag) || la() == sym(tok::comma)) {
+                    if (!match_set(rp::signal_item, bit(tok::tag) | bit(tok::comma))) return false;
                     if (!sync(rp::signal_item_back, items, sync_kind::loop_back)) return false;
                 }
-                return match(rp::signal_close, T_RBRACK, bit(T_EPS));
+                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
             }
             case signal_shape::integer:
             case signal_shape::kill_integer:
             case signal_shape::ident: {
-                const tset value = shape == signal_shape::ident     ? bit(T_IDENT)
-                                   : shape == signal_shape::integer ? bit(T_INT)
-                                                                    : (bit(T_INT) | bit(T_DISP));
-                if (!match(rp::signal_open, T_LBRACK, value | bit(T_RBRACK))) return false;
-                if (!sync(rp::signal_item, value | bit(T_RBRACK), sync_kind::block_start)) return false;
+                const tset value = shape == signal_shape::ident     ? bit(tok::ident)
+                                   : shape == signal_shape::integer ? bit(tok::integer)
+                                                                    : (bit(tok::integer) | bit(tok::disposition));
+                if (!match(rp::signal_open, sym(tok::lbrack), value | bit(tok::rbrack))) return false;
+                if (!sync(rp::signal_item, value | bit(tok::rbrack), sync_kind::block_start)) return false;
                 if ((value & bit(la())) && !match_set(rp::signal_item, value)) return false;
-                return match(rp::signal_close, T_RBRACK, bit(T_EPS));
+                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
             }
             case signal_shape::disposition:
             case signal_shape::branch: {
-                const int value = shape == signal_shape::branch ? T_TAG : T_DISP;
-                if (!match(rp::signal_open, T_LBRACK, bit(value))) return false;
-                if (!match(rp::signal_item, value, bit(T_RBRACK))) return false;
-                return match(rp::signal_close, T_RBRACK, bit(T_EPS));
+                const symbol value = shape == signal_shape::branch ? sym(tok::tag) : sym(tok::disposition);
+                if (!match(rp::signal_open, sym(tok::lbrack), bit(value))) return false;
+                if (!match(rp::signal_item, value, bit(tok::rbrack))) return false;
+                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
             }
         }
         return true;
@@ -530,14 +530,14 @@ private:
     }
 
     bool target_body() {
-        const tset next = bit(T_TGT) | bit(T_RPAREN);
-        if (!match(rp::target_open, T_LPAREN, next)) return false;
+        const tset next = bit(tok::target_text) | bit(tok::rparen);
+        if (!match(rp::target_open, sym(tok::lparen), next)) return false;
         if (!sync(rp::target_text, next, sync_kind::loop_entry)) return false;
-        while (la() == T_TGT) {
-            if (!match(rp::target_text, T_TGT, next)) return false;
+        while (la() == sym(tok::target_text)) {
+            if (!match(rp::target_text, sym(tok::target_text), next)) return false;
             if (!sync(rp::target_text_back, next, sync_kind::loop_back)) return false;
         }
-        return match(rp::target_close, T_RPAREN, bit(T_EPS));
+        return match(rp::target_close, sym(tok::rparen), bit(k_eps));
     }
 
     tier tier_;

@@ -30,7 +30,7 @@ public:
         tree_.token_unit.resize(toks.size(), -1);
     }
 
-    [[nodiscard]] int la(std::size_t k = 1) const { return ttype_of(lt(k)); }
+    [[nodiscard]] symbol la(std::size_t k = 1) const { return symbol_of(lt(k)); }
     [[nodiscard]] const token& lt(std::size_t k = 1) const { return tok_at(p_ + k - 1); }
     [[nodiscard]] const token& tok_at(std::size_t i) const {
         if constexpr (k_work_counter) ++looks_;
