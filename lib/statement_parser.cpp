@@ -185,15 +185,12 @@ private:
             }
             if (f.phase == P_CONSUME) {
                 // One token at a time: what is skipped stays skipped.
-                try {
-                    const symbol t = la();
-                    if (t == sym(tok::eof) || (f.consume_set & bit(t))) {
-                        f.phase = f.consume_then;
-                    } else {
-                        consume();
-                    }
-                } catch (const need_more&) {
-                    return;
+                const symbol t = la();
+                if (take_starved()) return;
+                if (t == sym(tok::eof) || (f.consume_set & bit(t))) {
+                    f.phase = f.consume_then;
+                } else {
+                    consume();
                 }
                 continue;
             }
@@ -204,9 +201,8 @@ private:
             }
             if (!can_step()) return;
             const snapshot snap = take();
-            try {
-                step(frames_.size() - 1);
-            } catch (const need_more&) {
+            step(frames_.size() - 1);
+            if (take_starved()) {
                 restore(snap);
                 return;
             }

@@ -19,10 +19,6 @@ namespace plurnk::detail {
 
 class token_cursor {
 public:
-    // Past the tokens lexed so far an unfinished stream has no answer yet: the parser's step
-    // is undone and retried when more tokens arrive.
-    struct need_more {};
-
     // Reads `toks` from here on; with `finished` they end with the eof token.
     void attach(const std::vector<token>& toks, bool finished) {
         toks_ = &toks;
@@ -32,20 +28,30 @@ public:
 
     [[nodiscard]] symbol la(std::size_t k = 1) const { return symbol_of(lt(k)); }
     [[nodiscard]] const token& lt(std::size_t k = 1) const { return tok_at(p_ + k - 1); }
+    // Past the tokens lexed so far an unfinished stream has no answer yet: the cursor answers
+    // with an eof token and notes that it is starved, so the parser's step, which then runs out
+    // quickly (every loop and recovery stops at eof), is undone and retried when more tokens
+    // arrive. A finished stream answers with its own eof token.
     [[nodiscard]] const token& tok_at(std::size_t i) const {
         if constexpr (k_work_counter) ++looks_;
         const auto& toks = *toks_;
         if (i >= toks.size()) {
-            if (!finished_) throw need_more{};
+            if (!finished_) {
+                starved_ = true;
+                return k_past_end;
+            }
             i = toks.size() - 1;
         }
         fetched_ = std::max(fetched_, i);
         return toks[i];
     }
+    // Whether a look went past the tokens lexed so far since the last take_starved().
+    [[nodiscard]] bool take_starved() noexcept { return std::exchange(starved_, false); }
 
     // Moves past the current token, recording it in the open unit. At the eof token of a
-    // finished stream it stays put.
+    // finished stream, or past the tokens lexed so far (a starved step), it stays put.
     void consume() {
+        if (p_ >= toks_->size()) return;
         if (unit_ >= 0) {
             unit& u = tree_.units[static_cast<std::size_t>(unit_)];
             if (u.first > u.last) u.first = static_cast<std::uint32_t>(p_);
@@ -101,6 +107,8 @@ private:
     std::size_t p_ = 0;
     mutable std::size_t fetched_ = 0;
     mutable std::uint64_t looks_ = 0;
+    mutable bool starved_ = false;
+    static constexpr token k_past_end{};
 };
 
 }  // namespace plurnk::detail
