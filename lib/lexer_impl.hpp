@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+// The lexer's state and primitives (private header), shared by its two halves: lexer.cpp (the
+// stepping loop, DEFAULT mode between statements, the public API) and lexer_statement.cpp (the
+// modes inside a statement: SLOTS, the scope and one-colon close, the three signal modes, TARGET
+// and BODY). See lexer.cpp for how the lexer works.
+#pragma once
+
+#include "lexer.hpp"
+
+#include "ascii.hpp"
+#include "op_table.hpp"
+#include "utf8.hpp"
+#include "work_counter.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace plurnk::detail {
+
+
+// Four bytes as one number, so a keyword test is sixteen integer compares.
+constexpr std::uint32_t word4(unsigned char a, unsigned char b, unsigned char c, unsigned char d) noexcept {
+    return std::uint32_t{a} | std::uint32_t{b} << 8 | std::uint32_t{c} << 16 | std::uint32_t{d} << 24;
+}
+inline constexpr std::array<std::uint32_t, k_op_count> k_keyword_words = [] {
+    std::array<std::uint32_t, k_op_count> w{};
+    for (std::size_t n = 0; n < k_op_count; ++n) {
+        const std::string_view k = k_ops[n].keyword;
+        w[n] = word4(static_cast<unsigned char>(k[0]), static_cast<unsigned char>(k[1]),
+                     static_cast<unsigned char>(k[2]), static_cast<unsigned char>(k[3]));
+    }
+    return w;
+}();
+
+// The mode `[` enters: by the shape of the op's signal (op_table.hpp).
+constexpr mode signal_mode(plurnk::op o) noexcept {
+    switch (traits(o).signal) {
+        case signal_shape::integer:
+        case signal_shape::kill_integer:
+        case signal_shape::disposition: return mode::signal_int;
+        case signal_shape::ident: return mode::signal_ident;
+        case signal_shape::tags:
+        case signal_shape::branch: return mode::signal_tags;
+    }
+    return mode::signal_tags;
+}
+
+// (the character classes are ascii.hpp's)
+using ascii::is_digit;
+using ascii::is_whitespace;
+using ascii::is_word_char;  // an identifier character: op suffixes, executors
+
+struct stream_lexer::impl {
+    explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth) {}
+
+    void advance(std::string_view in, bool finished) {
+        advance_steps(in, finished);
+        if constexpr (k_work_counter) {
+            count_bytes(examined_);
+            count_tokens(emitted_);
+            examined_ = emitted_ = 0;
+        }
+    }
+
+    void advance_steps(std::string_view in, bool finished) {
+        s_ = in;
+        finished_ = finished;
+        if (eof_emitted_) return;
+        while (i_ < s_.size()) {
+            const saved_state saved = save();
+            hit_end_ = false;
+            step();
+            if (hit_end_ && !finished_) {
+                restore(saved);
+                return;
+            }
+        }
+        if (finished_) {
+            emit(tok::eof, s_.size(), s_.size());
+            eof_emitted_ = true;
+            out_.final_mode = mode_;
+        }
+    }
+
+    std::size_t max_turn_depth_;
+    std::string_view s_;
+    bool finished_ = false;
+    bool eof_emitted_ = false;
+    bool hit_end_ = false;
+    std::size_t i_ = 0;
+    mode mode_ = mode::normal;
+    plurnk::op op_ = plurnk::op::PLAN;
+    std::uint32_t tag_b_ = 0, tag_e_ = 0;  // open tag (keyword + suffix) of the current statement
+    int depth_ = 0;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> turn_stack_;  // open TURN suffixes
+    bool depth_reported_ = false;  // the max_turn_depth diagnostic is given once per input
+    lex_output out_;
+
+    mutable std::uint64_t examined_ = 0;  // work counter (work_counter.hpp), flushed per advance()
+    std::uint64_t emitted_ = 0;
+
+    // Resume hints for tokens an undone attempt already scanned: valid for the same token start
+    // (the input only grows, so what was scanned stays scanned). An undone step is retried at the
+    // same offset and in the same mode, so one hint per scanner suffices.
+    static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+    std::size_t body_scan_ = 0;
+    struct run_hint {
+        std::size_t start = k_none;
+        std::size_t k = 0;
+        int depth = 0;  // scanner state at k (target depth, scope phase)
+    };
+    enum hint_slot : std::uint8_t {
+        h_text, h_target, h_opener, h_tag, h_int, h_ident, h_scope, h_colon_tag, h_colon_blanks,
+        h_turn_suffix, h_body_tag, h_count
+    };
+    std::array<run_hint, h_count> hints_{};
+
+    // Where the next reasoning-enclosure closer is: no closer starts in [from, at), and one starts
+    // at `at`; or, with at == k_none, none starts before `searched`. One per closer.
+    struct closer_memo {
+        std::size_t from = k_none;
+        std::size_t at = k_none;
+        std::size_t searched = 0;
+    };
+    std::array<closer_memo, 2> closers_{};
+
+    struct saved_state {
+        std::size_t i;
+        mode m;
+        plurnk::op o;
+        std::uint32_t tb, te;
+        int depth;
+        std::size_t turns;
+        std::pair<std::uint32_t, std::uint32_t> turn_top;
+        std::size_t tokens, errors;
+        std::uint32_t last_open_begin, open_tag_begin, open_tag_end, body_begin;
+        bool depth_reported;
+    };
+
+    saved_state save() const {
+        return saved_state{i_, mode_, op_, tag_b_, tag_e_, depth_, turn_stack_.size(),
+                           turn_stack_.empty() ? std::pair<std::uint32_t, std::uint32_t>{} : turn_stack_.back(),
+                           out_.tokens.size(), out_.errors.size(), out_.last_open_begin, out_.open_tag_begin,
+                           out_.open_tag_end, out_.body_begin, depth_reported_};
+    }
+
+    void restore(const saved_state& st) {
+        i_ = st.i;
+        mode_ = st.m;
+        op_ = st.o;
+        tag_b_ = st.tb;
+        tag_e_ = st.te;
+        depth_ = st.depth;
+        if (turn_stack_.size() > st.turns) turn_stack_.pop_back();
+        if (turn_stack_.size() < st.turns) turn_stack_.push_back(st.turn_top);
+        out_.tokens.resize(st.tokens);
+        out_.errors.resize(st.errors);
+        out_.last_open_begin = st.last_open_begin;
+        out_.open_tag_begin = st.open_tag_begin;
+        out_.open_tag_end = st.open_tag_end;
+        out_.body_begin = st.body_begin;
+        depth_reported_ = st.depth_reported;
+    }
+
+    void step() {
+        switch (mode_) {
+            case mode::normal: lex_default(); break;
+            case mode::slots: lex_slots(); break;
+            case mode::signal_tags: lex_signal_tags(); break;
+            case mode::signal_int: lex_signal_int(); break;
+            case mode::signal_ident: lex_signal_ident(); break;
+            case mode::target: lex_target(); break;
+            case mode::body: lex_body(); break;
+        }
+    }
+
+    unsigned char at(std::size_t k) const noexcept {
+        if constexpr (k_work_counter) ++examined_;
+        return static_cast<unsigned char>(s_[k]);
+    }
+    // Whether s_[k] exists. Asking past the end of an unfinished input marks the step unstable.
+    bool has(std::size_t k) noexcept {
+        if (k < s_.size()) return true;
+        if (!finished_) hit_end_ = true;
+        return false;
+    }
+    // Whether s_[k] exists, for scans whose result cannot change with more input.
+    bool avail(std::size_t k) const noexcept { return k < s_.size(); }
+    // s_.substr(k, lit.size()) == lit, looking at no more than it needs.
+    bool starts_with(std::size_t k, std::string_view lit) noexcept {
+        for (std::size_t n = 0; n < lit.size(); ++n) {
+            if (!has(k + n)) return false;
+            if (at(k + n) != static_cast<unsigned char>(lit[n])) return false;
+        }
+        return true;
+    }
+    // starts_with() for literals that may be long (an open tag, a TURN suffix): when the input
+    // ends inside the compare, the matched length is kept in `h` and the next attempt at the same
+    // k goes on from there.
+    bool starts_with_resumable(hint_slot slot, std::size_t k, std::string_view lit) noexcept {
+        run_hint& h = hints_[slot];
+        std::size_t n = h.start == k ? h.k - k : 0;  // h.k: the first offset not yet compared
+        for (; n < lit.size(); ++n) {
+            if (!has(k + n)) {
+                if (!finished_) h = run_hint{k, k + n, 0};
+                return false;
+            }
+            if (at(k + n) != static_cast<unsigned char>(lit[n])) return false;
+        }
+        return true;
+    }
+    // End of the run of bytes satisfying `pred` from k, for the token starting at `start`; an
+    // attempt that reached the end of an unfinished input is resumed where it stopped.
+    template <class Pred>
+    std::size_t run_end(hint_slot slot, std::size_t start, std::size_t k, Pred pred) noexcept {
+        run_hint& h = hints_[slot];
+        if (h.start == start && h.k > k) k = h.k;
+        while (has(k) && pred(at(k))) ++k;
+        if (!avail(k) && !finished_) h = run_hint{start, k, 0};
+        return k;
+    }
+    std::string_view open_tag() const noexcept { return s_.substr(tag_b_, tag_e_ - tag_b_); }
+
+    // Length in bytes of the code point at k (1 for a byte outside a well-formed sequence).
+    std::size_t cp_len(std::size_t k) noexcept {
+        const std::size_t want = utf8_expected_length(at(k));
+        if (want <= 1) return 1;
+        for (std::size_t n = 1; n < want; ++n) {
+            if (!has(k + n)) return 1;
+        }
+        const std::size_t len = utf8_sequence_length(s_, k);
+        return len == 0 ? 1 : len;
+    }
+
+    void emit(tok kind, std::size_t b, std::size_t e) {
+        if constexpr (k_work_counter) ++emitted_;
+        out_.tokens.push_back(token{kind, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), op_});
+    }
+
+    // Records an error for a token that started at `start` and failed at `fail_at` (the failing
+    // character is included when present), then resumes after the failing character, as the
+    // ANTLR lexer's recover() does.
+    void fail(std::size_t start, std::size_t fail_at, lex_context context) {
+        const std::size_t end = has(fail_at) ? fail_at + cp_len(fail_at) : s_.size();
+        lex_error e;
+        e.begin = static_cast<std::uint32_t>(start);
+        e.end = static_cast<std::uint32_t>(end);
+        e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
+        e.context = context;
+        out_.errors.push_back(std::move(e));
+        i_ = end > start ? end : start + 1;
+    }
+
+    // Which keyword (if any) starts at s_[k].
+    int keyword_at(std::size_t k) noexcept {
+        if (!has(k + 3)) return -1;
+        const std::uint32_t w = word4(at(k), at(k + 1), at(k + 2), at(k + 3));
+        for (std::size_t n = 0; n < k_keyword_words.size(); ++n) {
+            if (w == k_keyword_words[n]) return static_cast<int>(n);
+        }
+        return -1;
+    }
+
+    // DEFAULT mode (lexer.cpp)
+    void lex_default();
+    std::size_t scan_text(std::size_t start) noexcept;
+    std::size_t enclosure_end(std::size_t k) noexcept;
+    std::size_t next_closer(closer_memo& m, std::size_t q, std::string_view closer) noexcept;
+    std::size_t close_turn_end(std::size_t k) noexcept;
+
+    // the modes inside a statement (lexer_statement.cpp)
+    void lex_slots();
+    void lex_scope();
+    void lex_slot_colon();
+    bool skip_blanks();
+    void close_signal();
+    void lex_signal_tags();
+    void lex_signal_int();
+    void lex_signal_ident();
+    void lex_target();
+    void lex_body();
+};
+
+}  // namespace plurnk::detail
