@@ -423,6 +423,7 @@ private:
         if (!op_statement_body(o, terminal)) report_and_recover();
     }
 
+    // The rule body of op_statement (false: the rule failed, its caller recovers).
     bool op_statement_body(plurnk::op o, bool terminal) {
         const slot_rules r = rules_for(o, terminal);
         const tset slots = slot_first(r);
@@ -480,6 +481,9 @@ private:
         }
     }
 
+    // signal : '[' (TAG | ',')* ']'          tags (and branch: '[' TAG ']')
+    //        | '[' value? ']'                integer, kill integer, executor
+    //        | '[' DISPOSITION ']'           the terminal SEND
     void signal_rule(signal_shape shape, tset follow) {
         rule_scope scope(*this, follow);
         if (!signal_body(shape)) report_and_recover();
