@@ -66,6 +66,18 @@ struct stream_lexer::impl {
     }
 
     void advance_steps(std::string_view in, bool finished) {
+        // A body whose scan found no ':' up to the end of the last input (lex_body() left
+        // body_scan_ there) cannot end in new bytes without one: only the scan mark moves, with no
+        // step to try and undo. This is most feeds of a streamed body.
+        if (!finished && mode_ == mode::body && body_scan_ == s_.size() && in.size() > body_scan_) {
+            const std::size_t from = body_scan_;
+            if (std::memchr(in.data() + from, ':', in.size() - from) == nullptr) {
+                if constexpr (k_work_counter) examined_ += in.size() - from;
+                s_ = in;
+                body_scan_ = in.size();
+                return;
+            }
+        }
         s_ = in;
         finished_ = finished;
         if (eof_emitted_) return;
