@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The generated inputs of the Google Benchmark programs, written out once.
 "$build/bench/bench_write_inputs" "$tmp"
 
-count() {  # count FUNCTION TIER FILE [--json] -> instructions inside FUNCTION over the run
+count() {  # count FUNCTION TIER FILE [BENCH_OPTION] -> instructions inside FUNCTION over the run
     LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --toggle-collect="$1" \
         "$plurnk" bench --tier="$2" --repeat=1 $4 "$3" >/dev/null 2>"$tmp/cg.err"
     sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$tmp/cg.err"
@@ -45,3 +45,16 @@ echo
 echo "JSON serialization alone (to_json):"
 jrow turn-2k parse "$data/turn-2k.txt"
 jrow statements-1m statements "$data/statements-1m.txt"
+
+echo
+echo "Streamed: a stream_parser fed in N-byte chunks, then finish() (plurnk bench --chunk=N):"
+printf '%-22s %6s %12s %10s %10s\n' input chunk instr/run instr/byte x-one-shot
+srow() {  # srow NAME TIER FILE CHUNK
+    bytes=$(wc -c <"$3")
+    one=$(count 'plurnk::parse(*' "$2" "$3" "")
+    fed=$(count '*parse_streamed(*' "$2" "$3" "--chunk=$4")
+    awk -v n="$1" -v c="$4" -v b="$bytes" -v o="$one" -v f="$fed" \
+        'BEGIN { p = f / 2; printf "%-22s %6d %12d %10.1f %9.2fx\n", n, c, p, p / b, f / o }'
+}
+for chunk in 1 4 16 64; do srow turn-2k parse "$data/turn-2k.txt" "$chunk"; done
+srow statements-1m statements "$data/statements-1m.txt" 16

@@ -66,18 +66,7 @@ struct stream_lexer::impl {
     }
 
     void advance_steps(std::string_view in, bool finished) {
-        // A body whose scan found no ':' up to the end of the last input (lex_body() left
-        // body_scan_ there) cannot end in new bytes without one: only the scan mark moves, with no
-        // step to try and undo. This is most feeds of a streamed body.
-        if (!finished && mode_ == mode::body && body_scan_ == s_.size() && in.size() > body_scan_) {
-            const std::size_t from = body_scan_;
-            if (std::memchr(in.data() + from, ':', in.size() - from) == nullptr) {
-                if constexpr (k_work_counter) examined_ += in.size() - from;
-                s_ = in;
-                body_scan_ = in.size();
-                return;
-            }
-        }
+        if (!finished && extend_stalled_run(in)) return;
         s_ = in;
         finished_ = finished;
         if (eof_emitted_) return;
@@ -95,6 +84,49 @@ struct stream_lexer::impl {
             eof_emitted_ = true;
             out_.final_mode = mode_;
         }
+    }
+
+    // When the last step stalled at the end of the input inside a run (a body waiting for its
+    // ':', a target run, a text run), new bytes that cannot end the run only move the run's
+    // resume point: no step is tried and undone. Returns whether that is all they do; most
+    // feeds of a streamed statement are this.
+    bool extend_stalled_run(std::string_view in) noexcept {
+        const std::size_t from = s_.size();  // the end of the input the step stalled at
+        if (in.size() <= from) return false;
+        const auto all = [&](auto pred) {
+            for (std::size_t k = from; k < in.size(); ++k) {
+                if (!pred(static_cast<unsigned char>(in[k]))) return false;
+            }
+            return true;
+        };
+        switch (mode_) {
+            case mode::body:  // lex_body(): only a ':' can start the close tag
+                if (body_scan_ != from || std::memchr(in.data() + from, ':', in.size() - from) != nullptr) return false;
+                body_scan_ = in.size();
+                break;
+            case mode::target: {  // lex_target(): plain bytes only extend the run
+                run_hint& h = hints_[h_target];
+                if (h.start != i_ || h.k != from) return false;
+                if (!all([](unsigned char c) {
+                        return c != '\\' && c != '(' && c != ')' && c != '\r' && c != '\n' && c != '<';
+                    })) {
+                    return false;
+                }
+                h.k = in.size();
+                break;
+            }
+            case mode::normal: {  // scan_text(), for a run no competing rule starts at
+                run_hint& h = hints_[h_text];
+                if (h.start != i_ || h.k != from || in[i_] == '<' || in[i_] == ':') return false;
+                if (!all([](unsigned char c) { return !is_whitespace(c) && c != '<'; })) return false;
+                h.k = in.size();
+                break;
+            }
+            default: return false;
+        }
+        if constexpr (k_work_counter) examined_ += in.size() - from;
+        s_ = in;
+        return true;
     }
 
     std::size_t max_turn_depth_;
