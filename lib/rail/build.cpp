@@ -476,15 +476,11 @@ void prune(grammar& g) {
 
 }  // namespace
 
-build_result build(const options& o) {
-    build_result r;
-    if (auto why = check_options(o)) {
-        r.error = std::move(*why);
-        return r;
-    }
-    r.g = builder(o).run();
-    prune(r.g);
-    return r;
+result<grammar> build(const options& o) {
+    if (result<void> checked = check_options(o); !checked) return checked.problem();
+    grammar g = builder(o).run();
+    prune(g);
+    return g;
 }
 
 }  // namespace plurnk::rail
