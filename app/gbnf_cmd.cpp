@@ -74,11 +74,11 @@ int cmd_gbnf(const args& a) {
         if (named_channel) return usage_error("gbnf: --channel and --channel-open/--channel-close exclude each other");
         o.channel = rail::channel_format::custom;
     }
-    const rail::build_result r = rail::build(o);
-    if (!r.ok()) return usage_error(fmt::format("gbnf: {}", r.error));
-    const std::string text = rail::to_gbnf(r.g);
+    const result<rail::grammar> r = rail::build(o);
+    if (!r) return usage_error(fmt::format("gbnf: {}", r.problem().message));
+    const std::string text = rail::to_gbnf(r.value());
     if (!write_stdout(text)) return 2;
-    if (stats) print_error(fmt::format("gbnf: {} rules, {} bytes", r.g.rules.size(), text.size()));
+    if (stats) print_error(fmt::format("gbnf: {} rules, {} bytes", r.value().rules.size(), text.size()));
     return 0;
 }
 

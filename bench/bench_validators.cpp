@@ -45,16 +45,16 @@ void run_each(benchmark::State& state, const std::vector<std::string>& inputs, F
 }
 
 void BM_regex_typical(benchmark::State& state) {
-    run_each(state, k_regexes, [](const std::string& s) { return plurnk::validate_regex(s, "u").ok; });
+    run_each(state, k_regexes, [](const std::string& s) { return plurnk::validate_regex(s, "u").ok(); });
 }
 void BM_xpath_typical(benchmark::State& state) {
-    run_each(state, k_xpaths, [](const std::string& s) { return plurnk::validate_xpath(s).ok; });
+    run_each(state, k_xpaths, [](const std::string& s) { return plurnk::validate_xpath(s).ok(); });
 }
 void BM_jsonpath_typical(benchmark::State& state) {
-    run_each(state, k_jsonpaths, [](const std::string& s) { return plurnk::validate_jsonpath(s).ok; });
+    run_each(state, k_jsonpaths, [](const std::string& s) { return plurnk::validate_jsonpath(s).ok(); });
 }
 void BM_url_typical(benchmark::State& state) {
-    run_each(state, k_urls, [](const std::string& s) { return plurnk::parse_url(s).has_value(); });
+    run_each(state, k_urls, [](const std::string& s) { return plurnk::parse_url(s).ok(); });
 }
 void BM_json_parse_typical(benchmark::State& state) {
     static const std::vector<std::string> docs = {
@@ -94,16 +94,16 @@ void run_sized(benchmark::State& state, gen_fn gen, F f) {
 }
 
 void BM_regex_path(benchmark::State& state, gen_fn gen) {
-    run_sized(state, gen, [](const std::string& s) { return plurnk::validate_regex(s, "").ok; });
+    run_sized(state, gen, [](const std::string& s) { return plurnk::validate_regex(s, "").ok(); });
 }
 void BM_xpath_path(benchmark::State& state, gen_fn gen) {
-    run_sized(state, gen, [](const std::string& s) { return plurnk::validate_xpath(s).ok; });
+    run_sized(state, gen, [](const std::string& s) { return plurnk::validate_xpath(s).ok(); });
 }
 void BM_jsonpath_path(benchmark::State& state, gen_fn gen) {
-    run_sized(state, gen, [](const std::string& s) { return plurnk::validate_jsonpath(s).ok; });
+    run_sized(state, gen, [](const std::string& s) { return plurnk::validate_jsonpath(s).ok(); });
 }
 void BM_url_path(benchmark::State& state, gen_fn gen) {
-    run_sized(state, gen, [](const std::string& s) { return plurnk::parse_url(s).has_value(); });
+    run_sized(state, gen, [](const std::string& s) { return plurnk::parse_url(s).ok(); });
 }
 void BM_json_path(benchmark::State& state, gen_fn gen) {
     run_sized(state, gen, [](const std::string& s) { return plurnk::parse_json(s).has_value(); });

@@ -349,10 +349,16 @@ inline std::string check_parse(std::string_view in, tier t, const parse_options&
 
 // parse_url: a parsed URL serializes to ASCII, re-parses to the same href, and is deterministic.
 inline std::string check_url(std::string_view in) {
-    const std::optional<url_record> u = parse_url(in);
-    const std::optional<url_record> again = parse_url(in);
-    if (u.has_value() != again.has_value() || (u && u->href != again->href)) return "parse_url is not deterministic";
-    if (!u) return {};
+    const result<url_record> parsed = parse_url(in);
+    const result<url_record> again = parse_url(in);
+    if (parsed.ok() != again.ok() || (parsed && parsed.value().href != again.value().href)) {
+        return "parse_url is not deterministic";
+    }
+    if (!parsed) {
+        if (parsed.problem().message.empty()) return "parse_url failed without a message";
+        return {};
+    }
+    const url_record* u = &parsed.value();
     for (char c : u->href) {
         const auto b = static_cast<unsigned char>(c);
         // Spaces survive in opaque paths ("git+ssh:a b"); everything else outside printable ASCII
@@ -363,9 +369,9 @@ inline std::string check_url(std::string_view in) {
     if (u->href.rfind(u->protocol, 0) != 0) return "href does not start with the protocol";
     if (!u->search.empty() && u->search[0] != '?') return "search does not start with '?'";
     if (!u->hash.empty() && u->hash[0] != '#') return "hash does not start with '#'";
-    const std::optional<url_record> re = parse_url(u->href);
+    const result<url_record> re = parse_url(u->href);
     if (!re) return "href does not re-parse";
-    if (re->href != u->href) return "href is not idempotent: " + u->href + " -> " + re->href;
+    if (re.value().href != u->href) return "href is not idempotent: " + u->href + " -> " + re.value().href;
     return {};
 }
 
@@ -393,30 +399,24 @@ inline std::string check_json(std::string_view in) {
     return {};
 }
 
-inline std::string check_verdict(const verdict& v, std::size_t size, const char* what) {
-    if (v.ok && !v.message.empty()) return std::string(what) + ": ok verdict with a message";
-    if (!v.ok && v.message.empty()) return std::string(what) + ": failed verdict without a message";
-    if (v.offset > size) return std::string(what) + ": offset past the input";
+inline std::string check_verdict(const result<void>& v, std::size_t size, const char* what) {
+    if (v) return {};
+    if (v.problem().message.empty()) return std::string(what) + ": failed verdict without a message";
+    if (v.problem().offset > size) return std::string(what) + ": offset past the input";
     return {};
 }
 
-inline bool same(const verdict& a, const verdict& b) {
-    return a.ok == b.ok && a.offset == b.offset && a.message == b.message;
-}
-
-// The matcher body check for a validator: body -> message or nullopt, deterministic, and any
-// message is valid UTF-8 once written as JSON.
-inline std::string check_matcher(std::optional<std::string> (*fn)(std::string_view), std::string_view body,
-                                 const char* what) {
-    const auto a = fn(body);
-    const auto b = fn(body);
-    if (a != b) return std::string(what) + " is not deterministic";
-    if (a && a->empty()) return std::string(what) + " returned an empty message";
-    if (a) {
-        std::string out;
-        append_json_string(out, *a);
-        if (!is_valid_utf8(out)) return std::string(what) + " message is not valid UTF-8 once escaped";
-    }
+// The matcher body check for a validator: body -> ok or a problem, deterministic, the offset
+// inside the body, and any message valid UTF-8 once written as JSON.
+inline std::string check_matcher(result<void> (*fn)(std::string_view), std::string_view body, const char* what) {
+    const result<void> a = fn(body);
+    if (a != fn(body)) return std::string(what) + " is not deterministic";
+    if (a) return {};
+    if (a.problem().message.empty()) return std::string(what) + " returned an empty message";
+    if (a.problem().offset > body.size()) return std::string(what) + ": offset past the body";
+    std::string out;
+    append_json_string(out, a.problem().message);
+    if (!is_valid_utf8(out)) return std::string(what) + " message is not valid UTF-8 once escaped";
     return {};
 }
 
@@ -426,8 +426,8 @@ inline std::string check_regex(std::string_view in) {
     const std::size_t slash = in.rfind('/');
     const std::string_view pattern = slash == std::string_view::npos ? in : in.substr(0, slash);
     const std::string_view flags = slash == std::string_view::npos ? std::string_view{} : in.substr(slash + 1);
-    const verdict v = validate_regex(pattern, flags);
-    if (!same(v, validate_regex(pattern, flags))) return "validate_regex is not deterministic";
+    const result<void> v = validate_regex(pattern, flags);
+    if (v != validate_regex(pattern, flags)) return "validate_regex is not deterministic";
     if (std::string e = check_verdict(v, pattern.size() > flags.size() ? pattern.size() : flags.size(), "validate_regex");
         !e.empty()) {
         return e;
@@ -447,43 +447,47 @@ inline std::string check_regex(std::string_view in) {
 }
 
 inline std::string check_xpath(std::string_view in) {
-    const verdict v = validate_xpath(in);
-    if (!same(v, validate_xpath(in))) return "validate_xpath is not deterministic";
+    const result<void> v = validate_xpath(in);
+    if (v != validate_xpath(in)) return "validate_xpath is not deterministic";
     if (std::string e = check_verdict(v, in.size(), "validate_xpath"); !e.empty()) return e;
     return check_matcher(&check_xpath_matcher, "//" + std::string(in), "check_xpath_matcher");
 }
 
 inline std::string check_jsonpath(std::string_view in) {
-    const verdict v = validate_jsonpath(in);
-    if (!same(v, validate_jsonpath(in))) return "validate_jsonpath is not deterministic";
+    const result<void> v = validate_jsonpath(in);
+    if (v != validate_jsonpath(in)) return "validate_jsonpath is not deterministic";
     if (std::string e = check_verdict(v, in.size(), "validate_jsonpath"); !e.empty()) return e;
     return check_matcher(&check_jsonpath_matcher, in, "check_jsonpath_matcher");
 }
 
-// parse_path / parse_resource_selection: deterministic, error XOR value (both empty only for
-// empty input), URL fields consistent, and a statement carrying the result serializes cleanly.
+// parse_path / parse_resource_selection: deterministic, a value (empty only for empty input) or
+// a problem, URL fields consistent, and a statement carrying the result serializes cleanly.
 inline std::string check_path(std::string_view in) {
-    const path_result p = parse_path(in);
-    const path_result p2 = parse_path(in);
-    if (p.error != p2.error || p.path.has_value() != p2.path.has_value() || (p.path && p.path->raw != p2.path->raw)) {
+    const result<std::optional<parsed_path>> pr = parse_path(in);
+    const result<std::optional<parsed_path>> pr2 = parse_path(in);
+    if (pr.ok() != pr2.ok() || (!pr && pr.problem() != pr2.problem()) ||
+        (pr && (pr.value().has_value() != pr2.value().has_value() ||
+                (pr.value() && pr.value()->raw != pr2.value()->raw)))) {
         return "parse_path is not deterministic";
     }
-    if (p.error && p.path) return "parse_path returned both a path and an error";
-    if (p.error && p.error->empty()) return "parse_path returned an empty error";
-    if (!p.error && !p.path && !in.empty()) return "parse_path returned nothing for non-empty input";
-    const selection_result s = parse_resource_selection(in);
-    if (s.error && s.selection) return "parse_resource_selection returned both a selection and an error";
-    if (s.error && s.error->empty()) return "parse_resource_selection returned an empty error";
+    if (!pr && pr.problem().message.empty()) return "parse_path returned an empty error";
+    if (pr && !pr.value() && !in.empty()) return "parse_path returned nothing for non-empty input";
+    const result<std::optional<resource_selection>> sr = parse_resource_selection(in);
+    if (!sr && sr.problem().message.empty()) return "parse_resource_selection returned an empty error";
+    const std::optional<parsed_path> none;
+    const std::optional<parsed_path>& p = pr ? pr.value() : none;
+    const std::optional<resource_selection> no_selection;
+    const std::optional<resource_selection>& sel = sr ? sr.value() : no_selection;
 
     parse_result r;
     statement st;
     st.op = op::COPY;
     st.position = position{1, 0};
-    if (p.path) {
-        if (p.path->kind == parsed_path::kind_t::url && p.path->scheme.empty()) return "URL path without a scheme";
-        st.target = *p.path;
+    if (p) {
+        if (p->kind == parsed_path::kind_t::url && p->scheme.empty()) return "URL path without a scheme";
+        st.target = *p;
     }
-    if (s.selection) st.body = *s.selection;
+    if (sel) st.body = *sel;
     r.items.emplace_back(std::move(st));
     return check_result_json(to_json(r), to_json(r, json_options{true}), r.clean());
 }

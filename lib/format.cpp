@@ -20,6 +20,7 @@
 #include <variant>
 
 #include "lexer.hpp"
+#include "op_table.hpp"
 #include "position.hpp"
 
 namespace plurnk {
@@ -29,8 +30,6 @@ namespace {
 bool is_ident_char(char c) noexcept {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
-
-bool is_disposition(double n) noexcept { return n == 102 || n == 200 || n == 202 || n == 300 || n == 499; }
 
 // The shortest decimal that reads back as `v` (`-?digits(.digits)?`, the scope and signal
 // number syntax); false for infinities and NaN, which have none. Zero is "0", whatever its sign.
@@ -263,7 +262,7 @@ format_result format(const statement& s) {
     // <scope>
     if (s.marker) {
         if (!has_scope_slot(s.op)) return failure(at + "it has no scope slot");
-        if (s.op == op::SEND && !(s.signal.kind == signal::kind_t::number && is_disposition(s.signal.number))) {
+        if (s.op == op::SEND && !(s.signal.kind == signal::kind_t::number && detail::is_disposition_code(s.signal.number))) {
             return failure(at + "only a terminal SEND (a disposition code signal) takes a scope");
         }
         if (!append_scope(header, *s.marker)) return failure(at + "the scope has no numbers or one is not finite");

@@ -167,9 +167,9 @@ void result_builder::build_signal(statement& st, const unit& un) {
 std::optional<result_builder::visitor_failure> result_builder::build_target(statement& st, const unit& un) {
     const std::string_view raw =
         joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
-    path_result p = parse_path(raw);
-    if (p.error) return visitor_failure{std::move(*p.error), message_id::invalid_target};
-    st.target = std::move(p.path);
+    result<std::optional<parsed_path>> p = parse_path(raw);
+    if (!p) return visitor_failure{p.problem().message, message_id::invalid_target};
+    st.target = std::move(p).value();
     return std::nullopt;
 }
 
@@ -181,7 +181,7 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
     const body_kind kind = traits(st.op).body;
     if (kind == body_kind::matcher) {
         matcher_body m;
-        std::optional<std::string> err;
+        result<void> err;
         message_id id = message_id::external;
         if (body.rfind("//", 0) == 0) {
             m.dialect = dialect::xpath;
@@ -191,7 +191,7 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
             m.dialect = dialect::regex;
             err = check_regex_matcher(body);
             id = message_id::invalid_regex_matcher;
-            if (!err) {
+            if (err) {
                 const regex_split sp = split_regex(body);
                 m.pattern = std::string(sp.pattern);
                 m.flags = std::string(sp.flags);
@@ -207,7 +207,7 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         } else {
             m.dialect = dialect::glob;
         }
-        if (err) return visitor_failure{std::move(*err), id};
+        if (!err) return visitor_failure{err.problem().message, id};
         m.raw = std::string(body);
         st.body = std::move(m);
     } else if (kind == body_kind::send) {
@@ -216,9 +216,9 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         b.raw = std::string(body);
         st.body = std::move(b);
     } else if (kind == body_kind::selection) {
-        selection_result sel = parse_resource_selection(body);
-        if (sel.error) return visitor_failure{std::move(*sel.error), message_id::invalid_selection};
-        if (sel.selection) st.body = std::move(*sel.selection);
+        result<std::optional<resource_selection>> sel = parse_resource_selection(body);
+        if (!sel) return visitor_failure{sel.problem().message, message_id::invalid_selection};
+        if (sel.value()) st.body = std::move(*sel.value());
     } else {
         st.body = std::string(body);
     }

@@ -201,56 +201,56 @@ constexpr bad_case k_invalid[] = {
 TEST_CASE("jsonpath: queries json-p3 accepts", "[jsonpath]") {
     for (const std::string_view q : k_valid) {
         INFO("query: " << q);
-        const plurnk::verdict v = plurnk::validate_jsonpath(q);
-        CHECK(v.ok);
-        CHECK(v.message.empty());
-        CHECK(plurnk::check_jsonpath_matcher(q) == std::nullopt);
+        const plurnk::result<void> v = plurnk::validate_jsonpath(q);
+        CHECK(v.ok());
+        CHECK(plurnk::check_jsonpath_matcher(q).ok());
     }
 }
 
 TEST_CASE("jsonpath: queries json-p3 refuses, with its message", "[jsonpath]") {
     for (const bad_case& c : k_invalid) {
         INFO("query: " << c.input);
-        const plurnk::verdict v = plurnk::validate_jsonpath(c.input);
-        CHECK_FALSE(v.ok);
-        CHECK(v.message == c.message);
-        CHECK(v.offset <= c.input.size());
+        const plurnk::result<void> v = plurnk::validate_jsonpath(c.input);
+        CHECK_FALSE(v.ok());
+        CHECK(v.problem().message == c.message);
+        CHECK(v.problem().offset <= c.input.size());
     }
 }
 
 TEST_CASE("jsonpath: matcher message carries the visitor prefix", "[jsonpath]") {
-    CHECK(plurnk::check_jsonpath_matcher("$.greeting") == std::nullopt);
-    CHECK(plurnk::check_jsonpath_matcher("$HOME") ==
+    CHECK(plurnk::check_jsonpath_matcher("$.greeting").ok());
+    CHECK(plurnk::check_jsonpath_matcher("$HOME").problem().message ==
           "pattern leads with `$` but is not a valid jsonpath - expected '.', '..' or a bracketed "
           "selection, found 'H' ('$HOME':1)");
-    CHECK(plurnk::check_jsonpath_matcher("$[?match(@.a)]") ==
+    CHECK(plurnk::check_jsonpath_matcher("$[?match(@.a)]").problem().message ==
           "pattern leads with `$` but is not a valid jsonpath - match() takes 2 arguments, 1 given "
           "('$[?match(':3)");
 }
 
 TEST_CASE("jsonpath: offsets are bytes into the input", "[jsonpath]") {
-    // The message counts UTF-16 code units (5 here); the verdict offset counts bytes.
-    const plurnk::verdict v = plurnk::validate_jsonpath("$.\xE6\x97\xA5\xE6\x9C\xAC x");
-    REQUIRE_FALSE(v.ok);
-    CHECK(v.offset == 9);
-    CHECK(plurnk::validate_jsonpath("$[01]").offset == 2);
-    CHECK(plurnk::validate_jsonpath("$.users[").offset == 8);
+    // The message counts UTF-16 code units (5 here); the problem offset counts bytes.
+    const plurnk::result<void> v = plurnk::validate_jsonpath("$.\xE6\x97\xA5\xE6\x9C\xAC x");
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.problem().offset == 9);
+    CHECK(plurnk::validate_jsonpath("$[01]").problem().offset == 2);
+    CHECK(plurnk::validate_jsonpath("$.users[").problem().offset == 8);
+    CHECK(plurnk::check_jsonpath_matcher("$.users[").problem().offset == 8);
 }
 
 TEST_CASE("jsonpath: never reads past the view", "[jsonpath]") {
     // Only the first four bytes belong to the query; the rest would close the bracket.
     const std::string buffer = "$.a[0]";
-    const plurnk::verdict v = plurnk::validate_jsonpath(std::string_view(buffer).substr(0, 4));
-    CHECK_FALSE(v.ok);
-    CHECK(v.message == "unclosed bracketed selection ('$.a[':4)");
-    CHECK(plurnk::validate_jsonpath(std::string_view(buffer).substr(0, 3)).ok);
+    const plurnk::result<void> v = plurnk::validate_jsonpath(std::string_view(buffer).substr(0, 4));
+    CHECK_FALSE(v.ok());
+    CHECK(v.problem().message == "unclosed bracketed selection ('$.a[':4)");
+    CHECK(plurnk::validate_jsonpath(std::string_view(buffer).substr(0, 3)).ok());
 }
 
 TEST_CASE("jsonpath: empty input and ill-formed UTF-8", "[jsonpath]") {
-    CHECK(plurnk::validate_jsonpath("").message == "can't backup beyond start ('':0)");
+    CHECK(plurnk::validate_jsonpath("").problem().message == "can't backup beyond start ('':0)");
     // Each ill-formed byte reads as U+FFFD, a name character.
-    CHECK(plurnk::validate_jsonpath("$.a\xFF\xC3").ok);
-    CHECK(plurnk::validate_jsonpath("$\xFF").message ==
+    CHECK(plurnk::validate_jsonpath("$.a\xFF\xC3").ok());
+    CHECK(plurnk::validate_jsonpath("$\xFF").problem().message ==
           "expected '.', '..' or a bracketed selection, found '\xEF\xBF\xBD' ('$\xEF\xBF\xBD':1)");
 }
 
@@ -258,23 +258,23 @@ TEST_CASE("jsonpath: nesting is bounded", "[jsonpath]") {
     const auto nested = [](std::size_t n) {
         return "$[?" + std::string(n, '(') + "@" + std::string(n, ')') + "]";
     };
-    CHECK(plurnk::validate_jsonpath(nested(100)).ok);
-    const plurnk::verdict deep = plurnk::validate_jsonpath(nested(100000));
-    CHECK_FALSE(deep.ok);
-    CHECK(deep.message == "Maximum call stack size exceeded");
-    CHECK_FALSE(plurnk::validate_jsonpath("$[?" + std::string(100000, '!') + "@]").ok);
+    CHECK(plurnk::validate_jsonpath(nested(100)).ok());
+    const plurnk::result<void> deep = plurnk::validate_jsonpath(nested(100000));
+    CHECK_FALSE(deep.ok());
+    CHECK(deep.problem().message == "Maximum call stack size exceeded");
+    CHECK_FALSE(plurnk::validate_jsonpath("$[?" + std::string(100000, '!') + "@]").ok());
     std::string filters = "$";
     for (int i = 0; i < 50000; ++i) filters += "[?@";
     filters += std::string(50000, ']');
-    CHECK_FALSE(plurnk::validate_jsonpath(filters).ok);
+    CHECK_FALSE(plurnk::validate_jsonpath(filters).ok());
 }
 
 TEST_CASE("jsonpath: long flat queries", "[jsonpath]") {
     std::string q = "$";
     for (int i = 0; i < 100000; ++i) q += ".a";
-    CHECK(plurnk::validate_jsonpath(q).ok);
+    CHECK(plurnk::validate_jsonpath(q).ok());
     std::string names = "$[0";
     for (int i = 0; i < 100000; ++i) names += ",'x'";
     names += "]";
-    CHECK(plurnk::validate_jsonpath(names).ok);
+    CHECK(plurnk::validate_jsonpath(names).ok());
 }

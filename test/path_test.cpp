@@ -86,18 +86,18 @@ const error_case k_errors[] = {
 
 TEST_CASE("parse_path: empty input is no path", "[path]") {
     const auto r = plurnk::parse_path("");
-    CHECK_FALSE(r.path.has_value());
-    CHECK_FALSE(r.error.has_value());
+    REQUIRE(r.ok());
+    CHECK_FALSE(r.value().has_value());
 }
 
 TEST_CASE("parse_path: local paths", "[path]") {
     for (const auto& c : k_local) {
         CAPTURE(c.raw);
         const auto r = plurnk::parse_path(c.raw);
-        REQUIRE_FALSE(r.error);
-        REQUIRE(r.path);
-        CHECK(r.path->kind == parsed_path::kind_t::local);
-        CHECK(r.path->raw == c.decoded);
+        REQUIRE(r.ok());
+        REQUIRE(r.value());
+        CHECK(r.value()->kind == parsed_path::kind_t::local);
+        CHECK(r.value()->raw == c.decoded);
     }
 }
 
@@ -105,9 +105,9 @@ TEST_CASE("parse_path: URL decomposition", "[path]") {
     for (const auto& c : k_urls) {
         CAPTURE(c.raw);
         const auto r = plurnk::parse_path(c.raw);
-        REQUIRE_FALSE(r.error);
-        REQUIRE(r.path);
-        const auto& p = *r.path;
+        REQUIRE(r.ok());
+        REQUIRE(r.value());
+        const auto& p = *r.value();
         CHECK(p.kind == parsed_path::kind_t::url);
         CHECK(p.scheme == c.scheme);
         CHECK(p.username == c.username);
@@ -123,8 +123,9 @@ TEST_CASE("parse_path: URL decomposition", "[path]") {
 
 TEST_CASE("parse_path: request metadata blocks", "[path]") {
     const auto r = plurnk::parse_path("https://api.example.com/v1/items {Authorization: Bearer t}{X-Trace: a:b }{k: }");
-    REQUIRE(r.path);
-    const auto& p = *r.path;
+    REQUIRE(r.ok());
+    REQUIRE(r.value());
+    const auto& p = *r.value();
     CHECK(p.raw == "https://api.example.com/v1/items {Authorization: Bearer t}{X-Trace: a:b }{k: }");
     CHECK(p.pathname == "/v1/items");
     REQUIRE(p.headers);
@@ -133,17 +134,18 @@ TEST_CASE("parse_path: request metadata blocks", "[path]") {
     CHECK(*p.headers == want);
     // Braces stay literal in local paths.
     const auto local = plurnk::parse_path("docs/{a: b}");
-    REQUIRE(local.path);
-    CHECK(local.path->kind == parsed_path::kind_t::local);
+    REQUIRE(local.ok());
+    REQUIRE(local.value());
+    CHECK(local.value()->kind == parsed_path::kind_t::local);
 }
 
 TEST_CASE("parse_path: errors", "[path]") {
     for (const auto& c : k_errors) {
         CAPTURE(c.raw);
         const auto r = plurnk::parse_path(c.raw);
-        CHECK_FALSE(r.path);
-        REQUIRE(r.error);
-        CHECK(*r.error == c.message);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.problem().message == c.message);
+        CHECK(r.problem().offset == 0);
     }
 }
 
@@ -171,23 +173,25 @@ TEST_CASE("parse_resource_selection", "[path]") {
     for (const auto& c : cases) {
         CAPTURE(c.raw);
         const auto r = plurnk::parse_resource_selection(c.raw);
-        REQUIRE_FALSE(r.error);
-        REQUIRE(r.selection.has_value() == c.has_selection);
-        if (!r.selection) continue;
-        CHECK(r.selection->target->raw == c.target_raw);
+        REQUIRE(r.ok());
+        const std::optional<plurnk::resource_selection>& sel = r.value();
+        REQUIRE(sel.has_value() == c.has_selection);
+        if (!sel) continue;
+        CHECK(sel->target->raw == c.target_raw);
         if (c.marks.empty()) {
-            CHECK_FALSE(r.selection->marker);
+            CHECK_FALSE(sel->marker);
         } else {
-            REQUIRE(r.selection->marker);
-            CHECK(r.selection->marker->marks == c.marks);
+            REQUIRE(sel->marker);
+            CHECK(sel->marker->marks == c.marks);
         }
     }
     const auto bad = plurnk::parse_resource_selection("https://h/x {A 1}<2,3>");
-    REQUIRE(bad.error);
-    CHECK(*bad.error == "invalid request metadata: missing `:` separator");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.problem().message == "invalid request metadata: missing `:` separator");
     const auto url = plurnk::parse_resource_selection("known:///archive#notes<1,3,1,3>");
-    REQUIRE(url.selection);
-    CHECK(url.selection->target->fragment == std::optional<std::string>("notes"));
+    REQUIRE(url.ok());
+    REQUIRE(url.value());
+    CHECK(url.value()->target->fragment == std::optional<std::string>("notes"));
 }
 
 TEST_CASE("glob detection", "[path]") {
@@ -268,16 +272,16 @@ TEST_CASE("conformance: url vectors", "[path][conformance]") {
         const std::string target = input.substr(7, input.size() - 14);  // <<READ( ... )::READ
         const auto r = plurnk::parse_path(target);
         plurnk::parse_result pr;
-        if (r.error) {
+        if (!r) {
             plurnk::diagnostic d;
             d.position = {1, 0};
             d.source = plurnk::source::visitor;
-            d.message = *r.error;
+            d.message = r.problem().message;
             pr.items.emplace_back(d);
         } else {
             plurnk::statement s;
             s.op = plurnk::op::READ;
-            s.target = r.path;
+            s.target = r.value();
             s.position = {1, 0};
             pr.items.emplace_back(s);
         }

@@ -883,27 +883,31 @@ TEST_CASE("the rule model lists the twelve internal ops once each", "[rail]") {
 }
 
 TEST_CASE("options are checked", "[rail]") {
-    CHECK_FALSE(rail::check_options({}));
-    CHECK(rail::check_options(opts(14, {})));
-    CHECK(rail::check_options(opts(14, {"1", "1"})));
-    CHECK(rail::check_options(opts(14, {"a:b"})));
-    CHECK(rail::check_options(opts(14, {"123456789"})));
-    CHECK(rail::check_options(opts(rail::k_max_statements_limit + 1, {""})));
-    CHECK_FALSE(rail::check_options(opts(0, {"_x", "A", "a"})));
-    CHECK_FALSE(rail::build(opts(14, {"1", "1"})).ok());
+    CHECK(rail::check_options({}));
+    CHECK_FALSE(rail::check_options(opts(14, {})));
+    CHECK_FALSE(rail::check_options(opts(14, {"1", "1"})));
+    CHECK_FALSE(rail::check_options(opts(14, {"a:b"})));
+    CHECK_FALSE(rail::check_options(opts(14, {"123456789"})));
+    CHECK_FALSE(rail::check_options(opts(rail::k_max_statements_limit + 1, {""})));
+    CHECK(rail::check_options(opts(0, {"_x", "A", "a"})));
+    CHECK(rail::check_options(opts(14, {"1", "1"})).problem().message == "suffix '1' is listed twice");
+    const result<rail::grammar> twice = rail::build(opts(14, {"1", "1"}));
+    REQUIRE_FALSE(twice.ok());
+    CHECK(twice.problem().message == "suffix '1' is listed twice");
+    CHECK(twice.problem().offset == 0);
 }
 
 TEST_CASE("plurnk gbnf matches the golden file", "[rail]") {
-    const rail::build_result r = rail::build();
+    const result<rail::grammar> r = rail::build();
     REQUIRE(r.ok());
-    const std::string text = rail::to_gbnf(r.g);
+    const std::string text = rail::to_gbnf(r.value());
     const std::filesystem::path golden = golden_path();
     if (std::getenv("PLURNK_UPDATE_GOLDEN")) {
         std::ofstream(golden, std::ios::binary) << text;
     }
     INFO("golden file " << golden.string() << " (set PLURNK_UPDATE_GOLDEN=1 to rewrite it)");
     CHECK(read_file(golden) == text);
-    std::printf("rail: plurnk.gbnf has %zu rules, %zu bytes\n", r.g.rules.size(), text.size());
+    std::printf("rail: plurnk.gbnf has %zu rules, %zu bytes\n", r.value().rules.size(), text.size());
 }
 
 TEST_CASE("the GBNF checker rejects what llama.cpp rejects", "[rail]") {
@@ -928,24 +932,24 @@ TEST_CASE("the GBNF checker rejects what llama.cpp rejects", "[rail]") {
 
 TEST_CASE("plurnk gbnf is valid GBNF and reads back as the rule tree", "[rail]") {
     for (const rail::options& o : {rail::options{}, opts(0, {""}), opts(3, {"a", "_b", "77"})}) {
-        const rail::build_result r = rail::build(o);
+        const result<rail::grammar> r = rail::build(o);
         REQUIRE(r.ok());
-        const gbnf_check c = check_gbnf(rail::to_gbnf(r.g));
+        const gbnf_check c = check_gbnf(rail::to_gbnf(r.value()));
         INFO(c.error);
         REQUIRE(c.error.empty());
-        REQUIRE(c.g.rules.size() == r.g.rules.size());
-        for (std::size_t i = 0; i < r.g.rules.size(); ++i) {
-            INFO(r.g.rules[i].name);
-            CHECK(c.g.rules[i].name == r.g.rules[i].name);
-            CHECK(c.g.rules[i].body == r.g.rules[i].body);
+        REQUIRE(c.g.rules.size() == r.value().rules.size());
+        for (std::size_t i = 0; i < r.value().rules.size(); ++i) {
+            INFO(r.value().rules[i].name);
+            CHECK(c.g.rules[i].name == r.value().rules[i].name);
+            CHECK(c.g.rules[i].body == r.value().rules[i].body);
         }
     }
 }
 
 TEST_CASE("the terminal rules hold in the grammar", "[rail]") {
-    const rail::build_result r = rail::build();
+    const result<rail::grammar> r = rail::build();
     REQUIRE(r.ok());
-    const std::string text = rail::to_gbnf(r.g);
+    const std::string text = rail::to_gbnf(r.value());
     const auto line = [&](std::string_view name) {
         const auto at = text.find("\n" + std::string(name) + " ::=");
         return text.substr(at + 1, text.find("\n\n", at + 1) - at - 1);
@@ -955,7 +959,7 @@ TEST_CASE("the terminal rules hold in the grammar", "[rail]") {
     CHECK(line("terminal-first-head").find("timing") != std::string::npos);
     CHECK(line("tail").find("step{1,14}") != std::string::npos);
     CHECK(line("plan").find("<<PLAN:") != std::string::npos);
-    CHECK(rail::to_gbnf(rail::build(opts(0, {""})).g).find("step") == std::string::npos);
+    CHECK(rail::to_gbnf(rail::build(opts(0, {""})).value()).find("step") == std::string::npos);
 }
 
 namespace {
@@ -981,10 +985,10 @@ std::string raw_problem(std::string_view raw, std::string_view content, std::siz
 }
 
 sample_stats sample_and_parse(const rail::options& o, std::uint64_t seed, std::size_t count) {
-    const rail::build_result r = rail::build(o);
+    const result<rail::grammar> r = rail::build(o);
     REQUIRE(r.ok());
     const rail::channel_literals ch = rail::literals(o);
-    sampler s(r.g, seed, o.channel == rail::channel_format::gemma ? std::string_view() : ch.close);
+    sampler s(r.value(), seed, o.channel == rail::channel_format::gemma ? std::string_view() : ch.close);
     sample_stats st;
     const char* dump = std::getenv("PLURNK_RAIL_DUMP");  // print the first N sentences
     const std::size_t show = dump ? std::strtoul(dump, nullptr, 10) : 0;
@@ -1059,13 +1063,13 @@ TEST_CASE("sentences of other rail options parse cleanly", "[rail]") {
 }
 
 TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
-    const rail::build_result r = rail::build();
+    const result<rail::grammar> r = rail::build();
     REQUIRE(r.ok());
-    sampler s(r.g, 42);
+    sampler s(r.value(), 42);
     auto& rng = s.rng();
     static constexpr std::string_view k_insert = ":<>[]()\n x1";
     static constexpr const char* k_kinds[] = {"delete", "insert", "replace", "duplicate"};
-    const recognizer rec(r.g);
+    const recognizer rec(r.value());
     std::size_t tried[4] = {}, rejected[4] = {}, on_rail[4] = {}, off_rail_rejected[4] = {};
     std::ofstream mutants_out;  // JSON Lines of the raw mutants and the parser's verdict
     if (const char* path = std::getenv("PLURNK_RAIL_MUTANTS")) mutants_out.open(path, std::ios::binary);
@@ -1118,10 +1122,10 @@ TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
 }
 
 TEST_CASE("sampled sentences are rail sentences", "[rail]") {
-    const rail::build_result r = rail::build();
+    const result<rail::grammar> r = rail::build();
     REQUIRE(r.ok());
-    const recognizer rec(r.g);
-    sampler s(r.g, 5);
+    const recognizer rec(r.value());
+    sampler s(r.value(), 5);
     for (int i = 0; i < 300; ++i) {
         const std::string text = s.next().text;
         INFO(text);
@@ -1130,9 +1134,9 @@ TEST_CASE("sampled sentences are rail sentences", "[rail]") {
 }
 
 TEST_CASE("the rail admits canonical turns and refuses the shapes it excludes", "[rail]") {
-    const rail::build_result r = rail::build();
+    const result<rail::grammar> r = rail::build();
     REQUIRE(r.ok());
-    const recognizer rec(r.g);
+    const recognizer rec(r.value());
     const std::string ch = std::string(rail::k_channel_open) + "thinking<channel|>\n";
     struct row {
         std::string content;
@@ -1170,7 +1174,7 @@ TEST_CASE("the rail admits canonical turns and refuses the shapes it excludes", 
         {"<<PLAN:g:PLAN\n<<EDIT(x)<1-2>::EDIT\n<<SEND[200]:d:SEND", false},     // dash scope
         {"<<PLAN:g:PLAN        \n<<SEND[200]:d:SEND", false},                   // eight separators
     };
-    score::rail_recognizer fast(r.g);  // plurnk score's recognizer decides the same
+    score::rail_recognizer fast(r.value());  // plurnk score's recognizer decides the same
     for (const row& x : rows) {
         INFO(x.content);
         CHECK(rec.accepts(ch + x.content) == x.admitted);
@@ -1210,16 +1214,16 @@ TEST_CASE("channel formats: names, literals and option checks", "[rail]") {
     CHECK(rail::literals(channel_options(rail::channel_format::none)).close.empty());
     CHECK(rail::literals(channel_options(rail::channel_format::custom, "[T]", "[/T]")).open == "[T]");
     // Literals only matter for the custom format.
-    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::think, "", "")));
-    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "", "</think>")));
-    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "\xce\xbb\n", "|")));
-    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "")));         // empty close
-    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</r<")));     // `<` again
-    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</r\x01>")));  // control
-    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</\xce\xbb>")));
-    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "\xff", "</r>")));    // not UTF-8
-    CHECK(rail::check_options(channel_options(rail::channel_format::custom, std::string(65, 'a'), "</r>")));
-    CHECK(rail::check_options(channel_options(static_cast<rail::channel_format>(9))));
+    CHECK(rail::check_options(channel_options(rail::channel_format::think, "", "")));
+    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "", "</think>")));
+    CHECK(rail::check_options(channel_options(rail::channel_format::custom, "\xce\xbb\n", "|")));
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "")));         // empty close
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</r<")));     // `<` again
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</r\x01>")));  // control
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "<r>", "</\xce\xbb>")));
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, "\xff", "</r>")));    // not UTF-8
+    CHECK_FALSE(rail::check_options(channel_options(rail::channel_format::custom, std::string(65, 'a'), "</r>")));
+    CHECK_FALSE(rail::check_options(channel_options(static_cast<rail::channel_format>(9))));
 }
 
 TEST_CASE("every channel format is valid GBNF, reads back, and samples rail sentences", "[rail]") {
@@ -1230,18 +1234,18 @@ TEST_CASE("every channel format is valid GBNF, reads back, and samples rail sent
         channel_options(rail::channel_format::custom, "<r>", "|")};
     std::uint64_t seed = 11;
     for (const rail::options& o : variants) {
-        const rail::build_result r = rail::build(o);
+        const result<rail::grammar> r = rail::build(o);
         REQUIRE(r.ok());
-        const std::string text = rail::to_gbnf(r.g);
+        const std::string text = rail::to_gbnf(r.value());
         INFO(text.substr(0, 600));
         const gbnf_check c = check_gbnf(text);
         INFO(c.error);
         REQUIRE(c.error.empty());
-        REQUIRE(c.g.rules.size() == r.g.rules.size());
-        for (std::size_t i = 0; i < r.g.rules.size(); ++i) CHECK(c.g.rules[i].body == r.g.rules[i].body);
+        REQUIRE(c.g.rules.size() == r.value().rules.size());
+        for (std::size_t i = 0; i < r.value().rules.size(); ++i) CHECK(c.g.rules[i].body == r.value().rules[i].body);
         CHECK((text.find("\n#   channel sep PLAN") != std::string::npos) == (o.channel != rail::channel_format::none));
-        const recognizer rec(r.g);
-        sampler s(r.g, seed++, rail::literals(o).close);
+        const recognizer rec(r.value());
+        sampler s(r.value(), seed++, rail::literals(o).close);
         for (int i = 0; i < 200; ++i) {
             const std::string sentence = s.next().text;
             INFO(sentence);
@@ -1277,7 +1281,7 @@ TEST_CASE("each channel format admits its own enclosure and refuses the others",
                                      channel_options(rail::channel_format::custom, "[THINK]", "[/THINK]"),
                                      channel_options(rail::channel_format::custom, "", "</think>")};
     std::vector<rail::grammar> grammars;  // the recognizers point into them
-    for (const rail::options& o : formats) grammars.push_back(rail::build(o).g);
+    for (const rail::options& o : formats) grammars.push_back(rail::build(o).value());
     std::vector<recognizer> recs;
     for (const rail::grammar& g : grammars) recs.emplace_back(g);
     for (const row& x : rows) {
@@ -1301,8 +1305,8 @@ TEST_CASE("the sample turns: turn-rail.plurnk is on the default rail, turn.plurn
                                      channel_options(rail::channel_format::none)};
     for (const rail::options& o : formats) {
         INFO("channel " << rail::channel_name(o.channel));
-        const rail::build_result r = rail::build(o);
-        const recognizer rec(r.g);
+        const result<rail::grammar> r = rail::build(o);
+        const recognizer rec(r.value());
         CHECK(rec.accepts(on) == (o.channel == rail::channel_format::gemma));
         // `<think>` opens it, and its FIND regex has a group, which the rail's regex subset lacks.
         CHECK_FALSE(rec.accepts(off));
@@ -1319,7 +1323,7 @@ TEST_CASE("the scorer's rail recognizer agrees on samples and near misses", "[ra
     const rail::options formats[] = {{}, channel_options(rail::channel_format::think),
                                      channel_options(rail::channel_format::none)};
     std::vector<rail::grammar> grammars;
-    for (const rail::options& o : formats) grammars.push_back(rail::build(o).g);
+    for (const rail::options& o : formats) grammars.push_back(rail::build(o).value());
     std::vector<score::rail_recognizer> fast;
     for (const rail::grammar& g : grammars) fast.emplace_back(g);
     std::uint64_t seed = 77;

@@ -100,9 +100,8 @@ TEST_CASE("regex: patterns V8 accepts", "[regex]") {
     };
     for (const auto& row : rows) {
         INFO("pattern /" << row.pattern << "/" << row.flags);
-        const verdict v = validate_regex(row.pattern, row.flags);
-        CHECK(v.ok);
-        CHECK(v.message.empty());
+        const result<void> v = validate_regex(row.pattern, row.flags);
+        CHECK(v.ok());
     }
 }
 
@@ -195,9 +194,9 @@ TEST_CASE("regex: patterns V8 refuses, with its message", "[regex]") {
     };
     for (const auto& row : rows) {
         INFO("pattern /" << row.pattern << "/" << row.flags);
-        const verdict v = validate_regex(row.pattern, row.flags);
-        CHECK_FALSE(v.ok);
-        CHECK(v.message == v8_message(row.pattern, row.flags, row.message));
+        const result<void> v = validate_regex(row.pattern, row.flags);
+        CHECK_FALSE(v.ok());
+        CHECK(v.problem().message == v8_message(row.pattern, row.flags, row.message));
     }
 }
 
@@ -205,24 +204,24 @@ TEST_CASE("regex: flags", "[regex]") {
     const std::string_view good[] = {"", "d", "g", "i", "m", "s", "u", "v", "y", "dgimsuy", "dgimsvy"};
     for (const auto flags : good) {
         INFO("flags " << flags);
-        CHECK(validate_regex("a", flags).ok);
+        CHECK(validate_regex("a", flags).ok());
     }
     const std::string_view bad[] = {"uv", "gg", "ii", "q", "I", "hosts", "g ", "gimsuydv", "\xC3\xA9"};
     for (const auto flags : bad) {
         INFO("flags " << flags);
-        const verdict v = validate_regex("a", flags);
-        CHECK_FALSE(v.ok);
-        CHECK(v.message == "Invalid flags supplied to RegExp constructor '" + std::string(flags) + "'");
+        const result<void> v = validate_regex("a", flags);
+        CHECK_FALSE(v.ok());
+        CHECK(v.problem().message == "Invalid flags supplied to RegExp constructor '" + std::string(flags) + "'");
     }
     // Flag errors win over pattern errors; the message lists accepted flags in V8's order.
-    CHECK(validate_regex("(", "q").message == "Invalid flags supplied to RegExp constructor 'q'");
-    CHECK(validate_regex("(", "ymg").message == "Invalid regular expression: /(/gmy: Unterminated group");
+    CHECK(validate_regex("(", "q").problem().message == "Invalid flags supplied to RegExp constructor 'q'");
+    CHECK(validate_regex("(", "ymg").problem().message == "Invalid regular expression: /(/gmy: Unterminated group");
 }
 
 TEST_CASE("regex: error offsets point into the pattern", "[regex]") {
-    CHECK(validate_regex("ab)", "").offset == 2);
-    CHECK(validate_regex("\xC3\xA9)", "").offset == 2);  // bytes, not code units
-    CHECK(validate_regex("a**", "").offset == 2);
+    CHECK(validate_regex("ab)", "").problem().offset == 2);
+    CHECK(validate_regex("\xC3\xA9)", "").problem().offset == 2);  // bytes, not code units
+    CHECK(validate_regex("a**", "").problem().offset == 2);
 }
 
 TEST_CASE("regex: split_regex", "[regex]") {
@@ -255,19 +254,19 @@ TEST_CASE("regex: split_regex", "[regex]") {
 }
 
 TEST_CASE("regex: matcher messages", "[regex]") {
-    CHECK_FALSE(check_regex_matcher("/retry(Count|Delay)|backoff/i").has_value());
-    CHECK_FALSE(check_regex_matcher("/[\\p{L}--\\p{Ll}]?[\\b]/dgimsvy").has_value());
-    CHECK(check_regex_matcher("/unclosed-regex").value() ==
+    CHECK(check_regex_matcher("/retry(Count|Delay)|backoff/i").ok());
+    CHECK(check_regex_matcher("/[\\p{L}--\\p{Ll}]?[\\b]/dgimsvy").ok());
+    CHECK(check_regex_matcher("/unclosed-regex").problem().message ==
           "regex matcher must use `/pattern/flags`; this matcher has no closing `/`: `/unclosed-regex`");
-    CHECK(check_regex_matcher("/(abc/").value() ==
+    CHECK(check_regex_matcher("/(abc/").problem().message ==
           "pattern leads with `/` but is not a valid `/pattern/flags` regex - Invalid regular "
           "expression: /(abc/: Unterminated group: `/(abc/`");
-    CHECK(check_regex_matcher("/etc/hosts").value() ==
+    CHECK(check_regex_matcher("/etc/hosts").problem().message ==
           "pattern leads with `/` but is not a valid `/pattern/flags` regex - Invalid flags supplied "
           "to RegExp constructor 'hosts' - use only ECMAScript flags after the closing `/`; escape a "
           "literal `/` inside the pattern as `\\/`: `/etc/hosts`");
     // A newline is quoted as it is.
-    CHECK(check_regex_matcher("/\\p{Nope}\n/u").value() ==
+    CHECK(check_regex_matcher("/\\p{Nope}\n/u").problem().message ==
           "pattern leads with `/` but is not a valid `/pattern/flags` regex - Invalid regular "
           "expression: /\\p{Nope}\n/u: Invalid property name: `/\\p{Nope}\n/u`");
 }
@@ -279,21 +278,29 @@ static std::string cat(std::initializer_list<std::string_view> parts) {
     return s;
 }
 
+TEST_CASE("regex: matcher offsets point into the body", "[regex]") {
+    CHECK(check_regex_matcher("/unclosed-regex").problem().offset == 15);  // where `/` was due
+    CHECK(check_regex_matcher("/ab)/").problem().offset == 3);             // the pattern's offset + 1
+    CHECK(check_regex_matcher("/etc/hosts").problem().offset == 5);        // the flags
+    CHECK(check_regex_matcher("/a/q").problem().offset == 3);
+}
+
 TEST_CASE("regex: the quoted body is cut after 80 UTF-16 code units", "[regex]") {
     const std::string exactly_80 = cat({"/", std::string(76, 'a'), "(/u"});  // 80 units
-    CHECK(check_regex_matcher(exactly_80).value().ends_with(cat({": `", exactly_80, "`"})));
+    CHECK(check_regex_matcher(exactly_80).problem().message.ends_with(cat({": `", exactly_80, "`"})));
 
     const std::string long_body = cat({"/", std::string(100, 'a'), "(/"});
-    CHECK(check_regex_matcher(long_body).value().ends_with(cat({": `/", std::string(79, 'a'), "\xE2\x80\xA6`"})));
+    CHECK(check_regex_matcher(long_body).problem().message.ends_with(
+        cat({": `/", std::string(79, 'a'), "\xE2\x80\xA6`"})));
 
     // U+1D49C counts as two units: 76 + 2 + 2 = 80 units fit, the rest is cut.
     const std::string astral = cat({"/", std::string(75, 'a'), "\xF0\x9D\x92\x9C\xF0\x9D\x92\x9C(x/"});
-    CHECK(check_regex_matcher(astral).value().ends_with(
+    CHECK(check_regex_matcher(astral).problem().message.ends_with(
         cat({": `/", std::string(75, 'a'), "\xF0\x9D\x92\x9C\xF0\x9D\x92\x9C\xE2\x80\xA6`"})));
     // A cut through a pair: JavaScript's slice keeps the lone lead surrogate, which UTF-8 cannot
     // hold; the message has one U+FFFD in its place and stays valid UTF-8 (DIVERGENCES.md).
     const std::string split_pair = cat({"/", std::string(78, 'a'), "\xF0\x9D\x92\x9C(x/"});
-    const std::string message = check_regex_matcher(split_pair).value();
+    const std::string message = check_regex_matcher(split_pair).problem().message;
     CHECK(message.ends_with(cat({": `/", std::string(78, 'a'), "\xEF\xBF\xBD\xE2\x80\xA6`"})));
     CHECK(plurnk::first_invalid_utf8(message) == std::string::npos);
 }
@@ -303,31 +310,31 @@ TEST_CASE("regex: limits", "[regex]") {
     std::string groups;
     for (int i = 0; i < 100000; ++i) groups += "(?:";
     groups += std::string(100000, ')');
-    CHECK(validate_regex(groups, "u").ok);
+    CHECK(validate_regex(groups, "u").ok());
 
     // V8 allows 32767 capture groups.
     std::string captures;
     for (int i = 0; i < 32767; ++i) captures += "()";
-    CHECK(validate_regex(captures, "").ok);
-    CHECK(validate_regex(captures + "()", "").message.ends_with(": Too many captures"));
+    CHECK(validate_regex(captures, "").ok());
+    CHECK(validate_regex(captures + "()", "").problem().message.ends_with(": Too many captures"));
 
     // v-mode classes recurse; V8 runs out of stack past about 6268 levels.
     const std::string shallow = std::string(6000, '[') + std::string(6000, ']');
-    CHECK(validate_regex(shallow, "v").ok);
+    CHECK(validate_regex(shallow, "v").ok());
     const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-    CHECK(validate_regex(deep, "v").message.ends_with("/v: Maximum call stack size exceeded"));
+    CHECK(validate_regex(deep, "v").problem().message.ends_with("/v: Maximum call stack size exceeded"));
     // Without v a `[` inside a class is a literal.
-    CHECK(validate_regex(deep, "u").message.ends_with("/u: Lone quantifier brackets"));
+    CHECK(validate_regex(deep, "u").problem().message.ends_with("/u: Lone quantifier brackets"));
 }
 
 TEST_CASE("regex: nothing past the input view is read", "[regex]") {
     const std::string_view buffer = "[a]\\u{41}\\p{L}(?<n>x)\\k<n>";
-    CHECK(validate_regex(buffer.substr(0, 2), "").message ==
+    CHECK(validate_regex(buffer.substr(0, 2), "").problem().message ==
           "Invalid regular expression: /[a/: Unterminated character class");
-    CHECK(validate_regex(buffer.substr(3, 4), "u").message ==
+    CHECK(validate_regex(buffer.substr(3, 4), "u").problem().message ==
           "Invalid regular expression: /\\u{4/u: Invalid Unicode escape");
-    CHECK(validate_regex(buffer.substr(9, 4), "u").message ==
+    CHECK(validate_regex(buffer.substr(9, 4), "u").problem().message ==
           "Invalid regular expression: /\\p{L/u: Invalid property name");
-    CHECK(validate_regex(buffer.substr(14, 11), "").message ==
+    CHECK(validate_regex(buffer.substr(14, 11), "").problem().message ==
           "Invalid regular expression: /(?<n>x)\\k<n/: Invalid capture group name");
 }

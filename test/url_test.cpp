@@ -100,9 +100,14 @@ const url_case k_cases[] = {
 TEST_CASE("parse_url matches Node's URL", "[url]") {
     for (const auto& c : k_cases) {
         CAPTURE(c.input);
-        const auto u = plurnk::parse_url(c.input);
-        REQUIRE(u.has_value() == c.ok);
-        if (!u) continue;
+        const plurnk::result<plurnk::url_record> r = plurnk::parse_url(c.input);
+        REQUIRE(r.ok() == c.ok);
+        if (!r) {
+            CHECK(r.problem().message == "Invalid URL");
+            CHECK(r.problem().offset == 0);
+            continue;
+        }
+        const plurnk::url_record* u = &r.value();
         CHECK(u->href == c.href);
         CHECK(u->hostname == c.hostname);
         CHECK(u->port == c.port);
@@ -113,8 +118,9 @@ TEST_CASE("parse_url matches Node's URL", "[url]") {
 }
 
 TEST_CASE("parse_url splits userinfo and protocol", "[url]") {
-    const auto u = plurnk::parse_url("GIT+SSH://a:b:c@host:22/x");
-    REQUIRE(u);
+    const plurnk::result<plurnk::url_record> r = plurnk::parse_url("GIT+SSH://a:b:c@host:22/x");
+    REQUIRE(r);
+    const plurnk::url_record* u = &r.value();
     CHECK(u->protocol == "git+ssh:");
     CHECK(u->username == "a");
     CHECK(u->password == "b%3Ac");
@@ -125,11 +131,12 @@ TEST_CASE("parse_url splits userinfo and protocol", "[url]") {
 TEST_CASE("parse_url survives hostile input", "[url]") {
     // Ill-formed UTF-8, NULs and long runs must neither crash nor read past the view.
     const std::string_view bad("http://h/\xFF\xC0\x80\0x", 14);
-    const auto u = plurnk::parse_url(bad);
-    REQUIRE(u);
+    const plurnk::result<plurnk::url_record> r = plurnk::parse_url(bad);
+    REQUIRE(r);
+    const plurnk::url_record* u = &r.value();
     CHECK(u->pathname == "/%EF%BF%BD%EF%BF%BD%EF%BF%BD%00x");
     std::string long_host = "http://" + std::string(100000, 'a') + "\xC3\xA4/";
-    CHECK(plurnk::parse_url(long_host).has_value());
-    CHECK_FALSE(plurnk::parse_url(std::string_view("http://[", 8)).has_value());
-    CHECK_FALSE(plurnk::parse_url("").has_value());
+    CHECK(plurnk::parse_url(long_host).ok());
+    CHECK_FALSE(plurnk::parse_url(std::string_view("http://[", 8)).ok());
+    CHECK_FALSE(plurnk::parse_url("").ok());
 }

@@ -88,10 +88,9 @@ TEST_CASE("xpath: valid expressions", "[xpath]") {
     };
     for (std::string_view in : rows) {
         CAPTURE(in);
-        const verdict v = validate_xpath(in);
-        CHECK(v.ok);
-        CHECK(v.message.empty());
-        CHECK_FALSE(check_xpath_matcher(in).has_value());
+        const result<void> v = validate_xpath(in);
+        CHECK(v.ok());
+        CHECK(check_xpath_matcher(in).ok());
     }
 }
 
@@ -158,13 +157,14 @@ TEST_CASE("xpath: invalid expressions and the reference's messages", "[xpath]") 
     };
     for (const row& r : rows) {
         CAPTURE(r.in);
-        const verdict v = validate_xpath(r.in);
-        CHECK_FALSE(v.ok);
-        CHECK(v.message == r.message);
-        CHECK(v.offset == r.offset);
-        const auto m = check_xpath_matcher(r.in);
-        REQUIRE(m.has_value());
-        CHECK(*m == std::string("pattern leads with `//` but is not a valid xpath selector - ") +
+        const result<void> v = validate_xpath(r.in);
+        CHECK_FALSE(v.ok());
+        CHECK(v.problem().message == r.message);
+        CHECK(v.problem().offset == r.offset);
+        const result<void> m = check_xpath_matcher(r.in);
+        REQUIRE_FALSE(m.ok());
+        CHECK(m.problem().offset == r.offset);
+        CHECK(m.problem().message == std::string("pattern leads with `//` but is not a valid xpath selector - ") +
                         std::string(r.message));
     }
 }
@@ -177,34 +177,34 @@ TEST_CASE("xpath: nesting is capped by a named limit", "[xpath]") {
         for (std::size_t i = 0; i < depth; ++i) s += close;
         return s;
     };
-    CHECK(validate_xpath(nest(256, "(", ")")).ok);
-    CHECK(validate_xpath(nest(256, "a[", "]")).ok);
-    CHECK(validate_xpath(nest(256, "f(", ")")).ok);
-    const verdict v = validate_xpath(nest(257, "(", ")"));
-    CHECK_FALSE(v.ok);
-    CHECK(v.message == "XPath expression nested too deeply");
-    CHECK(v.offset == 257);
-    const verdict w = validate_xpath(nest(100000, "a[", "]"));
-    CHECK_FALSE(w.ok);
+    CHECK(validate_xpath(nest(256, "(", ")")).ok());
+    CHECK(validate_xpath(nest(256, "a[", "]")).ok());
+    CHECK(validate_xpath(nest(256, "f(", ")")).ok());
+    const result<void> v = validate_xpath(nest(257, "(", ")"));
+    CHECK_FALSE(v.ok());
+    CHECK(v.problem().message == "XPath expression nested too deeply");
+    CHECK(v.problem().offset == 257);
+    const result<void> w = validate_xpath(nest(100000, "a[", "]"));
+    CHECK_FALSE(w.ok());
     // unary minus and binary chains are loops, not recursion
-    CHECK(validate_xpath(std::string(100000, '-') + "1").ok);
+    CHECK(validate_xpath(std::string(100000, '-') + "1").ok());
     std::string chain = "1";
     for (int i = 0; i < 100000; ++i) chain += " + a/b";
-    CHECK(validate_xpath(chain).ok);
+    CHECK(validate_xpath(chain).ok());
 }
 
 TEST_CASE("xpath: never reads past the input view", "[xpath]") {
     const std::string buffer = "//a['x']/b:c(";
-    CHECK(validate_xpath(std::string_view(buffer).substr(0, 6)).message ==
+    CHECK(validate_xpath(std::string_view(buffer).substr(0, 6)).problem().message ==
           "Unterminated string literal: 'x\0"sv);
-    CHECK(validate_xpath(std::string_view(buffer).substr(0, 8)).ok);
-    CHECK(validate_xpath(std::string_view(buffer).substr(0, 10)).ok);   // `//a['x']/b`
-    CHECK(validate_xpath(std::string_view(buffer).substr(0, 11)).message ==
+    CHECK(validate_xpath(std::string_view(buffer).substr(0, 8)).ok());
+    CHECK(validate_xpath(std::string_view(buffer).substr(0, 10)).ok());   // `//a['x']/b`
+    CHECK(validate_xpath(std::string_view(buffer).substr(0, 11)).problem().message ==
           "Unexpected character :");                                    // `b:` then nothing
-    CHECK(validate_xpath(std::string_view(buffer).substr(0, 12)).ok);   // `b:c`, not `b:c(`
+    CHECK(validate_xpath(std::string_view(buffer).substr(0, 12)).ok());   // `b:c`, not `b:c(`
     const std::string dots = "1..";
-    CHECK(validate_xpath(std::string_view(dots).substr(0, 1)).ok);
+    CHECK(validate_xpath(std::string_view(dots).substr(0, 1)).ok());
     const std::string utf8 = "a\xC3\xA9";
-    CHECK(validate_xpath(std::string_view(utf8).substr(0, 2)).message ==
+    CHECK(validate_xpath(std::string_view(utf8).substr(0, 2)).problem().message ==
           "Unexpected character \xEF\xBF\xBD");  // a truncated sequence is invalid UTF-8
 }

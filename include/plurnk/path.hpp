@@ -11,26 +11,18 @@
 #include <string_view>
 
 #include "plurnk/ast.hpp"
+#include "plurnk/result.hpp"
 
 namespace plurnk {
 
-// The result of parse_path: a path (nullopt for empty input), or a visitor error message
-// ("invalid URI in path", "invalid request metadata: ...").
-struct [[nodiscard]] path_result {
-    std::optional<parsed_path> path;
-    std::optional<std::string> error;
-};
+// A target path: the path (nullopt for empty input), or a problem whose message is the visitor's
+// ("invalid URI in path", "invalid request metadata: ...") and whose offset is 0 (the whole
+// target). `raw` is the target slot text as written (escapes not yet decoded).
+result<std::optional<parsed_path>> parse_path(std::string_view raw);
 
-// `raw` is the target slot text as written (escapes not yet decoded).
-path_result parse_path(std::string_view raw);
-
-struct [[nodiscard]] selection_result {
-    std::optional<resource_selection> selection;  // nullopt for empty input or a bare scope
-    std::optional<std::string> error;
-};
-
-// A COPY/MOVE body: target plus an optional trailing scope literal.
-selection_result parse_resource_selection(std::string_view raw);
+// A COPY/MOVE body: target plus an optional trailing scope literal. The selection is nullopt for
+// empty input or a bare scope; a problem is parse_path's.
+result<std::optional<resource_selection>> parse_resource_selection(std::string_view raw);
 
 // A WHATWG URL record, as Node's `URL` exposes it.
 struct url_record {
@@ -45,8 +37,8 @@ struct url_record {
     std::string hash;      // "" or "#..."
 };
 
-// WHATWG URL parse without a base; nullopt on failure.
-[[nodiscard]] std::optional<url_record> parse_url(std::string_view input);
+// WHATWG URL parse without a base. A failure is Node's: the message "Invalid URL", offset 0.
+result<url_record> parse_url(std::string_view input);
 
 // Glob detection (SPEC §5 §path-glob): `*`, `?`, character class, brace, extglob, escape.
 [[nodiscard]] bool has_glob(std::string_view pathname) noexcept;

@@ -9,6 +9,7 @@
 #include "plurnk/parse.hpp"
 #include "plurnk/path.hpp"
 #include "plurnk/rail.hpp"
+#include "plurnk/result.hpp"
 #include "plurnk/stream.hpp"
 #include "plurnk/validate.hpp"
 #include "plurnk/version.hpp"

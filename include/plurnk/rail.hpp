@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "plurnk/ast.hpp"
+#include "plurnk/result.hpp"
 
 namespace plurnk::rail {
 
@@ -113,8 +114,8 @@ struct channel_literals {
 };
 [[nodiscard]] channel_literals literals(const options& o) noexcept;
 
-// Why `o` cannot be built, or nullopt when it can.
-[[nodiscard]] std::optional<std::string> check_options(const options& o);
+// Whether `o` can be built: ok, or a problem saying why (offset 0).
+result<void> check_options(const options& o);
 
 // ---- The grammar ----------------------------------------------------------------------------
 
@@ -145,14 +146,8 @@ struct grammar {
     [[nodiscard]] const rule* find(std::string_view name) const noexcept;
 };
 
-struct [[nodiscard]] build_result {
-    grammar g;
-    std::string error;  // empty on success
-    [[nodiscard]] bool ok() const noexcept { return error.empty(); }
-};
-
-// Lowers the rule model to a grammar for the given options.
-build_result build(const options& o = {});
+// Lowers the rule model to a grammar for the given options; the problem is check_options'.
+result<grammar> build(const options& o = {});
 
 // Writes `g` in llama.cpp's GBNF syntax: a header comment, then one rule per line (long
 // alternations wrap after `|`). The output is deterministic for a given grammar.

@@ -9,7 +9,7 @@
 // ordering of checks, because the first problem found decides the message. Errors are values: the
 // first failure is recorded, every function returns early once it is set. Messages carry the
 // reference's context suffix `('<up to 9 code units of the query>':<code-unit index>)`; the
-// verdict offset is that index converted back to a byte offset into the caller's UTF-8 view.
+// problem's offset is that index converted back to a byte offset into the caller's UTF-8 view.
 // Nothing here evaluates a query, so the I-Regexp arguments of match()/search() are not checked:
 // json-p3 only checks them when a filter runs.
 // This file holds the message formatting and the entry points; jsonpath_internal.hpp declares the
@@ -79,7 +79,7 @@ std::string with_context(const failure& f, std::u16string_view src) {
 
 }  // namespace
 
-verdict validate_jsonpath(std::string_view expr) {
+result<void> validate_jsonpath(std::string_view expr) {
     const utf16_text text = to_utf16(expr);
     lexer lx(text.units);
     std::optional<failure> f = lx.run();
@@ -88,19 +88,16 @@ verdict validate_jsonpath(std::string_view expr) {
         f = p.jsonpath_query();
     }
     if (!f) return {};
-    verdict v;
-    v.ok = false;
     const std::ptrdiff_t i = f->index;
-    v.offset = i <= 0 ? 0
-                      : text.byte_offset[std::min(static_cast<std::size_t>(i), text.byte_offset.size() - 1)];
-    v.message = with_context(*f, text.units);
-    return v;
+    const std::size_t offset =
+        i <= 0 ? 0 : text.byte_offset[std::min(static_cast<std::size_t>(i), text.byte_offset.size() - 1)];
+    return problem{offset, with_context(*f, text.units)};
 }
 
-std::optional<std::string> check_jsonpath_matcher(std::string_view matcher) {
-    verdict v = validate_jsonpath(matcher);
-    if (v.ok) return std::nullopt;
-    return std::string(k_matcher_prefix) + v.message;
+result<void> check_jsonpath_matcher(std::string_view matcher) {
+    result<void> v = validate_jsonpath(matcher);
+    if (v.ok()) return v;
+    return problem{v.problem().offset, std::string(k_matcher_prefix) + v.problem().message};
 }
 
 }  // namespace plurnk

@@ -151,9 +151,12 @@ private:
         }
         add("sep", repeat(set_of(" \t\n"), 0, static_cast<std::uint32_t>(k_max_separator)),
             "zero to seven whitespace characters");
-        add("plan", seq({lit("<<PLAN:"), rule_ref("plan-lead"), star(seq({lit(":"), rule_ref("plan-seg")})), lit(":PLAN")}),
+        const std::string plan = op_name(op::PLAN);
+        add("plan",
+            seq({lit("<<" + plan + ":"), rule_ref("plan-lead"), star(seq({lit(":"), rule_ref("plan-seg")})),
+                 lit(":" + plan)}),
             "unsuffixed, non-empty, no `<<` in the body (SPEC plan-body-no-openers)");
-        segment_spec p{{"PLAN"}, U":", U"", rule_ref("plan-rest"), true};
+        segment_spec p{{plan}, U":", U"", rule_ref("plan-rest"), true};
         add("plan-lead", segment(p, true));
         add("plan-seg", segment(p, false));
         add("plan-rest", seq({star(alt({none_of(U":<"), seq({lit("<"), none_of(U":<")})})), opt(lit("<"))}));
@@ -208,7 +211,7 @@ private:
         for (const bool first : {false, true}) {
             std::vector<expr> alts;
             for (const std::string& sfx : o_.suffixes) {
-                const std::string k = std::string("SEND") + sfx;
+                const std::string k = std::string(op_name(op::SEND)) + sfx;
                 const std::string st = stem(op::SEND, sfx);
                 alts.push_back(seq({lit("<<" + k), rule_ref(first ? "terminal-first-head" : "terminal-head"), lit(":"),
                                     rule_ref(st + "-lead"), star(seq({lit(":"), rule_ref(st + "-text")})), lit(":" + k)}));
@@ -476,15 +479,11 @@ void prune(grammar& g) {
 
 }  // namespace
 
-build_result build(const options& o) {
-    build_result r;
-    if (auto why = check_options(o)) {
-        r.error = std::move(*why);
-        return r;
-    }
-    r.g = builder(o).run();
-    prune(r.g);
-    return r;
+result<grammar> build(const options& o) {
+    if (result<void> checked = check_options(o); !checked) return checked.problem();
+    grammar g = builder(o).run();
+    prune(g);
+    return g;
 }
 
 }  // namespace plurnk::rail

@@ -111,7 +111,10 @@ channel_literals literals(const options& o) noexcept {
     return {};
 }
 
-std::optional<std::string> check_options(const options& o) {
+namespace {
+
+// Why `o` cannot be built, or nullopt.
+std::optional<std::string> why_not_buildable(const options& o) {
     if (o.max_statements > k_max_statements_limit) {
         return "max-statements must be at most " + std::to_string(k_max_statements_limit);
     }
@@ -142,6 +145,13 @@ std::optional<std::string> check_options(const options& o) {
         return std::string("unknown channel format");
     }
     return std::nullopt;
+}
+
+}  // namespace
+
+result<void> check_options(const options& o) {
+    if (std::optional<std::string> why = why_not_buildable(o)) return problem{0, std::move(*why)};
+    return {};
 }
 
 }  // namespace plurnk::rail

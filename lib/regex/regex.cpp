@@ -133,42 +133,38 @@ std::string quote_body(std::string_view body) {
 
 }  // namespace
 
-verdict validate_regex(std::string_view pattern, std::string_view flags) {
-    verdict v;
+result<void> validate_regex(std::string_view pattern, std::string_view flags) {
     const std::optional<std::string> canonical = canonical_flags(flags);
     if (!canonical) {
-        v.ok = false;
-        v.offset = 0;
-        v.message.reserve(k_invalid_flags_prefix.size() + flags.size() + 1);
-        v.message += k_invalid_flags_prefix;
-        v.message += flags;
-        v.message += '\'';
-        return v;
+        problem p;
+        p.message.reserve(k_invalid_flags_prefix.size() + flags.size() + 1);
+        p.message += k_invalid_flags_prefix;
+        p.message += flags;
+        p.message += '\'';
+        return p;
     }
     if (pattern.size() > k_max_pattern_units) {  // the reference cannot even hold it
-        v.ok = false;
-        v.message = k_messages[static_cast<std::size_t>(regex_error::too_large)];
-        return v;
+        return problem{0, std::string(k_messages[static_cast<std::size_t>(regex_error::too_large)])};
     }
     const utf16_text text = detail::to_utf16(pattern, utf8_surrogates::decoded);
     const bool unicode = canonical->find('u') != std::string::npos;
     const bool unicode_sets = canonical->find('v') != std::string::npos;
     pattern_parser parser(text.units, unicode, unicode_sets);
     const regex_error e = parser.parse();
-    if (e == regex_error::none) return v;
-    v.ok = false;
+    if (e == regex_error::none) return {};
+    problem p;
     const int pos = std::clamp(parser.error_position(), 0, static_cast<int>(text.units.size()));
-    v.offset = text.byte_offset[static_cast<std::size_t>(pos)];
+    p.offset = text.byte_offset[static_cast<std::size_t>(pos)];
     const std::string_view what = k_messages[static_cast<std::size_t>(e)];
-    v.message.reserve(k_invalid_pattern_prefix.size() + pattern.size() + canonical->size() +
+    p.message.reserve(k_invalid_pattern_prefix.size() + pattern.size() + canonical->size() +
                       what.size() + 3);
-    v.message += k_invalid_pattern_prefix;
-    v.message += pattern;
-    v.message += '/';
-    v.message += *canonical;
-    v.message += ": ";
-    v.message += what;
-    return v;
+    p.message += k_invalid_pattern_prefix;
+    p.message += pattern;
+    p.message += '/';
+    p.message += *canonical;
+    p.message += ": ";
+    p.message += what;
+    return p;
 }
 
 // BEHAVIOUR §5: after the leading `/`, a backslash skips the next character, `[` enters a
@@ -194,23 +190,27 @@ regex_split split_regex(std::string_view body) noexcept {
     return s;
 }
 
-std::optional<std::string> check_regex_matcher(std::string_view body) {
-    if (body.empty() || body.front() != '/') return std::nullopt;
+result<void> check_regex_matcher(std::string_view body) {
+    if (body.empty() || body.front() != '/') return {};
     const regex_split split = split_regex(body);
-    std::string message;
+    problem p;
     if (!split.closed) {
-        message += k_unclosed_message;
+        p.offset = body.size();
+        p.message += k_unclosed_message;
     } else {
-        const verdict v = validate_regex(split.pattern, split.flags);
-        if (v.ok) return std::nullopt;
-        message += k_matcher_prefix;
-        message += v.message;
-        if (v.message.find("Invalid flags supplied") != std::string::npos) message += k_flags_hint;
-        message += ": `";
+        const result<void> v = validate_regex(split.pattern, split.flags);
+        if (v.ok()) return {};
+        const std::string& what = v.problem().message;
+        const bool bad_flags = what.starts_with(k_invalid_flags_prefix);
+        p.offset = bad_flags ? 2 + split.pattern.size() : 1 + v.problem().offset;
+        p.message += k_matcher_prefix;
+        p.message += what;
+        if (what.find("Invalid flags supplied") != std::string::npos) p.message += k_flags_hint;
+        p.message += ": `";
     }
-    message += quote_body(body);
-    message += '`';
-    return message;
+    p.message += quote_body(body);
+    p.message += '`';
+    return p;
 }
 
 }  // namespace plurnk

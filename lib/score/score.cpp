@@ -198,10 +198,10 @@ scorer::scorer(options o) : o_(std::move(o)) {
         ro.channel = f;
         ro.max_statements = o_.max_statements;
         ro.suffixes = o_.suffixes;
-        const rail::build_result b = rail::build(ro);
-        if (!b.ok()) throw std::invalid_argument("rail options: " + b.error);
+        const result<rail::grammar> b = rail::build(ro);
+        if (!b) throw std::invalid_argument("rail options: " + b.problem().message);
         channel_names_.emplace_back(rail::channel_name(f));
-        recognizers_.emplace_back(b.g);
+        recognizers_.emplace_back(b.value());
     }
 }
 scorer::~scorer() = default;

@@ -17,6 +17,7 @@
 
 #include "ascii.hpp"
 #include "plurnk/path.hpp"
+#include "url.hpp"
 
 namespace plurnk {
 namespace {
@@ -157,29 +158,27 @@ std::optional<line_marker> parse_scope_literal(std::string_view s) {
 
 }  // namespace
 
-path_result parse_path(std::string_view raw) {
-    path_result r;
+// Every return returns `r`, so the path is built in place (no copy, no move on the hot path).
+result<std::optional<parsed_path>> parse_path(std::string_view raw) {
+    result<std::optional<parsed_path>> r = std::optional<parsed_path>();
     if (raw.empty()) return r;
-    parsed_path p;
+    parsed_path& p = r.value().emplace();
     p.raw = decode_escapes(raw);
-    if (!has_scheme_prefix(p.raw)) {
-        r.path = std::move(p);
-        return r;
-    }
+    if (!has_scheme_prefix(p.raw)) return r;
     p.kind = parsed_path::kind_t::url;
     std::string_view url_text = p.raw;
     if (const std::size_t brace = url_text.find('{'); brace != std::string_view::npos) {
         std::vector<std::pair<std::string, std::string>> headers;
         if (auto err = parse_header_blocks(url_text.substr(brace), headers)) {
-            r.error = std::move(err);
+            r = problem{0, std::move(*err)};
             return r;
         }
         url_text = url_text.substr(0, brace);
         p.headers = std::move(headers);
     }
-    auto url = parse_url(url_text);
+    const std::optional<url_record> url = url_detail::parse_url_record(url_text);
     if (!url) {
-        r.error = std::string(k_invalid_uri);
+        r = problem{0, std::string(k_invalid_uri)};
         return r;
     }
     p.scheme = url->protocol.substr(0, url->protocol.size() - 1);
@@ -199,12 +198,11 @@ path_result parse_path(std::string_view raw) {
         p.query = std::string(href.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
     }
     if (url->hash.size() > 1) p.fragment = url->hash.substr(1);
-    r.path = std::move(p);
     return r;
 }
 
-selection_result parse_resource_selection(std::string_view raw) {
-    selection_result r;
+result<std::optional<resource_selection>> parse_resource_selection(std::string_view raw) {
+    result<std::optional<resource_selection>> r = std::optional<resource_selection>();
     if (raw.empty()) return r;
     std::optional<line_marker> marker;
     std::string_view target = raw;
@@ -217,12 +215,12 @@ selection_result parse_resource_selection(std::string_view raw) {
             }
         }
     }
-    auto p = parse_path(target);
-    if (p.error) {
-        r.error = std::move(p.error);
+    result<std::optional<parsed_path>> p = parse_path(target);
+    if (!p) {
+        r = p.problem();
         return r;
     }
-    if (p.path) r.selection = resource_selection{std::move(*p.path), std::move(marker)};
+    if (p.value()) r.value().emplace(resource_selection{std::move(*p.value()), std::move(marker)});
     return r;
 }
 

@@ -20,10 +20,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ascii.hpp"
 #include "idna.hpp"
+#include "url.hpp"
 #include "plurnk/path.hpp"
 
 namespace plurnk {
@@ -701,8 +703,10 @@ std::string serialize_path(const record& url) {
 
 }  // namespace
 
+namespace url_detail {
+
 // spec: §4.5 URL serializing, and the URL API getters (§6.1).
-std::optional<url_record> parse_url(std::string_view input) {
+std::optional<url_record> parse_url_record(std::string_view input) {
     const std::string cleaned = clean_input(input);
     auto parsed = basic_parse(cleaned);
     if (!parsed) return std::nullopt;
@@ -734,6 +738,14 @@ std::optional<url_record> parse_url(std::string_view input) {
     if (url.query) h += "?" + *url.query;
     if (url.fragment) h += "#" + *url.fragment;
     return r;
+}
+
+}  // namespace url_detail
+
+result<url_record> parse_url(std::string_view input) {
+    std::optional<url_record> r = url_detail::parse_url_record(input);
+    if (!r) return problem{0, "Invalid URL"};  // Node's TypeError message
+    return std::move(*r);
 }
 
 }  // namespace plurnk

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The wire C API (include/plurnk/plurnk_wire.h) over plurnk/wire.hpp: JSON text in, statuses and
 // library-allocated strings out, every exception (out of memory) caught at the boundary.
+#include <array>
+#include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <new>
 #include <string>
 
 #include "plurnk/plurnk_wire.h"
 #include "plurnk/wire.hpp"
+#include "op_table.hpp"
 
 namespace {
 
@@ -33,6 +37,37 @@ plurnk_status guarded(F&& f) {
         return PLURNK_ERR_INTERNAL;
     }
 }
+
+// The protocol ops' keywords as a JSON array, written at compile time from the op table (its
+// first k_protocol_op_count rows); wire.hpp's k_plurnk_ops must say the same.
+constexpr bool protocol_ops_first() {
+    for (std::size_t i = 0; i < detail::k_ops.size(); ++i) {
+        const bool protocol = detail::k_ops[i].family == detail::op_family::protocol;
+        if (protocol != (i < static_cast<std::size_t>(k_protocol_op_count))) return false;
+    }
+    if (std::size(wire::k_plurnk_ops) != static_cast<std::size_t>(k_protocol_op_count)) return false;
+    for (std::size_t i = 0; i < std::size(wire::k_plurnk_ops); ++i) {
+        if (wire::k_plurnk_ops[i] != detail::k_ops[i].keyword) return false;
+    }
+    return true;
+}
+static_assert(protocol_ops_first(), "the op table lists the protocol ops first, as wire::k_plurnk_ops does");
+
+constexpr std::size_t k_ops_json_size = 7 * static_cast<std::size_t>(k_protocol_op_count) + 2;  // `"KEYW",` each
+constexpr std::array<char, k_ops_json_size> k_ops_json = [] {
+    std::array<char, k_ops_json_size> out{};
+    std::size_t n = 0;
+    out[n++] = '[';
+    for (std::size_t i = 0; i < static_cast<std::size_t>(k_protocol_op_count); ++i) {
+        if (i > 0) out[n++] = ',';
+        out[n++] = '"';
+        for (const char c : detail::k_ops[i].keyword) out[n++] = c;
+        out[n++] = '"';
+    }
+    out[n++] = ']';
+    out[n] = '\0';
+    return out;
+}();
 
 std::string exception_errors(const std::string& what) {
     return wire::errors_json({wire::validation_error{"exception", "#", "#", what}});
@@ -109,7 +144,7 @@ PLURNK_API const char* plurnk_wire_default_loop_flags(void) {
 PLURNK_API const char* plurnk_wire_unknown_position(void) { return R"({"line":0,"column":0})"; }
 PLURNK_API const char* plurnk_wire_reserved_authorities(void) { return R"(["commons","plurnk"])"; }
 PLURNK_API const char* plurnk_wire_plurnk_ops(void) {
-    return R"(["FIND","READ","EDIT","COPY","MOVE","OPEN","FOLD","SEND","EXEC","WORK","FORK","KILL","PLAN"])";
+    return k_ops_json.data();
 }
 PLURNK_API const char* plurnk_wire_worker_name_pattern(void) { return wire::k_worker_name_pattern.data(); }
 

@@ -337,25 +337,20 @@ class parser {
 public:
     explicit parser(std::string_view input) noexcept : lex_(input) {}
 
-    verdict run() {
+    result<void> run() {
         advance();
         bool ok = parse_expr() && (tok_.kind == lexeme::end || fail());
         if (!ok) {
             // The reference tokenizes everything first: a later lexical error takes precedence.
             while (tok_.kind != lexeme::end && tok_.kind != lexeme::error) advance();
         }
-        verdict v;
         if (lex_.failed()) {
-            v.ok = false;
-            v.offset = lex_.error_offset();
-            v.message = std::string(k_messages[static_cast<std::size_t>(lex_.error())]);
-            v.message += lex_.error_detail();
-        } else if (!ok) {
-            v.ok = false;
-            v.offset = error_offset_;
-            v.message = std::string(k_messages[static_cast<std::size_t>(error_)]);
+            problem p{lex_.error_offset(), std::string(k_messages[static_cast<std::size_t>(lex_.error())])};
+            p.message += lex_.error_detail();
+            return p;
         }
-        return v;
+        if (!ok) return problem{error_offset_, std::string(k_messages[static_cast<std::size_t>(error_)])};
+        return {};
     }
 
 private:
@@ -580,22 +575,15 @@ private:
 
 }  // namespace
 
-verdict validate_xpath(std::string_view expr) {
-    if (expr.empty()) {
-        verdict v;
-        v.ok = false;
-        v.message = std::string(k_messages[static_cast<std::size_t>(xpath_error::unspecified)]);
-        return v;
-    }
+result<void> validate_xpath(std::string_view expr) {
+    if (expr.empty()) return problem{0, std::string(k_messages[static_cast<std::size_t>(xpath_error::unspecified)])};
     return parser(expr).run();
 }
 
-std::optional<std::string> check_xpath_matcher(std::string_view body) {
-    verdict v = validate_xpath(body);
-    if (v.ok) return std::nullopt;
-    std::string message(k_matcher_prefix);
-    message += v.message;
-    return message;
+result<void> check_xpath_matcher(std::string_view body) {
+    result<void> v = validate_xpath(body);
+    if (v.ok()) return v;
+    return problem{v.problem().offset, std::string(k_matcher_prefix) + v.problem().message};
 }
 
 }  // namespace plurnk

@@ -633,10 +633,11 @@ owned to_py(const plurnk::open_info& o) {
                               PyLong_FromSize_t(o.turn_depth)});
 }
 
-owned to_py(const plurnk::verdict& v, std::string_view input) {
-    if (v.ok) return make(t_verdict, {new_ref(Py_True), none(), none()});
-    const std::size_t at = count_code_points(input.substr(0, std::min(v.offset, input.size())));
-    return make(t_verdict, {new_ref(Py_False), PyLong_FromSize_t(at), to_str(v.message)});
+owned to_py(const plurnk::result<void>& v, std::string_view input) {
+    if (v) return make(t_verdict, {new_ref(Py_True), none(), none()});
+    const plurnk::problem& p = v.problem();
+    const std::size_t at = count_code_points(input.substr(0, std::min(p.offset, input.size())));
+    return make(t_verdict, {new_ref(Py_False), PyLong_FromSize_t(at), to_str(p.message)});
 }
 
 owned to_py(const plurnk::url_record& u) {

@@ -38,7 +38,7 @@ owned to_py(const plurnk::parsed_path& p);
 owned to_py(const plurnk::resource_selection& r);
 owned to_py(const plurnk::unparsed_tail& t);
 owned to_py(const plurnk::open_info& o);
-owned to_py(const plurnk::verdict& v, std::string_view input);
+owned to_py(const plurnk::result<void>& v, std::string_view input);
 owned to_py(const plurnk::url_record& u);
 owned event(const plurnk::item& it, std::size_t index);
 // The items of a result as a tuple.

@@ -435,7 +435,7 @@ py::object item_to_json(py::handle item, bool pretty) {
     return steal(PyUnicode_DecodeUTF8(out.data(), static_cast<Py_ssize_t>(out.size()), nullptr));
 }
 
-py::object verdict_of(const plurnk::verdict& v, std::string_view input) { return steal(to_py(v, input)); }
+py::object verdict_of(const plurnk::result<void>& v, std::string_view input) { return steal(to_py(v, input)); }
 
 }  // namespace
 }  // namespace plurnk_py
@@ -524,18 +524,19 @@ PYBIND11_MODULE(_plurnk, m) {
         return verdict_of(plurnk::validate_jsonpath(e), e);
     }, py::arg("expr"), "RFC 9535 JSONPath syntax as json-p3 compiles it: a Verdict.");
     m.def("parse_url", [](py::handle text) -> py::object {
-        const auto u = plurnk::parse_url(text_arg(text, "url"));
-        return u ? steal(to_py(*u)) : py::none();
+        const plurnk::result<plurnk::url_record> u = plurnk::parse_url(text_arg(text, "url"));
+        return u ? steal(to_py(u.value())) : py::none();
     }, py::arg("url"), "The WHATWG URL record of `url` (no base), or None when it does not parse.");
     m.def("parse_path", [](py::handle raw) {
-        const plurnk::path_result r = plurnk::parse_path(text_arg(raw, "raw"));
-        return py::make_tuple(r.path ? steal(to_py(*r.path)) : py::none(),
-                              r.error ? steal(to_str(*r.error)) : py::none());
+        const plurnk::result<std::optional<plurnk::parsed_path>> r = plurnk::parse_path(text_arg(raw, "raw"));
+        if (!r) return py::make_tuple(py::none(), steal(to_str(r.problem().message)));
+        return py::make_tuple(r.value() ? steal(to_py(*r.value())) : py::none(), py::none());
     }, py::arg("raw"));
     m.def("parse_resource_selection", [](py::handle raw) {
-        const plurnk::selection_result r = plurnk::parse_resource_selection(text_arg(raw, "raw"));
-        return py::make_tuple(r.selection ? steal(to_py(*r.selection)) : py::none(),
-                              r.error ? steal(to_str(*r.error)) : py::none());
+        const plurnk::result<std::optional<plurnk::resource_selection>> r =
+            plurnk::parse_resource_selection(text_arg(raw, "raw"));
+        if (!r) return py::make_tuple(py::none(), steal(to_str(r.problem().message)));
+        return py::make_tuple(r.value() ? steal(to_py(*r.value())) : py::none(), py::none());
     }, py::arg("raw"));
     m.def("has_glob", [](py::handle pathname) { return plurnk::has_glob(text_arg(pathname, "pathname")); },
           py::arg("pathname"), "Whether a path has glob magic (*, ?, a class, a brace, an extglob, an escape).");
@@ -563,10 +564,9 @@ PYBIND11_MODULE(_plurnk, m) {
         if (PyUnicode_Check(suffixes.ptr())) throw py::type_error("suffixes must be a sequence of str, not a str");
         o.suffixes.clear();
         for (py::handle s : py::iter(suffixes)) o.suffixes.push_back(text_arg(s, "suffixes item"));
-        if (const auto why = plurnk::rail::check_options(o)) throw py::value_error(*why);
-        const plurnk::rail::build_result b = plurnk::rail::build(o);
-        if (!b.ok()) throw py::value_error(b.error);
-        return plurnk::rail::to_gbnf(b.g);
+        const plurnk::result<plurnk::rail::grammar> b = plurnk::rail::build(o);
+        if (!b) throw py::value_error(b.problem().message);
+        return plurnk::rail::to_gbnf(b.value());
     }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"), py::kw_only(),
        py::arg("channel") = "gemma", py::arg("channel_open") = py::none(), py::arg("channel_close") = py::none(),
        "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it.");

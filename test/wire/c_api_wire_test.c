@@ -62,7 +62,9 @@ int main(void) {
 
     CHECK(strcmp(plurnk_wire_unknown_position(), "{\"line\":0,\"column\":0}") == 0);
     CHECK(strcmp(plurnk_wire_reserved_authorities(), "[\"commons\",\"plurnk\"]") == 0);
-    CHECK(strstr(plurnk_wire_plurnk_ops(), "\"PLAN\"") != NULL);
+    CHECK(strcmp(plurnk_wire_plurnk_ops(),
+                 "[\"FIND\",\"READ\",\"EDIT\",\"COPY\",\"MOVE\",\"OPEN\",\"FOLD\",\"SEND\",\"EXEC\",\"WORK\","
+                 "\"FORK\",\"KILL\",\"PLAN\"]") == 0);
     CHECK(plurnk_wire_is_worker_name("worker-1", 8) == 1);
     CHECK(plurnk_wire_is_worker_name("Worker", 6) == 0);
     CHECK(strcmp(plurnk_wire_worker_name_pattern(), "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$") == 0);

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// What the C API's files share (private): the failure helpers (c_api.cpp), the versioned-struct
+// helpers, the item views (c_api_result.cpp), the open view (c_api_stream.cpp) and the two handle
+// types. See c_api.cpp for how the C API is built.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/parse.hpp"
+#include "plurnk/plurnk.h"
+#include "plurnk/stream.hpp"
+
+namespace plurnk::capi {
+
+// ---- Failures (c_api.cpp) ----
+
+// Maps the exception in flight to a status; call only from a catch block.
+plurnk_status current_exception_status() noexcept;
+
+extern thread_local std::string t_last_error;
+
+// Records "fn: what" as the calling thread's last error and, when `slot` is not null, as a
+// handle's. Never throws: out of memory keeps the old messages.
+void record(std::string* slot, const char* fn, std::string_view what) noexcept;
+plurnk_status fail(plurnk_status st, std::string* slot, const char* fn, std::string_view what) noexcept;
+// The status and message of the exception in flight; call only from a catch block.
+plurnk_status fail_current(std::string* slot, const char* fn) noexcept;
+std::string num(std::size_t n);
+// "index I is out of range: WHOSE N WHAT".
+plurnk_status out_of_range(std::string* slot, const char* fn, std::size_t index, std::size_t n, const char* whose,
+                           const char* what) noexcept;
+plurnk_status null_argument(std::string* slot, const char* fn, const char* arg) noexcept;
+bool valid_tier(int t) noexcept;
+// "input is NULL but len is N" or "tier is N, not ..." for the (input, len, tier) arguments.
+plurnk_status check_input(std::string* slot, const char* fn, const char* input_name, const void* input, std::size_t len,
+                          int tier) noexcept;
+
+// ---- Versioned structs ----
+
+// The first (smallest) layout of each struct this library accepts: up to its last field in
+// this version. Fields appended later never change these.
+inline constexpr std::size_t k_item_v1 = offsetof(plurnk_item, statement) + sizeof(const plurnk_statement*);
+inline constexpr std::size_t k_options_v1 = offsetof(plurnk_stream_options, release_threshold) + sizeof(std::size_t);
+inline constexpr std::size_t k_signal_v1 = offsetof(plurnk_signal, tag_count) + sizeof(std::size_t);
+inline constexpr std::size_t k_target_v1 = offsetof(plurnk_target, header_count) + sizeof(std::size_t);
+inline constexpr std::size_t k_body_v1 = offsetof(plurnk_body, reserved) + sizeof(std::uint32_t);
+inline constexpr std::size_t k_open_v1 = offsetof(plurnk_open, turn_depth) + sizeof(std::size_t);
+
+// Checks a caller's output struct: not NULL, and struct_size at least the first layout.
+template <class T>
+plurnk_status check_out(const T* out, std::size_t v1, std::string* slot, const char* fn, const char* arg,
+                        const char* type) noexcept {
+    if (out == nullptr) return null_argument(slot, fn, arg);
+    if (out->struct_size >= v1) return PLURNK_OK;
+    try {
+        return fail(PLURNK_ERR_INVALID_ARGUMENT, slot, fn,
+                    std::string(arg) + "->struct_size is " + num(out->struct_size) + "; set it to sizeof(" + type +
+                        ") (at least " + num(v1) + ")");
+    } catch (...) {
+        return PLURNK_ERR_INVALID_ARGUMENT;
+    }
+}
+
+// Copies `full` into the caller's struct up to its struct_size, and sets struct_size to the
+// bytes copied (so a newer caller sees which fields this library filled).
+template <class T>
+void deliver(T* out, T& full) noexcept {
+    const std::size_t n = std::min(out->struct_size, sizeof(T));
+    full.struct_size = n;
+    std::memcpy(static_cast<void*>(out), &full, n);
+}
+
+inline plurnk::tier to_tier(plurnk_tier t) noexcept { return static_cast<plurnk::tier>(t); }
+
+inline plurnk_str view(const std::string& s) noexcept { return plurnk_str{s.c_str(), s.size()}; }
+inline plurnk_str view(const char* s) noexcept { return plurnk_str{s, std::char_traits<char>::length(s)}; }
+
+// ---- Item views (c_api_result.cpp) ----
+
+// One item's JSON texts: the item as it appears in the result's "items" array, and for a
+// statement the "statement" member.
+struct item_json {
+    std::string item;
+    std::string statement;
+};
+
+item_json render_item(const plurnk::item& it);
+// Fills a whole view of `it` whose JSON strings are `js` (both borrowed).
+void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) noexcept;
+
+// ---- Open views (c_api_stream.cpp) ----
+
+// A whole view of `o` (its suffix borrowed).
+plurnk_open open_view(const plurnk::open_info& o) noexcept;
+
+// A copy of an event kept for polling.
+struct queued_event {
+    std::size_t index = PLURNK_NO_INDEX;
+    plurnk::item value;
+    item_json json;
+};
+
+}  // namespace plurnk::capi
+
+struct plurnk_result {
+    plurnk::parse_result result;
+    // Lazily rendered text; mutable because the C API hands out const handles for reading.
+    mutable std::optional<std::string> json[2];  // [flags & PLURNK_JSON_PRETTY]
+    mutable std::vector<std::optional<plurnk::capi::item_json>> items;
+    mutable std::string last_error;
+};
+
+struct plurnk_stream {
+    plurnk::stream_parser parser;
+    std::deque<plurnk::capi::queued_event> queue;
+    std::optional<plurnk::capi::queued_event> current;  // the event last returned by next_event
+    plurnk_event_callback callback = nullptr;
+    void* user_data = nullptr;
+    bool finished = false;
+    bool poisoned = false;
+    bool busy = false;              // inside feed/finish (so inside the callback, if any)
+    plurnk_status event_failure = PLURNK_OK;  // set by on_event when it could not deliver
+    mutable std::string last_error;
+    // The runaway event (plurnk_stream_options.max_open_bytes): to the callback, or queued.
+    std::size_t max_open_bytes = 0;
+    plurnk_runaway_callback runaway_callback = nullptr;
+    void* runaway_user_data = nullptr;
+    std::deque<plurnk::open_info> runaways;
+    mutable plurnk::open_info current_open;  // what plurnk_stream_open / next_runaway handed out
+
+    void on_runaway(const plurnk::open_info& o) noexcept {
+        if (event_failure != PLURNK_OK) return;
+        try {
+            if (runaway_callback != nullptr) {
+                const plurnk_open v = plurnk::capi::open_view(o);
+                runaway_callback(runaway_user_data, &v);
+            } else {
+                runaways.push_back(o);
+            }
+        } catch (...) {
+            event_failure = plurnk::capi::current_exception_status();
+        }
+    }
+
+    explicit plurnk_stream(plurnk::tier t, const plurnk::parse_options& o = {}) : parser(t, o) {}
+
+    // Called by the engine for each settled item. Never throws into the engine.
+    void on_event(const plurnk::stream_event& ev) noexcept {
+        if (event_failure != PLURNK_OK) return;
+        try {
+            if (callback != nullptr) {
+                const plurnk::capi::item_json js = plurnk::capi::render_item(ev.value);
+                plurnk_item view{};
+                plurnk::capi::fill_item(ev.value, js, &view);
+                callback(user_data, ev.index, &view);
+            } else {
+                plurnk::capi::queued_event q{ev.index, ev.value, plurnk::capi::render_item(ev.value)};
+                queue.push_back(std::move(q));
+            }
+        } catch (...) {
+            event_failure = plurnk::capi::current_exception_status();
+        }
+    }
+};
