@@ -157,7 +157,7 @@ std::size_t stream_lexer::impl::next_closer(closer_memo& m, std::size_t q, std::
 // End of `:TURN<suffix>` closing the innermost open TURN at k, or 0.
 std::size_t stream_lexer::impl::close_turn_end(std::size_t k) noexcept {
     const auto [sb, se] = turn_stack_.back();
-    if (!starts_with(k + 1, "TURN")) return 0;
+    if (!starts_with(k + 1, traits(plurnk::op::TURN).keyword)) return 0;
     if (!starts_with_resumable(h_turn_suffix, k + 5, s_.substr(sb, se - sb))) return 0;
     const std::size_t e = k + 5 + (se - sb);
     if (has(e) && is_word_char(at(e))) return 0;

@@ -25,7 +25,7 @@ enum class tok : std::uint8_t {
     tag,          // SIGNAL_TAGS
     comma,        // SIGNAL_TAGS
     rbrack,       // ] (all signal modes)
-    disposition,  // 102 200 202 300 499 (SIGNAL_INT)
+    disposition,  // one of the disposition codes (SIGNAL_INT; op_table.hpp)
     integer,      // -?digits (SIGNAL_INT)
     ident,        // executor (SIGNAL_IDENT)
     target_text,  // target content run or escape (TARGET)
