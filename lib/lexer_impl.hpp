@@ -57,7 +57,7 @@ struct stream_lexer::impl {
     explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth) {}
 
     void advance(std::string_view in, bool finished) {
-        advance_steps(in, finished);
+        if (finished || !extend_stalled_run(in)) advance_steps(in, finished);
         if constexpr (k_work_counter) {
             count_bytes(examined_);
             count_tokens(emitted_);
@@ -65,8 +65,8 @@ struct stream_lexer::impl {
         }
     }
 
-    void advance_steps(std::string_view in, bool finished) {
-        if (!finished && extend_stalled_run(in)) return;
+    // Out of line, so that a feed that only extends a stalled run pays for none of it.
+    [[gnu::noinline]] void advance_steps(std::string_view in, bool finished) {
         s_ = in;
         finished_ = finished;
         if (eof_emitted_) return;
@@ -101,7 +101,11 @@ struct stream_lexer::impl {
         };
         switch (mode_) {
             case mode::body:  // lex_body(): only a ':' can start the close tag
-                if (body_scan_ != from || std::memchr(in.data() + from, ':', in.size() - from) != nullptr) return false;
+                if (body_scan_ != from) return false;
+                if (in.size() - from < 16 ? !all([](unsigned char c) { return c != ':'; })
+                                          : std::memchr(in.data() + from, ':', in.size() - from) != nullptr) {
+                    return false;
+                }
                 body_scan_ = in.size();
                 break;
             case mode::target: {  // lex_target(): plain bytes only extend the run
