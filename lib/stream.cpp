@@ -167,7 +167,7 @@ struct stream_parser::state {
         return r;
     }
 
-    void check_runaway(const runaway_callback& cb) {
+    [[gnu::noinline]] void check_runaway(const runaway_callback& cb) {
         using W = open_info::where_t;
         if (runaway_limit == 0 || !cb) return;
         const open_info o = info();
@@ -178,6 +178,9 @@ struct stream_parser::state {
         fired = o.begin;
         cb(o);
     }
+
+    // The statement parser and the builder on the tokens lexed so far.
+    [[gnu::noinline]] void parse_more(const callback& cb);
 
     // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
     // until the next attempt (that was quadratic on a long run of tokens that end no step).
@@ -224,7 +227,17 @@ detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
     if (!cb) return {};
     return [&cb](const item& it, std::size_t index) { cb(stream_event{it, index}); };
 }
+
 }  // namespace
+
+// Out of line: most feeds do not get here, and need not pay for what it keeps in registers.
+void stream_parser::state::parse_more(const callback& cb) {
+    const auto& toks = lexer.output().tokens;
+    syntax.advance(toks, false);
+    tried_tokens = toks.size();
+    builder.advance(buffer, lexer.output(), syntax.tree(), syntax.settled(), make_sink(cb));
+    maybe_release();
+}
 
 void stream_parser::feed(std::string_view chunk) {
     state& s = *state_;
@@ -234,14 +247,8 @@ void stream_parser::feed(std::string_view chunk) {
     if (room == 0) return;
     s.buffer.append(chunk.substr(0, room));
     s.lexer.advance(s.buffer, false);
-    if (s.worth_trying()) {
-        const auto& toks = s.lexer.output().tokens;
-        s.syntax.advance(toks, false);
-        s.tried_tokens = toks.size();
-        s.builder.advance(s.buffer, s.lexer.output(), s.syntax.tree(), s.syntax.settled(), make_sink(callback_));
-        s.maybe_release();
-    }
-    s.check_runaway(runaway_);
+    if (s.worth_trying()) s.parse_more(callback_);
+    if (s.runaway_limit != 0) s.check_runaway(runaway_);
 }
 
 parse_result stream_parser::finish() {
