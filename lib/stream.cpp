@@ -187,6 +187,9 @@ struct stream_parser::state {
     bool worth_trying() {
         const auto& toks = lexer.output().tokens;
         if (toks.size() == tried_tokens) return false;
+        // No token since the last look: the answer is still the last one, which was no (a yes
+        // ran the parser, which sets tried_tokens).
+        if (toks.size() == scanned_tokens) return false;
         const std::size_t from = std::max(tried_tokens, scanned_tokens);
         detail::count_token_looks(toks.size() - from);
         scanned_tokens = toks.size();
