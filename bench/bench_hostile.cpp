@@ -40,10 +40,10 @@ double parse_ns(const std::string& in, tier t, bool streamed) {
         stream_parser p(t);
         for (std::size_t i = 0; i < in.size(); i += k_chunk) p.feed(std::string_view(in).substr(i, k_chunk));
         parse_result r = p.finish();
-        benchmark::DoNotOptimize(r.items.data());
+        benchmark::DoNotOptimize(r.items.store());
     } else {
         parse_result r = parse(in, t);
-        benchmark::DoNotOptimize(r.items.data());
+        benchmark::DoNotOptimize(r.items.store());
     }
     return bench::thread_cpu_ns() - t0;
 }
@@ -79,7 +79,7 @@ double peak_rss_bytes(const std::string& in, tier t) {
     const long before = status_kb("VmRSS:");
     {
         parse_result r = parse(in, t);
-        benchmark::DoNotOptimize(r.items.data());
+        benchmark::DoNotOptimize(r.items.store());
     }
     const long peak = status_kb("VmHWM:");
     if (before < 0 || peak < 0) return -1;

@@ -28,7 +28,7 @@ void run_parse(benchmark::State& state, const std::string& input, plurnk::tier t
     const loop_start before;
     for (auto _ : state) {
         plurnk::parse_result r = plurnk::parse(input, t);
-        benchmark::DoNotOptimize(r.items.data());
+        benchmark::DoNotOptimize(r.items.store());
         benchmark::ClobberMemory();
     }
     set_counters(state, input.size(), stmts, before);

@@ -7,6 +7,8 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstring>
+#include <deque>
+#include <vector>
 
 #include "fuzz_target.hpp"
 
@@ -14,7 +16,16 @@ namespace {
 
 using namespace plurnk;
 
-std::string bytes(FuzzedDataProvider& fdp) { return fdp.ConsumeRandomLengthString(64); }
+// What the synthetic items view (the AST is views): kept for one input.
+struct storage {
+    std::deque<std::string> strings;
+    std::deque<std::vector<std::string_view>> tags;
+    std::deque<std::vector<double>> marks;
+    std::deque<std::vector<header>> headers;
+};
+storage* g_keep = nullptr;
+
+std::string_view bytes(FuzzedDataProvider& fdp) { return g_keep->strings.emplace_back(fdp.ConsumeRandomLengthString(64)); }
 
 double number(FuzzedDataProvider& fdp) {
     if (fdp.ConsumeBool()) return static_cast<double>(fdp.ConsumeIntegral<std::int32_t>());
@@ -28,7 +39,7 @@ position pos(FuzzedDataProvider& fdp) {
     return position{fdp.ConsumeIntegral<std::uint32_t>(), fdp.ConsumeIntegral<std::uint32_t>()};
 }
 
-std::optional<std::string> opt(FuzzedDataProvider& fdp) {
+std::optional<std::string_view> opt(FuzzedDataProvider& fdp) {
     if (fdp.ConsumeBool()) return std::nullopt;
     return bytes(fdp);
 }
@@ -47,18 +58,22 @@ parsed_path path(FuzzedDataProvider& fdp) {
     p.query = opt(fdp);
     p.fragment = opt(fdp);
     if (fdp.ConsumeBool()) {
-        p.headers.emplace();
+        std::vector<header>& list = g_keep->headers.emplace_back();
         const int n = fdp.ConsumeIntegralInRange(0, 4);
-        for (int i = 0; i < n; ++i) p.headers->emplace_back(bytes(fdp), bytes(fdp));
+        for (int i = 0; i < n; ++i) {
+            const std::string_view name = bytes(fdp);
+            list.push_back(header{name, bytes(fdp)});
+        }
+        p.headers = std::span<const header>(list);
     }
     return p;
 }
 
 line_marker marker(FuzzedDataProvider& fdp) {
-    line_marker m;
+    std::vector<double>& list = g_keep->marks.emplace_back();
     const int n = fdp.ConsumeIntegralInRange(0, 4);
-    for (int i = 0; i < n; ++i) m.marks.push_back(number(fdp));
-    return m;
+    for (int i = 0; i < n; ++i) list.push_back(number(fdp));
+    return line_marker{list};
 }
 
 statement stmt(FuzzedDataProvider& fdp) {
@@ -69,7 +84,11 @@ statement stmt(FuzzedDataProvider& fdp) {
         case 0: break;
         case 1:
             s.signal.kind = signal::kind_t::tags;
-            for (int i = fdp.ConsumeIntegralInRange(0, 3); i > 0; --i) s.signal.tags.push_back(bytes(fdp));
+            {
+                std::vector<std::string_view>& list = g_keep->tags.emplace_back();
+                for (int i = fdp.ConsumeIntegralInRange(0, 3); i > 0; --i) list.push_back(bytes(fdp));
+                s.signal.tags = list;
+            }
             break;
         case 2:
             s.signal.kind = signal::kind_t::number;
@@ -97,7 +116,9 @@ statement stmt(FuzzedDataProvider& fdp) {
             send_body b;
             b.raw = bytes(fdp);
             // The writer trusts `json` to be canonical JSON text: give it what the parser would.
-            if (fdp.ConsumeBool()) b.json = canonical_json(b.raw);
+            if (fdp.ConsumeBool()) {
+                if (std::optional<std::string> j = canonical_json(b.raw)) b.json = g_keep->strings.emplace_back(std::move(*j));
+            }
             s.body = std::move(b);
             break;
         }
@@ -116,6 +137,8 @@ statement stmt(FuzzedDataProvider& fdp) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     FuzzedDataProvider fdp(data, size);
+    storage keep;
+    g_keep = &keep;
     parse_result r;
     const int n = fdp.ConsumeIntegralInRange(0, 6);
     for (int i = 0; i < n && fdp.remaining_bytes() > 0; ++i) {
@@ -133,7 +156,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             default: r.items.emplace_back(text_item{bytes(fdp), pos(fdp)});
         }
     }
-    if (fdp.ConsumeBool()) r.tail = unparsed_tail{pos(fdp), bytes(fdp)};
+    if (fdp.ConsumeBool()) r.tail = unparsed_tail{pos(fdp), std::string(bytes(fdp))};
     const std::string compact = to_json(r);
     plurnk::fuzz::require(plurnk::fuzz::check_result_json(compact, to_json(r, json_options{true}), r.clean()));
     // append_json appends: a prefix must survive untouched.

@@ -43,6 +43,7 @@
 //       statements or client tier, format_turn() text parses to the same items too.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -246,7 +247,8 @@ inline std::string check_input_limit(std::string_view in, tier t, parse_options 
     options.max_input_bytes = k;
     parse_result cut = parse(in, t, options);
     if (cut.items.empty()) return "max_input_bytes: no error item after the cut";
-    const auto* d = std::get_if<diagnostic>(&cut.items.back());
+    const item last = cut.items.back();
+    const auto* d = std::get_if<diagnostic>(&last);
     if (d == nullptr || d->source != source::lexer || d->message.find("max_input_bytes") == std::string::npos) {
         return "max_input_bytes: the last item is not the limit's error";
     }
@@ -332,7 +334,7 @@ inline std::string check_parse(std::string_view in, tier t, const parse_options&
         if (r.tail && !(p < r.tail->from)) return "item at " + describe(p) + " is not before unparsedTail.from";  // P4
         if (std::holds_alternative<diagnostic>(it)) continue;
         if (const auto* s = std::get_if<statement>(&it)) {  // P2
-            const std::string opener = std::string("<<") + op_name(s->op) + s->suffix;
+            const std::string opener = std::string("<<").append(op_name(s->op)).append(s->suffix);
             if (in.substr(at, opener.size()) != opener) return "statement at " + describe(p) + " is not at its opener";
         } else {
             const auto& tx = std::get<text_item>(it);
@@ -463,8 +465,8 @@ inline std::string check_jsonpath(std::string_view in) {
 // parse_path / parse_resource_selection: deterministic, a value (empty only for empty input) or
 // a problem, URL fields consistent, and a statement carrying the result serializes cleanly.
 inline std::string check_path(std::string_view in) {
-    const result<std::optional<parsed_path>> pr = parse_path(in);
-    const result<std::optional<parsed_path>> pr2 = parse_path(in);
+    const result<std::optional<path_value>> pr = parse_path(in);
+    const result<std::optional<path_value>> pr2 = parse_path(in);
     if (pr.ok() != pr2.ok() || (!pr && pr.problem() != pr2.problem()) ||
         (pr && (pr.value().has_value() != pr2.value().has_value() ||
                 (pr.value() && pr.value()->raw != pr2.value()->raw)))) {
@@ -472,12 +474,13 @@ inline std::string check_path(std::string_view in) {
     }
     if (!pr && pr.problem().message.empty()) return "parse_path returned an empty error";
     if (pr && !pr.value() && !in.empty()) return "parse_path returned nothing for non-empty input";
-    const result<std::optional<resource_selection>> sr = parse_resource_selection(in);
+    const result<std::optional<selection_value>> sr = parse_resource_selection(in);
     if (!sr && sr.problem().message.empty()) return "parse_resource_selection returned an empty error";
-    const std::optional<parsed_path> none;
-    const std::optional<parsed_path>& p = pr ? pr.value() : none;
-    const std::optional<resource_selection> no_selection;
-    const std::optional<resource_selection>& sel = sr ? sr.value() : no_selection;
+    // (views of pr and sr, which live to the end)
+    std::optional<parsed_path> p;
+    if (pr && pr.value()) p = *pr.value();
+    std::optional<resource_selection> sel;
+    if (sr && sr.value()) sel = *sr.value();
 
     parse_result r;
     statement st;
@@ -495,29 +498,39 @@ inline std::string check_path(std::string_view in) {
 // --- P11: the canonical producer ------------------------------------------------------------
 
 inline bool same_path(const parsed_path& a, const parsed_path& b) {
+    if (a.headers.has_value() != b.headers.has_value()) return false;
+    if (a.headers) {
+        if (a.headers->size() != b.headers->size()) return false;
+        for (std::size_t i = 0; i < a.headers->size(); ++i) {
+            if ((*a.headers)[i].name != (*b.headers)[i].name || (*a.headers)[i].value != (*b.headers)[i].value) {
+                return false;
+            }
+        }
+    }
     return a.kind == b.kind && a.raw == b.raw && a.scheme == b.scheme && a.username == b.username &&
            a.password == b.password && a.hostname == b.hostname && a.port == b.port && a.pathname == b.pathname &&
-           a.query == b.query && a.fragment == b.fragment && a.headers == b.headers;
+           a.query == b.query && a.fragment == b.fragment;
 }
 
-inline bool same_path(const boxed<parsed_path>& a, const boxed<parsed_path>& b) {
+inline bool same_path(const std::optional<parsed_path>& a, const std::optional<parsed_path>& b) {
     if (a.has_value() != b.has_value()) return false;
     return !a.has_value() || same_path(*a, *b);
 }
 
 inline bool same_marker(const std::optional<line_marker>& a, const std::optional<line_marker>& b) {
     if (a.has_value() != b.has_value()) return false;
-    return !a || a->marks == b->marks;
+    return !a || std::equal(a->marks.begin(), a->marks.end(), b->marks.begin(), b->marks.end());
 }
 
 // Statement equality, position aside: every field of the AST.
 inline bool same_statement(const statement& a, const statement& b) {
-    if (a.op != b.op || a.suffix != b.suffix || a.signal.kind != b.signal.kind || a.signal.tags != b.signal.tags ||
+    if (a.op != b.op || a.suffix != b.suffix || a.signal.kind != b.signal.kind ||
+        !std::equal(a.signal.tags.begin(), a.signal.tags.end(), b.signal.tags.begin(), b.signal.tags.end()) ||
         a.signal.number != b.signal.number || a.signal.text != b.signal.text || !same_path(a.target, b.target) ||
         !same_marker(a.marker, b.marker) || a.body.index() != b.body.index()) {
         return false;
     }
-    if (const auto* x = std::get_if<std::string>(&a.body)) return *x == std::get<std::string>(b.body);
+    if (const auto* x = std::get_if<std::string_view>(&a.body)) return *x == std::get<std::string_view>(b.body);
     if (const auto* x = std::get_if<matcher_body>(&a.body)) {
         const auto& y = std::get<matcher_body>(b.body);
         return x->dialect == y.dialect && x->raw == y.raw && x->pattern == y.pattern && x->flags == y.flags;
@@ -557,7 +570,7 @@ inline std::string same_items(const parse_result& a, const parse_result& b, cons
         } else if (const auto* d = std::get_if<diagnostic>(&x)) {
             const auto& e = std::get<diagnostic>(y);
             if (d->source != e.source || d->severity != e.severity || d->id != e.id || d->message != e.message) {
-                return at + " changed: '" + d->message + "' became '" + e.message + "'";
+                return at + " changed: '" + std::string(d->message) + "' became '" + std::string(e.message) + "'";
             }
         } else if (std::get<text_item>(x).text != std::get<text_item>(y).text) {
             return at + " changed its text";
@@ -581,7 +594,7 @@ inline std::string check_format(std::string_view in, tier t, const parse_options
         if (again.items.size() != 1 || again.tail || !std::holds_alternative<statement>(again.items[0])) {
             return "the canonical text '" + f.text + "' does not parse to one statement: " + to_json(again);
         }
-        const statement& s2 = std::get<statement>(again.items[0]);
+        const statement s2 = std::get<statement>(again.items[0]);
         if (!same_statement(*s, s2)) {
             return "the canonical text '" + f.text + "' parses to another statement: " + statement_json(*s) +
                    " became " + statement_json(s2);

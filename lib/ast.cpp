@@ -2,9 +2,11 @@
 // Small AST helpers: op names and the clean-result predicate.
 #include "plurnk/ast.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "op_table.hpp"
+#include "result_store.hpp"
 #include "plurnk/parse.hpp"
 #include "utf8.hpp"
 
@@ -26,10 +28,10 @@ std::optional<op> op_from_name(std::string_view word) noexcept {
 
 bool parse_result::clean() const noexcept {
     if (tail) return false;
-    for (const item& it : items) {
-        if (std::holds_alternative<diagnostic>(it)) return false;
-    }
-    return true;
+    const detail::result_store* s = items.store();
+    if (s == nullptr) return true;
+    return std::none_of(s->kinds.begin(), s->kinds.end(),
+                        [](detail::item_kind k) { return k == detail::item_kind::diagnostic; });
 }
 
 std::size_t first_invalid_utf8(std::string_view input) noexcept {

@@ -14,34 +14,31 @@ namespace plurnk::detail {
 // much was left out.
 void append_input_limit_error(parse_result& r, position end, std::uint64_t parsed, std::uint64_t total) {
     const std::string t = std::to_string(total), p = std::to_string(parsed);
-    r.items.emplace_back(diagnostic{end, source::lexer, severity::error,
-                                    format_message(message_id::input_limit, {{"total", t}, {"parsed", p}}),
-                                    message_id::input_limit,
-                                    byte_span{static_cast<std::size_t>(parsed), static_cast<std::size_t>(total)}});
+    const std::string m = format_message(message_id::input_limit, {{"total", t}, {"parsed", p}});
+    r.items.push_back(diagnostic{end, source::lexer, severity::error, m, message_id::input_limit,
+                                 byte_span{static_cast<std::size_t>(parsed), static_cast<std::size_t>(total)}});
 }
 
 void result_builder::advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
              const sink& out) {
     bind(in, lexed, tree);
     collect_errors();
-    // One item per unit at least: reserve up front (geometrically, as advance() repeats when
-    // streaming) so the large items are not relocated while the vector grows.
     const auto& toks = lexed.tokens;
-    if (finishing_ && frozen_items_.empty() && result_.items.empty()) {
+    if (finishing_ && frozen_items_.empty() && items_.empty()) {
         // A one-shot parse: one item per unit and per text token outside units, the errors no
-        // unit claims (at most all of them) and the turn-shape error, reserved at once: a
-        // regrowth of items this large holds and touches up to twice their final size. Room
-        // that stays unused is address space only (its pages are never touched).
+        // unit claims (at most all of them) and the turn-shape error, reserved at once.
         std::size_t texts = 0;
         for (std::size_t i = next_token_; i < toks.size(); ++i) {
             texts += (toks[i].kind == tok::text && tree.token_unit[i] < 0) ? 1 : 0;
         }
         const std::size_t n = tree.units.size() + texts + lexed.errors.size() + tree.errors.size() + 2;
-        result_.items.reserve(n);
+        items_.reserve(n);
+        kinds_.reserve(n);
         fired_.reserve(n);
-    } else {
-        // (after a share() the live items are only those since: no reservation)
-        if (frozen_items_.empty()) reserve_for(result_.items, tree.units.size() + 1);
+        stmts_.reserve(tree.units.size());
+    } else if (frozen_items_.empty()) {
+        // (after a share() the live records are only those since: no reservation)
+        reserve_for(items_, tree.units.size() + 1);
     }
     for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
         const std::int32_t u = tree.token_unit[next_token_];
@@ -50,16 +47,7 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
             if (un.first == next_token_) emit_unit(un, out);
             continue;
         }
-        if (toks[next_token_].kind == tok::text) {
-            add_item(text_item{std::string(text(toks[next_token_])), at(toks[next_token_].begin),
-                               span_of(toks[next_token_].begin, toks[next_token_].end)},
-                     true, out);
-            if (tier_ == tier::parse) {
-                for (auto& d : near_miss_advisories(std::get<text_item>(result_.items.back()))) {
-                    add_item(std::move(d), true, out);
-                }
-            }
-        }
+        if (toks[next_token_].kind == tok::text) add_text(toks[next_token_], out);
     }
 }
 
@@ -72,25 +60,57 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
     advance(in, lexed, tree, lexed.tokens.size(), {});
     // Room for the unclaimed errors and the turn-shape error too, so that appending them does
     // not regrow (and copy) the whole result.
-    const std::size_t extra =
-        frozen_carried_.size() + carried_.size() + lex_errs_.size() + syn_errs_.size() + 1;
-    result_.items = frozen_items_.take(std::move(result_.items), extra);
+    const std::size_t extra = frozen_carried_.size() + carried_.size() + lex_errs_.size() + syn_errs_.size() + 1;
+    items_ = frozen_items_.take(std::move(items_), extra);
+    kinds_ = frozen_kinds_.take(std::move(kinds_), extra);
     fired_ = frozen_fired_.take(std::move(fired_), extra);
+    stmts_ = frozen_stmts_.take(std::move(stmts_));
+    diags_ = frozen_diags_.take(std::move(diags_), extra);
     append_unclaimed();
     apply_tail();
-    if (tier_ == tier::parse && !result_.tail) turn_shape();
-    for (std::size_t i = 0; i < result_.items.size(); ++i) {
-        if (!fired_[i] && out) out(result_.items[i], i);
+    if (tier_ == tier::parse && !tail_) turn_shape();
+
+    auto store = std::make_shared<result_store>();
+    store->items = std::move(items_);
+    store->kinds = std::move(kinds_);
+    store->stmts = std::move(stmts_);
+    store->diags = std::move(diags_);
+    store->input = input_;
+    store->strings = strings_;
+    if (out) {
+        const text_resolver t = live_resolver();
+        for (std::size_t i = 0; i < store->items.size(); ++i) {
+            if (fired_[i]) continue;
+            const item_rec& r = store->items[i];
+            switch (store->kinds[i]) {
+                case item_kind::statement: out(decode_statement(r, store->stmts[r.aux], t), i); break;
+                case item_kind::diagnostic: out(decode_diagnostic(r, store->diags[r.aux], t), i); break;
+                default: out(decode_text(r, t), i); break;
+            }
+        }
     }
-    return std::move(result_);
+    parse_result res;
+    res.items = item_list(std::move(store));
+    res.tail = std::move(tail_);
+    return res;
 }
 
 void result_builder::share() {
-    if (!result_.items.empty()) {
-        frozen_items_.freeze(std::move(result_.items));
+    if (!items_.empty()) {
+        frozen_items_.freeze(std::move(items_));
+        frozen_kinds_.freeze(std::move(kinds_));
         frozen_fired_.freeze(std::move(fired_));
-        result_.items.clear();
+        items_.clear();
+        kinds_.clear();
         fired_.clear();
+    }
+    if (!stmts_.empty()) {
+        frozen_stmts_.freeze(std::move(stmts_));
+        stmts_.clear();
+    }
+    if (!diags_.empty()) {
+        frozen_diags_.freeze(std::move(diags_));
+        diags_.clear();
     }
     if (!carried_.empty()) {
         frozen_carried_.freeze(std::move(carried_));
@@ -98,16 +118,17 @@ void result_builder::share() {
     }
 }
 
-void result_builder::release(std::size_t bytes, std::size_t tokens) {
-    for (const pending_error* e : unclaimed_in_order()) carried_.push_back(make_diagnostic(*e));
+void result_builder::release(std::string_view dropped, std::size_t tokens) {
+    for (const pending_error* e : unclaimed_in_order()) carried_.push_back(diag_records(make_diagnostic(*e)));
+    input_.append_copy(byte_base_, dropped);
     lex_errs_.clear();
     syn_errs_.clear();
     lex_cursor_ = syn_cursor_ = 0;
     lex_seen_ = syn_seen_ = 0;
     next_token_ = 0;
     tok_base_ += tokens;
-    byte_base_ += bytes;
-    pos_.release(bytes);
+    byte_base_ += dropped.size();
+    pos_.release(dropped.size());
     lexed_ = nullptr;
     tree_ = nullptr;
     in_ = {};
@@ -156,14 +177,14 @@ void result_builder::collect_errors() {
 
 // An error no statement claims spans what it names: the lexer's offending text, or the parser's
 // offending token (one a statement claims is given the statement's span, in emit_unit).
-diagnostic result_builder::make_diagnostic(const pending_error& e) const {
+new_diagnostic result_builder::make_diagnostic(const pending_error& e) const {
     if (e.from == source::lexer) {
         const lex_error& le = lexed_->errors[e.index];
-        return diagnostic{e.at, e.from, severity::error, le.message(in_), le.id(),
-                          span_of(le.begin, std::max(le.begin, le.end))};
+        return new_diagnostic{e.at, e.from, severity::error, le.message(in_), le.id(),
+                              span_of(le.begin, std::max(le.begin, le.end))};
     }
     const syntax_error& se = tree_->errors[e.index];
-    return diagnostic{e.at, e.from, severity::error, se.message(in_), se.id(), span_of(se.at.begin, se.at.end)};
+    return new_diagnostic{e.at, e.from, severity::error, se.message(in_), se.id(), span_of(se.at.begin, se.at.end)};
 }
 
 // The first recorded, unclaimed error within [lo, hi] claims the unit; all of them are used up.
@@ -188,17 +209,83 @@ void result_builder::emit_unit(const unit& un, const sink& out) {
     if (first != nullptr) {
         // In the parse tier the turn-shape passes may still rewrite or drop parser errors.
         const bool final_now = !(tier_ == tier::parse && first->from == source::parser);
-        diagnostic d = make_diagnostic(*first);
+        new_diagnostic d = make_diagnostic(*first);
         d.span = unit_span(un);
-        add_item(std::move(d), final_now, out);
+        add_diagnostic(d, final_now, out);
         return;
     }
     if (!un.clean) return;
     build_statement(un, out);
 }
 
-void result_builder::visitor_error(position p, std::string message, message_id id, byte_span sp, const sink& out) {
-    add_item(diagnostic{p, source::visitor, severity::error, std::move(message), id, sp}, true, out);
+// ---- records ------------------------------------------------------------------------------------
+
+sref result_builder::intern(std::string_view message) {
+    const std::size_t h = std::hash<std::string_view>{}(message);
+    interned& slot = intern_[h % intern_.size()];
+    if (slot.hash == h && slot.s.n == message.size() && !message.empty() &&
+        std::string_view(slot.s.address(), slot.s.n) == message) {
+        return slot.s;
+    }
+    string_sink s(strings_);
+    slot = interned{h, s.copy(message)};
+    return slot.s;
+}
+
+result_builder::carried_diag result_builder::diag_records(const new_diagnostic& d) {
+    return carried_diag{item_record(d.at, d.span), diag_rec{d.span.end, d.source, d.severity, d.id, intern(d.message)}};
+}
+
+void result_builder::add_text(const token& t, const sink& out) {
+    const byte_span sp = span_of(t.begin, t.end);
+    items_.push_back(item_rec{static_cast<std::uint32_t>(sp.begin), static_cast<std::uint32_t>(sp.end),
+                              0, 0});
+    const position p = at(t.begin);
+    items_.back().line = p.line;
+    items_.back().column = p.column;
+    kinds_.push_back(item_kind::text);
+    settle_last(true, out);
+    if (tier_ == tier::parse) near_miss_advisories(text_item{text(t), p, sp}, out);
+}
+
+void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out) {
+    carried_diag c = diag_records(d);
+    c.rec.aux = static_cast<std::uint32_t>(frozen_diags_.size() + diags_.size());
+    diags_.push_back(c.d);
+    items_.push_back(c.rec);
+    kinds_.push_back(item_kind::diagnostic);
+    settle_last(final_now, out);
+}
+
+void result_builder::add_statement(const statement& st, const sink& out) {
+    string_sink sink = live_sink();
+    item_rec rec = item_record(st.position, st.span);
+    rec.aux = static_cast<std::uint32_t>(frozen_stmts_.size() + stmts_.size());
+    stmts_.push_back(encode_statement(st, sink));
+    items_.push_back(rec);
+    kinds_.push_back(item_kind::statement);
+    settle_last(true, out);
+}
+
+item result_builder::live_item(std::size_t i) const {
+    const item_rec& r = items_[i];
+    const text_resolver t = live_resolver();
+    switch (kinds_[i]) {
+        case item_kind::statement: return decode_statement(r, stmts_[r.aux - frozen_stmts_.size()], t);
+        case item_kind::diagnostic: return decode_diagnostic(r, diags_[r.aux - frozen_diags_.size()], t);
+        default: return decode_text(r, t);
+    }
+}
+
+// Bookkeeping for the item just placed at the back of the live records.
+void result_builder::settle_last(bool final_now, const sink& out) {
+    if (!final_now) index_known_ = false;
+    const bool fire = final_now && out;
+    fired_.push_back(fire ? 1 : 0);
+    if (fire) {
+        const std::size_t i = items_.size() - 1;
+        out(live_item(i), index_known_ ? frozen_items_.size() + i : stream_event_npos);
+    }
 }
 
 // Errors no statement claimed, in recording order, after everything else (reported at finish).
@@ -208,17 +295,16 @@ void result_builder::visitor_error(position p, std::string message, message_id i
 void result_builder::append_unclaimed() {
     const std::vector<const pending_error*> rest = unclaimed_in_order();
     carried_ = frozen_carried_.take(std::move(carried_));
-    // (+1: the turn-shape pass may add one error)
-    result_.items.reserve(result_.items.size() + carried_.size() + rest.size() + 1);
-    for (diagnostic& d : carried_) {
-        result_.items.emplace_back(std::move(d));
+    const auto append = [this](carried_diag c) {
+        c.rec.aux = static_cast<std::uint32_t>(diags_.size());
+        diags_.push_back(c.d);
+        items_.push_back(c.rec);
+        kinds_.push_back(item_kind::diagnostic);
         fired_.push_back(0);
-    }
+    };
+    for (const carried_diag& c : carried_) append(c);
     carried_.clear();
-    for (const pending_error* e : rest) {
-        result_.items.emplace_back(make_diagnostic(*e));
-        fired_.push_back(0);
-    }
+    for (const pending_error* e : rest) append(diag_records(make_diagnostic(*e)));
 }
 
 std::vector<const pending_error*> result_builder::unclaimed_in_order() const {

@@ -4,7 +4,9 @@
 // first error ("one hard error per statement"), with the typed AST built and validated; text
 // tokens become text items; finish() appends the errors no statement claimed, cuts everything from
 // the unparsed tail on, and runs the turn-shape passes of the `parse` tier. parse() and the push
-// parser share it. Its jobs live in three files:
+// parser share it. Items go straight into compact records (result_store.hpp): a text item is
+// its span and position, a statement refers to the input by offset and keeps only decoded text
+// in the arena, equal messages are stored once. Its jobs live in three files:
 //   ast_builder.cpp       error claiming and ordering, item emission, stream release
 //   statement_builder.cpp a statement unit's tokens -> statement (signal, target, scope, body)
 //   passes.cpp            the advisories, the unparsed tail and the turn shape, in the
@@ -12,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -23,7 +26,10 @@
 #include "messages.hpp"
 #include "plurnk/parse.hpp"
 #include "position.hpp"
+#include "result_encode.hpp"
+#include "result_store.hpp"
 #include "statement_parser.hpp"
+#include "url/path_fields.hpp"
 
 namespace plurnk::detail {
 
@@ -37,6 +43,16 @@ struct pending_error {
     position at;
     plurnk::source from;
     bool consumed = false;
+};
+
+// A diagnostic on its way into the records: its message is still a string of its own.
+struct new_diagnostic {
+    position at;
+    plurnk::source source = plurnk::source::parser;
+    plurnk::severity severity = plurnk::severity::error;
+    std::string message;
+    message_id id = message_id::external;
+    byte_span span{};
 };
 
 // parse_options::max_input_bytes, capped at what 32-bit offsets can address.
@@ -59,6 +75,10 @@ public:
 
     explicit result_builder(tier t) : tier_(t) {}
 
+    // The input text the result will view: parse() sets it before finish(); the push parser
+    // appends what it releases, and the rest before finish().
+    [[nodiscard]] input_text& input() noexcept { return input_; }
+
 // Emits what the first `settled` tokens decide. `in` is the whole input so far.
     void advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
                  const sink& out);
@@ -66,9 +86,9 @@ public:
 // Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
     parse_result finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out);
 
-// Before the builder is copied (a stream checkpoint): its items so far move to the frozen
+// Before the builder is copied (a stream checkpoint): its records so far move to the frozen
 // logs, which the copy then shares instead of duplicating them. Items are complete between
-// advance() calls (only finish() revisits them, after take()), and so are the carried errors.
+// advance() calls (only finish() revisits them), and so are the carried errors.
 // Not observable: indices, events and the final result are unchanged.
     void share();
 
@@ -80,25 +100,50 @@ public:
         return next_token_ == tokens && lexed_ != nullptr && lex_seen_ == lexed_->errors.size() &&
                tree_ != nullptr && syn_seen_ == tree_->errors.size();
     }
-// The push parser drops the first `bytes` bytes of its input and the first `tokens` tokens,
+// The push parser drops `dropped`, the first bytes of its input, and the first `tokens` tokens,
 // whose lexer and parser errors are forgotten too: the errors no statement claimed become
 // diagnostics now (they are reported at finish(), before any later one: they were recorded
-// first), and later offsets and token indices count from the cut.
-    void release(std::size_t bytes, std::size_t tokens);
+// first), the bytes are kept for the items that view them, and later offsets and token indices
+// count from the cut.
+    void release(std::string_view dropped, std::size_t tokens);
 
 private:
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
 
+    // An unclaimed error of released input, ready to append at finish().
+    struct carried_diag {
+        item_rec rec;
+        diag_rec d;
+    };
+
     // --- ast_builder.cpp: errors, items, emission ---
     void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
     void collect_errors();
-    diagnostic make_diagnostic(const pending_error& e) const;
+    new_diagnostic make_diagnostic(const pending_error& e) const;
     pending_error* claim(std::vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
                          pending_error* first);
     void emit_unit(const unit& un, const sink& out);
-    void visitor_error(position p, std::string message, message_id id, byte_span sp, const sink& out);
     void append_unclaimed();
     std::vector<const pending_error*> unclaimed_in_order() const;
+    // Equal messages share one copy in the arena.
+    sref intern(std::string_view message);
+    carried_diag diag_records(const new_diagnostic& d);
+    // Appends an item's records; reports it now when it is final, else at finish().
+    void add_text(const token& t, const sink& out);
+    void add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out);
+    void add_statement(const statement& st, const sink& out);
+    void settle_last(bool final_now, const sink& out);
+    [[nodiscard]] text_resolver live_resolver() const noexcept {
+        return text_resolver{&input_, byte_base_, in_};
+    }
+    // Strings inside the current input are referred to by offset; the rest are copied.
+    [[nodiscard]] string_sink live_sink() noexcept {
+        string_sink s(strings_);
+        s.set_live(in_, byte_base_);
+        return s;
+    }
+    // The item at live index i (an item not shared yet), as a view.
+    [[nodiscard]] item live_item(std::size_t i) const;
 
     position at(std::size_t offset) { return pos_.at(offset); }
     std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
@@ -109,41 +154,27 @@ private:
         return span_of(lexed_->tokens[un.first].begin, lexed_->tokens[un.last].end);
     }
 
-    // Appends an item; reports it now when it is final, else at finish().
-    template <typename Item>
-    void add_item(Item&& it, bool final_now, const sink& out) {
-        result_.items.emplace_back(std::forward<Item>(it));
-        settle_last(final_now, out);
-    }
-
-    // Bookkeeping for the item just placed at the back of the result.
-    void settle_last(bool final_now, const sink& out) {
-        if (!final_now) index_known_ = false;
-        const bool fire = final_now && out;
-        fired_.push_back(fire ? 1 : 0);
-        if (fire) {
-            out(result_.items.back(), index_known_ ? frozen_items_.size() + result_.items.size() - 1 : stream_event_npos);
-        }
-    }
-
     template <class T>
     static void reserve_for(std::vector<T>& v, std::size_t n) {
         if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
     }
 
-    // Keeps the items (and their reported flags) for which keep(item) holds.
+    // Keeps the items (and their reported flags) for which keep(index) holds (finish() only, when
+    // every item is in the live vectors).
     template <class Pred>
     void keep_items(Pred keep) {
         std::size_t w = 0;
-        for (std::size_t r = 0; r < result_.items.size(); ++r) {
-            if (!keep(result_.items[r])) continue;
+        for (std::size_t r = 0; r < items_.size(); ++r) {
+            if (!keep(r)) continue;
             if (w != r) {
-                result_.items[w] = std::move(result_.items[r]);
+                items_[w] = items_[r];
+                kinds_[w] = kinds_[r];
                 fired_[w] = fired_[r];
             }
             ++w;
         }
-        result_.items.resize(w);
+        items_.resize(w);
+        kinds_.resize(w);
         fired_.resize(w);
     }
 
@@ -159,12 +190,13 @@ private:
     std::optional<visitor_failure> build_body(statement& st, const unit& un);
 
     // --- passes.cpp: advisories, unparsed tail and turn shape of the parse tier (BEHAVIOUR §4.3) ---
-    std::vector<diagnostic> near_miss_advisories(const text_item& t);
-    std::optional<diagnostic> plan_body_advisory(const statement& s) const;
-    std::optional<diagnostic> misplaced_target_advisory(const statement& s) const;
+    void near_miss_advisories(const text_item& t, const sink& out);
+    std::optional<new_diagnostic> plan_body_advisory(const statement& s) const;
+    std::optional<new_diagnostic> misplaced_target_advisory(const statement& s) const;
     void apply_tail();
     void append_invented_closer(std::string& reason, std::string_view tag) const;
     void turn_shape();
+    [[nodiscard]] bool is_disposition(std::size_t i) const noexcept;
 
     tier tier_;
     std::string_view in_;
@@ -183,16 +215,41 @@ private:
     bool finishing_ = false;          // in finish()
     std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
     std::size_t byte_base_ = 0;         // input bytes released before the current ones (release())
-    std::vector<diagnostic> carried_;   // unclaimed errors of released input, in recording order
-    frozen_log<diagnostic> frozen_carried_;  // ... the first of them (before carried_)
-    parse_result result_;   // items: those after frozen_items_
-    std::vector<char> fired_;  // per item of result_.items: already reported to the sink
-    frozen_log<item> frozen_items_;  // the first items (streaming), shared by copies
-    frozen_log<char> frozen_fired_;  // their fired_ flags
+
+    // The records. Live vectors hold what was built since the last share(); the frozen logs hold
+    // the rest, shared with copies. A statement's or diagnostic's item record refers to its record
+    // by its index over frozen and live together.
+    std::vector<item_rec> items_;
+    std::vector<item_kind> kinds_;
+    std::vector<char> fired_;  // per item: already reported to the sink
+    std::vector<stmt_rec> stmts_;
+    std::vector<diag_rec> diags_;
+    std::vector<carried_diag> carried_;  // unclaimed errors of released input, in recording order
+    frozen_log<item_rec> frozen_items_;
+    frozen_log<item_kind> frozen_kinds_;
+    frozen_log<char> frozen_fired_;
+    frozen_log<stmt_rec> frozen_stmts_;
+    frozen_log<diag_rec> frozen_diags_;
+    frozen_log<carried_diag> frozen_carried_;
     bool index_known_ = true;
+    std::optional<unparsed_tail> tail_;
+
+    arena strings_;  // decoded text (its chunks are shared with copies, see arena)
+    input_text input_;
+    // Recently interned messages (a direct-mapped cache: hostile input repeats a few messages).
+    struct interned {
+        std::size_t hash = 0;
+        sref s;
+    };
+    std::array<interned, 64> intern_{};
+
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
     std::string target_scratch_, body_scratch_;
+    std::vector<std::string_view> tags_scratch_;
+    std::vector<double> marks_scratch_;
+    path_fields path_;             // the target being built
+    selection_fields selection_;   // the COPY/MOVE destination being built
+    std::optional<std::string> json_;  // the SEND body's JSON being built
 };
 
 }  // namespace plurnk::detail
-

@@ -107,17 +107,18 @@ void append_escaped(std::string& out, std::string_view raw) {
 // A URL target's spelling from its fields (for one built by hand, with an empty raw):
 // scheme://user:password@host:port/path?query#fragment{name: value}...
 std::string compose_url(const parsed_path& p, std::string& why) {
-    std::string s = p.scheme + "://";
+    std::string s(p.scheme);
+    s += "://";
     if (p.username || p.password) {
         s += p.username.value_or("");
-        if (p.password) s += ':' + *p.password;
+        if (p.password) (s += ':') += *p.password;
         s += '@';
     }
     s += p.hostname.value_or("");
-    if (p.port) s += ':' + std::to_string(*p.port);
+    if (p.port) (s += ':') += std::to_string(*p.port);
     s += p.pathname;
-    if (p.query) s += '?' + *p.query;
-    if (p.fragment) s += '#' + *p.fragment;
+    if (p.query) (s += '?') += *p.query;
+    if (p.fragment) (s += '#') += *p.fragment;
     if (p.headers) {
         for (const auto& [name, value] : *p.headers) {
             const auto blank = [](std::string_view v) {
@@ -129,7 +130,8 @@ std::string compose_url(const parsed_path& p, std::string& why) {
                       "or with blanks around them";
                 return {};
             }
-            s += '{' + name + ": " + value + '}';
+            (((s += '{') += name) += ": ") += value;
+            s += '}';
         }
     }
     return s;
@@ -250,7 +252,7 @@ format_result format(const statement& s) {
             } else {
                 return failure(at + "only EXEC, WORK and FORK take a text signal");
             }
-            header += '[' + s.signal.text + ']';
+            ((header += '[') += s.signal.text) += ']';
             break;
     }
     // (target)
@@ -270,15 +272,14 @@ format_result format(const statement& s) {
     // body
     std::string composed;
     std::string_view body;
-    if (const auto* text = std::get_if<std::string>(&s.body)) {
+    if (const auto* text = std::get_if<std::string_view>(&s.body)) {
         body = *text;
     } else if (const auto* m = std::get_if<matcher_body>(&s.body)) {
         body = m->raw;
     } else if (const auto* send = std::get_if<send_body>(&s.body)) {
         body = send->raw;
     } else if (const auto* sel = std::get_if<resource_selection>(&s.body)) {
-        if (!sel->target) return failure(at + "the destination has no target");
-        if (!append_target(composed, *sel->target, true, why)) return failure(at + "the destination " + why);
+        if (!append_target(composed, sel->target, true, why)) return failure(at + "the destination " + why);
         if (sel->marker && !append_scope(composed, *sel->marker)) {
             return failure(at + "the destination scope has no numbers or one is not finite");
         }
@@ -301,14 +302,14 @@ format_result format(const statement& s) {
 
 format_result format_turn(const parse_result& r) {
     std::string out;
-    const text_item* prev_text = nullptr;
+    std::optional<text_item> prev_text;
     bool first = true;
     for (std::size_t i = 0; i < r.items.size(); ++i) {
-        const item& it = r.items[i];
+        const item it = r.items[i];
         if (std::holds_alternative<diagnostic>(it)) continue;
         const auto* text = std::get_if<text_item>(&it);
         if (!first) {
-            const bool same_line = text != nullptr && prev_text != nullptr && text->position.line != 0 &&
+            const bool same_line = text != nullptr && prev_text && text->position.line != 0 &&
                                    text->position.line == prev_text->position.line;
             out += same_line ? ' ' : '\n';
         }
@@ -320,7 +321,7 @@ format_result format_turn(const parse_result& r) {
             if (!f) return failure("item " + std::to_string(i) + ": " + *f.error);
             out += f.text;
         }
-        prev_text = text;
+        prev_text = text != nullptr ? std::optional<text_item>(*text) : std::nullopt;
     }
     if (!first) out += '\n';
     return format_result{std::move(out), std::nullopt};

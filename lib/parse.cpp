@@ -9,6 +9,11 @@ parse_result parse(std::string_view input, tier t, const parse_options& options)
     const detail::lex_output lexed = detail::lex(in, options.max_turn_depth);
     const detail::syntax_tree tree = detail::parse_syntax(lexed, t);
     detail::result_builder b(t);
+    if (options.borrow_input) {
+        b.input().set_borrowed(in);
+    } else {
+        b.input().set_owned(std::string(in));
+    }
     parse_result r = b.finish(in, lexed, tree, {});
     if (in.size() < input.size()) {
         detail::position_map pos(in);

@@ -59,24 +59,22 @@ bool path_shaped(std::string_view tag) {
     return !(k >= 2 && tag[k - 2] == '/');
 }
 
-bool is_disposition(const statement& s) {
-    return s.op == op::SEND && s.signal.kind == signal::kind_t::number && is_disposition_code(s.signal.number);
-}
-
-position item_position(const item& it) {
-    if (const auto* s = std::get_if<statement>(&it)) return s->position;
-    if (const auto* d = std::get_if<diagnostic>(&it)) return d->position;
-    return std::get<text_item>(it).position;
-}
+position rec_position(const item_rec& r) noexcept { return position{r.line, r.column}; }
 
 }  // namespace
 
+bool result_builder::is_disposition(std::size_t i) const noexcept {
+    if (kinds_[i] != item_kind::statement) return false;
+    const stmt_rec& s = stmts_[items_[i].aux];
+    return s.op == op::SEND && s.signal_kind == static_cast<std::uint8_t>(signal::kind_t::number) &&
+           s.extras != nullptr && is_disposition_code(s.extras->number);
+}
+
 // Linear in the text item: the words that follow a ':' are collected once, and positions
 // advance with one forward-moving map.
-std::vector<diagnostic> result_builder::near_miss_advisories(const text_item& t) {
-    std::vector<diagnostic> out;
+void result_builder::near_miss_advisories(const text_item& t, const sink& out) {
     const std::string_view s = t.text;
-    if (s.find("<<") == std::string_view::npos) return out;
+    if (s.find("<<") == std::string_view::npos) return;
     // `:Word` at a word boundary closes `<<Word`: the maximal word run after a ':' equals Word.
     std::unordered_set<std::string_view> closers;
     for (std::size_t f = s.find(':'); f != std::string_view::npos; f = s.find(':', f + 1)) {
@@ -84,7 +82,7 @@ std::vector<diagnostic> result_builder::near_miss_advisories(const text_item& t)
         while (e < s.size() && is_word_char(static_cast<unsigned char>(s[e]))) ++e;
         if (e > f + 1) closers.insert(s.substr(f + 1, e - f - 1));
     }
-    if (closers.empty()) return out;
+    if (closers.empty()) return;
     position_map pm(s);
     for (std::size_t i = s.find("<<"); i != std::string_view::npos && i + 2 < s.size(); i = s.find("<<", i + 1)) {
         std::size_t k = i + 2;
@@ -103,16 +101,17 @@ std::vector<diagnostic> result_builder::near_miss_advisories(const text_item& t)
             p.line += in_text.line - 1;
             p.column = in_text.column;
         }
-        out.push_back(diagnostic{p, source::parser, severity::warning,
-                                 format_message(message_id::near_miss_op, {{"word", word}, {"suggestion", suggestion}}),
-                                 message_id::near_miss_op, byte_span{t.span.begin + i, t.span.begin + k}});
+        add_diagnostic(new_diagnostic{p, source::parser, severity::warning,
+                                      format_message(message_id::near_miss_op,
+                                                     {{"word", word}, {"suggestion", suggestion}}),
+                                      message_id::near_miss_op, byte_span{t.span.begin + i, t.span.begin + k}},
+                       true, out);
     }
-    return out;
 }
 
-std::optional<diagnostic> result_builder::plan_body_advisory(const statement& s) const {
+std::optional<new_diagnostic> result_builder::plan_body_advisory(const statement& s) const {
     if (s.op != op::PLAN || !s.suffix.empty()) return std::nullopt;
-    const auto* body = std::get_if<std::string>(&s.body);
+    const auto* body = std::get_if<std::string_view>(&s.body);
     if (body == nullptr) return std::nullopt;
     const std::string_view b = *body;
     for (std::size_t i = b.find("<<"); i != std::string_view::npos; i = b.find("<<", i + 1)) {
@@ -121,23 +120,23 @@ std::optional<diagnostic> result_builder::plan_body_advisory(const statement& s)
             if (b.substr(i + 2, name.size()) != name) continue;
             const std::size_t e = i + 2 + name.size();
             if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
-            return diagnostic{s.position, source::parser, severity::warning,
-                              format_message(message_id::plan_body_op_text, {{"op", name}}),
-                              message_id::plan_body_op_text, s.span};
+            return new_diagnostic{s.position, source::parser, severity::warning,
+                                  format_message(message_id::plan_body_op_text, {{"op", name}}),
+                                  message_id::plan_body_op_text, s.span};
         }
     }
     return std::nullopt;
 }
 
-std::optional<diagnostic> result_builder::misplaced_target_advisory(const statement& s) const {
+std::optional<new_diagnostic> result_builder::misplaced_target_advisory(const statement& s) const {
     if (!traits(s.op).path_tag_advisory) return std::nullopt;
     if (s.target || s.signal.kind != signal::kind_t::tags) return std::nullopt;
     for (const auto& tag : s.signal.tags) {
         if (!path_shaped(tag)) continue;
-        const std::string name = std::string(op_name(s.op)) + s.suffix;
-        return diagnostic{s.position, source::parser, severity::warning,
-                          format_message(message_id::misplaced_target, {{"name", name}, {"tag", tag}}),
-                          message_id::misplaced_target, s.span};
+        const std::string name = std::string(op_name(s.op)).append(s.suffix);
+        return new_diagnostic{s.position, source::parser, severity::warning,
+                              format_message(message_id::misplaced_target, {{"name", name}, {"tag", tag}}),
+                              message_id::misplaced_target, s.span};
     }
     return std::nullopt;
 }
@@ -159,8 +158,8 @@ void result_builder::apply_tail() {
     std::string reason = format_message(id, {{"tag", tag}, {"line", line}});
     // The invented-closer advisory rides the body reason (its id stays the body's).
     if (id == message_id::tail_body_unclosed) append_invented_closer(reason, tag);
-    keep_items([&](const item& it) { return item_position(it) < from; });
-    result_.tail = unparsed_tail{from, std::move(reason), id, span_of(lexed_->last_open_begin, in_.size())};
+    keep_items([&](std::size_t i) { return rec_position(items_[i]) < from; });
+    tail_ = unparsed_tail{from, std::move(reason), id, span_of(lexed_->last_open_begin, in_.size())};
 }
 
 // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
@@ -183,51 +182,57 @@ void result_builder::append_invented_closer(std::string& reason, std::string_vie
 }
 
 void result_builder::turn_shape() {
-    auto& items = result_.items;
     bool has_plan = false, has_terminal = false, hard_non_parser = false;
-    for (const auto& it : items) {
-        if (const auto* s = std::get_if<statement>(&it)) {
-            has_plan = has_plan || s->op == op::PLAN;
-            has_terminal = has_terminal || is_disposition(*s);
-        } else if (const auto* d = std::get_if<diagnostic>(&it)) {
-            if (d->severity == severity::error && d->source != source::parser) hard_non_parser = true;
+    const auto parser_error = [this](std::size_t i) {
+        if (kinds_[i] != item_kind::diagnostic) return false;
+        const diag_rec& d = diags_[items_[i].aux];
+        return d.severity == severity::error && d.source == source::parser;
+    };
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (kinds_[i] == item_kind::statement) {
+            has_plan = has_plan || stmts_[items_[i].aux].op == op::PLAN;
+            has_terminal = has_terminal || is_disposition(i);
+        } else if (kinds_[i] == item_kind::diagnostic) {
+            const diag_rec& d = diags_[items_[i].aux];
+            if (d.severity == severity::error && d.source != source::parser) hard_non_parser = true;
         }
     }
     if (!has_plan || !has_terminal) {
-        std::optional<position> first_removed;
-        byte_span removed_span;
-        keep_items([&](const item& it) {
-            const auto* d = std::get_if<diagnostic>(&it);
-            if (d == nullptr || d->severity != severity::error || d->source != source::parser) return true;
+        std::optional<item_rec> first_removed;
+        std::uint64_t removed_end = 0;
+        keep_items([&](std::size_t i) {
+            if (!parser_error(i)) return true;
             if (!first_removed) {
-                first_removed = d->position;
-                removed_span = d->span;
+                first_removed = items_[i];
+                removed_end = diags_[items_[i].aux].end;
             }
             return false;
         });
         if (first_removed && !hard_non_parser) {
             const message_id id = !has_plan ? message_id::turn_missing_plan : message_id::turn_missing_terminal_send;
-            result_.items.emplace_back(
-                diagnostic{*first_removed, source::parser, severity::error, format_message(id, {}), id, removed_span});
+            item_rec rec = *first_removed;
+            rec.aux = static_cast<std::uint32_t>(diags_.size());
+            diags_.push_back(diag_rec{removed_end, source::parser, severity::error, id, intern(message_template(id))});
+            items_.push_back(rec);
+            kinds_.push_back(item_kind::diagnostic);
             fired_.push_back(0);
         }
         return;
     }
     if (hard_non_parser) return;
     // Mid-termination: parser hard errors after the first disposition SEND.
-    std::optional<position> terminal;
-    for (const auto& it : items) {
-        if (const auto* s = std::get_if<statement>(&it); s && is_disposition(*s)) {
-            terminal = s->position;
+    position terminal{};
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (is_disposition(i)) {
+            terminal = rec_position(items_[i]);
             break;
         }
     }
-    for (auto& it : items) {
-        if (auto* d = std::get_if<diagnostic>(&it)) {
-            if (d->severity == severity::error && d->source == source::parser && *terminal < d->position) {
-                d->id = message_id::turn_ended_by_send;
-                d->message = format_message(d->id, {});
-            }
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (parser_error(i) && terminal < rec_position(items_[i])) {
+            diag_rec& d = diags_[items_[i].aux];
+            d.id = message_id::turn_ended_by_send;
+            d.message = intern(message_template(d.id));
         }
     }
 }

@@ -13,6 +13,7 @@
 #include "op_table.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/path.hpp"
+#include "url/path_fields.hpp"
 #include "plurnk/validate.hpp"
 
 namespace plurnk::detail {
@@ -32,9 +33,9 @@ double decimal_value(const char* b, const char* e) noexcept {
     return v;
 }
 
-// Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`).
-line_marker scope_marks(std::string_view s) {
-    line_marker m;
+// Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`) into `m`.
+void scope_marks(std::string_view s, std::vector<double>& m) {
+    m.clear();
     std::size_t i = 0;
     if (i < s.size() && s[i] == '<') ++i;
     while (i < s.size() && s[i] != '>') {
@@ -54,7 +55,7 @@ line_marker scope_marks(std::string_view s) {
             std::from_chars(num_begin, num_end, v);
         }
         if (s[start] == '-') v = -v;
-        m.marks.push_back(v);
+        m.push_back(v);
         if (i < s.size() && s[i] == ',') {
             ++i;
             if (i < s.size() && s[i] == ' ') ++i;
@@ -64,7 +65,6 @@ line_marker scope_marks(std::string_view s) {
             ++i;  // defensive: never loop without progress
         }
     }
-    return m;
 }
 
 double parse_int_signal(std::string_view s) {
@@ -90,11 +90,14 @@ bool may_start_json(std::string_view s) noexcept {
 
 namespace {
 
-// The text of tokens [b, e): the one token's own text, or the pieces joined in `buf`.
+// The text of tokens [b, e): a view of the input when they lie back to back (as a clean unit's
+// body and target tokens do), else the pieces joined in `buf`.
 std::string_view joined_text(std::string_view in, const std::vector<token>& toks, std::uint32_t b, std::uint32_t e,
                              std::string& buf) {
     if (e <= b) return {};
-    if (e - b == 1) return in.substr(toks[b].begin, toks[b].end - toks[b].begin);
+    bool contiguous = true;
+    for (std::uint32_t i = b + 1; i < e && contiguous; ++i) contiguous = toks[i - 1].end == toks[i].begin;
+    if (contiguous) return in.substr(toks[b].begin, toks[e - 1].end - toks[b].begin);
     buf.clear();
     for (std::uint32_t i = b; i < e; ++i) buf.append(in.substr(toks[i].begin, toks[i].end - toks[i].begin));
     return buf;
@@ -104,33 +107,32 @@ std::string_view joined_text(std::string_view in, const std::vector<token>& toks
 
 void result_builder::build_statement(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
-    // Built in place at the back of the result (a statement is large: moving it costs more
-    // than filling it); a visitor error replaces it.
-    statement& st = std::get<statement>(result_.items.emplace_back(std::in_place_type<statement>));
+    statement st;
     const token& open = toks[un.first];
     st.op = open.op;
-    st.suffix = std::string(in_.substr(open.begin + 6, open.end - open.begin - 6));
+    st.suffix = in_.substr(open.begin + 6, open.end - open.begin - 6);
     st.position = at(open.begin);
     st.span = unit_span(un);
     if (un.signal != 0) build_signal(st, un);
     std::optional<visitor_failure> failure;
     if (un.target != 0) failure = build_target(st, un);
-    if (!failure && un.scope != 0) st.marker = scope_marks(text(toks[un.scope]));
+    if (!failure && un.scope != 0) {
+        scope_marks(text(toks[un.scope]), marks_scratch_);
+        st.marker = line_marker{marks_scratch_};
+    }
     if (!failure && un.body != 0) failure = build_body(st, un);
     if (failure) {
-        const position p = st.position;
-        const byte_span sp = st.span;
-        result_.items.pop_back();
-        visitor_error(p, std::move(failure->message), failure->id, sp, out);
+        add_diagnostic(new_diagnostic{st.position, source::visitor, severity::error, std::move(failure->message),
+                                      failure->id, st.span},
+                       true, out);
         return;
     }
-    settle_last(true, out);
+    add_statement(st, out);
     if (tier_ == tier::parse) {
-        const auto& added = std::get<statement>(result_.items.back());
-        std::optional<diagnostic> plan = plan_body_advisory(added);
-        std::optional<diagnostic> misplaced = misplaced_target_advisory(added);
-        if (plan) add_item(std::move(*plan), true, out);
-        if (misplaced) add_item(std::move(*misplaced), true, out);
+        std::optional<new_diagnostic> plan = plan_body_advisory(st);
+        std::optional<new_diagnostic> misplaced = misplaced_target_advisory(st);
+        if (plan) add_diagnostic(*plan, true, out);
+        if (misplaced) add_diagnostic(*misplaced, true, out);
     }
 }
 
@@ -152,14 +154,16 @@ void result_builder::build_signal(statement& st, const unit& un) {
         case signal_shape::branch:
             if (b < e) {
                 st.signal.kind = signal::kind_t::text;
-                st.signal.text = std::string(text(toks[b]));
+                st.signal.text = text(toks[b]);
             }
             break;
         case signal_shape::tags:
             st.signal.kind = signal::kind_t::tags;
+            tags_scratch_.clear();
             for (std::uint32_t i = b; i < e; ++i) {
-                if (toks[i].kind == tok::tag) st.signal.tags.emplace_back(text(toks[i]));
+                if (toks[i].kind == tok::tag) tags_scratch_.push_back(text(toks[i]));
             }
+            st.signal.tags = tags_scratch_;
     }
 }
 
@@ -167,9 +171,14 @@ void result_builder::build_signal(statement& st, const unit& un) {
 std::optional<result_builder::visitor_failure> result_builder::build_target(statement& st, const unit& un) {
     const std::string_view raw =
         joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
-    result<std::optional<parsed_path>> p = parse_path(raw);
+    result<std::optional<path_fields>> p = parse_path_fields(raw);
     if (!p) return visitor_failure{p.problem().message, message_id::invalid_target};
-    st.target = std::move(p).value();
+    if (!p.value()) return std::nullopt;
+    path_ = std::move(*p.value());
+    path_.rebind();
+    st.target = path_.view();
+    // Text the decoding left as it was is the input's own (no copy into the result).
+    if (st.target->raw == raw) st.target->raw = raw;
     return std::nullopt;
 }
 
@@ -193,8 +202,8 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
             id = message_id::invalid_regex_matcher;
             if (err) {
                 const regex_split sp = split_regex(body);
-                m.pattern = std::string(sp.pattern);
-                m.flags = std::string(sp.flags);
+                m.pattern = sp.pattern;
+                m.flags = sp.flags;
             }
         } else if (body[0] == '$') {
             m.dialect = dialect::jsonpath;
@@ -208,19 +217,29 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
             m.dialect = dialect::glob;
         }
         if (!err) return visitor_failure{err.problem().message, id};
-        m.raw = std::string(body);
-        st.body = std::move(m);
+        m.raw = body;
+        st.body = m;
     } else if (kind == body_kind::send) {
         send_body b;
-        if (may_start_json(body)) b.json = canonical_json(body);
-        b.raw = std::string(body);
-        st.body = std::move(b);
+        if (may_start_json(body)) {
+            json_ = canonical_json(body);
+            if (json_) b.json = *json_;
+        }
+        b.raw = body;
+        st.body = b;
     } else if (kind == body_kind::selection) {
-        result<std::optional<resource_selection>> sel = parse_resource_selection(body);
+        result<std::optional<selection_fields>> sel = parse_selection_fields(body);
         if (!sel) return visitor_failure{sel.problem().message, message_id::invalid_selection};
-        if (sel.value()) st.body = std::move(*sel.value());
+        if (sel.value()) {
+            selection_ = std::move(*sel.value());
+            selection_.target.rebind();
+            resource_selection r;
+            r.target = selection_.target.view();
+            if (selection_.marks) r.marker = line_marker{*selection_.marks};
+            st.body = r;
+        }
     } else {
-        st.body = std::string(body);
+        st.body = body;
     }
     return std::nullopt;
 }

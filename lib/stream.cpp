@@ -45,7 +45,7 @@ struct stream_parser::state {
         const std::size_t tokens = lexer.output().tokens.size();
         if (!lexer.can_release() || !syntax.can_release(tokens) || !builder.can_release(tokens)) return;
         if (2 * lexer.position() < buffer.size()) return;  // keep the erase amortized
-        builder.release(lexer.position(), tokens);
+        builder.release(std::string_view(buffer).substr(0, lexer.position()), tokens);
         syntax.release(tokens);
         // Nothing is open (can_release says so), which is what folding the dropped tokens
         // would leave: start over without them.
@@ -260,11 +260,15 @@ parse_result stream_parser::finish() {
     s.finished = true;
     s.lexer.advance(s.buffer, true);
     s.syntax.advance(s.lexer.output().tokens, true);
+    s.builder.input().append_copy(s.released, s.buffer);
     parse_result r = s.builder.finish(s.buffer, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
     if (s.total > s.released + s.buffer.size()) {
         detail::append_input_limit_error(r, s.builder.position_of(s.buffer.size()), s.released + s.buffer.size(),
                                          s.total);
-        if (callback_) callback_(stream_event{r.items.back(), r.items.size() - 1});
+        if (callback_) {
+            const item last = r.items.back();
+            callback_(stream_event{last, r.items.size() - 1});
+        }
     }
     return r;
 }

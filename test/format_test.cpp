@@ -5,7 +5,11 @@
 // every input of the conformance vectors.
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <deque>
+#include <span>
+#include <vector>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -17,9 +21,18 @@ using namespace plurnk;
 
 namespace {
 
-// The one statement `text` parses to in the statements (or client) tier.
+// Results and lists that statements built or parsed here view: kept for the whole run.
+std::deque<parse_result> g_results;
+template <class T>
+std::span<const T> keep(std::initializer_list<T> v) {
+    static std::deque<std::vector<T>> lists;
+    return lists.emplace_back(v);
+}
+
+// The one statement `text` parses to in the statements (or client) tier (a view of a result
+// kept for the whole run).
 statement only_statement(std::string_view text, tier t = tier::statements) {
-    const parse_result r = parse(text, t);
+    const parse_result& r = g_results.emplace_back(parse(text, t));
     INFO(to_json(r));
     REQUIRE(r.items.size() == 1);
     REQUIRE(std::holds_alternative<statement>(r.items[0]));
@@ -33,11 +46,11 @@ std::string canonical(std::string_view text, tier t = tier::statements) {
     return f.text;
 }
 
-statement hand(op o, std::string suffix, body b) {
+statement hand(op o, std::string_view suffix, body b) {
     statement s;
     s.op = o;
-    s.suffix = std::move(suffix);
-    s.body = std::move(b);
+    s.suffix = suffix;
+    s.body = b;
     return s;
 }
 
@@ -114,21 +127,21 @@ TEST_CASE("a long SEND code and scope numbers are written in full digits") {
 
 TEST_CASE("the suffix: the statement's own when safe, else the shortest digit suffix") {
     // An unsuffixed body holding its own close tag gets "1"; holding `:EDIT1` too, "2".
-    CHECK(formatted(hand(op::EDIT, "", std::string("a :EDIT b"))) == "<<EDIT1:a :EDIT b:EDIT1");
-    CHECK(formatted(hand(op::EDIT, "", std::string(":EDIT :EDIT1 :EDIT12"))) == "<<EDIT2::EDIT :EDIT1 :EDIT12:EDIT2");
+    CHECK(formatted(hand(op::EDIT, "", std::string_view("a :EDIT b"))) == "<<EDIT1:a :EDIT b:EDIT1");
+    CHECK(formatted(hand(op::EDIT, "", std::string_view(":EDIT :EDIT1 :EDIT12"))) == "<<EDIT2::EDIT :EDIT1 :EDIT12:EDIT2");
     // At the very end of the body the close tag collides too (the real close follows it).
-    CHECK(formatted(hand(op::EDIT, "", std::string("a:EDIT"))) == "<<EDIT1:a:EDIT:EDIT1");
+    CHECK(formatted(hand(op::EDIT, "", std::string_view("a:EDIT"))) == "<<EDIT1:a:EDIT:EDIT1");
     // `:EDITOR` is not `:EDIT` (an identifier character follows): no collision.
-    CHECK(formatted(hand(op::EDIT, "", std::string("a:EDITOR"))) == "<<EDIT:a:EDITOR:EDIT");
+    CHECK(formatted(hand(op::EDIT, "", std::string_view("a:EDITOR"))) == "<<EDIT:a:EDITOR:EDIT");
     // Own suffix kept when safe, replaced (shortest first: "") when not.
-    CHECK(formatted(hand(op::EDIT, "9", std::string(":EDIT"))) == "<<EDIT9::EDIT:EDIT9");
-    CHECK(formatted(hand(op::EDIT, "A", std::string(":EDITA"))) == "<<EDIT::EDITA:EDIT");
-    CHECK(formatted(hand(op::EDIT, "a-b", std::string("x"))) == "<<EDIT:x:EDIT");
+    CHECK(formatted(hand(op::EDIT, "9", std::string_view(":EDIT"))) == "<<EDIT9::EDIT:EDIT9");
+    CHECK(formatted(hand(op::EDIT, "A", std::string_view(":EDITA"))) == "<<EDIT::EDITA:EDIT");
+    CHECK(formatted(hand(op::EDIT, "a-b", std::string_view("x"))) == "<<EDIT:x:EDIT");
     // A body that begins with the open tag, blanks and a line break would be read as the
     // one-colon empty close.
-    CHECK(formatted(hand(op::PLAN, "", std::string("PLAN \nmore"))) == "<<PLAN1:PLAN \nmore:PLAN1");
-    CHECK(formatted(hand(op::PLAN, "", std::string("PLAN <<READ"))) == "<<PLAN1:PLAN <<READ:PLAN1");
-    CHECK(formatted(hand(op::PLAN, "", std::string("PLAN more"))) == "<<PLAN:PLAN more:PLAN");
+    CHECK(formatted(hand(op::PLAN, "", std::string_view("PLAN \nmore"))) == "<<PLAN1:PLAN \nmore:PLAN1");
+    CHECK(formatted(hand(op::PLAN, "", std::string_view("PLAN <<READ"))) == "<<PLAN1:PLAN <<READ:PLAN1");
+    CHECK(formatted(hand(op::PLAN, "", std::string_view("PLAN more"))) == "<<PLAN:PLAN more:PLAN");
     // The nested statement of SPEC §8.
     const std::string nested = "\n<<SEND[400](worker://reviewer):still working:SEND\n";
     statement send = hand(op::SEND, "", send_body{nested, std::nullopt});
@@ -150,19 +163,20 @@ TEST_CASE("statements built by hand") {
     url.pathname = "/a b(1)";
     url.query = "";
     url.fragment = "top";
-    url.headers = std::vector<std::pair<std::string, std::string>>{{"Accept", "text/html"}};
+    url.headers = keep<header>({{"Accept", "text/html"}});
     s.target = url;
-    s.marker = line_marker{{1, -1}};
+    s.marker = line_marker{keep<double>({1, -1})};
     // An empty raw: spelled from the fields, escapes and request metadata included.
     CHECK(formatted(s) == "<<READ(https://example.com:8443/a b\\(1\\)?#top{Accept: text/html})<1,-1>::READ");
     const statement back = only_statement(formatted(s));
     REQUIRE(back.target);
     CHECK(back.target->hostname == "example.com");
-    CHECK(back.target->headers == url.headers);
+    REQUIRE(back.target->headers);
+    CHECK(std::ranges::equal(*back.target->headers, *url.headers));
 
     statement tags = hand(op::FOLD, "", matcher_body{dialect::glob, "*.md", "", ""});
     tags.signal.kind = signal::kind_t::tags;
-    tags.signal.tags = {"a", "b<c"};
+    tags.signal.tags = keep<std::string_view>({"a", "b<c"});
     CHECK(formatted(tags) == "<<FOLD[a,b<c]:*.md:FOLD");
     tags.signal.tags = {};
     CHECK(formatted(tags) == "<<FOLD[]:*.md:FOLD");
@@ -170,16 +184,16 @@ TEST_CASE("statements built by hand") {
 }
 
 TEST_CASE("parts PLURNK cannot spell are refused, not written") {
-    CHECK(refusal(hand(op::TURN, "", std::string("x"))).find("TURN") != std::string::npos);
+    CHECK(refusal(hand(op::TURN, "", std::string_view("x"))).find("TURN") != std::string::npos);
     statement s = hand(op::FIND, "", {});
     s.signal.kind = signal::kind_t::tags;
-    s.signal.tags = {"a]b"};
+    s.signal.tags = keep<std::string_view>({"a]b"});
     CHECK(refusal(s).find("tag 1") != std::string::npos);
-    s.signal.tags = {"a<<b"};
+    s.signal.tags = keep<std::string_view>({"a<<b"});
     CHECK(!format(s));
-    s.signal.tags = {"a<"};
+    s.signal.tags = keep<std::string_view>({"a<"});
     CHECK(!format(s));
-    s.signal.tags = {""};
+    s.signal.tags = keep<std::string_view>({""});
     CHECK(!format(s));
 
     statement t = hand(op::READ, "", {});
@@ -197,24 +211,24 @@ TEST_CASE("parts PLURNK cannot spell are refused, not written") {
     CHECK(formatted(t) == "<<READ(a<b)::READ");
 
     statement kill = hand(op::KILL, "", {});
-    kill.marker = line_marker{{1}};
+    kill.marker = line_marker{keep<double>({1})};
     CHECK(refusal(kill).find("scope") != std::string::npos);
     statement send = hand(op::SEND, "", send_body{"x", std::nullopt});
     send.signal.kind = signal::kind_t::number;
     send.signal.number = 1.5;
     CHECK(refusal(send).find("integer") != std::string::npos);
     send.signal.number = 42;
-    send.marker = line_marker{{5}};
+    send.marker = line_marker{keep<double>({5})};
     CHECK(refusal(send).find("terminal") != std::string::npos);
     send.signal.number = 202;
     CHECK(formatted(send) == "<<SEND[202]<5>:x:SEND");
-    send.marker = line_marker{{std::numeric_limits<double>::quiet_NaN()}};
+    send.marker = line_marker{keep<double>({std::numeric_limits<double>::quiet_NaN()})};
     CHECK(!format(send));
     send.marker = line_marker{};
     CHECK(!format(send));
 
     CHECK(refusal(hand(op::WORK, "", {})).find("prompt") != std::string::npos);
-    statement exec = hand(op::EXEC, "", std::string("ls"));
+    statement exec = hand(op::EXEC, "", std::string_view("ls"));
     exec.signal.kind = signal::kind_t::text;
     exec.signal.text = "1sh";
     CHECK(!format(exec));

@@ -64,7 +64,8 @@ TEST_CASE("result objects keep the reference's key order", "[json_writer]") {
     statement s;
     s.op = op::READ;
     s.target = parsed_path{parsed_path::kind_t::local, "a.md", {}, {}, {}, {}, {}, {}, {}, {}, {}};
-    s.marker = line_marker{{1, 5}};
+    static constexpr double k_marks[] = {1, 5};
+    s.marker = line_marker{k_marks};
     s.position = {1, 0};
     r.items.emplace_back(s);
     r.items.emplace_back(diagnostic{{2, 3}, source::lexer, severity::error, "m"});

@@ -134,12 +134,15 @@ TEST_CASE("diagnostics carry the id of the template they were made from", "[mess
         const parse_result res = parse(r.in, r.t);
         check_result(res, r.in);
         if (r.first == message_id::external) continue;
-        const diagnostic* d = nullptr;
+        std::optional<diagnostic> d;
         for (const item& it : res.items) {
-            if ((d = std::get_if<diagnostic>(&it)) != nullptr) break;
+            if (const auto* x = std::get_if<diagnostic>(&it)) {
+                d = *x;
+                break;
+            }
         }
         INFO(r.in);
-        REQUIRE(d != nullptr);
+        REQUIRE(d);
         CHECK(message_name(d->id) == message_name(r.first));
     }
     const parse_result tail = parse("<<EDIT(a):x :FOO", tier::statements);

@@ -30,15 +30,15 @@ std::string brief(const parse_result& r) {
     for (const item& it : r.items) {
         if (!s.empty()) s += " | ";
         if (const auto* st = std::get_if<statement>(&it)) {
-            s += "S:" + std::string(op_name(st->op)) + st->suffix + "@" + std::to_string(st->position.line) + ":" +
+            s += "S:" + std::string(op_name(st->op)) + std::string(st->suffix) + "@" + std::to_string(st->position.line) + ":" +
                  std::to_string(st->position.column);
         } else if (const auto* t = std::get_if<text_item>(&it)) {
-            s += "T:" + t->text + "@" + std::to_string(t->position.line) + ":" + std::to_string(t->position.column);
+            s += "T:" + std::string(t->text) + "@" + std::to_string(t->position.line) + ":" + std::to_string(t->position.column);
         } else {
             const auto& d = std::get<diagnostic>(it);
             s += std::string("E:") + (d.source == source::lexer ? "lexer" : d.source == source::parser ? "parser" : "visitor") +
                  (d.severity == severity::warning ? ":warning" : "") + "@" + std::to_string(d.position.line) + ":" +
-                 std::to_string(d.position.column) + ":" + d.message;
+                 std::to_string(d.position.column) + ":" + std::string(d.message);
         }
     }
     if (r.tail) s += std::string(s.empty() ? "" : " | ") + "TAIL@" + std::to_string(r.tail->from.line) + ":" + std::to_string(r.tail->from.column) + ":" + r.tail->reason;
@@ -185,7 +185,7 @@ TEST_CASE("max_input_bytes: the first bytes are parsed, the rest is one error it
     const parse_result r = parse(in, tier::statements, o);
     REQUIRE(r.items.size() == 2);
     CHECK(std::holds_alternative<statement>(r.items[0]));
-    const auto& d = std::get<diagnostic>(r.items[1]);
+    const auto d = std::get<diagnostic>(r.items[1]);
     CHECK(d.position == position{2, 0});
     CHECK(d.source == source::lexer);
     CHECK(d.message == "input is 36 bytes; only the first 14 were parsed (the max_input_bytes limit)");

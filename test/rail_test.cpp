@@ -642,8 +642,8 @@ std::string turn_problem(std::string_view content, std::size_t statements) {
     for (const item& it : r.items) {
         if (!std::holds_alternative<statement>(it)) return "non-statement item: " + to_json(r);
     }
-    const auto& first = std::get<statement>(r.items.front());
-    const auto& last = std::get<statement>(r.items.back());
+    const auto first = std::get<statement>(r.items.front());
+    const auto last = std::get<statement>(r.items.back());
     if (first.op != op::PLAN) return "first statement is not PLAN";
     if (last.op != op::SEND || last.signal.kind != signal::kind_t::number || !is_disposition(last.signal.number)) {
         return "last statement is not a terminal SEND";
@@ -977,7 +977,8 @@ std::string raw_problem(std::string_view raw, std::string_view content, std::siz
     const parse_result r = parse_turn(raw);
     if (!r.clean()) return "raw sentence not clean: " + to_json(r);
     const std::string_view channel = raw.substr(0, raw.size() - content.size());
-    const auto* first = r.items.empty() ? nullptr : std::get_if<text_item>(&r.items.front());
+    const std::optional<item> front = r.items.empty() ? std::nullopt : std::optional<item>(r.items.front());
+    const auto* first = front ? std::get_if<text_item>(&*front) : nullptr;
     if (r.items.size() != statements + 3 || first == nullptr || first->text != channel) {
         return "raw sentence is not the channel as one text item plus the turn: " + to_json(r);
     }

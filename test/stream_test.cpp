@@ -265,7 +265,7 @@ std::string check_spans(const plurnk::parse_result& r, std::string_view input) {
             if (sp.begin < prev_end) return where + "overlaps the statement or text before it";
             prev_end = sp.end;
             if (covered.substr(0, 2) != "<<") return where + "a statement that does not start at its `<<`";
-            const std::string close = ":" + std::string(plurnk::op_name(s->op)) + s->suffix;
+            const std::string close = ":" + std::string(plurnk::op_name(s->op)).append(s->suffix);
             if (covered.size() < 2 + close.size() || covered.substr(covered.size() - close.size()) != close) {
                 return where + "a statement that does not end after its close tag " + close;
             }

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The typed AST of a PLURNK parse: statements, targets, matcher bodies, items and the result.
+// Every string is a view (see "Views" below).
 // Shapes follow SPEC §12 and BEHAVIOUR §3; to_json() (json.hpp) writes them as the reference does.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <compare>
+#include <iterator>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,93 +32,39 @@ inline constexpr int k_protocol_op_count = 13;
 // The five disposition codes that make a SEND terminal (SPEC §9), ascending.
 inline constexpr std::array<std::uint16_t, 5> k_disposition_codes = {102, 200, 202, 300, 499};
 
-// A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
-// A value kept on the heap, or nothing. It has std::optional's interface (has_value, `*`, `->`,
-// value(), emplace, reset, comparison with std::nullopt, assignment from a value or an optional)
-// but is one pointer wide: a path is large, and keeping it out of line keeps `statement`, and so
-// every item of a result, small. Copies are deep.
-template <class T>
-class boxed {
-public:
-    boxed() noexcept = default;
-    boxed(std::nullopt_t) noexcept {}
-    boxed(const T& v) : p_(std::make_unique<T>(v)) {}
-    boxed(T&& v) : p_(std::make_unique<T>(std::move(v))) {}
-    boxed(const std::optional<T>& v) : p_(v ? std::make_unique<T>(*v) : nullptr) {}
-    boxed(std::optional<T>&& v) : p_(v ? std::make_unique<T>(std::move(*v)) : nullptr) {}
-    boxed(const boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
-    boxed(boxed&&) noexcept = default;
-    ~boxed() = default;
+// Views. Every string of the AST is a std::string_view and every list a std::span into storage
+// that someone else owns. In a parse_result that storage is the result's own (a copy of the input,
+// or the input itself with parse_options::borrow_input, plus an arena for decoded text), so an
+// item read from a result stays valid as long as the result, or any copy of it, lives. A
+// statement built by hand (for format(), to_json() or item_list::push_back()) views the caller's
+// strings, which must outlive it; push_back() copies them into the result's storage.
 
-    boxed& operator=(const boxed& o) {
-        if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
-        return *this;
-    }
-    boxed& operator=(boxed&&) noexcept = default;
-    boxed& operator=(std::nullopt_t) noexcept {
-        p_.reset();
-        return *this;
-    }
-    boxed& operator=(T v) {
-        emplace(std::move(v));
-        return *this;
-    }
-    boxed& operator=(std::optional<T> v) {
-        if (v) {
-            emplace(std::move(*v));
-        } else {
-            p_.reset();
-        }
-        return *this;
-    }
-
-    template <class... Args>
-    T& emplace(Args&&... args) {
-        p_ = std::make_unique<T>(std::forward<Args>(args)...);
-        return *p_;
-    }
-    void reset() noexcept { p_.reset(); }
-
-    [[nodiscard]] bool has_value() const noexcept { return p_ != nullptr; }
-    explicit operator bool() const noexcept { return p_ != nullptr; }
-    T& operator*() noexcept { return *p_; }
-    const T& operator*() const noexcept { return *p_; }
-    T* operator->() noexcept { return p_.get(); }
-    const T* operator->() const noexcept { return p_.get(); }
-    T& value() {
-        if (!p_) throw std::bad_optional_access();
-        return *p_;
-    }
-    [[nodiscard]] const T& value() const {
-        if (!p_) throw std::bad_optional_access();
-        return *p_;
-    }
-
-    friend bool operator==(const boxed& b, std::nullopt_t) noexcept { return !b.p_; }
-
-private:
-    std::unique_ptr<T> p_;
+// A `{key: value}` block of a URL target (request metadata).
+struct header {
+    std::string_view name;
+    std::string_view value;
 };
 
+// A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
 struct parsed_path {
     enum class kind_t : std::uint8_t { local, url };
     kind_t kind = kind_t::local;
-    std::string raw;  // decoded text; for URLs it includes the `{key: value}` blocks
+    std::string_view raw;  // decoded text; for URLs it includes the `{key: value}` blocks
     // The fields below are meaningful for kind_t::url only.
-    std::string scheme;  // protocol without ':'
-    std::optional<std::string> username;
-    std::optional<std::string> password;
-    std::optional<std::string> hostname;  // empty host is nullopt
-    std::optional<std::uint32_t> port;    // default ports vanish
-    std::string pathname;
-    std::optional<std::string> query;     // nullopt when no '?', "" for a bare '?'
-    std::optional<std::string> fragment;  // nullopt when absent or empty
-    std::optional<std::vector<std::pair<std::string, std::string>>> headers;  // only when blocks were present
+    std::string_view scheme;  // protocol without ':'
+    std::optional<std::string_view> username;
+    std::optional<std::string_view> password;
+    std::optional<std::string_view> hostname;  // empty host is nullopt
+    std::optional<std::uint32_t> port;         // default ports vanish
+    std::string_view pathname;
+    std::optional<std::string_view> query;     // nullopt when no '?', "" for a bare '?'
+    std::optional<std::string_view> fragment;  // nullopt when absent or empty
+    std::optional<std::span<const header>> headers;  // only when blocks were present
 };
 
 // The `<scope>` slot: ordered numeric components (SPEC §7).
 struct line_marker {
-    std::vector<double> marks;
+    std::span<const double> marks;
 };
 
 enum class dialect : std::uint8_t { xpath, regex, jsonpath, semantic, graph, glob };
@@ -122,21 +72,21 @@ enum class dialect : std::uint8_t { xpath, regex, jsonpath, semantic, graph, glo
 // A FIND/READ/OPEN/FOLD/LOOK/BUFF body, classified by its leading characters (SPEC §6).
 struct matcher_body {
     plurnk::dialect dialect = plurnk::dialect::glob;
-    std::string raw;
-    std::string pattern;  // regex only
-    std::string flags;    // regex only
+    std::string_view raw;
+    std::string_view pattern;  // regex only
+    std::string_view flags;    // regex only
 };
 
 // A SEND body: the exact text plus, when it parses as JSON, the value re-serialized the way
 // JavaScript's JSON.stringify(JSON.parse(raw)) writes it.
 struct send_body {
-    std::string raw;
-    std::optional<std::string> json;
+    std::string_view raw;
+    std::optional<std::string_view> json;
 };
 
 // A COPY/MOVE body: the destination target plus an optional destination scope.
 struct resource_selection {
-    boxed<parsed_path> target;  // always holds a path
+    parsed_path target;
     std::optional<line_marker> marker;
 };
 
@@ -144,18 +94,18 @@ struct resource_selection {
 struct signal {
     enum class kind_t : std::uint8_t { none, tags, number, text };
     kind_t kind = kind_t::none;
-    std::vector<std::string> tags;  // kind_t::tags
-    double number = 0;              // kind_t::number (SEND, KILL)
-    std::string text;               // kind_t::text (EXEC executor, WORK/FORK branch)
+    std::span<const std::string_view> tags;  // kind_t::tags
+    double number = 0;                       // kind_t::number (SEND, KILL)
+    std::string_view text;                   // kind_t::text (EXEC executor, WORK/FORK branch)
 };
 
-using body = std::variant<std::monostate, std::string, matcher_body, send_body, resource_selection>;
+using body = std::variant<std::monostate, std::string_view, matcher_body, send_body, resource_selection>;
 
 struct statement {
     plurnk::op op = plurnk::op::PLAN;
-    std::string suffix;
+    std::string_view suffix;
     plurnk::signal signal;
-    boxed<parsed_path> target;  // optional-like: empty when the statement has no target
+    std::optional<parsed_path> target;  // empty when the statement has no target
     std::optional<line_marker> marker;  // JSON key "lineMarker"
     plurnk::body body;                  // monostate = null
     plurnk::position position;
@@ -163,12 +113,145 @@ struct statement {
 };
 
 struct text_item {
-    std::string text;
+    std::string_view text;
     plurnk::position position;
     byte_span span{};  // its text: input[span.begin, span.end) == text
 };
 
+// One element of a result: a statement, a diagnostic or a text item. A value whose strings view
+// the result it came from.
 using item = std::variant<statement, diagnostic, text_item>;
+
+// Equality of content: strings and lists by value; positions and spans included.
+[[nodiscard]] bool operator==(const parsed_path& a, const parsed_path& b) noexcept;
+[[nodiscard]] bool operator==(const line_marker& a, const line_marker& b) noexcept;
+[[nodiscard]] bool operator==(const signal& a, const signal& b) noexcept;
+[[nodiscard]] bool operator==(const resource_selection& a, const resource_selection& b) noexcept;
+[[nodiscard]] bool operator==(const statement& a, const statement& b) noexcept;
+inline bool operator==(const header& a, const header& b) noexcept { return a.name == b.name && a.value == b.value; }
+inline bool operator==(const matcher_body& a, const matcher_body& b) noexcept {
+    return a.dialect == b.dialect && a.raw == b.raw && a.pattern == b.pattern && a.flags == b.flags;
+}
+inline bool operator==(const send_body& a, const send_body& b) noexcept { return a.raw == b.raw && a.json == b.json; }
+inline bool operator==(const text_item& a, const text_item& b) noexcept {
+    return a.text == b.text && a.position == b.position && a.span == b.span;
+}
+
+namespace detail {
+class result_store;
+}  // namespace detail
+
+// The items of a parse_result: a random-access range of `item` values, each made on access from
+// the result's compact storage (a few dozen bytes per item, not one object each). Copies share
+// the storage, so copying a result costs O(1). Elements are values: bind one to a variable
+// before taking a reference into it.
+//   for (const item& it : r.items) ...                         // fine: `it` lives for the body
+//   const item it = r.items[3]; const auto& s = std::get<statement>(it);  // fine
+//   const auto& s = std::get<statement>(r.items[3]);          // dangles: the item was a temporary
+class item_list {
+public:
+    using value_type = item;
+    using size_type = std::size_t;
+    using difference_type = std::ptrdiff_t;
+    using reference = item;
+
+    class iterator {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using iterator_concept = std::random_access_iterator_tag;
+        using value_type = item;
+        using difference_type = std::ptrdiff_t;
+        using reference = item;
+        using pointer = void;
+
+        iterator() = default;
+        item operator*() const;
+        item operator[](difference_type n) const { return *(*this + n); }
+        iterator& operator++() noexcept {
+            ++i_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            iterator t = *this;
+            ++i_;
+            return t;
+        }
+        iterator& operator--() noexcept {
+            --i_;
+            return *this;
+        }
+        iterator operator--(int) noexcept {
+            iterator t = *this;
+            --i_;
+            return t;
+        }
+        iterator& operator+=(difference_type n) noexcept {
+            i_ = static_cast<std::size_t>(static_cast<difference_type>(i_) + n);
+            return *this;
+        }
+        iterator& operator-=(difference_type n) noexcept { return *this += -n; }
+        friend iterator operator+(iterator a, difference_type n) noexcept { return a += n; }
+        friend iterator operator+(difference_type n, iterator a) noexcept { return a += n; }
+        friend iterator operator-(iterator a, difference_type n) noexcept { return a -= n; }
+        friend difference_type operator-(const iterator& a, const iterator& b) noexcept {
+            return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
+        }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.i_ == b.i_; }
+        friend auto operator<=>(const iterator& a, const iterator& b) noexcept { return a.i_ <=> b.i_; }
+        // The index of the item this iterator is at.
+        [[nodiscard]] std::size_t index() const noexcept { return i_; }
+
+    private:
+        friend class item_list;
+        iterator(const detail::result_store* s, std::size_t i) noexcept : s_(s), i_(i) {}
+        const detail::result_store* s_ = nullptr;
+        std::size_t i_ = 0;
+    };
+    using const_iterator = iterator;
+
+    item_list() noexcept;
+    ~item_list();
+    item_list(const item_list&) noexcept;
+    item_list(item_list&&) noexcept;
+    item_list& operator=(const item_list&) noexcept;
+    item_list& operator=(item_list&&) noexcept;
+
+    [[nodiscard]] std::size_t size() const noexcept;
+    [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+    [[nodiscard]] item operator[](std::size_t i) const;
+    [[nodiscard]] item at(std::size_t i) const;  // throws std::out_of_range past the end
+    [[nodiscard]] item front() const { return (*this)[0]; }
+    [[nodiscard]] item back() const { return (*this)[size() - 1]; }
+    [[nodiscard]] iterator begin() const noexcept { return iterator(store_.get(), 0); }
+    [[nodiscard]] iterator end() const noexcept { return iterator(store_.get(), size()); }
+
+    // Appends a copy of `it`: its strings and lists are copied into this list's storage, so they
+    // may view anything. A list that shares its storage with copies gets storage of its own first
+    // (copy-on-write: earlier items are shared, not copied).
+    void push_back(const item& it);
+    template <class T>
+    void emplace_back(T&& v) {
+        push_back(item(std::forward<T>(v)));
+    }
+    void pop_back();
+    void clear() noexcept;
+
+    // What the storage holds (shared with copies): bytes allocated and the number of heap blocks.
+    struct storage_stats {
+        std::size_t bytes = 0;
+        std::size_t blocks = 0;
+    };
+    [[nodiscard]] storage_stats storage() const noexcept;
+
+    friend bool operator==(const item_list& a, const item_list& b) noexcept;
+
+    // Library use: the storage behind the list.
+    explicit item_list(std::shared_ptr<detail::result_store> s) noexcept;
+    [[nodiscard]] const detail::result_store* store() const noexcept { return store_.get(); }
+
+private:
+    std::shared_ptr<detail::result_store> store_;
+};
 
 struct unparsed_tail {
     position from;
@@ -177,15 +260,17 @@ struct unparsed_tail {
     // invented-closer advisory, tail_invented_closer, is appended to it).
     message_id reason_id = message_id::external;
     byte_span span{};  // from the unclosed statement's `<<` to the end of the input
+    friend bool operator==(const unparsed_tail&, const unparsed_tail&) = default;
 };
 
 struct [[nodiscard]] parse_result {
-    std::vector<item> items;
+    item_list items;
     std::optional<unparsed_tail> tail;
 
     // True when there is no error item (warnings included, as the reference CLI counts them)
     // and no unparsed tail: the CLI exits 0 exactly then.
     [[nodiscard]] bool clean() const noexcept;
+    friend bool operator==(const parse_result&, const parse_result&) = default;
 };
 
 // Keyword text of an op ("FIND", ...).

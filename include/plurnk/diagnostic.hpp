@@ -118,9 +118,10 @@ struct diagnostic {
     plurnk::position position;
     plurnk::source source = plurnk::source::parser;
     plurnk::severity severity = plurnk::severity::error;
-    std::string message;
+    std::string_view message;  // a view, like every string of the AST (ast.hpp, "Views")
     message_id id = message_id::external;
     byte_span span{};  // what it is about (doc/library.md, "Byte spans")
+    friend bool operator==(const diagnostic&, const diagnostic&) = default;
 };
 
 }  // namespace plurnk

@@ -27,6 +27,10 @@ struct parse_options {
     // of the first max_input_bytes bytes, plus a last error item saying how much was left out.
     std::size_t max_input_bytes = k_max_input_bytes;
     static constexpr std::size_t k_max_input_bytes = 0xFFFF'FFFFu;
+    // parse(): let the result view `input` instead of keeping a copy of it. Saves one copy of the
+    // input (time and memory); the caller must then keep `input` alive and unchanged for as long
+    // as the result, or any copy of it or of its items, is used. The stream parser ignores it.
+    bool borrow_input = false;
 };
 
 // Offset of the first byte of `input` that is not part of well-formed UTF-8, or npos when the
@@ -35,7 +39,8 @@ struct parse_options {
 [[nodiscard]] std::size_t first_invalid_utf8(std::string_view input) noexcept;
 
 // Parses `input` (UTF-8; invalid bytes count one column each) as the given tier.
-// Never throws on any input; a malformed turn is reported through the result.
+// Never throws on any input; a malformed turn is reported through the result. The result keeps
+// a copy of the input (unless options.borrow_input), which its items view.
 parse_result parse(std::string_view input, tier t, const parse_options& options = {});
 
 inline parse_result parse_turn(std::string_view input, const parse_options& options = {}) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,14 +16,39 @@
 
 namespace plurnk {
 
+namespace detail {
+struct path_fields;
+struct selection_fields;
+}  // namespace detail
+
+// A parsed_path that owns the strings it views (parse_path's answer): use it as a parsed_path.
+// Copies share the strings, so a copy, or a parsed_path sliced from one, stays valid while any
+// path_value holding them lives.
+class path_value : public parsed_path {
+public:
+    explicit path_value(detail::path_fields&& f);
+
+private:
+    std::shared_ptr<const detail::path_fields> fields_;
+};
+
+// A resource_selection that owns the strings it views (parse_resource_selection's answer).
+class selection_value : public resource_selection {
+public:
+    explicit selection_value(detail::selection_fields&& f);
+
+private:
+    std::shared_ptr<const detail::selection_fields> fields_;
+};
+
 // A target path: the path (nullopt for empty input), or a problem whose message is the visitor's
 // ("invalid URI in path", "invalid request metadata: ...") and whose offset is 0 (the whole
 // target). `raw` is the target slot text as written (escapes not yet decoded).
-result<std::optional<parsed_path>> parse_path(std::string_view raw);
+result<std::optional<path_value>> parse_path(std::string_view raw);
 
 // A COPY/MOVE body: target plus an optional trailing scope literal. The selection is nullopt for
 // empty input or a bare scope; a problem is parse_path's.
-result<std::optional<resource_selection>> parse_resource_selection(std::string_view raw);
+result<std::optional<selection_value>> parse_resource_selection(std::string_view raw);
 
 // A WHATWG URL record, as Node's `URL` exposes it.
 struct url_record {

@@ -80,6 +80,9 @@ void deliver(T* out, T& full) noexcept {
 inline plurnk::tier to_tier(plurnk_tier t) noexcept { return static_cast<plurnk::tier>(t); }
 
 inline plurnk_str view(const std::string& s) noexcept { return plurnk_str{s.c_str(), s.size()}; }
+// A view of a string that may not be NUL-terminated (plurnk_str says how long it is; an empty
+// one points at "").
+inline plurnk_str view(std::string_view s) noexcept { return s.empty() ? plurnk_str{"", 0} : plurnk_str{s.data(), s.size()}; }
 inline plurnk_str view(const char* s) noexcept { return plurnk_str{s, std::char_traits<char>::length(s)}; }
 
 // ---- Item views (c_api_result.cpp) ----
@@ -91,6 +94,17 @@ struct item_json {
     std::string statement;
 };
 
+// An item as the C API hands it out: copied into storage of its own, where every string is
+// followed by a NUL as plurnk_str promises (a result's items view its input, which is not), with
+// its JSON texts. plurnk_statement pointers point at `value`.
+struct c_item {
+    plurnk::item_list own;  // the one item
+    plurnk::item value;     // a view of own[0]
+    item_json json;
+
+    explicit c_item(const plurnk::item& v);
+};
+
 item_json render_item(const plurnk::item& it);
 // Fills a whole view of `it` whose JSON strings are `js` (both borrowed).
 void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) noexcept;
@@ -100,11 +114,11 @@ void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) no
 // A whole view of `o` (its suffix borrowed).
 plurnk_open open_view(const plurnk::open_info& o) noexcept;
 
-// A copy of an event kept for polling.
+// A copy of an event kept for polling (an event's item views the stream's buffers, which the
+// next feed changes).
 struct queued_event {
     std::size_t index = PLURNK_NO_INDEX;
-    plurnk::item value;
-    item_json json;
+    c_item item;
 };
 
 }  // namespace plurnk::capi
@@ -113,7 +127,7 @@ struct plurnk_result {
     plurnk::parse_result result;
     // Lazily rendered text; mutable because the C API hands out const handles for reading.
     mutable std::optional<std::string> json[2];  // [flags & PLURNK_JSON_PRETTY]
-    mutable std::vector<std::optional<plurnk::capi::item_json>> items;
+    mutable std::vector<std::optional<plurnk::capi::c_item>> items;
     mutable std::string last_error;
 };
 
@@ -156,13 +170,12 @@ struct plurnk_stream {
         if (event_failure != PLURNK_OK) return;
         try {
             if (callback != nullptr) {
-                const plurnk::capi::item_json js = plurnk::capi::render_item(ev.value);
+                const plurnk::capi::c_item c(ev.value);
                 plurnk_item view{};
-                plurnk::capi::fill_item(ev.value, js, &view);
+                plurnk::capi::fill_item(c.value, c.json, &view);
                 callback(user_data, ev.index, &view);
             } else {
-                plurnk::capi::queued_event q{ev.index, ev.value, plurnk::capi::render_item(ev.value)};
-                queue.push_back(std::move(q));
+                queue.push_back(plurnk::capi::queued_event{ev.index, plurnk::capi::c_item(ev.value)});
             }
         } catch (...) {
             event_failure = plurnk::capi::current_exception_status();

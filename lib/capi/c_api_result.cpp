@@ -14,6 +14,12 @@
 
 namespace plurnk::capi {
 
+c_item::c_item(const plurnk::item& v) {
+    own.push_back(v);
+    value = own[0];
+    json = render_item(value);
+}
+
 item_json render_item(const plurnk::item& it) {
     item_json out;
     plurnk::append_json(out.item, it);
@@ -69,10 +75,10 @@ void hand_out(const std::string& text, char** out, std::size_t* out_len) {
     if (out_len != nullptr) *out_len = text.size();
 }
 
-const item_json* result_item_json(const plurnk_result* r, std::size_t index) {
+const c_item* result_item(const plurnk_result* r, std::size_t index) {
     if (r->items.size() != r->result.items.size()) r->items.resize(r->result.items.size());
     auto& slot = r->items[index];
-    if (!slot) slot = render_item(r->result.items[index]);
+    if (!slot) slot.emplace(r->result.items[index]);
     return &*slot;
 }
 
@@ -92,7 +98,7 @@ const plurnk::statement* typed(const plurnk_statement* st) noexcept {
 
 plurnk_str empty_str() noexcept { return view(""); }
 
-plurnk_str view_opt(const std::optional<std::string>& s) noexcept { return s ? view(*s) : empty_str(); }
+plurnk_str view_opt(const std::optional<std::string_view>& s) noexcept { return s ? view(*s) : empty_str(); }
 
 // The target and the scope of `part`, or a failure (an unknown part).
 struct part_view {
@@ -108,7 +114,7 @@ plurnk_status part_of(const plurnk::statement& s, int part, const char* fn, part
     }
     if (part == PLURNK_PART_DESTINATION) {
         if (const auto* sel = std::get_if<plurnk::resource_selection>(&s.body)) {
-            out.target = sel->target ? &*sel->target : nullptr;
+            out.target = &sel->target;
             out.marker = sel->marker ? &*sel->marker : nullptr;
         }
         return PLURNK_OK;
@@ -191,9 +197,9 @@ PLURNK_API plurnk_status plurnk_result_item(const plurnk_result* result, size_t 
         if (index >= result->result.items.size()) {
             return out_of_range(slot, fn, index, result->result.items.size(), "the result has", "items");
         }
-        const item_json* js = result_item_json(result, index);
+        const c_item* c = result_item(result, index);
         plurnk_item full;
-        fill_item(result->result.items[index], *js, &full);
+        fill_item(c->value, c->json, &full);
         deliver(out, full);
         return PLURNK_OK;
     } catch (...) {
@@ -305,8 +311,8 @@ PLURNK_API plurnk_status plurnk_statement_target_header(const plurnk_statement* 
     if (pv.target == nullptr) return PLURNK_NOT_PRESENT;
     const std::size_t n = pv.target->headers ? pv.target->headers->size() : 0;
     if (index >= n) return out_of_range(nullptr, fn, index, n, "the target has", "header blocks");
-    *key = view((*pv.target->headers)[index].first);
-    *value = view((*pv.target->headers)[index].second);
+    *key = view((*pv.target->headers)[index].name);
+    *value = view((*pv.target->headers)[index].value);
     return PLURNK_OK;
 }
 
@@ -337,7 +343,7 @@ PLURNK_API plurnk_status plurnk_statement_body(const plurnk_statement* statement
     full.dialect = -1;
     full.raw = full.pattern = full.flags = full.json = empty_str();
     const plurnk::body& b = typed(statement)->body;
-    if (const auto* text = std::get_if<std::string>(&b)) {
+    if (const auto* text = std::get_if<std::string_view>(&b)) {
         full.kind = PLURNK_BODY_TEXT;
         full.raw = view(*text);
     } else if (const auto* m = std::get_if<plurnk::matcher_body>(&b)) {

@@ -202,7 +202,7 @@ private:
     }
 
     void body_(const std::monostate&) { out_ += "null"; }
-    void body_(const std::string& raw) { str(raw); }
+    void body_(const std::string_view& raw) { str(raw); }
     void body_(const matcher_body& m) {
         static constexpr const char* k_dialects[] = {"xpath", "regex", "jsonpath", "semantic", "graph", "glob"};
         open('{');
@@ -246,7 +246,7 @@ private:
         close('}');
     }
 
-    void path(const boxed<parsed_path>& p) {
+    void path(const std::optional<parsed_path>& p) {
         if (!p) {
             out_ += "null";
             return;
@@ -304,14 +304,14 @@ private:
             } else {
                 open('[');
                 bool first = true;
-                for (const auto& [k, v] : *p.headers) {
+                for (const header& h : *p.headers) {
                     element(first);
                     open('[');
                     bool first_inner = true;
                     element(first_inner);
-                    str(k);
+                    str(h.name);
                     element(first_inner);
-                    str(v);
+                    str(h.value);
                     close(']');
                 }
                 close(']');
@@ -351,7 +351,7 @@ private:
         close('}');
     }
 
-    void opt_str(const std::optional<std::string>& s) {
+    void opt_str(const std::optional<std::string_view>& s) {
         if (s) {
             str(*s);
         } else {

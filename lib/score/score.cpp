@@ -156,7 +156,7 @@ rate wilson(std::uint64_t k, std::uint64_t n) noexcept {
 
 // The message table's class name; a message the core did not make (id external) is its own class.
 std::string diagnostic_class(const diagnostic& d) {
-    if (d.id == message_id::external) return "external: " + d.message;
+    if (d.id == message_id::external) return std::string("external: ").append(d.message);
     return std::string(message_name(d.id));
 }
 // The text after the last placeholder of a template ("" when it ends with one).
@@ -239,15 +239,16 @@ void scorer::add(report& r, const turn& t) {
         offer(x.ex, line, column, message);
     };
     bool any_error = false, any_warning = false;
-    std::vector<const statement*> stmts;
+    std::vector<statement> stmt_values;  // views of res
     std::vector<std::size_t> stmt_items;  // each statement's index in res.items
-    for (const item& it : res.items) {
+    for (auto i = res.items.begin(); i != res.items.end(); ++i) {
+        const item it = *i;
         if (const auto* st = std::get_if<statement>(&it)) {
-            stmts.push_back(st);
-            stmt_items.push_back(static_cast<std::size_t>(&it - res.items.data()));
+            stmt_values.push_back(*st);
+            stmt_items.push_back(i.index());
             ++g.statements;
             ++g.ops[op_name(st->op)];
-            ++g.suffixes[st->suffix];
+            ++g.suffixes[std::string(st->suffix)];
         } else if (const auto* d = std::get_if<diagnostic>(&it)) {
             const bool warning = d->severity == severity::warning;
             (warning ? any_warning : any_error) = true;
@@ -263,6 +264,9 @@ void scorer::add(report& r, const turn& t) {
         count(g.tails, tail_class(*res.tail), res.tail->from.line, res.tail->from.column, res.tail->reason);
     }
 
+    std::vector<const statement*> stmts;
+    stmts.reserve(stmt_values.size());
+    for (const statement& s : stmt_values) stmts.push_back(&s);
     if (t.tier == tier::parse) {
         ++g.shape_checked;
         const auto violation = [&](std::string_view key, const statement* at, std::string_view message) {
@@ -283,7 +287,7 @@ void scorer::add(report& r, const turn& t) {
             ++g.dispositions[std::to_string(static_cast<int>(stmts[terminal]->signal.number))];
             // An op after it: admitted as a statement, or refused as an error item.
             for (std::size_t i = stmt_items[terminal] + 1; i < res.items.size(); ++i) {
-                const item& it = res.items[i];
+                const item it = res.items[i];
                 const auto* st = std::get_if<statement>(&it);
                 const auto* d = std::get_if<diagnostic>(&it);
                 if (st == nullptr && (d == nullptr || d->severity != severity::error)) continue;

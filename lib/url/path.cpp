@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ascii.hpp"
+#include "path_fields.hpp"
 #include "plurnk/path.hpp"
 #include "url.hpp"
 
@@ -133,14 +134,14 @@ bool scan_number(std::string_view s, std::size_t& i, double& value) {
 }
 
 // A whole scope literal `<n(sep n)*>` with separators `,`, `, ` or `-` (BEHAVIOUR §3.2).
-std::optional<line_marker> parse_scope_literal(std::string_view s) {
+std::optional<std::vector<double>> parse_scope_literal(std::string_view s) {
     if (s.size() < 3 || s.front() != '<' || s.back() != '>') return std::nullopt;
     const std::string_view inner = s.substr(1, s.size() - 2);
-    line_marker m;
+    std::vector<double> m;
     std::size_t i = 0;
     double v = 0;
     if (!scan_number(inner, i, v)) return std::nullopt;
-    m.marks.push_back(v);
+    m.push_back(v);
     while (i < inner.size()) {
         if (inner[i] == ',') {
             ++i;
@@ -151,30 +152,54 @@ std::optional<line_marker> parse_scope_literal(std::string_view s) {
             return std::nullopt;
         }
         if (!scan_number(inner, i, v)) return std::nullopt;
-        m.marks.push_back(v);
+        m.push_back(v);
     }
     return m;
 }
 
 }  // namespace
 
+namespace detail {
+
+void path_fields::rebind() {
+    if (!headers) return;
+    headers->clear();
+    for (const auto& [name, value] : header_text) headers->push_back(header{name, value});
+}
+
+parsed_path path_fields::view() const {
+    parsed_path v;
+    v.kind = kind;
+    v.raw = raw;
+    v.scheme = scheme;
+    if (username) v.username = *username;
+    if (password) v.password = *password;
+    if (hostname) v.hostname = *hostname;
+    v.port = port;
+    v.pathname = pathname;
+    if (query) v.query = *query;
+    if (fragment) v.fragment = *fragment;
+    if (headers) v.headers = std::span<const header>(*headers);
+    return v;
+}
+
 // Every return returns `r`, so the path is built in place (no copy, no move on the hot path).
-result<std::optional<parsed_path>> parse_path(std::string_view raw) {
-    result<std::optional<parsed_path>> r = std::optional<parsed_path>();
+result<std::optional<path_fields>> parse_path_fields(std::string_view raw) {
+    result<std::optional<path_fields>> r = std::optional<path_fields>();
     if (raw.empty()) return r;
-    parsed_path& p = r.value().emplace();
+    path_fields& p = r.value().emplace();
     p.raw = decode_escapes(raw);
     if (!has_scheme_prefix(p.raw)) return r;
     p.kind = parsed_path::kind_t::url;
     std::string_view url_text = p.raw;
     if (const std::size_t brace = url_text.find('{'); brace != std::string_view::npos) {
-        std::vector<std::pair<std::string, std::string>> headers;
-        if (auto err = parse_header_blocks(url_text.substr(brace), headers)) {
+        if (auto err = parse_header_blocks(url_text.substr(brace), p.header_text)) {
             r = problem{0, std::move(*err)};
             return r;
         }
         url_text = url_text.substr(0, brace);
-        p.headers = std::move(headers);
+        p.headers.emplace();
+        p.rebind();
     }
     const std::optional<url_record> url = url_detail::parse_url_record(url_text);
     if (!url) {
@@ -201,10 +226,10 @@ result<std::optional<parsed_path>> parse_path(std::string_view raw) {
     return r;
 }
 
-result<std::optional<resource_selection>> parse_resource_selection(std::string_view raw) {
-    result<std::optional<resource_selection>> r = std::optional<resource_selection>();
+result<std::optional<selection_fields>> parse_selection_fields(std::string_view raw) {
+    result<std::optional<selection_fields>> r = std::optional<selection_fields>();
     if (raw.empty()) return r;
-    std::optional<line_marker> marker;
+    std::optional<std::vector<double>> marker;
     std::string_view target = raw;
     if (raw.back() == '>') {
         // The scope literal holds no `<`, so the last `<` is its only candidate opener.
@@ -215,13 +240,48 @@ result<std::optional<resource_selection>> parse_resource_selection(std::string_v
             }
         }
     }
-    result<std::optional<parsed_path>> p = parse_path(target);
+    result<std::optional<path_fields>> p = parse_path_fields(target);
     if (!p) {
         r = p.problem();
         return r;
     }
-    if (p.value()) r.value().emplace(resource_selection{std::move(*p.value()), std::move(marker)});
+    if (p.value()) {
+        r.value().emplace(selection_fields{std::move(*p.value()), std::move(marker)});
+        r.value()->target.rebind();
+    }
     return r;
+}
+
+}  // namespace detail
+
+// The public forms own their fields through a shared pointer, so copies stay valid and cheap.
+path_value::path_value(detail::path_fields&& f) {
+    auto own = std::make_shared<detail::path_fields>(std::move(f));
+    own->rebind();
+    fields_ = std::move(own);
+    static_cast<parsed_path&>(*this) = fields_->view();
+}
+
+selection_value::selection_value(detail::selection_fields&& f) {
+    auto own = std::make_shared<detail::selection_fields>(std::move(f));
+    own->target.rebind();
+    fields_ = std::move(own);
+    target = fields_->target.view();
+    if (fields_->marks) marker = line_marker{std::span<const double>(*fields_->marks)};
+}
+
+result<std::optional<path_value>> parse_path(std::string_view raw) {
+    result<std::optional<detail::path_fields>> f = detail::parse_path_fields(raw);
+    if (!f) return f.problem();
+    if (!f.value()) return std::optional<path_value>();
+    return std::optional<path_value>(path_value(std::move(*f.value())));
+}
+
+result<std::optional<selection_value>> parse_resource_selection(std::string_view raw) {
+    result<std::optional<detail::selection_fields>> f = detail::parse_selection_fields(raw);
+    if (!f) return f.problem();
+    if (!f.value()) return std::optional<selection_value>();
+    return std::optional<selection_value>(selection_value(std::move(*f.value())));
 }
 
 // One forward pass (SPEC §5 §path-glob). `*`, `?` and an escape `\x` are magic where they

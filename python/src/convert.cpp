@@ -12,6 +12,7 @@
 #include <structmember.h>
 
 #include <algorithm>
+#include <span>
 #include <cmath>
 #include <initializer_list>
 #include <variant>
@@ -107,7 +108,7 @@ owned make(type_id id, std::initializer_list<PyObject*> values) {
     return o;
 }
 
-owned opt_str(const std::optional<std::string>& s) { return s ? to_str(*s) : none(); }
+owned opt_str(const std::optional<std::string_view>& s) { return s ? to_str(*s) : none(); }
 
 // A number as the JSON writer would show it: an int when it is integral (JSON has no other
 // integer), a float otherwise.
@@ -126,7 +127,7 @@ owned span(const plurnk::byte_span& s) {
     return make(t_span, {PyLong_FromSize_t(s.begin), PyLong_FromSize_t(s.end)});
 }
 
-owned str_tuple(const std::vector<std::string>& v) {
+owned str_tuple(std::span<const std::string_view> v) {
     PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(v.size()));
     if (t == nullptr) return nullptr;
     for (std::size_t i = 0; i < v.size(); ++i) {
@@ -165,13 +166,13 @@ owned marker(const std::optional<plurnk::line_marker>& m) {
     return make(t_line_marker, {t});
 }
 
-owned headers(const std::optional<std::vector<std::pair<std::string, std::string>>>& h) {
+owned headers(const std::optional<std::span<const plurnk::header>>& h) {
     if (!h) return none();
     PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(h->size()));
     if (t == nullptr) return nullptr;
     for (std::size_t i = 0; i < h->size(); ++i) {
-        PyObject* k = to_str((*h)[i].first);
-        PyObject* v = to_str((*h)[i].second);
+        PyObject* k = to_str((*h)[i].name);
+        PyObject* v = to_str((*h)[i].value);
         PyObject* pair = k != nullptr && v != nullptr ? PyTuple_Pack(2, k, v) : nullptr;
         Py_XDECREF(k);
         Py_XDECREF(v);
@@ -184,11 +185,11 @@ owned headers(const std::optional<std::vector<std::pair<std::string, std::string
     return t;
 }
 
-owned target(const plurnk::boxed<plurnk::parsed_path>& p) { return p ? to_py(*p) : none(); }
+owned target(const std::optional<plurnk::parsed_path>& p) { return p ? to_py(*p) : none(); }
 
 struct body_to_py {
     owned operator()(const std::monostate&) const { return none(); }
-    owned operator()(const std::string& raw) const { return to_str(raw); }
+    owned operator()(const std::string_view& raw) const { return to_str(raw); }
     owned operator()(const plurnk::matcher_body& m) const {
         const bool regex = m.dialect == plurnk::dialect::regex;
         return make(t_matcher, {new_ref(g_dialects[static_cast<int>(m.dialect)]), to_str(m.raw),
@@ -223,26 +224,43 @@ bool is(PyObject* o, type_id id) { return PyObject_TypeCheck(o, g_classes[id].ty
 // A new reference to attribute `name`, or null with AttributeError set.
 owned attr(PyObject* o, const char* name) { return PyObject_GetAttrString(o, name); }
 
+// The keeper in use by the conversion running on this thread (item_from, result_from_py).
+thread_local text_keeper* t_keep = nullptr;
+
+// `obj` (a str) as a view kept in t_keep.
+bool keep_str(PyObject* obj, std::string_view& out, const char* what) {
+    std::string s;
+    if (!from_str(obj, s, what)) return false;
+    out = t_keep->strings.emplace_back(std::move(s));
+    return true;
+}
+
 // Reads attribute `name` of `o` into `out` (a str), or into nullopt when None and `optional`.
-bool get_str(PyObject* o, const char* cls, const char* name, std::string& out) {
+bool get_str(PyObject* o, const char* cls, const char* name, std::string_view& out) {
     PyObject* v = attr(o, name);
     if (v == nullptr) return false;
     const std::string what = std::string(cls) + "." + name;
-    const bool ok = from_str(v, out, what.c_str());
+    const bool ok = keep_str(v, out, what.c_str());
     Py_DECREF(v);
     return ok;
 }
-bool get_opt_str(PyObject* o, const char* cls, const char* name, std::optional<std::string>& out) {
+bool get_str(PyObject* o, const char* cls, const char* name, std::string& out) {
+    std::string_view v;
+    if (!get_str(o, cls, name, v)) return false;
+    out = v;
+    return true;
+}
+bool get_opt_str(PyObject* o, const char* cls, const char* name, std::optional<std::string_view>& out) {
     PyObject* v = attr(o, name);
     if (v == nullptr) return false;
     bool ok = true;
     if (v == Py_None) {
         out.reset();
     } else {
-        std::string s;
+        std::string_view s;
         const std::string what = std::string(cls) + "." + name + " (str or None)";
-        ok = from_str(v, s, what.c_str());
-        out = std::move(s);
+        ok = keep_str(v, s, what.c_str());
+        out = s;
     }
     Py_DECREF(v);
     return ok;
@@ -316,16 +334,17 @@ bool path_from(PyObject* v, const char* what, plurnk::parsed_path& out) {
     if (h != Py_None) {
         PyObject* seq = PySequence_Fast(h, "UrlPath.headers must be a sequence of (key, value) pairs or None");
         ok = seq != nullptr;
-        out.headers.emplace();
+        std::vector<plurnk::header>& list = t_keep->headers.emplace_back();
         for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(seq); ++i) {
             PyObject* pair = PySequence_Fast_GET_ITEM(seq, i);
-            std::string k, val;
+            std::string_view k, val;
             ok = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2;
             if (!ok) PyErr_SetString(PyExc_TypeError, "UrlPath.headers items must be (key, value) tuples of str");
-            ok = ok && from_str(PyTuple_GET_ITEM(pair, 0), k, "UrlPath.headers key") &&
-                 from_str(PyTuple_GET_ITEM(pair, 1), val, "UrlPath.headers value");
-            if (ok) out.headers->emplace_back(std::move(k), std::move(val));
+            ok = ok && keep_str(PyTuple_GET_ITEM(pair, 0), k, "UrlPath.headers key") &&
+                 keep_str(PyTuple_GET_ITEM(pair, 1), val, "UrlPath.headers value");
+            if (ok) list.push_back(plurnk::header{k, val});
         }
+        out.headers = std::span<const plurnk::header>(list);
         Py_XDECREF(seq);
     }
     Py_DECREF(h);
@@ -342,12 +361,13 @@ bool marker_from(PyObject* o, const char* owner, std::optional<plurnk::line_mark
         PyObject* marks = ok ? attr(m, "marks") : nullptr;
         PyObject* seq = marks != nullptr ? PySequence_Fast(marks, "LineMarker.marks must be a sequence of numbers") : nullptr;
         ok = seq != nullptr;
-        out.emplace();
+        std::vector<double>& list = t_keep->marks.emplace_back();
         for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(seq); ++i) {
             double d = 0;
             ok = as_number(PySequence_Fast_GET_ITEM(seq, i), d, "LineMarker.marks item");
-            out->marks.push_back(d);
+            list.push_back(d);
         }
+        out = plurnk::line_marker{list};
         Py_XDECREF(seq);
         Py_XDECREF(marks);
     } else {
@@ -374,15 +394,15 @@ bool body_from(PyObject* v, plurnk::body& out) {
         return true;
     }
     if (PyUnicode_Check(v)) {
-        std::string s;
-        if (!from_str(v, s, "Statement.body")) return false;
-        out = std::move(s);
+        std::string_view s;
+        if (!keep_str(v, s, "Statement.body")) return false;
+        out = s;
         return true;
     }
     if (is(v, t_matcher)) {
         plurnk::matcher_body m;
         std::string dialect;
-        std::optional<std::string> pattern, flags;
+        std::optional<std::string_view> pattern, flags;
         if (!get_str(v, "Matcher", "dialect", dialect) || !get_str(v, "Matcher", "raw", m.raw) ||
             !get_opt_str(v, "Matcher", "pattern", pattern) || !get_opt_str(v, "Matcher", "flags", flags)) {
             return false;
@@ -426,7 +446,7 @@ bool signal_from(PyObject* v, plurnk::signal& out) {
     }
     if (PyUnicode_Check(v)) {
         out.kind = k::text;
-        return from_str(v, out.text, "Statement.signal");
+        return keep_str(v, out.text, "Statement.signal");
     }
     if (PyLong_Check(v) || PyFloat_Check(v)) {
         out.kind = k::number;
@@ -437,11 +457,13 @@ bool signal_from(PyObject* v, plurnk::signal& out) {
         PyObject* seq = PySequence_Fast(v, "Statement.signal");
         if (seq == nullptr) return false;
         bool ok = true;
+        std::vector<std::string_view>& list = t_keep->tags.emplace_back();
         for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(seq); ++i) {
-            std::string s;
-            ok = from_str(PySequence_Fast_GET_ITEM(seq, i), s, "Statement.signal tag");
-            out.tags.push_back(std::move(s));
+            std::string_view s;
+            ok = keep_str(PySequence_Fast_GET_ITEM(seq, i), s, "Statement.signal tag");
+            list.push_back(s);
         }
+        out.tags = list;
         Py_DECREF(seq);
         return ok;
     }
@@ -668,11 +690,12 @@ bool result_from_py(PyObject* items, PyObject* tail, plurnk::parse_result& out) 
     PyObject* seq = PySequence_Fast(items, "ParseResult.items must be a sequence");
     if (seq == nullptr) return false;
     bool ok = true;
-    out.items.reserve(static_cast<std::size_t>(PySequence_Fast_GET_SIZE(seq)));
     for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(seq); ++i) {
+        // Each item is copied into the result, so its strings need to live only until then.
+        text_keeper keep;
         plurnk::item it;
-        ok = item_from(PySequence_Fast_GET_ITEM(seq, i), it);
-        if (ok) out.items.push_back(std::move(it));
+        ok = item_from_py(PySequence_Fast_GET_ITEM(seq, i), it, keep);
+        if (ok) out.items.push_back(it);
     }
     Py_DECREF(seq);
     if (!ok || tail == Py_None) return ok;
@@ -681,12 +704,23 @@ bool result_from_py(PyObject* items, PyObject* tail, plurnk::parse_result& out) 
         return false;
     }
     plurnk::unparsed_tail t;
-    if (!position_from(tail, "UnparsedTail", t.from) || !get_str(tail, "UnparsedTail", "reason", t.reason)) return false;
+    text_keeper keep;
+    text_keeper* const saved = t_keep;
+    t_keep = &keep;
+    const bool ok_tail = position_from(tail, "UnparsedTail", t.from) && get_str(tail, "UnparsedTail", "reason", t.reason);
+    t_keep = saved;
+    if (!ok_tail) return false;
     out.tail = std::move(t);
     return true;
 }
 
-bool item_from_py(PyObject* item, plurnk::item& out) { return item_from(item, out); }
+bool item_from_py(PyObject* item, plurnk::item& out, text_keeper& keep) {
+    text_keeper* const saved = t_keep;
+    t_keep = &keep;
+    const bool ok = item_from(item, out);
+    t_keep = saved;
+    return ok;
+}
 
 std::size_t count_code_points(std::string_view text) noexcept {
     std::size_t n = 0;

@@ -8,8 +8,10 @@
 #include <Python.h>
 
 #include <cstddef>
+#include <deque>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "plurnk/ast.hpp"
 #include "plurnk/path.hpp"
@@ -48,8 +50,18 @@ owned items_to_py(const plurnk::parse_result& r);
 // Returns false with TypeError set, naming the offending field, when a value has the wrong type.
 bool result_from_py(PyObject* items, PyObject* tail, plurnk::parse_result& out);
 
-// One item (Statement, Diagnostic or Text) back to C++; false with TypeError set on a wrong type.
-bool item_from_py(PyObject* item, plurnk::item& out);
+// The strings and lists of items converted from Python, which those items view: keep it alive
+// while they are used.
+struct text_keeper {
+    std::deque<std::string> strings;
+    std::deque<std::vector<std::string_view>> tags;
+    std::deque<std::vector<double>> marks;
+    std::deque<std::vector<plurnk::header>> headers;
+};
+
+// One item (Statement, Diagnostic or Text) back to C++, viewing `keep`; false with TypeError set
+// on a wrong type.
+bool item_from_py(PyObject* item, plurnk::item& out, text_keeper& keep);
 
 // Code points in UTF-8 text (bytes that do not continue a sequence).
 std::size_t count_code_points(std::string_view text) noexcept;

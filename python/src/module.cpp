@@ -428,8 +428,9 @@ double bench_feed(py::handle text, const std::string& tier, std::size_t chunk, i
 
 // One element of a result's "items", as the result's JSON holds it.
 py::object item_to_json(py::handle item, bool pretty) {
+    text_keeper keep;
     plurnk::item it;
-    if (!item_from_py(item.ptr(), it)) throw py::error_already_set();
+    if (!item_from_py(item.ptr(), it, keep)) throw py::error_already_set();
     std::string out;
     plurnk::append_json(out, it, {.pretty = pretty});
     return steal(PyUnicode_DecodeUTF8(out.data(), static_cast<Py_ssize_t>(out.size()), nullptr));
@@ -528,12 +529,12 @@ PYBIND11_MODULE(_plurnk, m) {
         return u ? steal(to_py(u.value())) : py::none();
     }, py::arg("url"), "The WHATWG URL record of `url` (no base), or None when it does not parse.");
     m.def("parse_path", [](py::handle raw) {
-        const plurnk::result<std::optional<plurnk::parsed_path>> r = plurnk::parse_path(text_arg(raw, "raw"));
+        const plurnk::result<std::optional<plurnk::path_value>> r = plurnk::parse_path(text_arg(raw, "raw"));
         if (!r) return py::make_tuple(py::none(), steal(to_str(r.problem().message)));
         return py::make_tuple(r.value() ? steal(to_py(*r.value())) : py::none(), py::none());
     }, py::arg("raw"));
     m.def("parse_resource_selection", [](py::handle raw) {
-        const plurnk::result<std::optional<plurnk::resource_selection>> r =
+        const plurnk::result<std::optional<plurnk::selection_value>> r =
             plurnk::parse_resource_selection(text_arg(raw, "raw"));
         if (!r) return py::make_tuple(py::none(), steal(to_str(r.problem().message)));
         return py::make_tuple(r.value() ? steal(to_py(*r.value())) : py::none(), py::none());
@@ -571,8 +572,9 @@ PYBIND11_MODULE(_plurnk, m) {
        py::arg("channel") = "gemma", py::arg("channel_open") = py::none(), py::arg("channel_close") = py::none(),
        "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it.");
     m.def("format", [](py::handle statement) {
+        text_keeper keep;
         plurnk::item it;
-        if (!item_from_py(statement.ptr(), it)) throw py::error_already_set();
+        if (!item_from_py(statement.ptr(), it, keep)) throw py::error_already_set();
         const auto* s = std::get_if<plurnk::statement>(&it);
         if (s == nullptr) throw py::type_error("format() takes a Statement");
         const plurnk::format_result f = plurnk::format(*s);

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+// Items to records (see result_encode.hpp), and item_list: the public face of the storage.
+#include "result_encode.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <variant>
+#include <stdexcept>
+
+namespace plurnk::detail {
+
+namespace {
+
+std::uint32_t offset32(std::size_t v) {
+    if (v > UINT32_MAX) throw std::length_error("plurnk: an item's span must fit in 32 bits");
+    return static_cast<std::uint32_t>(v);
+}
+
+template <class T>
+const T* copy_array(arena& a, std::span<const T> v) {
+    if (v.empty()) return nullptr;
+    T* out = a.make_array<T>(v.size());
+    std::copy(v.begin(), v.end(), out);
+    return out;
+}
+
+path_ref encode_path(const parsed_path& p, string_sink& sink) {
+    path_ref r;
+    if (p.kind == parsed_path::kind_t::local) {
+        r.s = sink.put(p.raw);
+        return r;
+    }
+    arena& a = sink.strings();
+    auto* u = static_cast<url_rec*>(a.allocate(sizeof(url_rec), alignof(url_rec)));
+    *u = url_rec{};
+    u->raw = sink.put(p.raw);
+    u->scheme = sink.put(p.scheme);
+    const auto put_opt = [&](const std::optional<std::string_view>& v, sref& out, std::uint8_t bit) {
+        if (!v) return;
+        out = sink.put(*v);
+        u->has |= bit;
+    };
+    put_opt(p.username, u->username, url_username);
+    put_opt(p.password, u->password, url_password);
+    put_opt(p.hostname, u->hostname, url_hostname);
+    if (p.port) {
+        u->port = *p.port;
+        u->has |= url_port;
+    }
+    u->pathname = sink.put(p.pathname);
+    put_opt(p.query, u->query, url_query);
+    put_opt(p.fragment, u->fragment, url_fragment);
+    if (p.headers) {
+        u->has |= url_headers;
+        header* h = p.headers->empty() ? nullptr : a.make_array<header>(p.headers->size());
+        for (std::size_t i = 0; i < p.headers->size(); ++i) {
+            h[i] = header{a.copy((*p.headers)[i].name), a.copy((*p.headers)[i].value)};
+        }
+        u->headers = h;
+        u->header_count = static_cast<std::uint32_t>(p.headers->size());
+    }
+    r.s = sref::arena(u, 0);
+    r.url = true;
+    return r;
+}
+
+}  // namespace
+
+item_rec item_record(position p, byte_span span) {
+    return item_rec{offset32(span.begin), 0, p.line, p.column};
+}
+
+stmt_rec encode_statement(const statement& st, string_sink& sink) {
+    arena& a = sink.strings();
+    stmt_rec r;
+    r.end = offset32(st.span.end);
+    r.op = st.op;
+    r.suffix = sink.put(st.suffix);
+    r.signal_kind = static_cast<std::uint8_t>(st.signal.kind);
+    if (st.target) {
+        r.target = encode_path(*st.target, sink);
+        r.bits |= has_target;
+    }
+    stmt_extras x;
+    bool extras = false;
+    if (!st.signal.tags.empty()) {
+        auto* tags = a.make_array<std::string_view>(st.signal.tags.size());
+        for (std::size_t i = 0; i < st.signal.tags.size(); ++i) tags[i] = a.copy(st.signal.tags[i]);
+        x.tags = tags;
+        x.tag_count = static_cast<std::uint32_t>(st.signal.tags.size());
+        extras = true;
+    }
+    if (!st.signal.text.empty()) {
+        x.signal_text = sink.put(st.signal.text);
+        extras = true;
+    }
+    if (st.signal.number != 0 || std::signbit(st.signal.number)) {
+        x.number = st.signal.number;
+        extras = true;
+    }
+    if (st.marker) {
+        x.marks = copy_array(a, st.marker->marks);
+        x.mark_count = static_cast<std::uint32_t>(st.marker->marks.size());
+        r.bits |= has_marker;
+        extras = true;
+    }
+    switch (st.body.index()) {
+        case 0: r.body = body_tag::none; break;
+        case 1:
+            r.body = body_tag::text;
+            r.body_raw = sink.put(std::get<std::string_view>(st.body));
+            break;
+        case 2: {
+            const auto& m = std::get<matcher_body>(st.body);
+            r.body = body_tag::matcher;
+            r.body_raw = sink.put(m.raw);
+            r.bits |= static_cast<std::uint8_t>(static_cast<unsigned>(m.dialect) << k_dialect_shift);
+            if (!m.pattern.empty() || !m.flags.empty()) {
+                x.pattern = sink.put(m.pattern);
+                x.flags = sink.put(m.flags);
+                extras = true;
+            }
+            break;
+        }
+        case 3: {
+            const auto& b = std::get<send_body>(st.body);
+            r.body = body_tag::send;
+            r.body_raw = sink.put(b.raw);
+            if (b.json) {
+                x.json = sink.put(*b.json);
+                r.bits |= has_json;
+                extras = true;
+            }
+            break;
+        }
+        default: {
+            const auto& sel = std::get<resource_selection>(st.body);
+            r.body = body_tag::selection;
+            x.dest = encode_path(sel.target, sink);
+            r.bits |= has_dest;
+            if (sel.marker) {
+                x.dest_marks = copy_array(a, sel.marker->marks);
+                x.dest_mark_count = static_cast<std::uint32_t>(sel.marker->marks.size());
+                r.bits |= has_dest_marker;
+            }
+            extras = true;
+            break;
+        }
+    }
+    if (extras) {
+        auto* p = static_cast<stmt_extras*>(a.allocate(sizeof(stmt_extras), alignof(stmt_extras)));
+        *p = x;
+        r.extras = p;
+    }
+    return r;
+}
+
+void result_store::append(const item& it) {
+    string_sink sink(strings);
+    std::visit(
+        [&](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            item_rec rec = item_record(v.position, v.span);
+            if constexpr (std::is_same_v<T, statement>) {
+                rec.aux = static_cast<std::uint32_t>(stmts.size());
+                stmts.push_back(encode_statement(v, sink));
+                kinds.push_back(item_kind::statement);
+            } else if constexpr (std::is_same_v<T, diagnostic>) {
+                rec.aux = static_cast<std::uint32_t>(diags.size());
+                diags.push_back(diag_rec{v.span.end, v.source, v.severity, v.id, sink.copy(v.message)});
+                kinds.push_back(item_kind::diagnostic);
+            } else {
+                rec.aux = static_cast<std::uint32_t>(texts.size());
+                texts.push_back(text_rec{v.span.end, sink.copy(v.text)});
+                kinds.push_back(item_kind::text_owned);
+            }
+            items.push_back(rec);
+        },
+        it);
+}
+
+}  // namespace plurnk::detail
+
+// ---- the public item_list ----------------------------------------------------------------------
+
+namespace plurnk {
+
+using detail::result_store;
+
+item_list::item_list() noexcept = default;
+item_list::~item_list() = default;
+item_list::item_list(const item_list&) noexcept = default;
+item_list::item_list(item_list&&) noexcept = default;
+item_list& item_list::operator=(const item_list&) noexcept = default;
+item_list& item_list::operator=(item_list&&) noexcept = default;
+item_list::item_list(std::shared_ptr<detail::result_store> s) noexcept : store_(std::move(s)) {}
+
+std::size_t item_list::size() const noexcept { return store_ ? store_->items.size() : 0; }
+
+item item_list::operator[](std::size_t i) const { return store_->decode(i); }
+
+item item_list::at(std::size_t i) const {
+    if (i >= size()) throw std::out_of_range("plurnk::item_list::at");
+    return store_->decode(i);
+}
+
+item item_list::iterator::operator*() const { return s_->decode(i_); }
+
+void item_list::push_back(const item& it) {
+    if (!store_) {
+        store_ = std::make_shared<result_store>();
+    } else if (store_.use_count() > 1) {
+        store_ = std::make_shared<result_store>(*store_);  // records copied, text shared
+    }
+    store_->append(it);
+}
+
+void item_list::pop_back() {
+    if (store_.use_count() > 1) store_ = std::make_shared<result_store>(*store_);
+    store_->items.pop_back();
+    store_->kinds.pop_back();  // (its statement, diagnostic or text record stays, unreferenced)
+}
+
+void item_list::clear() noexcept { store_.reset(); }
+
+item_list::storage_stats item_list::storage() const noexcept {
+    storage_stats st;
+    if (!store_) return st;
+    const result_store& s = *store_;
+    const auto vec = [&st](const auto& v) {
+        st.bytes += v.capacity() * sizeof(v[0]);
+        st.blocks += v.capacity() > 0 ? 1 : 0;
+    };
+    vec(s.items);
+    vec(s.kinds);
+    vec(s.stmts);
+    vec(s.diags);
+    vec(s.texts);
+    st.bytes += sizeof(result_store) + s.strings.capacity() + s.input.bytes();
+    st.blocks += 1 + s.strings.chunks() + s.input.blocks();
+    return st;
+}
+
+bool operator==(const item_list& a, const item_list& b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!(a[i] == b[i])) return false;
+    }
+    return true;
+}
+
+// ---- equality of views --------------------------------------------------------------------------
+
+bool operator==(const parsed_path& a, const parsed_path& b) noexcept {
+    if (a.headers.has_value() != b.headers.has_value()) return false;
+    if (a.headers && !std::ranges::equal(*a.headers, *b.headers)) return false;
+    return a.kind == b.kind && a.raw == b.raw && a.scheme == b.scheme && a.username == b.username &&
+           a.password == b.password && a.hostname == b.hostname && a.port == b.port && a.pathname == b.pathname &&
+           a.query == b.query && a.fragment == b.fragment;
+}
+
+bool operator==(const line_marker& a, const line_marker& b) noexcept { return std::ranges::equal(a.marks, b.marks); }
+
+bool operator==(const signal& a, const signal& b) noexcept {
+    return a.kind == b.kind && std::ranges::equal(a.tags, b.tags) && a.number == b.number && a.text == b.text;
+}
+
+bool operator==(const resource_selection& a, const resource_selection& b) noexcept {
+    return a.target == b.target && a.marker == b.marker;
+}
+
+bool operator==(const statement& a, const statement& b) noexcept {
+    return a.op == b.op && a.suffix == b.suffix && a.signal == b.signal && a.target == b.target &&
+           a.marker == b.marker && a.body == b.body && a.position == b.position && a.span == b.span;
+}
+
+}  // namespace plurnk

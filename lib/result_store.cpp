@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// The result storage (see result_store.hpp): the arena and the input pieces, records to items
+// (decode) and items to records (encode, for items built by hand), and the public item_list and
+// AST equality on top of them.
+#include "result_store.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "plurnk/parse.hpp"
+
+namespace plurnk::detail {
+
+// ---- arena --------------------------------------------------------------------------------------
+
+// A new chunk: the larger of what is asked and the bytes held so far (so chunks double and their
+// count stays logarithmic), from 1 KB up to 1 MB; a larger request gets a chunk of its own size.
+void* arena::grow(std::size_t n, std::size_t align) {
+    constexpr std::size_t k_min = 1024, k_max = std::size_t{1} << 20;
+    const std::size_t size = std::max(n + align, std::clamp(total_, k_min, k_max));
+    auto c = std::make_shared<chunk>();
+    c->data = std::make_unique_for_overwrite<char[]>(size);
+    c->prev = std::move(head_);
+    head_ = std::move(c);
+    total_ += size;
+    ++chunks_;
+    cur_ = head_->data.get();
+    left_ = size;
+    return allocate(n, align);
+}
+
+// ---- input pieces -------------------------------------------------------------------------------
+
+void input_text::set_owned(std::string&& in) {
+    auto s = std::make_shared<const std::string>(std::move(in));
+    pieces_.assign(1, piece{0, *s});
+    owned_.assign(1, std::move(s));
+}
+
+void input_text::append_copy(std::uint64_t begin, std::string_view bytes) {
+    if (bytes.empty()) return;
+    const std::string_view copy = copies_.copy(bytes);
+    // Bytes that land right after the last piece, in the same chunk, extend it.
+    if (!pieces_.empty()) {
+        piece& last = pieces_.back();
+        if (last.begin + last.bytes.size() == begin && last.bytes.data() + last.bytes.size() == copy.data()) {
+            last.bytes = std::string_view(last.bytes.data(), last.bytes.size() + copy.size());
+            return;
+        }
+    }
+    pieces_.push_back(piece{begin, copy});
+}
+
+void input_text::append_owned(std::uint64_t begin, std::string&& bytes) {
+    if (bytes.empty()) return;
+    auto s = std::make_shared<const std::string>(std::move(bytes));
+    pieces_.push_back(piece{begin, *s});
+    owned_.push_back(std::move(s));
+}
+
+std::size_t input_text::bytes() const noexcept {
+    std::size_t n = copies_.capacity() + pieces_.capacity() * sizeof(piece);
+    for (const auto& s : owned_) n += s->capacity();
+    return n;
+}
+
+std::size_t input_text::blocks() const noexcept {
+    return copies_.chunks() + (pieces_.capacity() > 0 ? 1 : 0) + (owned_.capacity() > 0 ? 1 : 0) + 2 * owned_.size();
+}
+
+const char* input_text::find(std::uint64_t offset) const noexcept {
+    // The last piece starting at or before offset.
+    auto it = std::upper_bound(pieces_.begin(), pieces_.end(), offset,
+                               [](std::uint64_t o, const piece& p) { return o < p.begin; });
+    if (it == pieces_.begin()) return nullptr;
+    --it;
+    return it->bytes.data() + (offset - it->begin);
+}
+
+// ---- records to items ---------------------------------------------------------------------------
+
+namespace {
+
+std::optional<std::string_view> opt(bool present, std::string_view s) {
+    return present ? std::optional<std::string_view>(s) : std::nullopt;
+}
+
+parsed_path decode_path(const path_ref& p, const text_resolver& t) {
+    parsed_path out;
+    if (!p.url) {
+        out.raw = t.str(p.s);
+        return out;
+    }
+    const auto* u = reinterpret_cast<const url_rec*>(p.s.address());
+    out.kind = parsed_path::kind_t::url;
+    out.raw = t.str(u->raw);
+    out.scheme = t.str(u->scheme);
+    out.username = opt((u->has & url_username) != 0, t.str(u->username));
+    out.password = opt((u->has & url_password) != 0, t.str(u->password));
+    out.hostname = opt((u->has & url_hostname) != 0, t.str(u->hostname));
+    if ((u->has & url_port) != 0) out.port = u->port;
+    out.pathname = t.str(u->pathname);
+    out.query = opt((u->has & url_query) != 0, t.str(u->query));
+    out.fragment = opt((u->has & url_fragment) != 0, t.str(u->fragment));
+    if ((u->has & url_headers) != 0) out.headers = std::span<const header>(u->headers, u->header_count);
+    return out;
+}
+
+}  // namespace
+
+statement decode_statement(const item_rec& r, const stmt_rec& s, const text_resolver& t) {
+    statement st;
+    st.op = s.op;
+    st.suffix = t.str(s.suffix);
+    st.position = position{r.line, r.column};
+    st.span = byte_span{r.begin, s.end};
+    st.signal.kind = static_cast<signal::kind_t>(s.signal_kind);
+    const stmt_extras* x = s.extras;
+    if (x != nullptr) {
+        st.signal.tags = std::span<const std::string_view>(x->tags, x->tag_count);
+        st.signal.number = x->number;
+        st.signal.text = t.str(x->signal_text);
+        if ((s.bits & has_marker) != 0) st.marker = line_marker{std::span<const double>(x->marks, x->mark_count)};
+    }
+    if ((s.bits & has_target) != 0) st.target = decode_path(s.target, t);
+    switch (s.body) {
+        case body_tag::none: break;
+        case body_tag::text: st.body = t.str(s.body_raw); break;
+        case body_tag::matcher: {
+            matcher_body m;
+            m.dialect = static_cast<dialect>(s.bits >> k_dialect_shift);
+            m.raw = t.str(s.body_raw);
+            if (x != nullptr) {
+                m.pattern = t.str(x->pattern);
+                m.flags = t.str(x->flags);
+            }
+            st.body = m;
+            break;
+        }
+        case body_tag::send: {
+            send_body b;
+            b.raw = t.str(s.body_raw);
+            if ((s.bits & has_json) != 0) b.json = t.str(x->json);
+            st.body = b;
+            break;
+        }
+        case body_tag::selection: {
+            resource_selection sel;
+            sel.target = decode_path(x->dest, t);
+            if ((s.bits & has_dest_marker) != 0) {
+                sel.marker = line_marker{std::span<const double>(x->dest_marks, x->dest_mark_count)};
+            }
+            st.body = sel;
+            break;
+        }
+    }
+    return st;
+}
+
+diagnostic decode_diagnostic(const item_rec& r, const diag_rec& d, const text_resolver& t) {
+    return diagnostic{position{r.line, r.column}, d.source, d.severity, t.str(d.message), d.id,
+                      byte_span{r.begin, static_cast<std::size_t>(d.end)}};
+}
+
+text_item decode_text(const item_rec& r, const text_resolver& t) {
+    return text_item{t.str(sref::input(r.begin, r.aux - r.begin)), position{r.line, r.column},
+                     byte_span{r.begin, r.aux}};
+}
+
+item result_store::decode(std::size_t i) const {
+    const item_rec& r = items[i];
+    const text_resolver t = resolver();
+    switch (kinds[i]) {
+        case item_kind::statement: return decode_statement(r, stmts[r.aux], t);
+        case item_kind::diagnostic: return decode_diagnostic(r, diags[r.aux], t);
+        case item_kind::text: return decode_text(r, t);
+        case item_kind::text_owned: break;
+    }
+    const text_rec& x = texts[r.aux];
+    return text_item{t.str(x.text), position{r.line, r.column}, byte_span{r.begin, static_cast<std::size_t>(x.end)}};
+}
+
+}  // namespace plurnk::detail

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+// The storage behind a parse_result (private header): compact records, one per item, and the
+// text they refer to. An item is 17 bytes (a 16-byte record and a kind byte); a statement adds a
+// 56-byte record and, when it has a signal, a scope or a structured body, an extras record in the
+// arena; a diagnostic adds 24 bytes and shares its message text with every equal message.
+// Strings are `sref`s: an input slice by absolute offset (resolved through the input pieces) or
+// arena bytes by address. Items are made on access (decode()), as views of this storage.
+//
+// Text lives in two places. The input: one piece for parse() (the caller's bytes when borrowed,
+// else a copy), and for the push parser the released input appended piece by piece, then the
+// rest at finish(). The arena: decoded text (escaped targets, URL parts, canonical JSON,
+// messages), tag and header lists and scope marks, in chunks that never move. Both are shared by
+// copies: a stream checkpoint shares every full chunk and piece and writes its own from then on,
+// so copying costs O(pieces + chunks), not O(history).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/ast.hpp"
+
+namespace plurnk::detail {
+
+// A string held by a store.
+#pragma pack(push, 4)
+struct sref {
+    static constexpr std::uint64_t k_arena = std::uint64_t{1} << 63;
+    std::uint64_t v = 0;  // k_arena set: the arena address in the low bits; else an input offset
+    std::uint32_t n = 0;  // length in bytes
+
+    [[nodiscard]] bool in_arena() const noexcept { return (v & k_arena) != 0; }
+    [[nodiscard]] const char* address() const noexcept {
+        return reinterpret_cast<const char*>(static_cast<std::uintptr_t>(v & ~k_arena));
+    }
+    static sref input(std::size_t offset, std::size_t len) noexcept {
+        return sref{static_cast<std::uint64_t>(offset), static_cast<std::uint32_t>(len)};
+    }
+    static sref arena(const void* p, std::size_t len) noexcept {
+        return sref{static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p)) | k_arena,
+                    static_cast<std::uint32_t>(len)};
+    }
+};
+#pragma pack(pop)
+static_assert(sizeof(sref) == 12);
+
+// What an item is. A parsed text item is the input under its span; one built by hand keeps its
+// text in a record of its own (text_rec).
+enum class item_kind : std::uint8_t { statement = 0, diagnostic = 1, text = 2, text_owned = 3 };
+
+// One item: its span and position. For a parsed text item `aux` is the span's end; otherwise it
+// is the index of its record (stmt_rec, diag_rec or text_rec), which holds the span's end.
+struct item_rec {
+    std::uint32_t begin = 0;
+    std::uint32_t aux = 0;
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+};
+
+enum class body_tag : std::uint8_t { none, text, matcher, send, selection };
+
+// A path: local (its decoded text) or a URL (an arena url_rec).
+#pragma pack(push, 4)
+struct path_ref {
+    sref s;           // local: the text; url: the url_rec (address, n = 0)
+    bool url = false;
+};
+
+struct url_rec {
+    sref raw, scheme, username, password, hostname, pathname, query, fragment;
+    std::uint32_t port = 0;
+    std::uint8_t has = 0;  // which optionals are present (url_has)
+    const header* headers = nullptr;
+    std::uint32_t header_count = 0;
+};
+
+// What a statement has beyond op, suffix, target and body text (in the arena; absent for a plain
+// statement).
+struct stmt_extras {
+    const std::string_view* tags = nullptr;  // signal::kind_t::tags
+    std::uint32_t tag_count = 0;
+    sref signal_text;                        // signal::kind_t::text
+    double number = 0;                       // signal::kind_t::number
+    const double* marks = nullptr;           // lineMarker
+    std::uint32_t mark_count = 0;
+    sref pattern, flags;                     // regex matcher
+    sref json;                               // SEND body JSON
+    path_ref dest;                           // COPY/MOVE destination
+    const double* dest_marks = nullptr;
+    std::uint32_t dest_mark_count = 0;
+};
+
+struct stmt_rec {
+    std::uint32_t end = 0;  // span end
+    plurnk::op op = plurnk::op::PLAN;
+    std::uint8_t signal_kind = 0;  // signal::kind_t
+    body_tag body = body_tag::none;
+    std::uint8_t bits = 0;  // stmt_bits, and the dialect in bits 5-7
+    sref suffix;
+    path_ref target;
+    sref body_raw;
+    const stmt_extras* extras = nullptr;
+};
+
+struct diag_rec {
+    std::uint64_t end = 0;  // span end (the input-limit error's can pass 4 GiB)
+    plurnk::source source = plurnk::source::parser;
+    plurnk::severity severity = plurnk::severity::error;
+    plurnk::message_id id = plurnk::message_id::external;
+    sref message;
+};
+
+struct text_rec {
+    std::uint64_t end = 0;
+    sref text;
+};
+#pragma pack(pop)
+
+enum url_has : std::uint8_t {
+    url_username = 1, url_password = 2, url_hostname = 4, url_port = 8, url_query = 16, url_fragment = 32,
+    url_headers = 64,
+};
+enum stmt_bits : std::uint8_t {
+    has_target = 1, has_marker = 2, has_json = 4, has_dest = 8, has_dest_marker = 16,
+};
+inline constexpr int k_dialect_shift = 5;
+
+// Bytes in chunks that never move: decoded text and the arrays statements point at.
+class arena {
+public:
+    arena() = default;
+    // A copy shares every chunk and never writes into them (its next allocation starts a chunk of
+    // its own), so what either side allocates later is invisible to the other.
+    arena(const arena& o) noexcept : head_(o.head_), total_(o.total_), chunks_(o.chunks_) {}
+    arena& operator=(const arena& o) noexcept {
+        head_ = o.head_;
+        total_ = o.total_;
+        chunks_ = o.chunks_;
+        cur_ = nullptr;
+        left_ = 0;
+        return *this;
+    }
+    arena(arena&&) noexcept = default;
+    arena& operator=(arena&&) noexcept = default;
+
+    void* allocate(std::size_t n, std::size_t align) {
+        const std::size_t pad = (align - (reinterpret_cast<std::uintptr_t>(cur_) & (align - 1))) & (align - 1);
+        if (cur_ == nullptr || pad + n > left_) return grow(n, align);
+        char* p = cur_ + pad;
+        cur_ = p + n;
+        left_ -= pad + n;
+        return p;
+    }
+    // A copy of `s`, followed by a NUL (so the C API can hand it out as it is).
+    std::string_view copy(std::string_view s) {
+        if (s.empty()) return {};
+        char* p = static_cast<char*>(allocate(s.size() + 1, 1));
+        std::memcpy(p, s.data(), s.size());
+        p[s.size()] = '\0';
+        return {p, s.size()};
+    }
+    template <class T>
+    T* make_array(std::size_t n) {
+        return static_cast<T*>(allocate(n * sizeof(T), alignof(T)));
+    }
+    // Bytes and chunks held (memory accounting).
+    [[nodiscard]] std::size_t capacity() const noexcept { return total_; }
+    [[nodiscard]] std::size_t chunks() const noexcept { return chunks_; }
+
+private:
+    struct chunk {
+        std::unique_ptr<char[]> data;
+        std::shared_ptr<chunk> prev;
+        // Unlinks the chain one chunk at a time: a long history must not recurse.
+        ~chunk() {
+            std::shared_ptr<chunk> p = std::move(prev);
+            while (p && p.use_count() == 1) {
+                std::shared_ptr<chunk> next = std::move(p->prev);
+                p = std::move(next);
+            }
+        }
+    };
+    void* grow(std::size_t n, std::size_t align);
+
+    std::shared_ptr<chunk> head_;
+    char* cur_ = nullptr;
+    std::size_t left_ = 0;
+    std::size_t total_ = 0;
+    std::size_t chunks_ = 0;
+};
+
+// The input bytes items refer to, by absolute offset: pieces in offset order, each contiguous.
+class input_text {
+public:
+    struct piece {
+        std::uint64_t begin = 0;  // absolute offset of bytes[0]
+        std::string_view bytes;
+    };
+    // parse(): the whole input, borrowed (the caller keeps it) or owned.
+    void set_borrowed(std::string_view in) {
+        pieces_.assign(1, piece{0, in});
+    }
+    void set_owned(std::string&& in);
+    // The push parser: `bytes` at absolute offset `begin` are released (copied here).
+    void append_copy(std::uint64_t begin, std::string_view bytes);
+    // The push parser's finish(): the rest of its buffer, moved in.
+    void append_owned(std::uint64_t begin, std::string&& bytes);
+
+    [[nodiscard]] const char* at(std::uint64_t offset) const noexcept {
+        if (pieces_.size() == 1) return pieces_[0].bytes.data() + (offset - pieces_[0].begin);
+        return find(offset);
+    }
+    // Bytes and heap blocks held (memory accounting).
+    [[nodiscard]] std::size_t bytes() const noexcept;
+    [[nodiscard]] std::size_t blocks() const noexcept;
+    [[nodiscard]] std::uint64_t end() const noexcept {
+        return pieces_.empty() ? 0 : pieces_.back().begin + pieces_.back().bytes.size();
+    }
+
+private:
+    const char* find(std::uint64_t offset) const noexcept;
+    std::vector<piece> pieces_;
+    std::vector<std::shared_ptr<const std::string>> owned_;
+    arena copies_;  // released stream input
+};
+
+// Resolves srefs: the arena by address, input offsets through the pieces, or (while a push
+// parser builds) through its live buffer, which holds every offset from `live_begin` on.
+struct text_resolver {
+    const input_text* input = nullptr;
+    std::uint64_t live_begin = UINT64_MAX;
+    std::string_view live;
+
+    [[nodiscard]] std::string_view str(const sref& s) const noexcept {
+        if (s.n == 0) return {};
+        if (s.in_arena()) return {s.address(), s.n};
+        if (s.v >= live_begin) return {live.data() + (s.v - live_begin), s.n};
+        return {input->at(s.v), s.n};
+    }
+};
+
+// Items of records, as views (statement, diagnostic, text item).
+statement decode_statement(const item_rec& r, const stmt_rec& s, const text_resolver& t);
+diagnostic decode_diagnostic(const item_rec& r, const diag_rec& d, const text_resolver& t);
+text_item decode_text(const item_rec& r, const text_resolver& t);
+
+// What parse_result::items holds.
+class result_store {
+public:
+    std::vector<item_rec> items;
+    std::vector<item_kind> kinds;
+    std::vector<stmt_rec> stmts;
+    std::vector<diag_rec> diags;
+    std::vector<text_rec> texts;  // text items built by hand
+    input_text input;
+    arena strings;
+
+    [[nodiscard]] text_resolver resolver() const noexcept { return text_resolver{&input, UINT64_MAX, {}}; }
+    [[nodiscard]] item decode(std::size_t i) const;
+
+    // Appends an item built by hand, copying its strings into the arena.
+    void append(const item& it);
+};
+
+
+}  // namespace plurnk::detail
