@@ -41,6 +41,9 @@
 //       text that parses to the same items (positions, and the line numbers a tail reason
 //       quotes, aside) and is its own canonical form; for a clean result of the parse,
 //       statements or client tier, format_turn() text parses to the same items too.
+//   P12 windows: parse() lexes in windows of tokens and forgets each window's tokens when
+//       nothing is open (lib/parse.cpp); windows of 1 and 3 tokens give the result of the whole
+//       input lexed at once, byte spans included (check_parse).
 #pragma once
 
 #include <algorithm>
@@ -302,11 +305,25 @@ inline std::string check_work(std::string_view in, tier t) {
     return {};
 }
 
-// P1-P9 for one tier.
+}  // namespace plurnk::fuzz
+namespace plurnk::detail {
+// (lib/ast_builder.hpp: parse() with windows of `window` tokens; SIZE_MAX lexes all at once)
+parse_result parse_in_windows(std::string_view input, tier t, const parse_options& options, std::size_t window);
+}  // namespace plurnk::detail
+namespace plurnk::fuzz {
+
+// P1-P9 and P12 for one tier.
 inline std::string check_parse(std::string_view in, tier t, const parse_options& options = {}) {
     const parse_result r = parse(in, t, options);
     const std::string json = to_json(r);
     if (to_json(parse(in, t, options)) != json) return "parse is not deterministic";  // P5
+    const std::string whole = to_json(detail::parse_in_windows(in, t, options, SIZE_MAX), json_options{.spans = true});
+    if (to_json(r, json_options{.spans = true}) != whole) return "parse() differs from the one-window parse";  // P12
+    for (const std::size_t w : {std::size_t{1}, std::size_t{3}}) {
+        if (to_json(detail::parse_in_windows(in, t, options, w), json_options{.spans = true}) != whole) {
+            return "a parse in windows of " + std::to_string(w) + " tokens differs from the one-window parse";
+        }
+    }
     if (std::string e = check_result_json(json, to_json(r, json_options{true}), r.clean()); !e.empty()) return e;
 
     const offset_map map(in);

@@ -118,15 +118,19 @@ void result_builder::share() {
     }
 }
 
-void result_builder::release(std::string_view dropped, std::size_t tokens) {
+void result_builder::release_tokens(std::size_t tokens) {
     for (const pending_error* e : unclaimed_in_order()) carried_.push_back(diag_records(make_diagnostic(*e)));
-    input_.append_copy(byte_base_, dropped);
     lex_errs_.clear();
     syn_errs_.clear();
     lex_cursor_ = syn_cursor_ = 0;
     lex_seen_ = syn_seen_ = 0;
     next_token_ = 0;
     tok_base_ += tokens;
+}
+
+void result_builder::release(std::string_view dropped, std::size_t tokens) {
+    release_tokens(tokens);
+    input_.append_copy(byte_base_, dropped);
     byte_base_ += dropped.size();
     pos_.release(dropped.size());
     lexed_ = nullptr;

@@ -60,6 +60,10 @@ inline std::size_t input_limit(const parse_options& o) noexcept {
     return std::min(o.max_input_bytes, parse_options::k_max_input_bytes);
 }
 
+// parse() with windows of `window` tokens (parse.cpp; SIZE_MAX: the whole input in one). Every
+// window size gives the same result; the tests check that.
+parse_result parse_in_windows(std::string_view input, tier t, const parse_options& options, std::size_t window);
+
 // The last item of a result whose input went past max_input_bytes: where parsing stopped and how
 // much was left out.
 void append_input_limit_error(parse_result& r, position end, std::uint64_t parsed, std::uint64_t total);
@@ -106,6 +110,9 @@ public:
 // first), the bytes are kept for the items that view them, and later offsets and token indices
 // count from the cut.
     void release(std::string_view dropped, std::size_t tokens);
+// parse()'s windows: the same for the first `tokens` tokens only (the input stays, and every
+// offset with it).
+    void release_tokens(std::size_t tokens);
 
 private:
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);

@@ -218,6 +218,13 @@ std::size_t stream_lexer::release() noexcept {
     return cut;
 }
 
+void stream_lexer::set_token_budget(std::size_t n) noexcept { impl_->token_budget_ = n; }
+bool stream_lexer::at_end() const noexcept { return impl_->eof_emitted_; }
+void stream_lexer::release_tokens() noexcept {
+    impl_->out_.tokens.clear();
+    impl_->out_.errors.clear();
+}
+
 lex_output stream_lexer::take_output() noexcept { return std::move(impl_->out_); }
 void stream_lexer::reserve_tokens(std::size_t n) { impl_->out_.tokens.reserve(n); }
 

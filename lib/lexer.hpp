@@ -96,6 +96,14 @@ public:
     [[nodiscard]] bool can_release() const noexcept;
     std::size_t release() noexcept;
 
+    // parse() lexes in windows: advance() stops between two steps once `n` tokens are held (the
+    // eof token comes only when the input is all lexed: at_end() says so), and release_tokens()
+    // forgets the tokens and errors so far (the caller has taken them), keeping the input and
+    // every offset as they are.
+    void set_token_budget(std::size_t n) noexcept;
+    [[nodiscard]] bool at_end() const noexcept;
+    void release_tokens() noexcept;
+
 private:
     struct impl;
     impl* impl_;

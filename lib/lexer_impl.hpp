@@ -71,6 +71,7 @@ struct stream_lexer::impl {
         finished_ = finished;
         if (eof_emitted_) return;
         while (i_ < s_.size()) {
+            if (out_.tokens.size() >= token_budget_) return;  // parse()'s windows: stop between steps
             const saved_state saved = save();
             hit_end_ = false;
             step();
@@ -137,6 +138,7 @@ struct stream_lexer::impl {
     std::string_view s_;
     bool finished_ = false;
     bool eof_emitted_ = false;
+    std::size_t token_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_token_budget
     bool hit_end_ = false;
     std::size_t i_ = 0;
     mode mode_ = mode::normal;

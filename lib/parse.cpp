@@ -1,25 +1,60 @@
 // SPDX-License-Identifier: MIT
-// parse(): the lexer, the statement parser and the result builder over the whole input.
+// parse(): the lexer, the statement parser and the result builder over the whole input, in
+// windows of tokens. The lexer knows the input is complete (nothing it emits is ever undone) but
+// stops every k_window tokens; the statement parser and the builder take what those tokens
+// settle, as they do for the push parser; and whenever nothing is open (no statement, every token
+// and error taken) the tokens so far are forgotten. So the memory a parse needs besides its
+// result is one window of tokens, however long the input, except inside a statement or a TURN
+// that stays open (their tokens wait for it). The result is the push parser's, so it is the same
+// as streaming the input in any chunks, which the stream tests check on every vector.
 #include "ast_builder.hpp"
 
 namespace plurnk {
 
-parse_result parse(std::string_view input, tier t, const parse_options& options) {
+namespace {
+// Tokens per window: enough that the per-window work (a parser attempt, a release) is noise,
+// few enough that the tokens stay in cache (16 bytes each).
+constexpr std::size_t k_window = 4096;
+}  // namespace
+
+parse_result detail::parse_in_windows(std::string_view input, tier t, const parse_options& options,
+                                      std::size_t window) {
     const std::string_view in = input.substr(0, detail::input_limit(options));
-    const detail::lex_output lexed = detail::lex(in, options.max_turn_depth);
-    const detail::syntax_tree tree = detail::parse_syntax(lexed, t);
+    detail::stream_lexer lexer(options.max_turn_depth);
+    detail::stream_syntax syntax(t);
     detail::result_builder b(t);
     if (options.borrow_input) {
         b.input().set_borrowed(in);
     } else {
         b.input().set_owned(std::string(in));
     }
-    parse_result r = b.finish(in, lexed, tree, {});
+    lexer.reserve_tokens(std::min<std::size_t>(in.size() / 3 + 4, window < k_window ? 2 * window : 2 * k_window));
+    for (;;) {
+        const std::size_t held = lexer.output().tokens.size();
+        lexer.set_token_budget(window > SIZE_MAX - held ? SIZE_MAX : held + window);
+        lexer.advance(in, true);
+        if (lexer.at_end()) break;
+        const auto& toks = lexer.output().tokens;
+        syntax.advance(toks, false);
+        b.advance(in, lexer.output(), syntax.tree(), syntax.settled(), {});
+        const std::size_t n = toks.size();
+        if (syntax.can_release(n) && b.can_release(n)) {
+            b.release_tokens(n);
+            syntax.release(n);
+            lexer.release_tokens();
+        }
+    }
+    syntax.advance(lexer.output().tokens, true);
+    parse_result r = b.finish(in, lexer.output(), syntax.tree(), {});
     if (in.size() < input.size()) {
         detail::position_map pos(in);
         detail::append_input_limit_error(r, pos.at(in.size()), in.size(), input.size());
     }
     return r;
+}
+
+parse_result parse(std::string_view input, tier t, const parse_options& options) {
+    return detail::parse_in_windows(input, t, options, k_window);
 }
 
 }  // namespace plurnk

@@ -28,6 +28,7 @@
 
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
+#include "ast_builder.hpp"
 #include "plurnk/stream.hpp"
 #include "utf8.hpp"
 
@@ -50,9 +51,9 @@ struct vector_case {
 
 std::string item_json(const plurnk::item& it);
 
-// Fills the one-shot expectation of `c`.
+// Fills the one-shot expectation of `c`: the whole input lexed at once (one window).
 void expect(vector_case& c) {
-    const plurnk::parse_result r = plurnk::parse(c.input, c.tier);
+    const plurnk::parse_result r = plurnk::detail::parse_in_windows(c.input, c.tier, {}, SIZE_MAX);
     c.want = plurnk::to_json(r, k_spans);
     c.want_items.clear();
     for (const auto& it : r.items) c.want_items.push_back(item_json(it));
@@ -308,6 +309,21 @@ TEST_CASE("stream: 64-byte chunks equal the one-shot parse, with checkpoint/rest
 }
 TEST_CASE("stream: random chunks equal the one-shot parse, with checkpoint/restore", "[stream]") {
     check_all(random_chunks(), true, k_eager);
+}
+
+// parse() lexes in windows of tokens and forgets the tokens of each (ast_builder.hpp,
+// parse_in_windows): every window size gives the one-window result, parse() included.
+TEST_CASE("parse: windows of any size equal the one-window parse", "[stream][parse]") {
+    std::size_t n = 0;
+    for (const vector_case& v : vectors()) {
+        CHECK(plurnk::to_json(plurnk::parse(v.input, v.tier), k_spans) == v.want);
+        for (const std::size_t w : {1, 2, 3, 7}) {
+            INFO(v.id << " window " << w);
+            CHECK(plurnk::to_json(plurnk::detail::parse_in_windows(v.input, v.tier, {}, w), k_spans) == v.want);
+        }
+        ++n;
+    }
+    CHECK(n > 12000);
 }
 
 TEST_CASE("stream: whole input in one feed, and no feed at all", "[stream]") {
