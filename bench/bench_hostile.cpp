@@ -6,8 +6,8 @@
 // in thread CPU time, best of N of each, so a ratio does not depend on what else the machine
 // runs. Per shape and mode it prints ns/byte at each size, the growth exponent between 256 KB and
 // 1 MB (log of the time ratio over log 4: 1.0 is linear, 2.0 quadratic), the ratio to the
-// baseline's ns/byte at 1 MB, and the peak RSS of a one-shot 1 MB parse (result kept) over the
-// input size. Run from the top of the tree:
+// baseline's ns/byte at 1 MB, and the peak RSS a one-shot 1 MB parse (result kept) adds, over the
+// input size, measured in a fresh process (so no memory left by earlier parses hides it). Run from the top of the tree:
 //   build-perf/bench/bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES]
 // (--reps default 3; --filter keeps shapes whose name or group contains TEXT; --max-size drops the
 // larger sizes). Only the standard library and plurnk are used; Google Benchmark is linked for
@@ -68,8 +68,10 @@ long status_kb(const char* field) {
     return -1;
 }
 
-// Peak RSS added by a one-shot parse of `in` (result alive), in bytes; -1 when Linux's peak reset
-// (/proc/self/clear_refs, value 5) is unavailable.
+// Peak RSS added by a one-shot parse of `in` (result alive), in bytes, in this process: -1 when
+// Linux's peak reset (/proc/self/clear_refs, value 5) is unavailable. Meant for a fresh process
+// (the --rss-child mode): in one that has parsed before, the allocator reuses what earlier parses
+// left resident, and the figure understates.
 double peak_rss_bytes(const std::string& in, tier t) {
     {
         std::ofstream c("/proc/self/clear_refs");
@@ -86,6 +88,33 @@ double peak_rss_bytes(const std::string& in, tier t) {
     return static_cast<double>(peak - before) * 1024.0;
 }
 
+// The peak RSS a one-shot parse of shape `name` at `size` bytes adds, over the input size,
+// measured in a fresh process (this program run as `--rss-child=NAME:SIZE`); -1 on failure.
+double rss_ratio(const char* exe, const shapes::shape& s, std::size_t size) {
+    const std::string cmd = std::string(exe) + " --rss-child=" + s.name + ":" + std::to_string(size);
+    FILE* p = popen(cmd.c_str(), "r");
+    if (p == nullptr) return -1;
+    double v = -1;
+    if (std::fscanf(p, "%lf", &v) != 1) v = -1;
+    pclose(p);
+    return v;
+}
+
+// The --rss-child mode: prints the ratio for one shape and size.
+int rss_child(const std::string& arg) {
+    const std::size_t colon = arg.rfind(':');
+    const std::string name = arg.substr(0, colon);
+    const std::size_t size = std::strtoull(arg.c_str() + colon + 1, nullptr, 10);
+    for (const shapes::shape& s : shapes::all()) {
+        if (name != s.name) continue;
+        const std::string in = shapes::make(s, size);
+        const double peak = peak_rss_bytes(in, s.tier);
+        std::printf("%.2f\n", peak < 0 ? -1.0 : peak / static_cast<double>(in.size()));
+        return 0;
+    }
+    return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +126,7 @@ int main(int argc, char** argv) {
         if (a.rfind("--reps=", 0) == 0) reps = std::max(1, std::atoi(a.c_str() + 7));
         else if (a.rfind("--filter=", 0) == 0) filter = a.substr(9);
         else if (a.rfind("--max-size=", 0) == 0) max_size = std::strtoull(a.c_str() + 11, nullptr, 10);
+        else if (a.rfind("--rss-child=", 0) == 0) return rss_child(a.substr(12));
         else {
             std::fprintf(stderr, "usage: bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES]\n");
             return 2;
@@ -122,11 +152,7 @@ int main(int argc, char** argv) {
             if (last < 1) continue;
             const double growth = std::log(total_ns[last] / total_ns[last - 1]) / std::log(4.0);
             double rss = -1;
-            if (!streamed) {
-                const std::string in = shapes::make(s, sizes[last]);
-                const double peak = peak_rss_bytes(in, s.tier);
-                rss = peak < 0 ? -1 : peak / static_cast<double>(in.size());
-            }
+            if (!streamed) rss = rss_ratio(argv[0], s, sizes[last]);
             std::printf("%-28s %-5s %-10s %9.2f %9.2f %9.2f %7.2f %7.2f ", s.name, s.group,
                         streamed ? "chunk=16" : "one-shot", ns_per_byte[0], ns_per_byte[1],
                         last >= 2 ? ns_per_byte[2] : 0.0, growth, ratio);
