@@ -10,6 +10,7 @@
 // ParsedPath fields. parse_resource_selection cuts a trailing `<scope>` literal off a
 // COPY/MOVE body first. glob_magic_index finds, in one pass, the magic a glob matcher honours.
 // Error texts never quote input (SPEC §path-request-metadata). No exceptions.
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <optional>
@@ -128,6 +129,13 @@ std::optional<line_marker> parse_scope_literal(std::string_view s) {
     std::size_t i = 0;
     double v = 0;
     if (!scan_number(inner, i, v)) return std::nullopt;
+    // Room for the usual handful of marks at once (one block, not a doubling series): each
+    // further mark follows a `,` or `-` (a sign counts too, so this may overestimate, hence the
+    // cap: a hostile `<1---...>` must not reserve in proportion to its length).
+    constexpr std::size_t k_marks_reserved_max = 16;
+    std::size_t separators = 0;
+    for (const char c : inner) separators += (c == ',' || c == '-') ? 1 : 0;
+    m.marks.reserve(1 + std::min(separators, k_marks_reserved_max - 1));
     m.marks.push_back(v);
     while (i < inner.size()) {
         if (inner[i] == ',') {
