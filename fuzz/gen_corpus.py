@@ -10,10 +10,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPEC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, '..', 'shared', 'spec')
 OUT = os.path.join(ROOT, 'fuzz', 'corpus')
 PER_TARGET = 300
+SMALL_TARGETS = {'target_fast': 120}  # a seed corpus kept smaller than PER_TARGET
 MAX_LEN = 2048
 
 seeds = {t: [] for t in ['parse', 'statements', 'log', 'client', 'url', 'json', 'regex', 'xpath',
-                         'jsonpath', 'path', 'json_writer', 'wire', 'format']}
+                         'jsonpath', 'path', 'target_fast', 'json_writer', 'wire', 'format']}
 
 def add(target, text):
     data = text.encode('utf-8', 'surrogatepass') if isinstance(text, str) else text
@@ -33,6 +34,7 @@ for v in vectors:
             add('path', s['target']['raw'])
             if s['target']['kind'] == 'url':
                 add('url', s['target']['raw'])
+                add('target_fast', s['target']['raw'])
         b = s['body']
         if isinstance(b, dict) and 'dialect' in b:
             d = b['dialect']
@@ -104,6 +106,12 @@ for j in ['[' * 100 + ']' * 100, '{"a":[1,-0,1e400,"\\ud800"]}', '"\xff"', '1.5e
 for u in ['http://[::1]:80/a?b#c', 'https://xn--nxasmq6b.com/%zz', 'file:///C:/x', 'web+demo:/.//p']:
     add('url', u)
     add('path', u)
+# fuzz_target_fast: what the fast path takes, and its near misses.
+for u in ['worker://peer-4', 'worker:///src5.md', 'log:///1/7/7', 'src/module0/file0.ts',
+          'http://example.com:8080/a/b?q#f', 'https://h:443', 'foo://h/p#a?b#c', 'worker://?#',
+          'https://a.b.c-d/x/.y?%zz#%', 'ws://h:0/', 'http://a.1/', 'worker://h/a/..', 'HTTP://h/',
+          'https://h:080/', 'worker://user@h/', 'https://h/%2e/x', 'http://xn--a.b/', 'a\\(b\\).md']:
+    add('target_fast', u)
 
 for target, items in seeds.items():
     # Only the folders generated here (amplify's seeds are hand-written).
@@ -112,7 +120,7 @@ for target, items in seeds.items():
     # Deduplicate, prefer diversity: sort by hash, keep the first PER_TARGET.
     kept = set(items[hand_written_from[target]:])
     rest = sorted(set(items) - kept, key=lambda d: hashlib.sha1(d).hexdigest())
-    uniq = sorted(kept) + rest[:max(0, PER_TARGET - len(kept))]
+    uniq = sorted(kept) + rest[:max(0, SMALL_TARGETS.get(target, PER_TARGET) - len(kept))]
     # The writer target reads its bytes through FuzzedDataProvider: parser seeds serve as noise.
     if target == 'json_writer':
         uniq = sorted(set(seeds['statements']), key=lambda d: hashlib.sha1(d).hexdigest())[:60]

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Target paths (SPEC §5, BEHAVIOUR §3.4). parse_path decodes the three target escapes in one
-// left-to-right pass, keeps text without a `scheme://` prefix as a local path, and otherwise
-// splits the text at its first `{` into the URL and back-to-back `{name: value}` request
-// metadata blocks, checks the blocks (their faults are reported before the URL is looked at),
-// runs the WHATWG parser (url.cpp) on the URL part and projects the record onto the
+// left-to-right pass straight into the result's `raw`, then hands the text to the fast path
+// (fast_path.cpp), which classifies a local path and reads a common URL as offsets into that
+// text without allocating; the components are copied out of it. Whatever the fast path
+// declines takes the full route: text without a `scheme://` prefix is a local path; otherwise
+// the text is split at its first `{` into the URL and back-to-back `{name: value}` request
+// metadata blocks, the blocks are checked (their faults are reported before the URL is looked
+// at), the WHATWG parser (url.cpp) runs on the URL part and its record is projected onto the
 // ParsedPath fields. parse_resource_selection cuts a trailing `<scope>` literal off a
 // COPY/MOVE body first. glob_magic_index finds, in one pass, the magic a glob matcher honours.
 // Error texts never quote input (SPEC §path-request-metadata). No exceptions.
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <optional>
@@ -16,6 +20,7 @@
 #include <vector>
 
 #include "ascii.hpp"
+#include "fast_path.hpp"
 #include "path_fields.hpp"
 #include "plurnk/path.hpp"
 #include "url.hpp"
@@ -31,22 +36,6 @@ constexpr std::string_view k_meta_empty_name = "invalid request metadata: empty 
 
 using ascii::is_alpha;
 using ascii::is_digit;
-
-// BEHAVIOUR §3.4 step 2: `\\`, `\(`, `\)` lose their backslash; any other `\x` stays.
-std::string decode_escapes(std::string_view raw) {
-    std::string out;
-    out.reserve(raw.size());
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-        if (raw[i] == '\\' && i + 1 < raw.size() &&
-            (raw[i + 1] == '\\' || raw[i + 1] == '(' || raw[i + 1] == ')')) {
-            out.push_back(raw[i + 1]);
-            ++i;
-        } else {
-            out.push_back(raw[i]);
-        }
-    }
-    return out;
-}
 
 // `[A-Za-z][A-Za-z0-9+.-]*://` at the start.
 bool has_scheme_prefix(std::string_view s) noexcept {
@@ -141,6 +130,13 @@ std::optional<std::vector<double>> parse_scope_literal(std::string_view s) {
     std::size_t i = 0;
     double v = 0;
     if (!scan_number(inner, i, v)) return std::nullopt;
+    // Room for the usual handful of marks at once (one block, not a doubling series): each
+    // further mark follows a `,` or `-` (a sign counts too, so this may overestimate, hence the
+    // cap: a hostile `<1---...>` must not reserve in proportion to its length).
+    constexpr std::size_t k_marks_reserved_max = 16;
+    std::size_t separators = 0;
+    for (const char c : inner) separators += (c == ',' || c == '-') ? 1 : 0;
+    m.reserve(1 + std::min(separators, k_marks_reserved_max - 1));
     m.push_back(v);
     while (i < inner.size()) {
         if (inner[i] == ',') {
@@ -157,7 +153,113 @@ std::optional<std::vector<double>> parse_scope_literal(std::string_view s) {
     return m;
 }
 
+// The ParsedPath fields of a URL the fast path read, as the full route below projects the
+// WHATWG record (BEHAVIOUR §3.4 step 6), copied out of `p.raw`, the text it read.
+void project_fast(detail::path_fields& p, const url_detail::url_parts& u) {
+    const std::string_view text = p.raw;
+    auto non_empty = [text](std::optional<std::string>& field, const url_detail::text_part& part) {
+        if (part.present && part.end > part.begin) field.emplace(part.of(text));
+    };
+    p.kind = parsed_path::kind_t::url;
+    p.scheme = u.scheme.of(text);
+    non_empty(p.username, u.username);
+    non_empty(p.password, u.password);
+    non_empty(p.hostname, u.hostname);
+    if (u.has_port) p.port = u.port_value;
+    p.pathname = u.pathname.of(text);
+    // The href's first `?` (see the full route): the query's, or with no query one inside the
+    // fragment, whose text runs to the fragment's next `#`.
+    if (u.query.present) {
+        p.query.emplace(u.query.of(text));
+    } else if (u.fragment.present) {
+        const std::string_view fragment = u.fragment.of(text);
+        if (const std::size_t q = fragment.find('?'); q != std::string_view::npos) {
+            const std::size_t end = fragment.find('#', q + 1);
+            p.query.emplace(fragment.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
+        }
+    }
+    non_empty(p.fragment, u.fragment);
+}
+
+// parse_path, through the fast path when `allow_fast` and it accepts the text. Every return
+// returns `r`, so the path is built in place (no copy, no move on the hot path).
+result<std::optional<detail::path_fields>> parse_target(std::string_view raw, bool allow_fast) {
+    result<std::optional<detail::path_fields>> r = std::optional<detail::path_fields>();
+    if (raw.empty()) return r;
+    detail::path_fields& p = r.value().emplace();
+    url_detail::decode_target_escapes(raw, p.raw);
+    if (allow_fast) {
+        url_detail::url_parts parts;
+        if (url_detail::parse_target_fast(p.raw, parts)) {
+            if (parts.kind == url_detail::url_parts::kind_t::url) project_fast(p, parts);
+            return r;
+        }
+    }
+    if (!has_scheme_prefix(p.raw)) return r;
+    p.kind = parsed_path::kind_t::url;
+    std::string_view url_text = p.raw;
+    if (const std::size_t brace = url_text.find('{'); brace != std::string_view::npos) {
+        if (auto err = parse_header_blocks(url_text.substr(brace), p.header_text)) {
+            r = problem{0, std::move(*err)};
+            return r;
+        }
+        url_text = url_text.substr(0, brace);
+        p.headers.emplace();
+        p.rebind();
+    }
+    const std::optional<url_record> url = url_detail::parse_url_record_full(url_text);
+    if (!url) {
+        r = problem{0, std::string(k_invalid_uri)};
+        return r;
+    }
+    p.scheme = url->protocol.substr(0, url->protocol.size() - 1);
+    if (!url->username.empty()) p.username = url->username;
+    if (!url->password.empty()) p.password = url->password;
+    if (!url->hostname.empty()) p.hostname = url->hostname;
+    if (!url->port.empty()) p.port = static_cast<std::uint32_t>(std::strtoul(url->port.c_str(), nullptr, 10));
+    p.pathname = url->pathname;
+    // The query is read off the href as the reference reads it (BEHAVIOUR §3.4): from the first
+    // `?` of the whole href to the `#` after it, which keeps "" for a bare `?`. Nothing before
+    // the query can hold a raw `?` (userinfo and paths encode it, hosts forbid it), but a
+    // fragment can: with no query, a `?` in the fragment starts the reported one
+    // (`http://foo/abcd#foo?bar` -> "bar", `http://x/#?` -> "").
+    const std::string_view href = url->href;
+    if (const std::size_t q = href.find('?'); q != std::string_view::npos) {
+        const std::size_t end = href.find('#', q + 1);
+        p.query = std::string(href.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
+    }
+    if (url->hash.size() > 1) p.fragment = url->hash.substr(1);
+    return r;
+}
+
 }  // namespace
+
+namespace url_detail {
+
+// BEHAVIOUR §3.4 step 2: `\\`, `\(`, `\)` lose their backslash; any other `\x` stays. The text
+// goes straight into `out` (the result's string), copied whole when it holds no backslash.
+void decode_target_escapes(std::string_view raw, std::string& out) {
+    const std::size_t first = raw.find('\\');
+    if (first == std::string_view::npos) {
+        out.assign(raw.data(), raw.size());
+        return;
+    }
+    out.reserve(raw.size());
+    out.assign(raw.data(), first);
+    for (std::size_t i = first; i < raw.size(); ++i) {
+        if (raw[i] == '\\' && i + 1 < raw.size() &&
+            (raw[i + 1] == '\\' || raw[i + 1] == '(' || raw[i + 1] == ')')) {
+            out.push_back(raw[i + 1]);
+            ++i;
+        } else {
+            out.push_back(raw[i]);
+        }
+    }
+}
+
+result<std::optional<detail::path_fields>> parse_path_full(std::string_view raw) { return parse_target(raw, false); }
+
+}  // namespace url_detail
 
 namespace detail {
 
@@ -183,48 +285,7 @@ parsed_path path_fields::view() const {
     return v;
 }
 
-// Every return returns `r`, so the path is built in place (no copy, no move on the hot path).
-result<std::optional<path_fields>> parse_path_fields(std::string_view raw) {
-    result<std::optional<path_fields>> r = std::optional<path_fields>();
-    if (raw.empty()) return r;
-    path_fields& p = r.value().emplace();
-    p.raw = decode_escapes(raw);
-    if (!has_scheme_prefix(p.raw)) return r;
-    p.kind = parsed_path::kind_t::url;
-    std::string_view url_text = p.raw;
-    if (const std::size_t brace = url_text.find('{'); brace != std::string_view::npos) {
-        if (auto err = parse_header_blocks(url_text.substr(brace), p.header_text)) {
-            r = problem{0, std::move(*err)};
-            return r;
-        }
-        url_text = url_text.substr(0, brace);
-        p.headers.emplace();
-        p.rebind();
-    }
-    const std::optional<url_record> url = url_detail::parse_url_record(url_text);
-    if (!url) {
-        r = problem{0, std::string(k_invalid_uri)};
-        return r;
-    }
-    p.scheme = url->protocol.substr(0, url->protocol.size() - 1);
-    if (!url->username.empty()) p.username = url->username;
-    if (!url->password.empty()) p.password = url->password;
-    if (!url->hostname.empty()) p.hostname = url->hostname;
-    if (!url->port.empty()) p.port = static_cast<std::uint32_t>(std::strtoul(url->port.c_str(), nullptr, 10));
-    p.pathname = url->pathname;
-    // The query is read off the href as the reference reads it (BEHAVIOUR §3.4): from the first
-    // `?` of the whole href to the `#` after it, which keeps "" for a bare `?`. Nothing before
-    // the query can hold a raw `?` (userinfo and paths encode it, hosts forbid it), but a
-    // fragment can: with no query, a `?` in the fragment starts the reported one
-    // (`http://foo/abcd#foo?bar` -> "bar", `http://x/#?` -> "").
-    const std::string_view href = url->href;
-    if (const std::size_t q = href.find('?'); q != std::string_view::npos) {
-        const std::size_t end = href.find('#', q + 1);
-        p.query = std::string(href.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
-    }
-    if (url->hash.size() > 1) p.fragment = url->hash.substr(1);
-    return r;
-}
+result<std::optional<path_fields>> parse_path_fields(std::string_view raw) { return parse_target(raw, true); }
 
 result<std::optional<selection_fields>> parse_selection_fields(std::string_view raw) {
     result<std::optional<selection_fields>> r = std::optional<selection_fields>();

@@ -706,7 +706,7 @@ std::string serialize_path(const record& url) {
 namespace url_detail {
 
 // spec: §4.5 URL serializing, and the URL API getters (§6.1).
-std::optional<url_record> parse_url_record(std::string_view input) {
+std::optional<url_record> parse_url_record_full(std::string_view input) {
     const std::string cleaned = clean_input(input);
     auto parsed = basic_parse(cleaned);
     if (!parsed) return std::nullopt;

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// Tests for the targets' fast path (lib/url/fast_path.hpp): a table of targets it must take
+// (local paths and simple URLs), a table it must leave to the full parser, and, for those and
+// for every target-like `(...)` text of the conformance vectors, the differential check of
+// lib/url/fast_path_check.hpp: parse_path and parse_url agree with their full routes on every
+// field.
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstddef>
+#include <fstream>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "plurnk/plurnk.hpp"
+#include "url/fast_path.hpp"
+#include "url/fast_path_check.hpp"
+
+namespace {
+
+using plurnk::url_detail::url_parts;
+
+// Decoded targets the fast path reads itself.
+constexpr std::string_view k_fast_local[] = {
+    "notes.md", "src/**/*.ts", "./", "a\\(b\\)c.md", "mailto:x@y", "HTTPS:/a/b?", "1http://x",
+    "docs/{a,b}.md#x?y", "C:\\\\dir\\\\f.txt", "http:/x", "-http://x", " https://h/",
+};
+constexpr std::string_view k_fast_url[] = {
+    "worker:///x", "worker://peer-4", "worker://peer-4/notes/http-client.md", "log:///1/7/7",
+    "known://entries/foo", "worker://", "worker:////x", "worker://h/a/", "worker://h?", "worker://h#",
+    "worker://a.b_c~d-e/p", "worker://1.2.3.4/x", "node://example.com:0/x", "web+demo.x-y://h/p",
+    "s3://bucket/key:with@marks!$&'()*+,;=", "foo://h/p#a?b", "foo://h/p#a?b#c?d", "foo://h#?",
+    "http://example.com:8080/a/b?q#f", "https://example.com", "https://h:443/", "http://h:80",
+    "ws://a.b-c.d/", "wss://h:444/", "ftp://h:21/", "http://h?x", "http://h#f", "https://h//x",
+    "https://example.com/x?", "https://h/p?a=1&a=2#", "https://h/p?q=a%20b#f%20%zz",
+    "https://en.wikipedia.org/wiki/Igor_Smirnov_\\(politician\\)", "https://h/.x/..y/...",
+    "https://-a-.b-/", "http://h:65535/", "https://h/A/B?C#D",
+};
+// Targets it must decline: the full parser would change them, or might.
+constexpr std::string_view k_declined[] = {
+    "HTTPS://example.com/", "Worker://h/", "https://EXAMPLE.com/", "worker://Peer/",
+    "https://user:pw@example.com/", "worker://user@h/", "https://example.com/a/./b", "log:///..",
+    "worker://h/a/..", "worker://h/.", "https://h/%7Euser", "https://h/%2e/", "https://h/a b",
+    "https://h/a\tb", "https://h/a\nb", "https://h/ ", "http://b\xC3\xBC" "cher.example/",
+    "https://h/\xC3\xA4", "http://[::1]/", "worker://[::1]/", "http://127.0.0.1/", "http://0x7f.1/",
+    "http://a.1/", "http://a.0x1/", "http://xn--bcher-kva.example/", "http://a.xn--p1ai/",
+    "https://h/p {A: 1}", "worker://h/{x}", "http:///h", "http://\\\\h", "http://h\\\\x",
+    "worker://h/a\\\\b", "file:///tmp/x", "file://h/x", "https://h:/", "https://h:080/",
+    "https://h:00/", "https://h:65536/", "https://h:123456/", "https://h:8a/", "worker://:80/",
+    "https://h/p?it's", "https://h/p\"", "https://h/<p>", "https://h/`", "worker://h/^",
+    "https://h/p#`", "https://h?\"", "http://a..b/", "http://a./", "http://.a/", "http://h%41/",
+    "https://", "https://?x", "https://#x", "worker://h:1/%", "worker://h/a|b", "worker://h/[x]",
+    "worker://h!/", "http://h_/", "https://h/\x7F", "https://h/\x01",
+};
+
+bool took_fast(std::string_view raw, url_parts& parts) {
+    std::string text;
+    plurnk::url_detail::decode_target_escapes(raw, text);
+    return plurnk::url_detail::parse_target_fast(text, parts);
+}
+
+// Every `(...)` of a vector's input, balanced as the lexer balances a target (escapes skipped,
+// a newline ends it): more texts than the targets, which only widens the check.
+void add_parenthesized(std::string_view in, std::set<std::string>& out) {
+    for (std::size_t open = in.find('('); open != std::string_view::npos; open = in.find('(', open + 1)) {
+        int depth = 0;
+        for (std::size_t i = open + 1; i < in.size() && in[i] != '\n' && in[i] != '\r'; ++i) {
+            if (in[i] == '\\') {
+                ++i;
+            } else if (in[i] == '(') {
+                ++depth;
+            } else if (in[i] == ')' && depth-- == 0) {
+                out.emplace(in.substr(open + 1, i - open - 1));
+                break;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("fast path: local paths and simple URLs take it", "[fast_path]") {
+    for (std::string_view raw : k_fast_local) {
+        INFO(raw);
+        url_parts parts;
+        REQUIRE(took_fast(raw, parts));
+        CHECK(parts.kind == url_parts::kind_t::local);
+        CHECK(plurnk::url_detail::fast_path_disagreement(raw).empty());
+    }
+    for (std::string_view raw : k_fast_url) {
+        INFO(raw);
+        url_parts parts;
+        REQUIRE(took_fast(raw, parts));
+        CHECK(parts.kind == url_parts::kind_t::url);
+        CHECK(plurnk::url_detail::fast_path_disagreement(raw) == "");
+    }
+}
+
+TEST_CASE("fast path: what the full parser would change is declined", "[fast_path]") {
+    for (std::string_view raw : k_declined) {
+        INFO(raw);
+        url_parts parts;
+        CHECK_FALSE(took_fast(raw, parts));
+        CHECK(plurnk::url_detail::fast_path_disagreement(raw) == "");
+    }
+}
+
+TEST_CASE("fast path: components as offsets into the text", "[fast_path]") {
+    const std::string_view text = "http://example.com:8080/a/b?q#f";
+    url_parts u;
+    REQUIRE(plurnk::url_detail::parse_target_fast(text, u));
+    CHECK(u.scheme.of(text) == "http");
+    CHECK_FALSE(u.username.present);
+    CHECK_FALSE(u.password.present);
+    CHECK(u.hostname.of(text) == "example.com");
+    CHECK(u.has_port);
+    CHECK(u.port_value == 8080);
+    CHECK(u.pathname.of(text) == "/a/b");
+    CHECK(u.query.of(text) == "q");
+    CHECK(u.fragment.of(text) == "f");
+    // A special URL without a path: the record's "/" is a slash of `://`; the default port vanishes.
+    const std::string_view bare = "https://h:443";
+    REQUIRE(plurnk::url_detail::parse_target_fast(bare, u));
+    CHECK(u.pathname.of(bare) == "/");
+    CHECK_FALSE(u.has_port);
+    CHECK_FALSE(u.query.present);
+    CHECK_FALSE(u.fragment.present);
+    const std::string_view empty_parts = "worker://?#";
+    REQUIRE(plurnk::url_detail::parse_target_fast(empty_parts, u));
+    CHECK(u.hostname.present);
+    CHECK(u.hostname.of(empty_parts).empty());
+    CHECK(u.pathname.of(empty_parts).empty());
+    CHECK(u.query.present);
+    CHECK(u.query.of(empty_parts).empty());
+    CHECK(u.fragment.present);
+    CHECK(u.fragment.of(empty_parts).empty());
+}
+
+TEST_CASE("fast path: agrees with the full parser on the conformance targets", "[fast_path][conformance]") {
+    std::set<std::string> targets;
+    for (const char* name : {"/conformance/parser.jsonl", "/conformance/own.jsonl"}) {
+        std::ifstream in(std::string(PLURNK_TEST_SOURCE_DIR) + name);
+        REQUIRE(in);
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto v = plurnk::parse_json(line);
+            REQUIRE(v);
+            add_parenthesized(v->find("input")->string, targets);
+        }
+    }
+    std::size_t fast_urls = 0;
+    std::size_t urls = 0;
+    std::size_t failures = 0;
+    for (const std::string& raw : targets) {
+        const std::string d = plurnk::url_detail::fast_path_disagreement(raw);
+        if (!d.empty()) {
+            ++failures;
+            UNSCOPED_INFO(raw << ": " << d);
+        }
+        const auto p = plurnk::parse_path(raw);
+        if (p.ok() && p.value() && p.value()->kind == plurnk::parsed_path::kind_t::url) {
+            ++urls;
+            url_parts parts;
+            if (took_fast(raw, parts)) ++fast_urls;
+        }
+    }
+    INFO(targets.size() << " targets, " << urls << " URLs, " << fast_urls << " of them on the fast path");
+    CHECK(failures == 0);
+    CHECK(targets.size() > 4000);
+    CHECK(fast_urls > 0);
+}
