@@ -13,6 +13,7 @@
 #include "op_table.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/path.hpp"
+#include "url/fast_path.hpp"
 #include "url/path_fields.hpp"
 #include "plurnk/validate.hpp"
 
@@ -171,6 +172,12 @@ void result_builder::build_signal(statement& st, const unit& un) {
 std::optional<result_builder::visitor_failure> result_builder::build_target(statement& st, const unit& un) {
     const std::string_view raw =
         joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
+    // Text without escapes that the fast path reads: every field is a slice of the input.
+    url_detail::url_parts parts;
+    if (!raw.empty() && raw.find('\\') == std::string_view::npos && url_detail::parse_target_fast(raw, parts)) {
+        st.target = url_detail::project_fast(raw, parts);
+        return std::nullopt;
+    }
     result<std::optional<path_fields>> p = parse_path_fields(raw);
     if (!p) return visitor_failure{p.problem().message, message_id::invalid_target};
     if (!p.value()) return std::nullopt;

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "plurnk/ast.hpp"
+
 namespace plurnk::url_detail {
 
 // One component: text[begin, end), or absent.
@@ -46,5 +48,8 @@ struct url_parts {
 // local path (no `scheme://` prefix, BEHAVIOUR §3.4 step 3) or a URL in the fast subset;
 // returns false, with `out` unspecified, when only the full parser can tell.
 [[nodiscard]] bool parse_target_fast(std::string_view text, url_parts& out) noexcept;
+
+// The target the fast path read, as views of `text` (path.cpp): the fields parse_path gives.
+[[nodiscard]] parsed_path project_fast(std::string_view text, const url_parts& u);
 
 }  // namespace plurnk::url_detail

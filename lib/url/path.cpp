@@ -153,32 +153,21 @@ std::optional<std::vector<double>> parse_scope_literal(std::string_view s) {
     return m;
 }
 
-// The ParsedPath fields of a URL the fast path read, as the full route below projects the
-// WHATWG record (BEHAVIOUR §3.4 step 6), copied out of `p.raw`, the text it read.
+// The ParsedPath fields of a URL the fast path read, copied out of `p.raw`, the text it read.
 void project_fast(detail::path_fields& p, const url_detail::url_parts& u) {
-    const std::string_view text = p.raw;
-    auto non_empty = [text](std::optional<std::string>& field, const url_detail::text_part& part) {
-        if (part.present && part.end > part.begin) field.emplace(part.of(text));
+    const parsed_path v = url_detail::project_fast(p.raw, u);
+    const auto copy = [](std::optional<std::string>& field, const std::optional<std::string_view>& part) {
+        if (part) field.emplace(*part);
     };
-    p.kind = parsed_path::kind_t::url;
-    p.scheme = u.scheme.of(text);
-    non_empty(p.username, u.username);
-    non_empty(p.password, u.password);
-    non_empty(p.hostname, u.hostname);
-    if (u.has_port) p.port = u.port_value;
-    p.pathname = u.pathname.of(text);
-    // The href's first `?` (see the full route): the query's, or with no query one inside the
-    // fragment, whose text runs to the fragment's next `#`.
-    if (u.query.present) {
-        p.query.emplace(u.query.of(text));
-    } else if (u.fragment.present) {
-        const std::string_view fragment = u.fragment.of(text);
-        if (const std::size_t q = fragment.find('?'); q != std::string_view::npos) {
-            const std::size_t end = fragment.find('#', q + 1);
-            p.query.emplace(fragment.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
-        }
-    }
-    non_empty(p.fragment, u.fragment);
+    p.kind = v.kind;
+    p.scheme = v.scheme;
+    copy(p.username, v.username);
+    copy(p.password, v.password);
+    copy(p.hostname, v.hostname);
+    p.port = v.port;
+    p.pathname = v.pathname;
+    copy(p.query, v.query);
+    copy(p.fragment, v.fragment);
 }
 
 // parse_path, through the fast path when `allow_fast` and it accepts the text. Every return
@@ -258,6 +247,36 @@ void decode_target_escapes(std::string_view raw, std::string& out) {
 }
 
 result<std::optional<detail::path_fields>> parse_path_full(std::string_view raw) { return parse_target(raw, false); }
+
+// As the full route projects the WHATWG record (BEHAVIOUR §3.4 step 6): empty username,
+// password and hostname are absent; the query is the href's first `?` on, which with no query
+// may sit inside the fragment (to the fragment's next `#`).
+parsed_path project_fast(std::string_view text, const url_parts& u) {
+    parsed_path p;
+    p.raw = text;
+    if (u.kind == url_parts::kind_t::local) return p;
+    const auto non_empty = [text](std::optional<std::string_view>& field, const text_part& part) {
+        if (part.present && part.end > part.begin) field = part.of(text);
+    };
+    p.kind = parsed_path::kind_t::url;
+    p.scheme = u.scheme.of(text);
+    non_empty(p.username, u.username);
+    non_empty(p.password, u.password);
+    non_empty(p.hostname, u.hostname);
+    if (u.has_port) p.port = u.port_value;
+    p.pathname = u.pathname.of(text);
+    if (u.query.present) {
+        p.query = u.query.of(text);
+    } else if (u.fragment.present) {
+        const std::string_view fragment = u.fragment.of(text);
+        if (const std::size_t q = fragment.find('?'); q != std::string_view::npos) {
+            const std::size_t end = fragment.find('#', q + 1);
+            p.query = fragment.substr(q + 1, end == std::string_view::npos ? end : end - q - 1);
+        }
+    }
+    non_empty(p.fragment, u.fragment);
+    return p;
+}
 
 }  // namespace url_detail
 
