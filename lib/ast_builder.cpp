@@ -24,22 +24,6 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
     bind(in, lexed, tree);
     collect_errors();
     const auto& toks = lexed.tokens;
-    if (finishing_ && frozen_items_.empty() && items_.empty()) {
-        // A one-shot parse: one item per unit and per text token outside units, the errors no
-        // unit claims (at most all of them) and the turn-shape error, reserved at once.
-        std::size_t texts = 0;
-        for (std::size_t i = next_token_; i < toks.size(); ++i) {
-            texts += (toks[i].kind == tok::text && tree.token_unit[i] < 0) ? 1 : 0;
-        }
-        const std::size_t n = tree.units.size() + texts + lexed.errors.size() + tree.errors.size() + 2;
-        items_.reserve(n);
-        kinds_.reserve(n);
-        fired_.reserve(n);
-        stmts_.reserve(tree.units.size());
-    } else if (frozen_items_.empty()) {
-        // (after a share() the live records are only those since: no reservation)
-        reserve_for(items_, tree.units.size() + 1);
-    }
     for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
         const std::int32_t u = tree.token_unit[next_token_];
         if (u >= 0) {
@@ -58,14 +42,11 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
     // Nothing more is reported before the tail and the passes have had their say.
     finishing_ = true;
     advance(in, lexed, tree, lexed.tokens.size(), {});
-    // Room for the unclaimed errors and the turn-shape error too, so that appending them does
-    // not regrow (and copy) the whole result.
-    const std::size_t extra = frozen_carried_.size() + carried_.size() + lex_errs_.size() + syn_errs_.size() + 1;
-    items_ = frozen_items_.take(std::move(items_), extra);
-    kinds_ = frozen_kinds_.take(std::move(kinds_), extra);
-    fired_ = frozen_fired_.take(std::move(fired_), extra);
+    items_ = frozen_items_.take(std::move(items_));
+    kinds_ = frozen_kinds_.take(std::move(kinds_));
+    fired_ = frozen_fired_.take(std::move(fired_));
     stmts_ = frozen_stmts_.take(std::move(stmts_));
-    diags_ = frozen_diags_.take(std::move(diags_), extra);
+    diags_ = frozen_diags_.take(std::move(diags_));
     append_unclaimed();
     apply_tail();
     if (tier_ == tier::parse && !tail_) turn_shape();
@@ -163,15 +144,14 @@ void result_builder::collect_errors() {
         prev_pos_ = p;
         prev_context_ = e.context;
         if (cascade) continue;
-        lex_errs_.push_back(pending_error{e.begin, static_cast<std::uint32_t>(lex_seen_),
-                                          (tok_base_ + e.token_index) * 2, p, source::lexer});
+        lex_errs_.push_back(pending_error{(tok_base_ + e.token_index) * 2, e.begin, 0, e, source::lexer});
     }
     const auto& syn_errors = tree_->errors;
     reserve_for(syn_errs_, syn_errors.size());
     for (; syn_seen_ < syn_errors.size(); ++syn_seen_) {
         const syntax_error& e = syn_errors[syn_seen_];
-        pending_error pe{e.offset, static_cast<std::uint32_t>(syn_seen_), (tok_base_ + e.fetched) * 2 + 1,
-                         at(e.offset), source::parser};
+        pending_error pe{(tok_base_ + e.fetched) * 2 + 1, e.offset, static_cast<std::uint32_t>(syn_seen_), {},
+                         source::parser};
         // keep offset order (errors arrive almost sorted)
         auto it = syn_errs_.end();
         while (it != syn_errs_.begin() && std::prev(it)->offset > pe.offset) --it;
@@ -181,18 +161,19 @@ void result_builder::collect_errors() {
 
 // An error no statement claims spans what it names: the lexer's offending text, or the parser's
 // offending token (one a statement claims is given the statement's span, in emit_unit).
-new_diagnostic result_builder::make_diagnostic(const pending_error& e) const {
+new_diagnostic result_builder::make_diagnostic(const pending_error& e) {
+    const position p = at(e.offset);
     if (e.from == source::lexer) {
-        const lex_error& le = lexed_->errors[e.index];
-        return new_diagnostic{e.at, e.from, severity::error, le.message(in_), le.id(),
+        const lex_error& le = e.lex;
+        return new_diagnostic{p, e.from, severity::error, le.message(in_), le.id(),
                               span_of(le.begin, std::max(le.begin, le.end))};
     }
     const syntax_error& se = tree_->errors[e.index];
-    return new_diagnostic{e.at, e.from, severity::error, se.message(in_), se.id(), span_of(se.at.begin, se.at.end)};
+    return new_diagnostic{p, e.from, severity::error, se.message(in_), se.id(), span_of(se.at.begin, se.at.end)};
 }
 
 // The first recorded, unclaimed error within [lo, hi] claims the unit; all of them are used up.
-pending_error* result_builder::claim(std::vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
+pending_error* result_builder::claim(pod_vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
                      pending_error* first) {
     while (cursor < list.size() && list[cursor].offset < lo) ++cursor;
     for (std::size_t k = cursor; k < list.size() && list[k].offset <= hi; ++k) {
@@ -319,7 +300,7 @@ std::vector<const pending_error*> result_builder::unclaimed_in_order() const {
         // deprecated and warns under clang.
         return a->recorded != b->recorded ? a->recorded < b->recorded : std::less<>()(a, b);
     };
-    const auto unclaimed = [this](const std::vector<pending_error>& list) {
+    const auto unclaimed = [this](const pod_vector<pending_error>& list) {
         // (before finish(), cut_ is past everything)
         std::vector<const pending_error*> rest;
         rest.reserve(list.size());

@@ -25,6 +25,7 @@
 #include "lexer.hpp"
 #include "messages.hpp"
 #include "plurnk/parse.hpp"
+#include "pod_vector.hpp"
 #include "position.hpp"
 #include "result_encode.hpp"
 #include "result_store.hpp"
@@ -36,11 +37,13 @@ namespace plurnk::detail {
 // A hard error waiting for a statement to claim it. Its diagnostic (the message text above all)
 // is made only when it is reported: most errors of an error-dense input are claimed by a
 // statement that shows another one, or fall into the unparsed tail.
+// A lexer error is kept whole (parse() lets the lexer forget its errors once they are taken); a
+// parser error by its index in syntax_tree::errors.
 struct pending_error {
-    std::uint32_t offset;
-    std::uint32_t index;     // into lex_output::errors or syntax_tree::errors, by `from`
     std::uint64_t recorded;  // when the reference records it: 2 * fetched token (+1 for the parser)
-    position at;
+    std::uint32_t offset;
+    std::uint32_t index;     // parser errors: into syntax_tree::errors
+    lex_error lex;           // lexer errors: the error
     plurnk::source from;
     bool consumed = false;
 };
@@ -110,6 +113,9 @@ public:
 // first), the bytes are kept for the items that view them, and later offsets and token indices
 // count from the cut.
     void release(std::string_view dropped, std::size_t tokens);
+// parse()'s windows: the lexer's errors so far are taken (advance() took them all) and the
+// lexer forgets them; the builder counts from its next error on.
+    void forget_lexer_errors() noexcept { lex_seen_ = 0; }
 // parse()'s windows: the same for the first `tokens` tokens only (the input stays, and every
 // offset with it).
     void release_tokens(std::size_t tokens);
@@ -126,8 +132,8 @@ private:
     // --- ast_builder.cpp: errors, items, emission ---
     void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
     void collect_errors();
-    new_diagnostic make_diagnostic(const pending_error& e) const;
-    pending_error* claim(std::vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
+    new_diagnostic make_diagnostic(const pending_error& e);
+    pending_error* claim(pod_vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
                          pending_error* first);
     void emit_unit(const unit& un, const sink& out);
     void append_unclaimed();
@@ -161,8 +167,8 @@ private:
         return span_of(lexed_->tokens[un.first].begin, lexed_->tokens[un.last].end);
     }
 
-    template <class T>
-    static void reserve_for(std::vector<T>& v, std::size_t n) {
+    template <class V>
+    static void reserve_for(V& v, std::size_t n) {
         if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
     }
 
@@ -215,8 +221,8 @@ private:
     bool has_prev_ = false;
     position prev_pos_{};
     lex_context prev_context_ = lex_context::between_statements;
-    std::vector<pending_error> lex_errs_;  // offset order = recording order
-    std::vector<pending_error> syn_errs_;  // offset order
+    pod_vector<pending_error> lex_errs_;  // offset order = recording order
+    pod_vector<pending_error> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
     std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
     bool finishing_ = false;          // in finish()
@@ -226,12 +232,12 @@ private:
     // The records. Live vectors hold what was built since the last share(); the frozen logs hold
     // the rest, shared with copies. A statement's or diagnostic's item record refers to its record
     // by its index over frozen and live together.
-    std::vector<item_rec> items_;
-    std::vector<item_kind> kinds_;
-    std::vector<char> fired_;  // per item: already reported to the sink
-    std::vector<stmt_rec> stmts_;
-    std::vector<diag_rec> diags_;
-    std::vector<carried_diag> carried_;  // unclaimed errors of released input, in recording order
+    pod_vector<item_rec> items_;
+    pod_vector<item_kind> kinds_;
+    pod_vector<char> fired_;  // per item: already reported to the sink
+    pod_vector<stmt_rec> stmts_;
+    pod_vector<diag_rec> diags_;
+    pod_vector<carried_diag> carried_;  // unclaimed errors of released input, in recording order
     frozen_log<item_rec> frozen_items_;
     frozen_log<item_kind> frozen_kinds_;
     frozen_log<char> frozen_fired_;

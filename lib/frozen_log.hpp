@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "pod_vector.hpp"
+
 namespace plurnk::detail {
 
 template <class T>
@@ -19,13 +21,13 @@ class frozen_log {
 public:
     // Appends `piece` (moved) after everything frozen so far: O(1) as a new piece, or amortized
     // O(piece) into the newest piece when nothing else shares it.
-    void freeze(std::vector<T>&& piece) {
+    void freeze(pod_vector<T>&& piece) {
         if (piece.empty()) return;
         size_ += piece.size();
         if (head_ && head_.use_count() == 1) {
             auto& items = head_->items;
             if (items.capacity() < items.size() + piece.size()) items.reserve(2 * (items.size() + piece.size()));
-            for (T& v : piece) items.push_back(std::move(v));
+            items.append(piece);
             return;
         }
         head_ = std::make_shared<node>(std::move(piece), std::move(head_));
@@ -36,7 +38,7 @@ public:
 
     // Everything frozen, oldest first, followed by `tail`, with room for `extra` more; the log is
     // empty afterwards. Pieces this log alone refers to are moved, shared ones are copied.
-    [[nodiscard]] std::vector<T> take(std::vector<T>&& tail, std::size_t extra = 0) {
+    [[nodiscard]] pod_vector<T> take(pod_vector<T>&& tail, std::size_t extra = 0) {
         if (size_ == 0) return std::move(tail);
         std::vector<std::pair<node*, bool>> pieces;  // newest first, with "ours alone"
         bool alone = head_.use_count() == 1;
@@ -44,7 +46,7 @@ public:
             pieces.emplace_back(n, alone);
             alone = alone && n->prev.use_count() == 1;
         }
-        std::vector<T> out;
+        pod_vector<T> out;
         auto it = pieces.rbegin();
         // The oldest piece, when ours alone, becomes the result (no copy: a stream with one
         // checkpoint at a time keeps a single piece).
@@ -53,15 +55,8 @@ public:
             ++it;
         }
         out.reserve(size_ + tail.size() + extra);
-        for (; it != pieces.rend(); ++it) {
-            auto& items = it->first->items;
-            if (it->second) {
-                for (T& v : items) out.push_back(std::move(v));
-            } else {
-                out.insert(out.end(), items.begin(), items.end());
-            }
-        }
-        for (T& v : tail) out.push_back(std::move(v));
+        for (; it != pieces.rend(); ++it) out.append(it->first->items);
+        out.append(tail);
         head_.reset();
         size_ = 0;
         return out;
@@ -69,7 +64,7 @@ public:
 
 private:
     struct node {
-        node(std::vector<T>&& i, std::shared_ptr<node>&& p) : items(std::move(i)), prev(std::move(p)) {}
+        node(pod_vector<T>&& i, std::shared_ptr<node>&& p) : items(std::move(i)), prev(std::move(p)) {}
         node(const node&) = delete;
         node& operator=(const node&) = delete;
         // Unlinks the chain one node at a time: a long history must not recurse.
@@ -80,7 +75,7 @@ private:
                 p = std::move(next);
             }
         }
-        std::vector<T> items;
+        pod_vector<T> items;
         std::shared_ptr<node> prev;
     };
 

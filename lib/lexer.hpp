@@ -103,6 +103,8 @@ public:
     void set_token_budget(std::size_t n) noexcept;
     [[nodiscard]] bool at_end() const noexcept;
     void release_tokens() noexcept;
+    // Forgets the errors so far (the caller has taken them); the tokens stay.
+    void forget_errors() noexcept;
 
 private:
     struct impl;

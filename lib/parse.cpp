@@ -37,6 +37,10 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
         const auto& toks = lexer.output().tokens;
         syntax.advance(toks, false);
         b.advance(in, lexer.output(), syntax.tree(), syntax.settled(), {});
+        // The builder keeps what it needs of each lexer error: the lexer need not (an error-dense
+        // statement that stays open would otherwise hold them all).
+        lexer.forget_errors();
+        b.forget_lexer_errors();
         const std::size_t n = toks.size();
         if (syntax.can_release(n) && b.can_release(n)) {
             b.release_tokens(n);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "plurnk/ast.hpp"
+#include "pod_vector.hpp"
 
 namespace plurnk::detail {
 
@@ -251,11 +252,11 @@ text_item decode_text(const item_rec& r, const text_resolver& t);
 // What parse_result::items holds.
 class result_store {
 public:
-    std::vector<item_rec> items;
-    std::vector<item_kind> kinds;
-    std::vector<stmt_rec> stmts;
-    std::vector<diag_rec> diags;
-    std::vector<text_rec> texts;  // text items built by hand
+    pod_vector<item_rec> items;
+    pod_vector<item_kind> kinds;
+    pod_vector<stmt_rec> stmts;
+    pod_vector<diag_rec> diags;
+    pod_vector<text_rec> texts;  // text items built by hand
     input_text input;
     arena strings;
 

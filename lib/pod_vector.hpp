@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// A vector of trivially copyable records that grows with std::realloc (private header). For the
+// large record arrays of a parse (items, statements, diagnostics, pending errors) this matters
+// for memory, not speed: a std::vector doubling from 64 MB allocates 128 MB, copies, then frees
+// the 64 MB, so for a moment it holds three times what it needs; realloc of a block that large
+// moves its pages (mremap on Linux) without a copy, and the unused capacity is address space
+// that is never touched. The interface is the part of std::vector the parser uses.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace plurnk::detail {
+
+template <class T>
+class pod_vector {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+public:
+    using value_type = T;
+    using iterator = T*;
+    using const_iterator = const T*;
+
+    pod_vector() noexcept = default;
+    ~pod_vector() { std::free(data_); }
+    pod_vector(const pod_vector& o) { assign(o.data_, o.size_); }
+    pod_vector(pod_vector&& o) noexcept
+        : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)), cap_(std::exchange(o.cap_, 0)) {}
+    pod_vector& operator=(const pod_vector& o) {
+        if (this != &o) assign(o.data_, o.size_);
+        return *this;
+    }
+    pod_vector& operator=(pod_vector&& o) noexcept {
+        if (this != &o) {
+            std::free(data_);
+            data_ = std::exchange(o.data_, nullptr);
+            size_ = std::exchange(o.size_, 0);
+            cap_ = std::exchange(o.cap_, 0);
+        }
+        return *this;
+    }
+
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+    [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+    T& operator[](std::size_t i) noexcept { return data_[i]; }
+    const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+    T& back() noexcept { return data_[size_ - 1]; }
+    const T& back() const noexcept { return data_[size_ - 1]; }
+    T* data() noexcept { return data_; }
+    const T* data() const noexcept { return data_; }
+    T* begin() noexcept { return data_; }
+    T* end() noexcept { return data_ + size_; }
+    const T* begin() const noexcept { return data_; }
+    const T* end() const noexcept { return data_ + size_; }
+
+    void push_back(const T& v) {
+        if (size_ == cap_) grow(size_ + 1);
+        data_[size_++] = v;
+    }
+    template <class... Args>
+    T& emplace_back(Args&&... args) {
+        push_back(T{std::forward<Args>(args)...});
+        return back();
+    }
+    void pop_back() noexcept { --size_; }
+    void clear() noexcept { size_ = 0; }
+    void reserve(std::size_t n) {
+        if (n > cap_) reallocate(n);
+    }
+    // Shrinks to `n` (never grows: the records have no default worth writing).
+    void resize(std::size_t n) noexcept {
+        if (n < size_) size_ = n;
+    }
+    T* insert(T* at, const T& v) {
+        const std::size_t k = static_cast<std::size_t>(at - data_);
+        if (size_ == cap_) grow(size_ + 1);
+        std::memmove(static_cast<void*>(data_ + k + 1), data_ + k, (size_ - k) * sizeof(T));
+        data_[k] = v;
+        ++size_;
+        return data_ + k;
+    }
+    // Appends the records of `o`.
+    void append(const pod_vector& o) {
+        reserve(size_ + o.size_);
+        if (o.size_ > 0) std::memcpy(static_cast<void*>(data_ + size_), o.data_, o.size_ * sizeof(T));
+        size_ += o.size_;
+    }
+
+private:
+    void grow(std::size_t need) { reallocate(std::max(need, cap_ < 16 ? 16 : cap_ + cap_ / 2)); }
+    void reallocate(std::size_t n) {
+        void* p = std::realloc(static_cast<void*>(data_), n * sizeof(T));
+        if (p == nullptr) throw std::bad_alloc();
+        data_ = static_cast<T*>(p);
+        cap_ = n;
+    }
+    void assign(const T* src, std::size_t n) {
+        size_ = 0;
+        reserve(n);
+        if (n > 0) std::memcpy(static_cast<void*>(data_), src, n * sizeof(T));
+        size_ = n;
+    }
+
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t cap_ = 0;
+};
+
+}  // namespace plurnk::detail
