@@ -6,6 +6,7 @@
 #include "ast_builder.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 namespace plurnk::detail {
@@ -205,20 +206,23 @@ void result_builder::emit_unit(const unit& un, const sink& out) {
 
 // ---- records ------------------------------------------------------------------------------------
 
-sref result_builder::intern(std::string_view message) {
+const char* result_builder::intern(std::string_view message) {
     const std::size_t h = std::hash<std::string_view>{}(message);
     interned& slot = intern_[h % intern_.size()];
-    if (slot.hash == h && slot.s.n == message.size() && !message.empty() &&
-        std::string_view(slot.s.address(), slot.s.n) == message) {
-        return slot.s;
+    if (slot.s != nullptr && slot.hash == h) {
+        std::uint32_t n = 0;
+        std::memcpy(&n, slot.s - 4, 4);
+        if (std::string_view(slot.s, n) == message) return slot.s;
     }
-    string_sink s(strings_);
-    slot = interned{h, s.copy(message)};
+    slot = interned{h, strings_.lstring(message)};
     return slot.s;
 }
 
-result_builder::carried_diag result_builder::diag_records(const new_diagnostic& d) {
-    return carried_diag{item_record(d.at, d.span), diag_rec{d.span.end, d.source, d.severity, d.id, intern(d.message)}};
+item_rec result_builder::diag_records(const new_diagnostic& d) {
+    item_rec rec = item_record(d.at, d.span);
+    rec.aux = static_cast<std::uint32_t>(frozen_diags_.size() + diags_.size());
+    diags_.push_back(diag_rec::make(d.span.end, d.source, d.severity, d.id, intern(d.message)));
+    return rec;
 }
 
 void result_builder::add_text(const token& t, const sink& out) {
@@ -234,10 +238,7 @@ void result_builder::add_text(const token& t, const sink& out) {
 }
 
 void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out) {
-    carried_diag c = diag_records(d);
-    c.rec.aux = static_cast<std::uint32_t>(frozen_diags_.size() + diags_.size());
-    diags_.push_back(c.d);
-    items_.push_back(c.rec);
+    items_.push_back(diag_records(d));
     kinds_.push_back(item_kind::diagnostic);
     settle_last(final_now, out);
 }
@@ -280,16 +281,25 @@ void result_builder::settle_last(bool final_now, const sink& out) {
 void result_builder::append_unclaimed() {
     const std::vector<const pending_error*> rest = unclaimed_in_order();
     carried_ = frozen_carried_.take(std::move(carried_));
-    const auto append = [this](carried_diag c) {
-        c.rec.aux = static_cast<std::uint32_t>(diags_.size());
-        diags_.push_back(c.d);
-        items_.push_back(c.rec);
+    // The carried records go after the items. When they are the many (an error on every line of a
+    // long turn), the items go in front of them instead, so the two are not both held twice.
+    if (carried_.size() > items_.size()) {
+        carried_.prepend(items_);
+        std::swap(items_, carried_);
+    } else {
+        items_.append(carried_);
+    }
+    const std::size_t n = items_.size() - kinds_.size();
+    carried_ = pod_vector<item_rec>();
+    for (std::size_t k = 0; k < n; ++k) {
         kinds_.push_back(item_kind::diagnostic);
         fired_.push_back(0);
-    };
-    for (const carried_diag& c : carried_) append(c);
-    carried_.clear();
-    for (const pending_error* e : rest) append(diag_records(make_diagnostic(*e)));
+    }
+    for (const pending_error* e : rest) {
+        items_.push_back(diag_records(make_diagnostic(*e)));
+        kinds_.push_back(item_kind::diagnostic);
+        fired_.push_back(0);
+    }
 }
 
 std::vector<const pending_error*> result_builder::unclaimed_in_order() const {

@@ -123,11 +123,6 @@ public:
 private:
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
 
-    // An unclaimed error of released input, ready to append at finish().
-    struct carried_diag {
-        item_rec rec;
-        diag_rec d;
-    };
 
     // --- ast_builder.cpp: errors, items, emission ---
     void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
@@ -139,8 +134,9 @@ private:
     void append_unclaimed();
     std::vector<const pending_error*> unclaimed_in_order() const;
     // Equal messages share one copy in the arena.
-    sref intern(std::string_view message);
-    carried_diag diag_records(const new_diagnostic& d);
+    const char* intern(std::string_view message);
+    // A diagnostic's records: its diag_rec goes to diags_ now, the item record is returned.
+    item_rec diag_records(const new_diagnostic& d);
     // Appends an item's records; reports it now when it is final, else at finish().
     void add_text(const token& t, const sink& out);
     void add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out);
@@ -237,13 +233,14 @@ private:
     pod_vector<char> fired_;  // per item: already reported to the sink
     pod_vector<stmt_rec> stmts_;
     pod_vector<diag_rec> diags_;
-    pod_vector<carried_diag> carried_;  // unclaimed errors of released input, in recording order
+    pod_vector<item_rec> carried_;  // unclaimed errors of released input, in recording order (their
+                                    // diag_recs are in diags_ already)
     frozen_log<item_rec> frozen_items_;
     frozen_log<item_kind> frozen_kinds_;
     frozen_log<char> frozen_fired_;
     frozen_log<stmt_rec> frozen_stmts_;
     frozen_log<diag_rec> frozen_diags_;
-    frozen_log<carried_diag> frozen_carried_;
+    frozen_log<item_rec> frozen_carried_;
     bool index_known_ = true;
     std::optional<unparsed_tail> tail_;
 
@@ -252,7 +249,7 @@ private:
     // Recently interned messages (a direct-mapped cache: hostile input repeats a few messages).
     struct interned {
         std::size_t hash = 0;
-        sref s;
+        const char* s = nullptr;
     };
     std::array<interned, 64> intern_{};
 

@@ -186,7 +186,7 @@ void result_builder::turn_shape() {
     const auto parser_error = [this](std::size_t i) {
         if (kinds_[i] != item_kind::diagnostic) return false;
         const diag_rec& d = diags_[items_[i].aux];
-        return d.severity == severity::error && d.source == source::parser;
+        return d.severity() == severity::error && d.source() == source::parser;
     };
     for (std::size_t i = 0; i < items_.size(); ++i) {
         if (kinds_[i] == item_kind::statement) {
@@ -194,7 +194,7 @@ void result_builder::turn_shape() {
             has_terminal = has_terminal || is_disposition(i);
         } else if (kinds_[i] == item_kind::diagnostic) {
             const diag_rec& d = diags_[items_[i].aux];
-            if (d.severity == severity::error && d.source != source::parser) hard_non_parser = true;
+            if (d.severity() == severity::error && d.source() != source::parser) hard_non_parser = true;
         }
     }
     if (!has_plan || !has_terminal) {
@@ -204,7 +204,7 @@ void result_builder::turn_shape() {
             if (!parser_error(i)) return true;
             if (!first_removed) {
                 first_removed = items_[i];
-                removed_end = diags_[items_[i].aux].end;
+                removed_end = diags_[items_[i].aux].end();
             }
             return false;
         });
@@ -212,7 +212,7 @@ void result_builder::turn_shape() {
             const message_id id = !has_plan ? message_id::turn_missing_plan : message_id::turn_missing_terminal_send;
             item_rec rec = *first_removed;
             rec.aux = static_cast<std::uint32_t>(diags_.size());
-            diags_.push_back(diag_rec{removed_end, source::parser, severity::error, id, intern(message_template(id))});
+            diags_.push_back(diag_rec::make(removed_end, source::parser, severity::error, id, intern(message_template(id))));
             items_.push_back(rec);
             kinds_.push_back(item_kind::diagnostic);
             fired_.push_back(0);
@@ -231,8 +231,8 @@ void result_builder::turn_shape() {
     for (std::size_t i = 0; i < items_.size(); ++i) {
         if (parser_error(i) && terminal < rec_position(items_[i])) {
             diag_rec& d = diags_[items_[i].aux];
-            d.id = message_id::turn_ended_by_send;
-            d.message = intern(message_template(d.id));
+            d.id = static_cast<std::uint8_t>(message_id::turn_ended_by_send);
+            d.message = intern(message_template(message_id::turn_ended_by_send));
         }
     }
 }

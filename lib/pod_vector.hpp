@@ -85,6 +85,14 @@ public:
         ++size_;
         return data_ + k;
     }
+    // Puts the records of `o` before these.
+    void prepend(const pod_vector& o) {
+        reserve(size_ + o.size_);
+        if (o.size_ == 0) return;
+        std::memmove(static_cast<void*>(data_ + o.size_), data_, size_ * sizeof(T));
+        std::memcpy(static_cast<void*>(data_), o.data_, o.size_ * sizeof(T));
+        size_ += o.size_;
+    }
     // Appends the records of `o`.
     void append(const pod_vector& o) {
         reserve(size_ + o.size_);

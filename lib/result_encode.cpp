@@ -168,7 +168,7 @@ void result_store::append(const item& it) {
                 kinds.push_back(item_kind::statement);
             } else if constexpr (std::is_same_v<T, diagnostic>) {
                 rec.aux = static_cast<std::uint32_t>(diags.size());
-                diags.push_back(diag_rec{v.span.end, v.source, v.severity, v.id, sink.copy(v.message)});
+                diags.push_back(diag_rec::make(v.span.end, v.source, v.severity, v.id, strings.lstring(v.message)));
                 kinds.push_back(item_kind::diagnostic);
             } else {
                 rec.aux = static_cast<std::uint32_t>(texts.size());

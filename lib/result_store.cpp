@@ -158,8 +158,9 @@ statement decode_statement(const item_rec& r, const stmt_rec& s, const text_reso
 }
 
 diagnostic decode_diagnostic(const item_rec& r, const diag_rec& d, const text_resolver& t) {
-    return diagnostic{position{r.line, r.column}, d.source, d.severity, t.str(d.message), d.id,
-                      byte_span{r.begin, static_cast<std::size_t>(d.end)}};
+    (void)t;
+    return diagnostic{position{r.line, r.column}, d.source(), d.severity(), d.text(), d.message_id(),
+                      byte_span{r.begin, static_cast<std::size_t>(d.end())}};
 }
 
 text_item decode_text(const item_rec& r, const text_resolver& t) {

@@ -107,13 +107,35 @@ struct stmt_rec {
     const stmt_extras* extras = nullptr;
 };
 
+// 16 bytes. The message is arena text with its length in the 4 bytes before it (lstring).
 struct diag_rec {
-    std::uint64_t end = 0;  // span end (the input-limit error's can pass 4 GiB)
-    plurnk::source source = plurnk::source::parser;
-    plurnk::severity severity = plurnk::severity::error;
-    plurnk::message_id id = plurnk::message_id::external;
-    sref message;
+    const char* message = nullptr;
+    std::uint32_t end_lo = 0;  // span end: the input-limit error's can pass 4 GiB
+    std::uint16_t end_hi = 0;
+    std::uint8_t id = 0;       // message_id
+    std::uint8_t source_severity = 0;  // source << 4 | severity
+
+    static diag_rec make(std::uint64_t end, plurnk::source src, plurnk::severity sev, plurnk::message_id id,
+                         const char* message) noexcept {
+        return diag_rec{message, static_cast<std::uint32_t>(end), static_cast<std::uint16_t>(end >> 32),
+                        static_cast<std::uint8_t>(id),
+                        static_cast<std::uint8_t>(static_cast<unsigned>(src) << 4 | static_cast<unsigned>(sev))};
+    }
+    [[nodiscard]] std::uint64_t end() const noexcept { return std::uint64_t{end_hi} << 32 | end_lo; }
+    [[nodiscard]] plurnk::source source() const noexcept { return static_cast<plurnk::source>(source_severity >> 4); }
+    [[nodiscard]] plurnk::severity severity() const noexcept {
+        return static_cast<plurnk::severity>(source_severity & 15);
+    }
+    [[nodiscard]] plurnk::message_id message_id() const noexcept { return static_cast<plurnk::message_id>(id); }
+    [[nodiscard]] std::string_view text() const noexcept {
+        if (message == nullptr) return {};
+        std::uint32_t n = 0;
+        std::memcpy(&n, message - 4, 4);
+        return {message, n};
+    }
 };
+static_assert(sizeof(diag_rec) == 16);
+static_assert(k_message_count <= 256);
 
 struct text_rec {
     std::uint64_t end = 0;
@@ -163,6 +185,15 @@ public:
         std::memcpy(p, s.data(), s.size());
         p[s.size()] = '\0';
         return {p, s.size()};
+    }
+    // A copy of `s` with its length in the 4 bytes before it and a NUL after (diag_rec::text).
+    const char* lstring(std::string_view s) {
+        char* p = static_cast<char*>(allocate(s.size() + 5, 4));
+        const auto n = static_cast<std::uint32_t>(s.size());
+        std::memcpy(p, &n, 4);
+        if (!s.empty()) std::memcpy(p + 4, s.data(), s.size());
+        p[4 + s.size()] = '\0';
+        return p + 4;
     }
     template <class T>
     T* make_array(std::size_t n) {

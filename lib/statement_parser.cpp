@@ -211,10 +211,15 @@ private:
 
     // Cheap checks that a step cannot finish with the tokens lexed so far (it would only be
     // undone): the next token is not there yet, or a statement starts with no close tag after it.
+    // (A TURN opener is not such a statement: the turn rule's steps end at its `:`, and its close
+    // comes after the turn's content, so waiting for it would hold every token of an open turn.)
     bool can_step() const {
         const auto& toks = tokens();
         if (index() >= toks.size()) return false;
-        if (toks[index()].kind == tok::opener && (last_close_ == npos_ || last_close_ < index())) return false;
+        const token& t = toks[index()];
+        if (t.kind == tok::opener && t.op != plurnk::op::TURN && (last_close_ == npos_ || last_close_ < index())) {
+            return false;
+        }
         return true;
     }
     static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
