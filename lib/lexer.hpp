@@ -96,7 +96,7 @@ public:
     [[nodiscard]] bool can_release() const noexcept;
     std::size_t release() noexcept;
 
-    // parse() lexes in windows: advance() stops between two steps once `n` tokens are held (the
+    // parse() lexes in windows: advance() stops between two statements once `n` tokens are held (the
     // eof token comes only when the input is all lexed: at_end() says so), and release_tokens()
     // forgets the tokens and errors so far (the caller has taken them), keeping the input and
     // every offset as they are.

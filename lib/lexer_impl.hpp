@@ -71,7 +71,8 @@ struct stream_lexer::impl {
         finished_ = finished;
         if (eof_emitted_) return;
         while (i_ < s_.size()) {
-            if (out_.tokens.size() >= token_budget_) return;  // parse()'s windows: stop between steps
+            // parse()'s windows end between statements, so their tokens can be forgotten.
+            if (out_.tokens.size() >= token_budget_ && mode_ == mode::normal) return;
             const saved_state saved = save();
             hit_end_ = false;
             step();
