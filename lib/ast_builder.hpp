@@ -149,6 +149,8 @@ private:
     [[nodiscard]] string_sink live_sink() noexcept {
         string_sink s(strings_);
         s.set_live(in_, byte_base_);
+        s.set_input(&input_);
+        s.set_stable_array(stable_marks_);
         return s;
     }
     // The item at live index i (an item not shared yet), as a view.
@@ -255,8 +257,8 @@ private:
 
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
     std::string target_scratch_, body_scratch_;
-    std::vector<std::string_view> tags_scratch_;
-    std::vector<double> marks_scratch_;
+    std::vector<std::string_view> tags_scratch_;  // (a tag_list views it while a statement is built)
+    const double* stable_marks_ = nullptr;  // the statement's scope marks, built in the arena
     path_fields path_;             // the target being built
     selection_fields selection_;   // the COPY/MOVE destination being built
     std::optional<std::string> json_;  // the SEND body's JSON being built

@@ -67,7 +67,7 @@ bool result_builder::is_disposition(std::size_t i) const noexcept {
     if (kinds_[i] != item_kind::statement) return false;
     const stmt_rec& s = stmts_[items_[i].aux];
     return s.op == op::SEND && s.signal_kind == static_cast<std::uint8_t>(signal::kind_t::number) &&
-           s.extras != nullptr && is_disposition_code(s.extras->number);
+           s.extras != nullptr && is_disposition_code(unpack_extras(s.extras).number);
 }
 
 // Linear in the text item: the words that follow a ':' are collected once, and positions

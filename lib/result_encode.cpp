@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 #include <variant>
 #include <stdexcept>
@@ -18,8 +19,10 @@ std::uint32_t offset32(std::size_t v) {
 }
 
 template <class T>
-const T* copy_array(arena& a, std::span<const T> v) {
+const T* copy_array(string_sink& sink, std::span<const T> v) {
     if (v.empty()) return nullptr;
+    if (v.data() == sink.stable_array()) return v.data();
+    arena& a = sink.strings();
     T* out = a.make_array<T>(v.size());
     std::copy(v.begin(), v.end(), out);
     return out;
@@ -85,10 +88,41 @@ stmt_rec encode_statement(const statement& st, string_sink& sink) {
     stmt_extras x;
     bool extras = false;
     if (!st.signal.tags.empty()) {
-        auto* tags = a.make_array<std::string_view>(st.signal.tags.size());
-        for (std::size_t i = 0; i < st.signal.tags.size(); ++i) tags[i] = a.copy(st.signal.tags[i]);
-        x.tags = tags;
-        x.tag_count = static_cast<std::uint32_t>(st.signal.tags.size());
+        const tag_list& t = st.signal.tags;
+        // One block of text for all the tags: the input from the first to the last when they
+        // lie in it in order (what the parser gives), else a copy of each, back to back.
+        auto* refs = a.make_array<tag_list::ref>(t.size());
+        const std::string_view first = t.front(), last = t.back();
+        const std::string_view live = sink.live();
+        const auto in_live = [&](std::string_view v) {
+            return !live.empty() && v.data() >= live.data() && v.data() + v.size() <= live.data() + live.size();
+        };
+        bool ordered = in_live(first) && in_live(last) && last.data() >= first.data();
+        for (std::size_t i = 1; ordered && i < t.size(); ++i) ordered = t[i].data() >= t[i - 1].data() + t[i - 1].size();
+        const char* base = nullptr;
+        if (ordered) {
+            const std::string_view block(first.data(), static_cast<std::size_t>(last.data() + last.size() - first.data()));
+            base = sink.stable(block);
+            for (std::size_t i = 0; i < t.size(); ++i) {
+                refs[i] = tag_list::ref{static_cast<std::uint32_t>(t[i].data() - first.data()),
+                                        static_cast<std::uint32_t>(t[i].size())};
+            }
+        } else {
+            std::size_t total = 0;
+            for (const std::string_view v : t) total += v.size();
+            char* block = static_cast<char*>(a.allocate(total + 1, 1));
+            std::size_t at = 0;
+            for (std::size_t i = 0; i < t.size(); ++i) {
+                if (!t[i].empty()) std::memcpy(block + at, t[i].data(), t[i].size());
+                refs[i] = tag_list::ref{static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(t[i].size())};
+                at += t[i].size();
+            }
+            block[at] = '\0';
+            base = block;
+        }
+        x.tag_base = base;
+        x.tags = refs;
+        x.tag_count = static_cast<std::uint32_t>(t.size());
         extras = true;
     }
     if (!st.signal.text.empty()) {
@@ -100,7 +134,7 @@ stmt_rec encode_statement(const statement& st, string_sink& sink) {
         extras = true;
     }
     if (st.marker) {
-        x.marks = copy_array(a, st.marker->marks);
+        x.marks = copy_array(sink, st.marker->marks);
         x.mark_count = static_cast<std::uint32_t>(st.marker->marks.size());
         r.bits |= has_marker;
         extras = true;
@@ -140,7 +174,7 @@ stmt_rec encode_statement(const statement& st, string_sink& sink) {
             x.dest = encode_path(sel.target, sink);
             r.bits |= has_dest;
             if (sel.marker) {
-                x.dest_marks = copy_array(a, sel.marker->marks);
+                x.dest_marks = copy_array(sink, sel.marker->marks);
                 x.dest_mark_count = static_cast<std::uint32_t>(sel.marker->marks.size());
                 r.bits |= has_dest_marker;
             }
@@ -148,11 +182,7 @@ stmt_rec encode_statement(const statement& st, string_sink& sink) {
             break;
         }
     }
-    if (extras) {
-        auto* p = static_cast<stmt_extras*>(a.allocate(sizeof(stmt_extras), alignof(stmt_extras)));
-        *p = x;
-        r.extras = p;
-    }
+    if (extras) r.extras = pack_extras(x, a);
     return r;
 }
 
@@ -261,6 +291,8 @@ bool operator==(const parsed_path& a, const parsed_path& b) noexcept {
 }
 
 bool operator==(const line_marker& a, const line_marker& b) noexcept { return std::ranges::equal(a.marks, b.marks); }
+
+bool operator==(const tag_list& a, const tag_list& b) noexcept { return std::ranges::equal(a, b); }
 
 bool operator==(const signal& a, const signal& b) noexcept {
     return a.kind == b.kind && std::ranges::equal(a.tags, b.tags) && a.number == b.number && a.text == b.text;

@@ -29,6 +29,24 @@ public:
         }
         return copy(s);
     }
+    // Where `s` (inside the live input) will stay put for the result: the result's own input when
+    // it already holds those bytes (parse()), else a copy in the arena.
+    [[nodiscard]] const char* stable(std::string_view s) {
+        if (input_ != nullptr) {
+            const auto p = reinterpret_cast<std::uintptr_t>(s.data());
+            const auto lo = reinterpret_cast<std::uintptr_t>(live_.data());
+            const std::uint64_t abs = live_begin_ + (p - lo);
+            if (abs + s.size() <= input_->end()) return input_->at(abs);
+        }
+        const std::string_view c = a_.copy(s);
+        return c.empty() ? "" : c.data();
+    }
+    [[nodiscard]] std::string_view live() const noexcept { return live_; }
+    // An array the caller built in the arena already: copy_array leaves it where it is.
+    void set_stable_array(const void* p) noexcept { stable_array_ = p; }
+    [[nodiscard]] const void* stable_array() const noexcept { return stable_array_; }
+    void set_input(const input_text* in) noexcept { input_ = in; }
+
     // Always into the arena.
     [[nodiscard]] sref copy(std::string_view s) {
         if (s.empty()) return {};
@@ -38,6 +56,8 @@ public:
 
 private:
     arena& a_;
+    const input_text* input_ = nullptr;
+    const void* stable_array_ = nullptr;
     std::string_view live_;
     std::uint64_t live_begin_ = 0;
 };

@@ -5,6 +5,8 @@
 #include "result_store.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "plurnk/parse.hpp"
@@ -77,6 +79,82 @@ const char* input_text::find(std::uint64_t offset) const noexcept {
     return it->bytes.data() + (offset - it->begin);
 }
 
+// ---- packed extras ------------------------------------------------------------------------------
+
+namespace {
+
+enum extras_field : std::uint16_t {
+    x_tags = 1, x_signal_text = 2, x_number = 4, x_marks = 8, x_pattern = 16, x_flags = 32, x_json = 64,
+    x_dest = 128, x_dest_marks = 256,
+};
+
+// Writes or reads the fields in mask order, each with memcpy (the packed form has no alignment).
+template <class Op>
+void each_field(std::uint16_t mask, stmt_extras& x, Op&& op) {
+    if ((mask & x_tags) != 0) {
+        op(x.tag_base);
+        op(x.tags);
+        op(x.tag_count);
+    }
+    if ((mask & x_signal_text) != 0) op(x.signal_text);
+    if ((mask & x_number) != 0) op(x.number);
+    if ((mask & x_marks) != 0) {
+        op(x.marks);
+        op(x.mark_count);
+    }
+    if ((mask & x_pattern) != 0) op(x.pattern);
+    if ((mask & x_flags) != 0) op(x.flags);
+    if ((mask & x_json) != 0) op(x.json);
+    if ((mask & x_dest) != 0) {
+        op(x.dest.s);
+        op(x.dest.url);
+    }
+    if ((mask & x_dest_marks) != 0) {
+        op(x.dest_marks);
+        op(x.dest_mark_count);
+    }
+}
+
+}  // namespace
+
+const unsigned char* pack_extras(const stmt_extras& x, arena& a) {
+    std::uint16_t mask = 0;
+    if (x.tag_count != 0) mask |= x_tags;
+    if (x.signal_text.n != 0) mask |= x_signal_text;
+    if (x.number != 0 || std::signbit(x.number)) mask |= x_number;
+    if (x.marks != nullptr || x.mark_count != 0) mask |= x_marks;
+    if (x.pattern.n != 0) mask |= x_pattern;
+    if (x.flags.n != 0) mask |= x_flags;
+    if (x.json.n != 0 || x.json.v != 0) mask |= x_json;
+    if (x.dest.url || x.dest.s.n != 0 || x.dest.s.v != 0) mask |= x_dest;
+    if (x.dest_marks != nullptr || x.dest_mark_count != 0) mask |= x_dest_marks;
+    if (mask == 0) return nullptr;
+    std::size_t size = sizeof mask;
+    stmt_extras copy = x;
+    each_field(mask, copy, [&size](const auto& f) { size += sizeof f; });
+    auto* p = static_cast<unsigned char*>(a.allocate(size, 1));
+    std::memcpy(p, &mask, sizeof mask);
+    unsigned char* w = p + sizeof mask;
+    each_field(mask, copy, [&w](const auto& f) {
+        std::memcpy(w, &f, sizeof f);
+        w += sizeof f;
+    });
+    return p;
+}
+
+stmt_extras unpack_extras(const unsigned char* p) noexcept {
+    stmt_extras x;
+    if (p == nullptr) return x;
+    std::uint16_t mask = 0;
+    std::memcpy(&mask, p, sizeof mask);
+    const unsigned char* r = p + sizeof mask;
+    each_field(mask, x, [&r](auto& f) {
+        std::memcpy(&f, r, sizeof f);
+        r += sizeof f;
+    });
+    return x;
+}
+
 // ---- records to items ---------------------------------------------------------------------------
 
 namespace {
@@ -115,9 +193,10 @@ statement decode_statement(const item_rec& r, const stmt_rec& s, const text_reso
     st.position = position{r.line, r.column};
     st.span = byte_span{r.begin, s.end};
     st.signal.kind = static_cast<signal::kind_t>(s.signal_kind);
-    const stmt_extras* x = s.extras;
+    const stmt_extras extras = unpack_extras(s.extras);
+    const stmt_extras* x = s.extras != nullptr ? &extras : nullptr;
     if (x != nullptr) {
-        st.signal.tags = std::span<const std::string_view>(x->tags, x->tag_count);
+        st.signal.tags = tag_list(x->tag_base, x->tags, x->tag_count);
         st.signal.number = x->number;
         st.signal.text = t.str(x->signal_text);
         if ((s.bits & has_marker) != 0) st.marker = line_marker{std::span<const double>(x->marks, x->mark_count)};

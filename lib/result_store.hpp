@@ -79,10 +79,12 @@ struct url_rec {
     std::uint32_t header_count = 0;
 };
 
-// What a statement has beyond op, suffix, target and body text (in the arena; absent for a plain
-// statement).
+// What a statement has beyond op, suffix, target and body text. In the arena it is packed: a
+// 16-bit mask of the fields present, then those fields, back to back (pack_extras); absent for a
+// plain statement.
 struct stmt_extras {
-    const std::string_view* tags = nullptr;  // signal::kind_t::tags
+    const char* tag_base = nullptr;          // signal::kind_t::tags: the tags' text
+    const tag_list::ref* tags = nullptr;     // ... each an offset from tag_base and a length
     std::uint32_t tag_count = 0;
     sref signal_text;                        // signal::kind_t::text
     double number = 0;                       // signal::kind_t::number
@@ -104,7 +106,7 @@ struct stmt_rec {
     sref suffix;
     path_ref target;
     sref body_raw;
-    const stmt_extras* extras = nullptr;
+    const unsigned char* extras = nullptr;  // packed stmt_extras, or none
 };
 
 // 16 bytes. The message is arena text with its length in the 4 bytes before it (lstring).
@@ -259,6 +261,10 @@ private:
     std::vector<std::shared_ptr<const std::string>> owned_;
     arena copies_;  // released stream input
 };
+
+// The packed form of `x` in `a` (nullptr when it holds nothing), and back.
+const unsigned char* pack_extras(const stmt_extras& x, arena& a);
+stmt_extras unpack_extras(const unsigned char* p) noexcept;
 
 // Resolves srefs: the arena by address, input offsets through the pieces, or (while a push
 // parser builds) through its live buffer, which holds every offset from `live_begin` on.

@@ -3,6 +3,7 @@
 // the opener, then the signal, the target (parse_path), the scope marks and the body (a matcher
 // checked by its dialect's validator, a SEND body with its JSON form, a COPY/MOVE selection, or
 // text). A validator's rejection replaces the statement by a visitor error.
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -34,9 +35,10 @@ double decimal_value(const char* b, const char* e) noexcept {
     return v;
 }
 
-// Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`) into `m`.
-void scope_marks(std::string_view s, std::vector<double>& m) {
-    m.clear();
+// Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`) into `m`, which
+// has room for one more than the literal's `,` and `-`; returns how many.
+std::size_t scope_marks(std::string_view s, double* m) {
+    std::size_t n = 0;
     std::size_t i = 0;
     if (i < s.size() && s[i] == '<') ++i;
     while (i < s.size() && s[i] != '>') {
@@ -56,7 +58,7 @@ void scope_marks(std::string_view s, std::vector<double>& m) {
             std::from_chars(num_begin, num_end, v);
         }
         if (s[start] == '-') v = -v;
-        m.push_back(v);
+        m[n++] = v;
         if (i < s.size() && s[i] == ',') {
             ++i;
             if (i < s.size() && s[i] == ' ') ++i;
@@ -66,6 +68,7 @@ void scope_marks(std::string_view s, std::vector<double>& m) {
             ++i;  // defensive: never loop without progress
         }
     }
+    return n;
 }
 
 double parse_int_signal(std::string_view s) {
@@ -109,6 +112,7 @@ std::string_view joined_text(std::string_view in, const std::vector<token>& toks
 void result_builder::build_statement(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
     statement st;
+    stable_marks_ = nullptr;
     const token& open = toks[un.first];
     st.op = open.op;
     st.suffix = in_.substr(open.begin + 6, open.end - open.begin - 6);
@@ -118,8 +122,15 @@ void result_builder::build_statement(const unit& un, const sink& out) {
     std::optional<visitor_failure> failure;
     if (un.target != 0) failure = build_target(st, un);
     if (!failure && un.scope != 0) {
-        scope_marks(text(toks[un.scope]), marks_scratch_);
-        st.marker = line_marker{marks_scratch_};
+        // Straight into the arena (a scope can hold a number per two input bytes): room for one
+        // more number than there are separators or signs.
+        const std::string_view scope = text(toks[un.scope]);
+        const auto most = 1 + static_cast<std::size_t>(
+                                  std::count_if(scope.begin(), scope.end(), [](char c) { return c == ',' || c == '-'; }));
+        double* marks = strings_.make_array<double>(most);
+        const std::size_t n = scope_marks(scope, marks);
+        st.marker = line_marker{std::span<const double>(marks, n)};
+        stable_marks_ = marks;
     }
     if (!failure && un.body != 0) failure = build_body(st, un);
     if (failure) {
@@ -164,7 +175,7 @@ void result_builder::build_signal(statement& st, const unit& un) {
             for (std::uint32_t i = b; i < e; ++i) {
                 if (toks[i].kind == tok::tag) tags_scratch_.push_back(text(toks[i]));
             }
-            st.signal.tags = tags_scratch_;
+            st.signal.tags = std::span<const std::string_view>(tags_scratch_);
     }
 }
 

@@ -90,11 +90,110 @@ struct resource_selection {
     std::optional<line_marker> marker;
 };
 
+// A signal's tags: a random-access range of std::string_view. Built by hand from a span of
+// views (`tags = std::span<const std::string_view>(list)`, or any array of them); a result keeps
+// each tag as an 8-byte offset and length into a block of text.
+class tag_list {
+public:
+    // One tag in a result: `length` bytes at `offset` from the list's base.
+    struct ref {
+        std::uint32_t offset;
+        std::uint32_t length;
+    };
+
+    class iterator {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using iterator_concept = std::random_access_iterator_tag;
+        using value_type = std::string_view;
+        using difference_type = std::ptrdiff_t;
+        using reference = std::string_view;
+        using pointer = void;
+
+        iterator() = default;
+        std::string_view operator*() const noexcept { return list_[i_]; }
+        std::string_view operator[](difference_type n) const noexcept {
+            return list_[static_cast<std::size_t>(static_cast<difference_type>(i_) + n)];
+        }
+        iterator& operator++() noexcept {
+            ++i_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            iterator t = *this;
+            ++i_;
+            return t;
+        }
+        iterator& operator--() noexcept {
+            --i_;
+            return *this;
+        }
+        iterator operator--(int) noexcept {
+            iterator t = *this;
+            --i_;
+            return t;
+        }
+        iterator& operator+=(difference_type n) noexcept {
+            i_ = static_cast<std::size_t>(static_cast<difference_type>(i_) + n);
+            return *this;
+        }
+        iterator& operator-=(difference_type n) noexcept { return *this += -n; }
+        friend iterator operator+(iterator a, difference_type n) noexcept { return a += n; }
+        friend iterator operator+(difference_type n, iterator a) noexcept { return a += n; }
+        friend iterator operator-(iterator a, difference_type n) noexcept { return a -= n; }
+        friend difference_type operator-(const iterator& a, const iterator& b) noexcept {
+            return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
+        }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.i_ == b.i_; }
+        friend auto operator<=>(const iterator& a, const iterator& b) noexcept { return a.i_ <=> b.i_; }
+
+    private:
+        friend class tag_list;
+        iterator(const tag_list& l, std::size_t i) noexcept;
+        // (a copy of the list's pointers: an iterator does not refer to the tag_list object)
+        struct lookup {
+            const std::string_view* views = nullptr;
+            const char* base = nullptr;
+            const ref* refs = nullptr;
+            std::string_view operator[](std::size_t i) const noexcept {
+                return views != nullptr ? views[i] : std::string_view(base + refs[i].offset, refs[i].length);
+            }
+        } list_;
+        std::size_t i_ = 0;
+    };
+    using const_iterator = iterator;
+    using value_type = std::string_view;
+
+    tag_list() noexcept = default;
+    tag_list(std::span<const std::string_view> views) noexcept : views_(views.data()), n_(views.size()) {}
+    tag_list(const std::vector<std::string_view>& views) noexcept : views_(views.data()), n_(views.size()) {}
+    tag_list(const char* base, const ref* refs, std::size_t n) noexcept : base_(base), refs_(refs), n_(n) {}
+
+    [[nodiscard]] std::size_t size() const noexcept { return n_; }
+    [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
+    [[nodiscard]] std::string_view operator[](std::size_t i) const noexcept {
+        return views_ != nullptr ? views_[i] : std::string_view(base_ + refs_[i].offset, refs_[i].length);
+    }
+    [[nodiscard]] std::string_view front() const noexcept { return (*this)[0]; }
+    [[nodiscard]] std::string_view back() const noexcept { return (*this)[n_ - 1]; }
+    [[nodiscard]] iterator begin() const noexcept { return iterator(*this, 0); }
+    [[nodiscard]] iterator end() const noexcept { return iterator(*this, n_); }
+
+private:
+    const std::string_view* views_ = nullptr;
+    const char* base_ = nullptr;
+    const ref* refs_ = nullptr;
+    std::size_t n_ = 0;
+};
+inline tag_list::iterator::iterator(const tag_list& l, std::size_t i) noexcept
+    : list_{l.views_, l.base_, l.refs_}, i_(i) {}
+[[nodiscard]] bool operator==(const tag_list& a, const tag_list& b) noexcept;
+
 // The `[signal]` slot, whose shape depends on the op family.
 struct signal {
     enum class kind_t : std::uint8_t { none, tags, number, text };
     kind_t kind = kind_t::none;
-    std::span<const std::string_view> tags;  // kind_t::tags
+    tag_list tags;                           // kind_t::tags
     double number = 0;                       // kind_t::number (SEND, KILL)
     std::string_view text;                   // kind_t::text (EXEC executor, WORK/FORK branch)
 };

@@ -127,7 +127,7 @@ owned span(const plurnk::byte_span& s) {
     return make(t_span, {PyLong_FromSize_t(s.begin), PyLong_FromSize_t(s.end)});
 }
 
-owned str_tuple(std::span<const std::string_view> v) {
+owned str_tuple(const plurnk::tag_list& v) {
     PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(v.size()));
     if (t == nullptr) return nullptr;
     for (std::size_t i = 0; i < v.size(); ++i) {
