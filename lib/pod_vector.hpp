@@ -104,9 +104,18 @@ private:
     void grow(std::size_t need) { reallocate(std::max(need, cap_ < 16 ? 16 : cap_ + cap_ / 2)); }
     void reallocate(std::size_t n) {
         void* p = std::realloc(static_cast<void*>(data_), n * sizeof(T));
-        if (p == nullptr) throw std::bad_alloc();
+        if (p == nullptr) out_of_memory();
         data_ = static_cast<T*>(p);
         cap_ = n;
+    }
+    // What std::vector does when memory runs out: bad_alloc, or abort in a build without
+    // exceptions (the core compiles either way).
+    [[noreturn]] static void out_of_memory() {
+#if defined(__cpp_exceptions)
+        throw std::bad_alloc();
+#else
+        std::abort();
+#endif
     }
     void assign(const T* src, std::size_t n) {
         size_ = 0;

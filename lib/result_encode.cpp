@@ -7,15 +7,15 @@
 #include <cstring>
 #include <type_traits>
 #include <variant>
-#include <stdexcept>
 
 namespace plurnk::detail {
 
 namespace {
 
+// Offsets are stored in 32 bits. A parse never exceeds them (its input is cut at
+// parse_options::k_max_input_bytes); an item built by hand with a larger offset keeps 4 GiB - 1.
 std::uint32_t offset32(std::size_t v) {
-    if (v > UINT32_MAX) throw std::length_error("plurnk: an item's span must fit in 32 bits");
-    return static_cast<std::uint32_t>(v);
+    return v > UINT32_MAX ? UINT32_MAX : static_cast<std::uint32_t>(v);
 }
 
 template <class T>
@@ -229,11 +229,6 @@ item_list::item_list(std::shared_ptr<detail::result_store> s) noexcept : store_(
 std::size_t item_list::size() const noexcept { return store_ ? store_->items.size() : 0; }
 
 item item_list::operator[](std::size_t i) const { return store_->decode(i); }
-
-item item_list::at(std::size_t i) const {
-    if (i >= size()) throw std::out_of_range("plurnk::item_list::at");
-    return store_->decode(i);
-}
 
 item item_list::iterator::operator*() const { return s_->decode(i_); }
 

@@ -37,7 +37,8 @@ inline constexpr std::array<std::uint16_t, 5> k_disposition_codes = {102, 200, 2
 // or the input itself with parse_options::borrow_input, plus an arena for decoded text), so an
 // item read from a result stays valid as long as the result, or any copy of it, lives. A
 // statement built by hand (for format(), to_json() or item_list::push_back()) views the caller's
-// strings, which must outlive it; push_back() copies them into the result's storage.
+// strings, which must outlive it; push_back() copies them into the result's storage (spans are
+// stored as 32-bit offsets: a larger one is kept as 4 GiB - 1).
 
 // A `{key: value}` block of a URL target (request metadata).
 struct header {
@@ -317,8 +318,7 @@ public:
 
     [[nodiscard]] std::size_t size() const noexcept;
     [[nodiscard]] bool empty() const noexcept { return size() == 0; }
-    [[nodiscard]] item operator[](std::size_t i) const;
-    [[nodiscard]] item at(std::size_t i) const;  // throws std::out_of_range past the end
+    [[nodiscard]] item operator[](std::size_t i) const;  // i < size(); the library throws nothing
     [[nodiscard]] item front() const { return (*this)[0]; }
     [[nodiscard]] item back() const { return (*this)[size() - 1]; }
     [[nodiscard]] iterator begin() const noexcept { return iterator(store_.get(), 0); }
