@@ -72,10 +72,15 @@ public:
     // parsing runs to the end.
     void advance(const std::vector<token>& toks, bool finished) {
         attach(toks, finished);
-        for (; scanned_ < toks.size(); ++scanned_) {
-            const tok k = toks[scanned_].kind;
-            if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) last_close_ = scanned_;
+        // The last close among the new tokens is the first one found from the newest back.
+        for (std::size_t i = toks.size(); i > scanned_;) {
+            const tok k = toks[--i].kind;
+            if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) {
+                last_close_ = i;
+                break;
+            }
         }
+        scanned_ = toks.size();
         if (toks.empty()) return;
         run_machine();
         if constexpr (k_work_counter) count_token_looks(take_looks());
