@@ -91,6 +91,11 @@ inline const std::vector<shape>& all() {
         {"xpath_predicates", "extra", tier::statements, "<<FIND(a.xml)://a", "[", "1:FIND\n", true},
         {"json_arrays", "extra", tier::statements, "<<SEND(worker://w):", "[", ":SEND\n", true},
         {"url_percent", "extra", tier::statements, "<<READ(http://a/", "%", ")::READ\n", true},
+        // The statement parser's fast path (lib/statement_fast.hpp) declining: one statement of
+        // many tokens it reads to the end before the second signal, and statements it takes
+        // between ones it leaves to the productions.
+        {"long_signal_declined", "extra", tier::parse, "<<PLAN:p:PLAN\n<<READ[", ",", "][x]::READ\n"},
+        {"clean_and_declined", "extra", tier::statements, "", "<<READ(a)::READ\n<<READ(a)(b)::READ\n<<SEND[200]<1><2>:x:SEND\n", ""},
     };
     return list;
 }

@@ -10,11 +10,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPEC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, '..', 'shared', 'spec')
 OUT = os.path.join(ROOT, 'fuzz', 'corpus')
 PER_TARGET = 300
-SMALL_TARGETS = {'target_fast': 120}  # a seed corpus kept smaller than PER_TARGET
+SMALL_TARGETS = {'target_fast': 120, 'statement_fast': 120}  # seed corpora kept smaller than PER_TARGET
 MAX_LEN = 2048
 
 seeds = {t: [] for t in ['parse', 'statements', 'log', 'client', 'url', 'json', 'regex', 'xpath',
-                         'jsonpath', 'path', 'target_fast', 'json_writer', 'wire', 'format']}
+                         'jsonpath', 'path', 'target_fast', 'json_writer', 'wire', 'format', 'statement_fast']}
 
 def add(target, text):
     data = text.encode('utf-8', 'surrogatepass') if isinstance(text, str) else text
@@ -25,6 +25,7 @@ vectors = [json.loads(l) for l in open(os.path.join(ROOT, 'test', 'conformance',
 FORMAT_TIERS = ['parse', 'statements', 'log', 'client']  # fuzz_format: the first byte picks the tier
 for v in vectors:
     add(v['tier'], v['input'])
+    add('statement_fast', v['input'])  # run in every tier
     add('format', bytes([FORMAT_TIERS.index(v['tier'])]) + v['input'].encode('utf-8', 'surrogatepass'))
     for it in v['expected'].get('items', []):
         if it['kind'] != 'statement':
@@ -112,6 +113,17 @@ for u in ['worker://peer-4', 'worker:///src5.md', 'log:///1/7/7', 'src/module0/f
           'https://a.b.c-d/x/.y?%zz#%', 'ws://h:0/', 'http://a.1/', 'worker://h/a/..', 'HTTP://h/',
           'https://h:080/', 'worker://user@h/', 'https://h/%2e/x', 'http://xn--a.b/', 'a\\(b\\).md']:
     add('target_fast', u)
+
+# fuzz_statement_fast: every shape the statement parser's fast path takes, in each context, and
+# near misses it must leave to the productions (a slot twice, a scope before the disposition, no
+# body for WORK, a stray token, a statement cut short).
+for d in ['<<FIND[a,,b](src/)<1,2>:/re/:FIND<<READ<3>(a)[t]::READ<<KILL[200]:KILL<<EXEC[sh]:ls:EXEC',
+          '<<PLAN:p:PLAN\ntext <<SEND[3]:a:SEND <<WORK[b]:go:WORK <<SEND(x)[200]<1>:d:SEND tail',
+          '<<TURN:<<PLAN::PLAN<<OPEN[t](a)::OPEN<<SEND[102]:x:SEND:TURN<<TURN:x:TURN',
+          '<<LOOK(a):b:LOOK<<BUFF[t]<1>::BUFF<<SEND[]:SEND<<SEND[499]:SEND',
+          '<<READ(a)(b):READ<<FIND<1><2>:x:FIND<<WORK::WORK<<FORK[]:x:FORK<<SEND<1>[200]:x:SEND',
+          '<<PLAN:p:PLAN <<SEND[200]<1><2>:x:SEND <<READ(a:x:READ <<KILL[x][y]:KILL <<READ']:
+    add('statement_fast', d)
 
 for target, items in seeds.items():
     # Only the folders generated here (amplify's seeds are hand-written).

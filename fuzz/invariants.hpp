@@ -44,6 +44,12 @@
 //   P12 windows: parse() lexes in windows of tokens and forgets each window's tokens when
 //       nothing is open (lib/parse.cpp); windows of 1 and 3 tokens give the result of the whole
 //       input lexed at once, byte spans included (check_parse).
+//   P13 the statement parser's fast path (lib/statement_fast.hpp) changes nothing: with it on
+//       and off, the statement parser's whole state (stream_syntax::dump_state: units and their
+//       slots, errors with their `fetched`, the cursor, the recovery state, the rule frames) is
+//       the same after every token fed one at a time as an unfinished stream, and after all of
+//       them at once; parse() and a parse in windows of one token give the same JSON with spans
+//       (check_statement_fast; private headers, so only where lib/ is on the include path).
 #pragma once
 
 #include <algorithm>
@@ -64,6 +70,10 @@
 #if __has_include("work_counter.hpp")
 #include "work_counter.hpp"
 #define PLURNK_FUZZ_HAS_WORK_COUNTER 1
+#endif
+#if __has_include("statement_fast.hpp")
+#include "statement_fast.hpp"
+#define PLURNK_FUZZ_HAS_STATEMENT_FAST 1
 #endif
 
 namespace plurnk::fuzz {
@@ -366,6 +376,59 @@ inline std::string check_parse(std::string_view in, tier t, const parse_options&
     return check_stream(in, t, json, options);
 }
 
+#ifdef PLURNK_FUZZ_HAS_STATEMENT_FAST
+// P13 for one tier. Past k_lockstep_tokens tokens the state is compared at every 16th token only
+// (each comparison costs the whole state).
+inline constexpr std::size_t k_lockstep_tokens = 512;
+inline std::string check_statement_fast(std::string_view in, tier t) {
+    struct fast_path_switch {  // constructs with the fast path as asked, back on at the end
+        explicit fast_path_switch(bool on) { detail::set_statement_fast_path(on); }
+        ~fast_path_switch() { detail::set_statement_fast_path(true); }
+        fast_path_switch(const fast_path_switch&) = delete;
+        fast_path_switch& operator=(const fast_path_switch&) = delete;
+    };
+    const detail::lex_output lexed = detail::lex(in, parse_options{}.max_turn_depth);
+    const std::vector<detail::token>& toks = lexed.tokens;
+    const auto parser = [t](bool on) {
+        const fast_path_switch s(on);
+        return detail::stream_syntax(t);
+    };
+    detail::stream_syntax fast = parser(true), full = parser(false);
+    std::vector<detail::token> fed;
+    for (std::size_t i = 0; i + 1 < toks.size(); ++i) {
+        fed.push_back(toks[i]);
+        fast.advance(fed, false);
+        full.advance(fed, false);
+        if (fast.settled() != full.settled()) return "fast path: settled() differs after token " + std::to_string(i);
+        if ((i < k_lockstep_tokens || i % 16 == 0) && fast.dump_state() != full.dump_state()) {
+            return "fast path: the parse state differs after token " + std::to_string(i) + ":\n" + fast.dump_state() +
+                   "\nproductions alone:\n" + full.dump_state();
+        }
+    }
+    fed.push_back(toks.back());
+    fast.advance(fed, true);
+    full.advance(fed, true);
+    if (fast.dump_state() != full.dump_state()) return "fast path: the parse state differs token by token";
+    fast = parser(true);
+    full = parser(false);
+    fast.advance(toks, true);
+    full.advance(toks, true);
+    if (fast.dump_state() != full.dump_state()) {
+        return "fast path: the parse state differs:\n" + fast.dump_state() + "\nproductions alone:\n" + full.dump_state();
+    }
+    for (const std::size_t w : {std::size_t{1}, SIZE_MAX}) {
+        const std::string on = to_json(detail::parse_in_windows(in, t, {}, w), json_options{.spans = true});
+        std::string off;
+        {
+            const fast_path_switch s(false);
+            off = to_json(detail::parse_in_windows(in, t, {}, w), json_options{.spans = true});
+        }
+        if (on != off) return "fast path: the result differs in windows of " + std::to_string(w) + " tokens";
+    }
+    return {};
+}
+#endif
+
 // parse_url: a parsed URL serializes to ASCII, re-parses to the same href, and is deterministic.
 inline std::string check_url(std::string_view in) {
     const result<url_record> parsed = parse_url(in);
@@ -643,6 +706,9 @@ inline std::string check_all(std::string_view in) {
     for (tier t : {tier::parse, tier::statements, tier::log, tier::client}) {
         if (std::string e = check_parse(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
         if (std::string e = check_format(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
+#ifdef PLURNK_FUZZ_HAS_STATEMENT_FAST
+        if (std::string e = check_statement_fast(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
+#endif
     }
     if (std::string e = check_parse(in, tier::log, parse_options{2}); !e.empty()) return "log (max_turn_depth 2): " + e;
     for (auto* fn : {&check_url, &check_json, &check_regex, &check_xpath, &check_jsonpath, &check_path}) {

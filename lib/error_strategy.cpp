@@ -52,12 +52,6 @@ void error_strategy::report_missing(tset next) {
     add_error(lt(), syntax_error::shape::missing, expected(next));
 }
 
-void error_strategy::end_error_condition() {
-    rs_.recovering = false;
-    rs_.last_error_index = -1;
-    rs_.last_error_points = 0;
-}
-
 bool error_strategy::fail(tset next) {
     rs_.pending_mismatch = true;
     rs_.pending_token = index();

@@ -101,6 +101,12 @@ public:
     void add_error(const token& at, syntax_error::shape kind, tset expect);
 
     void set_point(recovery_point at) { rs_.point = at; }
+    // What a successful match() at `at` leaves (the caller consumes the token): for the fast
+    // path, which skips the match() calls of a clean statement and keeps only the last one's mark.
+    void matched(recovery_point at) {
+        rs_.point = at;
+        end_error_condition();
+    }
     // The union of the follow sets of the rules being parsed: where a failed rule skips to.
     [[nodiscard]] tset recovery_set() const;
     // ANTLR getExpectedTokens(): `next` plus, where the rule may end, what follows it.
@@ -132,7 +138,11 @@ private:
     bool fail(tset next);  // an input mismatch at the current token; returns false
     void consume_until(tset set);
     bool single_token_deletion(tset next);
-    void end_error_condition();
+    void end_error_condition() {
+        rs_.recovering = false;
+        rs_.last_error_index = -1;
+        rs_.last_error_points = 0;
+    }
     void report_unexpected(const token& at, tset expect, bool oxford);
     void report_unwanted(tset next);
     void report_missing(tset next);

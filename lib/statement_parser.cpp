@@ -13,10 +13,12 @@
 //   slots      : the op's signal, target and scope slots, any order, each at most once
 #include "statement_parser.hpp"
 
+#include <string>
 #include <vector>
 
 #include "error_strategy.hpp"
 #include "send_prediction.hpp"
+#include "statement_fast.hpp"
 #include "token.hpp"
 #include "work_counter.hpp"
 
@@ -58,7 +60,7 @@ class syntax_parser : public error_strategy {
     using rp = recovery_point;
 
 public:
-    explicit syntax_parser(tier t) : tier_(t) {
+    explicit syntax_parser(tier t) : tier_(t), fast_(statement_fast_path()) {
         switch (t) {
             case tier::parse: push_frame(rule::document, 0, 0); break;
             case tier::statements:
@@ -72,10 +74,15 @@ public:
     // parsing runs to the end.
     void advance(const std::vector<token>& toks, bool finished) {
         attach(toks, finished);
-        for (; scanned_ < toks.size(); ++scanned_) {
-            const tok k = toks[scanned_].kind;
-            if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) last_close_ = scanned_;
+        // The last close among the new tokens is the first one found from the newest back.
+        for (std::size_t i = toks.size(); i > scanned_;) {
+            const tok k = toks[--i].kind;
+            if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) {
+                last_close_ = i;
+                break;
+            }
         }
+        scanned_ = toks.size();
         if (toks.empty()) return;
         run_machine();
         if constexpr (k_work_counter) count_token_looks(take_looks());
@@ -95,6 +102,64 @@ public:
     }
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return index(); }
+
+    // See stream_syntax::dump_state().
+    [[nodiscard]] std::string dump_state() const {
+        std::string s;
+        const auto num = [&s](const char* name, auto v) {
+            s += name;
+            s += '=';
+            s += std::to_string(v);
+            s += ' ';
+        };
+        num("p", index());
+        num("fetched", fetched());
+        num("unit", unit_);
+        num("unit_errors", unit_errors_);
+        num("scanned", scanned_);
+        num("last_close", last_close_);
+        num("recovering", rs_.recovering);
+        num("last_error_index", rs_.last_error_index);
+        num("last_error_points", rs_.last_error_points);
+        num("events", rs_.events);
+        num("point", static_cast<int>(rs_.point));
+        num("pending_mismatch", rs_.pending_mismatch);
+        num("pending_token", rs_.pending_token);
+        num("pending_expected", rs_.pending_expected);
+        s += "\nfollow";
+        for (const tset f : follow_) num("", f);
+        s += "\nframes";
+        for (const frame& f : frames_) {
+            num(" r", static_cast<int>(f.r));
+            num("phase", f.phase);
+            num("resume", f.resume);
+            num("consume_set", f.consume_set);
+            num("consume_then", f.consume_then);
+        }
+        for (const unit& u : tree_.units) {
+            s += "\nunit ";
+            for (const std::uint32_t v : {u.first, u.last, u.signal, u.signal_end, u.target, u.target_end, u.scope,
+                                          u.body, u.body_end}) {
+                num("", v);
+            }
+            num("clean", u.clean);
+            num("terminal", u.terminal_send);
+        }
+        s += "\ntoken_unit";
+        for (const std::int32_t i : tree_.token_unit) num("", i);
+        for (const syntax_error& e : tree_.errors) {
+            s += "\nerror ";
+            num("offset", e.offset);
+            num("fetched", e.fetched);
+            num("expected", e.expected);
+            num("at", static_cast<int>(e.at.kind));
+            num("begin", e.at.begin);
+            num("end", e.at.end);
+            num("op", static_cast<int>(e.at.op));
+            num("shape", static_cast<int>(e.kind));
+        }
+        return s;
+    }
 
 private:
     // --- units ----------------------------------------------------------------------------------
@@ -194,12 +259,20 @@ private:
                 }
                 continue;
             }
+            if (!finished() && !can_step()) return;
+            if (fast_) {
+                // The steps the fast path can take, each one the machine would take (so each
+                // after can_step()); they never look past the tokens lexed so far, so there is
+                // nothing to undo. The step it declines goes to the productions at once.
+                while (fast_step(f)) {
+                    if (!finished() && !can_step()) return;
+                }
+            }
             if (finished()) {
                 // Every token is there: a step cannot run out of them, so nothing to undo.
                 step(frames_.size() - 1);
                 continue;
             }
-            if (!can_step()) return;
             const snapshot snap = take();
             step(frames_.size() - 1);
             if (take_starved()) {
@@ -223,6 +296,91 @@ private:
         return true;
     }
     static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
+
+    // --- the fast path (statement_fast.hpp) -----------------------------------------------------
+    // A step the machine is about to take (can_step() said so), taken without the productions
+    // when the tokens it reads are lexed and fit without an error: a clean statement, or the one
+    // token a loop checks. It leaves the state the productions would leave, field by field, and
+    // never looks past the lexed tokens; false: nothing changed, the productions take the step.
+    bool fast_step(frame& f) {
+        const auto& toks = tokens();
+        if (index() >= toks.size() || unit_ >= 0) return false;
+        const token& t = toks[index()];
+        const bool opener = t.kind == tok::opener;
+        if (f.r == rule::sequence) {
+            const tset first = tier_ == tier::client ? k_client_openers : k_protocol_openers;
+            switch (f.phase) {
+                case P_SEQ_LOOP:  // statement_rule(): any op of the tier, SEND mid or terminal
+                    if (!opener || !(first & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;
+                    f.phase = P_SEQ_BACK;
+                    return true;
+                case P_SEQ_BACK: return fast_pass(f, rp::sequence_loop_back, first | bit(tok::eof), P_SEQ_LOOP);
+                default: return false;
+            }
+        }
+        if (f.r != rule::turn_content) return false;
+        const tset loop_next = bit(tok::text) | k_mid_openers;
+        switch (f.phase) {
+            case P_PLAN:
+                if (!opener || t.op != plurnk::op::PLAN || !fast_unit(plurnk::op::PLAN, true, false)) return false;
+                f.phase = P_LOOP_ENTRY;
+                return true;
+            case P_LOOP_ENTRY: return fast_pass(f, rp::turn_loop, loop_next, P_DECIDE);
+            case P_DECIDE:
+                if (t.kind == tok::text) {  // set_point(turn_choice), then match(turn_loop, TEXT)
+                    (void)la();
+                    matched(rp::turn_loop);
+                    consume();
+                    f.phase = P_LOOP_BACK;
+                    return true;
+                }
+                // A mid statement; a SEND by prediction: a clean terminal SEND is also the step
+                // after (P_TERMINAL), as nothing can come between them.
+                if (!opener || !(k_mid_openers & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;
+                f.phase = tree_.units.back().terminal_send ? P_TRAIL_ENTRY : P_LOOP_BACK;
+                return true;
+            case P_LOOP_BACK: return fast_pass(f, rp::turn_loop_back, loop_next, P_DECIDE);
+            case P_TERMINAL:
+                if (!opener || t.op != plurnk::op::SEND || !fast_unit(plurnk::op::SEND, false, true)) return false;
+                f.phase = P_TRAIL_ENTRY;
+                return true;
+            default: return false;
+        }
+    }
+
+    // One clean statement of op `o` at the cursor, in its mid form or (a SEND) its terminal form,
+    // as the productions would parse it. predict_send() picks the form that is clean, when one
+    // is: a clean terminal SEND has a disposition where the mid form dies, a clean mid one lacks
+    // the disposition the terminal form needs before its colon, body or close. Its fetches stop
+    // at the close tag, which the statement fetches anyway.
+    bool fast_unit(plurnk::op o, bool mid, bool terminal) {
+        unit u;
+        std::size_t looked = 0, more = 0;
+        bool ok = mid && clean_statement(tokens(), index(), o, false, u, looked);
+        if (!ok && terminal) {
+            ok = clean_statement(tokens(), index(), o, true, u, more);
+            looked += more;
+        }
+        if (!ok) {
+            count_looks(looked);
+            return false;
+        }
+        // begin_unit(), op_statement() taking no error branch (its last match is the close), end_unit()
+        unit_errors_ = error_events();
+        append_clean_unit(u, looked);
+        matched(rp::op_close);
+        return true;
+    }
+
+    // sync() at a loop entry or sync_back() at a loop back, the current token in `next`: no
+    // error, nothing to skip, the loop goes on at `then`.
+    bool fast_pass(frame& f, recovery_point at, tset next, int then) {
+        if (recovering() || !(next & bit(symbol_of(tokens()[index()])))) return false;
+        set_point(at);
+        (void)la();
+        f.phase = then;
+        return true;
+    }
 
     // The catch block of an outer rule: report and arrange to skip to the recovery set.
     void fail_frame(std::size_t fi) {
@@ -546,6 +704,7 @@ private:
     }
 
     tier tier_;
+    bool fast_;  // statement_fast_path() when constructed
     std::vector<frame> frames_;
     std::size_t scanned_ = 0;                                // tokens checked for close tags
     std::size_t last_close_ = static_cast<std::size_t>(-1);  // index of the last close tag or eof
@@ -573,6 +732,14 @@ const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.t
 std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settled(); }
 bool stream_syntax::can_release(std::size_t tokens) const noexcept { return impl_->parser.can_release(tokens); }
 void stream_syntax::release(std::size_t tokens) { impl_->parser.release(tokens); }
+std::string stream_syntax::dump_state() const { return impl_->parser.dump_state(); }
+
+namespace {
+thread_local bool fast_path_on = true;
+}  // namespace
+
+void set_statement_fast_path(bool on) noexcept { fast_path_on = on; }
+bool statement_fast_path() noexcept { return fast_path_on; }
 
 syntax_tree parse_syntax(const lex_output& lexed, tier t) {
     syntax_parser p(t);

@@ -77,6 +77,9 @@ public:
     // caller has taken) are cleared.
     [[nodiscard]] bool can_release(std::size_t tokens) const noexcept;
     void release(std::size_t tokens);
+    // Every field of the parse state as text (the tree, the cursor, the recovery state, the rule
+    // frames), for the tests that compare the fast path (statement_fast.hpp) with the productions.
+    [[nodiscard]] std::string dump_state() const;
 
 private:
     struct impl;

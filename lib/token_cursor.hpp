@@ -98,6 +98,24 @@ protected:
     // Token fetches since the last call, for the work counter (work_counter.hpp).
     std::uint64_t take_looks() { return std::exchange(looks_, 0); }
 
+    // The fast path (statement_fast.hpp): appends a clean unit whose tokens [u.first, u.last] are
+    // all lexed, u.first being the current token, and leaves what fetching and consuming them one
+    // by one into it would: each marked as the unit's, the cursor past the last one, which counts
+    // as fetched. No unit may be open. `looked` tokens count as fetches for the work counter.
+    void append_clean_unit(const unit& u, std::size_t looked) {
+        if constexpr (k_work_counter) looks_ += looked;
+        const auto index = static_cast<std::int32_t>(tree_.units.size());
+        tree_.units.push_back(u);
+        std::fill(tree_.token_unit.begin() + u.first, tree_.token_unit.begin() + u.last + 1, index);
+        fetched_ = std::max<std::size_t>(fetched_, u.last);
+        // consume() moves past every token but a finished stream's eof, which a unit never holds.
+        p_ = u.last + 1;
+    }
+    // Fetches the fast path made and dropped (it declined): for the work counter only.
+    void count_looks(std::size_t looked) {
+        if constexpr (k_work_counter) looks_ += looked;
+    }
+
     syntax_tree tree_;
     int unit_ = -1;  // the unit consumed tokens are recorded in, or -1
 

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+// Fuzzes the statement parser's fast path (lib/statement_fast.hpp) against the productions alone,
+// in all four tiers: the parse state after every token, and the results, must be the same with
+// the fast path on and off (P13, check_statement_fast in invariants.hpp).
+#include "fuzz_target.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view in = plurnk::fuzz::as_view(data, size);
+    for (const plurnk::tier t : {plurnk::tier::parse, plurnk::tier::statements, plurnk::tier::log, plurnk::tier::client}) {
+        plurnk::fuzz::require(plurnk::fuzz::check_statement_fast(in, t));
+    }
+    return 0;
+}
