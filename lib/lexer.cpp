@@ -171,16 +171,22 @@ stream_lexer& stream_lexer::operator=(const stream_lexer& other) {
     if (this != &other) *impl_ = *other.impl_;
     return *this;
 }
-void stream_lexer::advance(std::string_view input, bool finished) { impl_->advance(input, finished); }
+// Out of line (stream_lexer::advance() is inline): a step asleep first takes the bytes seen
+// since it stalled, then the steps run, and the step undone last (if any) may go to sleep.
+void stream_lexer::advance_steps(std::string_view input, bool finished) {
+    if (sleep_ != sleep_kind::awake) impl_->resume(seen_);
+    impl_->advance(input, finished);
+    impl_->sleep(*this);
+}
 const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
 std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
 
-bool stream_lexer::can_release() const noexcept {
+bool stream_lexer::can_release(std::string_view input) const noexcept {
     const impl& m = *impl_;
     // Between statements, no TURN open (its closer is matched against the opener's text), and
     // not inside a UTF-8 sequence (positions restart counting at the cut).
     return !m.eof_emitted_ && m.mode_ == mode::normal && m.turn_stack_.empty() && m.depth_ == 0 && m.i_ > 0 &&
-           m.i_ <= m.s_.size() && static_cast<unsigned char>(m.s_[m.i_ - 1]) < 0x80;
+           m.i_ <= input.size() && static_cast<unsigned char>(input[m.i_ - 1]) < 0x80;
 }
 
 std::size_t stream_lexer::release() noexcept {
@@ -188,6 +194,8 @@ std::size_t stream_lexer::release() noexcept {
     const std::size_t cut = m.i_;
     const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
     m.i_ = 0;
+    seen_ = seen_ >= cut ? seen_ - cut : 0;
+    until_ = until_ >= cut ? until_ - cut : 0;
     m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
     for (impl::run_hint& h : m.hints_) {
         if (h.start != impl::k_none && h.start >= cut) {

@@ -43,7 +43,7 @@ struct stream_parser::state {
     void maybe_release() {
         if (release_threshold == 0 || lexer.position() < release_threshold) return;
         const std::size_t tokens = lexer.output().tokens.size();
-        if (!lexer.can_release() || !syntax.can_release(tokens) || !builder.can_release(tokens)) return;
+        if (!lexer.can_release(buffer) || !syntax.can_release(tokens) || !builder.can_release(tokens)) return;
         if (2 * lexer.position() < buffer.size()) return;  // keep the erase amortized
         builder.release(lexer.position(), tokens);
         syntax.release(tokens);
@@ -249,8 +249,7 @@ void stream_parser::feed(std::string_view chunk) {
     const std::size_t room = detail::input_limit(s.options) - (s.released + s.buffer.size());
     if (room == 0) return;
     s.buffer.append(chunk.substr(0, room));
-    s.lexer.advance(s.buffer, false);
-    if (s.worth_trying()) s.parse_more(callback_);
+    if (s.lexer.advance(s.buffer, false) && s.worth_trying()) s.parse_more(callback_);
     if (s.runaway_limit != 0) s.check_runaway(runaway_);
 }
 
