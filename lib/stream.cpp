@@ -3,7 +3,8 @@
 // growing input. Each feed() appends to the buffer, lexes the tokens that became stable, lets the
 // statement parser take the steps those tokens allow, and reports the items that settled.
 // finish() runs the same code to the end, so its result is parse() of the concatenation for any
-// chunking. A statement-parser step that ran out of tokens is retried only when a token that can
+// chunking. A feed of a few bytes that cannot wake the lexer's sleeping step (lexer.hpp) appends
+// them and returns, inline and calling nothing: servers feed a token of about 4 bytes at a time. A statement-parser step that ran out of tokens is retried only when a token that can
 // end a step arrives (a close tag, an opener, a TURN closer) or when the pending tokens have doubled,
 // so retries cost amortized O(1) per token.
 //
@@ -13,6 +14,8 @@
 #include "plurnk/stream.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,12 +25,101 @@
 
 namespace plurnk {
 
+namespace {
+
+// The input held: bytes that grow at the end and drop a settled prefix. Not a std::string, whose
+// append is a call into the standard library: a feed of a token's few bytes is most of what a
+// stream does, and here it is a bounds check and a few moves, inline.
+class input_buffer {
+public:
+    input_buffer() = default;
+    input_buffer(const input_buffer& o) { *this = o; }
+    input_buffer& operator=(const input_buffer& o) {
+        if (this != &o) {
+            size_ = 0;
+            if (o.size_ > cap_) {
+                data_ = std::make_unique_for_overwrite<char[]>(o.size_);
+                cap_ = o.size_;
+            }
+            if (o.size_ != 0) std::memcpy(data_.get(), o.data_.get(), o.size_);
+            size_ = o.size_;
+        }
+        return *this;
+    }
+    input_buffer(input_buffer&& o) noexcept
+        : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)), cap_(std::exchange(o.cap_, 0)) {}
+    input_buffer& operator=(input_buffer&& o) noexcept {
+        data_ = std::move(o.data_);
+        size_ = std::exchange(o.size_, 0);
+        cap_ = std::exchange(o.cap_, 0);
+        return *this;
+    }
+    ~input_buffer() = default;
+
+    [[nodiscard]] std::string_view view() const noexcept { return {data_.get(), size_}; }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+    // Whether n more bytes fit without growing.
+    [[nodiscard]] bool fits(std::size_t n) const noexcept { return n <= cap_ - size_; }
+    void append(std::string_view s) {
+        if (!fits(s.size())) grow(s.size());
+        if (s.size() > 16) {
+            std::memcpy(data_.get() + size_, s.data(), s.size());
+        } else {
+            copy_short(data_.get() + size_, s.data(), s.size());
+        }
+        size_ += s.size();
+    }
+    // The same for at most 16 bytes that fit: a few moves, no call.
+    void append_short(std::string_view s) noexcept {
+        copy_short(data_.get() + size_, s.data(), s.size());
+        size_ += s.size();
+    }
+    // Drops the first n bytes.
+    void erase_front(std::size_t n) noexcept {
+        std::memmove(data_.get(), data_.get() + n, size_ - n);
+        size_ -= n;
+    }
+
+private:
+    // Room for `more` bytes past size_, at least doubling (appends stay amortized O(1) a byte).
+    [[gnu::noinline]] void grow(std::size_t more) {
+        const std::size_t cap = std::max({size_ + more, 2 * cap_, std::size_t{64}});
+        auto d = std::make_unique_for_overwrite<char[]>(cap);
+        if (size_ != 0) std::memcpy(d.get(), data_.get(), size_);
+        data_ = std::move(d);
+        cap_ = cap;
+    }
+    // memcpy() of n <= 16 bytes, as two overlapping fixed-size moves.
+    static void copy_short(char* d, const char* s, std::size_t n) noexcept {
+        if (n >= 8) {
+            std::memcpy(d, s, 8);
+            std::memcpy(d + n - 8, s + n - 8, 8);
+        } else if (n >= 4) {
+            std::memcpy(d, s, 4);
+            std::memcpy(d + n - 4, s + n - 4, 4);
+        } else if (n != 0) {
+            d[0] = s[0];
+            d[n / 2] = s[n / 2];
+            d[n - 1] = s[n - 1];
+        }
+    }
+
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0;
+    std::size_t cap_ = 0;
+};
+
+}  // namespace
+
 struct stream_parser::state {
-    state(tier tr, const parse_options& o) : t(tr), options(o), lexer(o.max_turn_depth), syntax(tr), builder(tr) {}
+    state(tier tr, const parse_options& o)
+        : t(tr), options(o), limit(detail::input_limit(o)), lexer(o.max_turn_depth), syntax(tr), builder(tr) {}
 
     tier t;
     parse_options options;
-    std::string buffer;
+    std::size_t limit;  // detail::input_limit(options)
+    input_buffer buffer;
     detail::stream_lexer lexer;
     detail::stream_syntax syntax;
     detail::result_builder builder;
@@ -43,7 +135,7 @@ struct stream_parser::state {
     void maybe_release() {
         if (release_threshold == 0 || lexer.position() < release_threshold) return;
         const std::size_t tokens = lexer.output().tokens.size();
-        if (!lexer.can_release(buffer) || !syntax.can_release(tokens) || !builder.can_release(tokens)) return;
+        if (!lexer.can_release(buffer.view()) || !syntax.can_release(tokens) || !builder.can_release(tokens)) return;
         if (2 * lexer.position() < buffer.size()) return;  // keep the erase amortized
         builder.release(lexer.position(), tokens);
         syntax.release(tokens);
@@ -53,7 +145,7 @@ struct stream_parser::state {
         open_state.has = false;
         open_state.turns.clear();
         const std::size_t cut = lexer.release();
-        buffer.erase(0, cut);
+        buffer.erase_front(cut);
         released += cut;
         tried_tokens = 0;
         scanned_tokens = 0;
@@ -93,7 +185,7 @@ struct stream_parser::state {
                     o.op = t.op;
                     o.where = W::slots;
                     o.begin = released + t.begin;
-                    o.suffix = t.end > t.begin + 6 ? buffer.substr(t.begin + 6, t.end - t.begin - 6) : std::string();
+                    o.suffix = t.end > t.begin + 6 ? std::string(buffer.view().substr(t.begin + 6, t.end - t.begin - 6)) : std::string();
                     o.openers = 0;
                     o.opener_scan = o.begin + 2;
                     break;
@@ -122,15 +214,16 @@ struct stream_parser::state {
         if (!o.has) return;
         // Openers at the start of a line after the open statement's own, each position looked at
         // once.
+        const std::string_view in = buffer.view();
         std::size_t i = std::max(o.opener_scan, released) - released;
         for (;;) {
-            i = buffer.find("<<", i);
-            if (i == std::string::npos) {
-                i = buffer.empty() ? 0 : buffer.size() - 1;  // a `<` at the end may start one
+            i = in.find("<<", i);
+            if (i == std::string_view::npos) {
+                i = in.empty() ? 0 : in.size() - 1;  // a `<` at the end may start one
                 break;
             }
-            if (i + 6 > buffer.size()) break;  // its keyword has not arrived yet
-            if (at_line_start(i) && op_from_name(std::string_view(buffer).substr(i + 2, 4))) ++o.openers;
+            if (i + 6 > in.size()) break;  // its keyword has not arrived yet
+            if (at_line_start(in, i) && op_from_name(in.substr(i + 2, 4))) ++o.openers;
             ++i;
         }
         o.opener_scan = std::max(o.opener_scan, released + i);
@@ -138,9 +231,9 @@ struct stream_parser::state {
 
     // Whether only spaces and tabs stand between buffer[i] and a line end before it. (The open
     // statement's `<<` is held, and it comes before i, so the look back stays in the buffer.)
-    bool at_line_start(std::size_t i) const noexcept {
-        while (i > 0 && (buffer[i - 1] == ' ' || buffer[i - 1] == '\t')) --i;
-        return i > 0 && (buffer[i - 1] == '\n' || buffer[i - 1] == '\r');
+    static bool at_line_start(std::string_view in, std::size_t i) noexcept {
+        while (i > 0 && (in[i - 1] == ' ' || in[i - 1] == '\t')) --i;
+        return i > 0 && (in[i - 1] == '\n' || in[i - 1] == '\r');
     }
 
     open_info info() {
@@ -179,8 +272,13 @@ struct stream_parser::state {
         cb(o);
     }
 
-    // The statement parser and the builder on the tokens lexed so far.
-    [[gnu::noinline]] void parse_more(const callback& cb);
+    // The rest of a feed() that left its fast path: the chunk did not fit (in the buffer's room
+    // or under the input limit) and is not `appended` yet, or the lexer's step woke. The lexer
+    // runs its steps, then the statement parser and the builder take the tokens lexed so far
+    // when worth_trying() says so. Out of line: most feeds do not get here, and need not pay for
+    // what it keeps in registers.
+    [[gnu::noinline]] void feed_on(stream_parser& p, std::string_view chunk, bool appended);
+    void parse_more(const callback& cb);
 
     // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
     // until the next attempt (that was quadratic on a long run of tokens that end no step).
@@ -233,33 +331,47 @@ detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
 
 }  // namespace
 
-// Out of line: most feeds do not get here, and need not pay for what it keeps in registers.
 void stream_parser::state::parse_more(const callback& cb) {
     const auto& toks = lexer.output().tokens;
     syntax.advance(toks, false);
     tried_tokens = toks.size();
-    builder.advance(buffer, lexer.output(), syntax.tree(), syntax.settled(), make_sink(cb));
+    builder.advance(buffer.view(), lexer.output(), syntax.tree(), syntax.settled(), make_sink(cb));
     maybe_release();
 }
 
+// The common feed, all inline and with no call but in tail position (so it saves no registers):
+// the chunk fits, and the lexer's step stays asleep. The rest is feed_on().
 void stream_parser::feed(std::string_view chunk) {
     state& s = *state_;
     if (s.finished || chunk.empty()) return;
+    if (chunk.size() > detail::stream_lexer::k_short || !s.buffer.fits(chunk.size()) ||
+        chunk.size() > s.limit - (s.released + s.buffer.size())) {
+        return s.feed_on(*this, chunk, false);
+    }
     s.total += chunk.size();
-    const std::size_t room = detail::input_limit(s.options) - (s.released + s.buffer.size());
-    if (room == 0) return;
-    s.buffer.append(chunk.substr(0, room));
-    if (s.lexer.advance(s.buffer, false) && s.worth_trying()) s.parse_more(callback_);
-    if (s.runaway_limit != 0) s.check_runaway(runaway_);
+    s.buffer.append_short(chunk);
+    if (!s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
+    if (s.runaway_limit != 0) return s.check_runaway(runaway_);
+}
+
+void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, bool appended) {
+    if (!appended) {
+        total += chunk.size();
+        const std::size_t room = limit - (released + buffer.size());
+        if (room == 0) return;
+        buffer.append(chunk.substr(0, room));
+    }
+    if (lexer.advance(buffer.view(), false) && worth_trying()) parse_more(p.callback_);
+    if (runaway_limit != 0) check_runaway(p.runaway_);
 }
 
 parse_result stream_parser::finish() {
     state& s = *state_;
     if (s.finished) return {};
     s.finished = true;
-    s.lexer.advance(s.buffer, true);
+    s.lexer.advance(s.buffer.view(), true);
     s.syntax.advance(s.lexer.output().tokens, true);
-    parse_result r = s.builder.finish(s.buffer, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
+    parse_result r = s.builder.finish(s.buffer.view(), s.lexer.output(), s.syntax.tree(), make_sink(callback_));
     if (s.total > s.released + s.buffer.size()) {
         detail::append_input_limit_error(r, s.builder.position_of(s.buffer.size()), s.released + s.buffer.size(),
                                          s.total);
