@@ -82,6 +82,7 @@ public:
     }
 
     void reserve_errors(std::size_t n) { tree_.errors.reserve(n); }
+    void reserve_tokens(std::size_t n) { tree_.token_unit.reserve(n); }
 
     // See stream_syntax::release().
     [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
@@ -568,6 +569,7 @@ const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.t
 std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settled(); }
 bool stream_syntax::can_release(std::size_t tokens) const noexcept { return impl_->parser.can_release(tokens); }
 void stream_syntax::release(std::size_t tokens) { impl_->parser.release(tokens); }
+void stream_syntax::reserve_tokens(std::size_t n) { impl_->parser.reserve_tokens(n); }
 
 syntax_tree parse_syntax(const lex_output& lexed, tier t) {
     syntax_parser p(t);

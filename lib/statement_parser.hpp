@@ -77,6 +77,8 @@ public:
     // caller has taken) are cleared.
     [[nodiscard]] bool can_release(std::size_t tokens) const noexcept;
     void release(std::size_t tokens);
+    // Room for n tokens' records, so that a large feed does not regrow them step by step.
+    void reserve_tokens(std::size_t n);
 
 private:
     struct impl;

@@ -81,7 +81,6 @@ public:
         size_ -= n;
     }
 
-private:
     // Room for `more` bytes past size_, at least doubling (appends stay amortized O(1) a byte).
     [[gnu::noinline]] void grow(std::size_t more) {
         const std::size_t cap = std::max({size_ + more, 2 * cap_, std::size_t{64}});
@@ -90,6 +89,8 @@ private:
         data_ = std::move(d);
         cap_ = cap;
     }
+
+private:
     // memcpy() of n <= 16 bytes, as two overlapping fixed-size moves.
     static void copy_short(char* d, const char* s, std::size_t n) noexcept {
         if (n >= 8) {
@@ -278,6 +279,31 @@ struct stream_parser::state {
     // when worth_trying() says so. Out of line: most feeds do not get here, and need not pay for
     // what it keeps in registers.
     [[gnu::noinline]] void feed_on(stream_parser& p, std::string_view chunk, bool appended);
+    static constexpr std::size_t k_piece = 64 * 1024;
+    // The length of the next piece of `chunk` (longer than k_piece): up to the first `<<` at the
+    // start of a line at least k_piece in and at most 2 * k_piece, else k_piece. Each byte is
+    // searched at most once over the chunk (the next search starts k_piece further on).
+    static std::size_t piece_end(std::string_view chunk) noexcept {
+        const std::string_view window = chunk.substr(0, 2 * k_piece);
+        for (std::size_t i = k_piece;; ++i) {
+            i = window.find('<', i);
+            if (i == std::string_view::npos || i + 1 >= window.size()) return k_piece;
+            if (window[i + 1] == '<' && window[i - 1] == '\n') return i;
+        }
+    }
+    // Before a piece of n bytes of a large chunk with `rest` bytes to go (the piece included):
+    // when the tokens would outgrow their room, they are piling up (nothing settles to be
+    // released), and they get room for the rest of the chunk at once, as the one-shot lexer
+    // reserves for its input (a token per 3 bytes); doubling would copy them and touch up to
+    // twice their memory. Room that stays unused is address space only.
+    void reserve_tokens(std::size_t n, std::size_t rest) {
+        const auto& toks = lexer.output().tokens;
+        const std::size_t need = toks.size() + n / 3 + 4;
+        if (need <= toks.capacity()) return;
+        const std::size_t want = std::max(toks.empty() ? need : toks.size() + rest / 3 + 4, 2 * toks.capacity());
+        lexer.reserve_tokens(want);
+        syntax.reserve_tokens(want);
+    }
     void parse_more(const callback& cb);
 
     // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
@@ -357,9 +383,24 @@ void stream_parser::feed(std::string_view chunk) {
 void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, bool appended) {
     if (!appended) {
         total += chunk.size();
-        const std::size_t room = limit - (released + buffer.size());
-        if (room == 0) return;
-        buffer.append(chunk.substr(0, room));
+        chunk = chunk.substr(0, limit - (released + buffer.size()));
+        // A large chunk goes in by pieces, each taken as a feed of its own (without the runaway
+        // check, which looks at the end of the chunk): what settles in a piece is released
+        // before the next is appended, so the buffer and the token vectors stay about a piece
+        // long and warm, where appending the whole chunk would copy it all into fresh memory.
+        // A piece ends before a `<<` at the start of a line when one follows soon, where a
+        // statement usually ends (so there is something to release). The buffer's room is
+        // made for the whole chunk at once, for when nothing settles.
+        if (chunk.size() > k_piece && !buffer.fits(chunk.size())) buffer.grow(chunk.size());
+        while (chunk.size() > k_piece) {
+            const std::size_t n = piece_end(chunk);
+            reserve_tokens(n, chunk.size());
+            buffer.append(chunk.substr(0, n));
+            chunk.remove_prefix(n);
+            if (lexer.advance(buffer.view(), false) && worth_trying()) parse_more(p.callback_);
+        }
+        if (chunk.empty()) return;
+        buffer.append(chunk);
     }
     if (lexer.advance(buffer.view(), false) && worth_trying()) parse_more(p.callback_);
     if (runaway_limit != 0) check_runaway(p.runaway_);

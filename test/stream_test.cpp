@@ -409,6 +409,58 @@ TEST_CASE("stream: a statement is reported as soon as its close tag is settled",
     CHECK(events == r.items.size());
 }
 
+// A chunk larger than a piece (64 KB) goes in by pieces that end, when they can, before a `<<`
+// at the start of a line: the result and the events are those of any other chunking, what is
+// open at the end is what the whole chunk leaves open, and settled input is dropped along the
+// way (what is held afterwards is the open rest, not the chunk).
+TEST_CASE("stream: a large chunk in one feed", "[stream]") {
+    using namespace plurnk;
+    std::string statements = "<<PLAN:many:PLAN\n";
+    for (int i = 0; statements.size() < 300000; ++i) {
+        statements += "<<READ[t](src/f" + std::to_string(i) + ".ts)<1,20>::READ\ntext " + std::to_string(i) + " <<EDIT(a):x:\n<<y\n:EDIT\n";
+    }
+    std::string body = "<<EDIT(big.ts):";  // one body across pieces, with line-start `<<` in it
+    while (body.size() < 300000) body += "line: <<x\n<<READ(a)::READ\n";
+    const std::string turn = "<<TURN:" + statements + "<<SEND[200]:d:SEND\n:TURN";
+    struct large {
+        tier t;
+        std::string input;
+        bool held;  // whether it ends inside something open (else what is held at the end is small)
+    };
+    const std::vector<large> inputs = {
+        {tier::parse, statements + "<<SEND[200]:d:SEND\n", false},
+        {tier::parse, statements, false},
+        {tier::statements, body + ":EDIT\n<<READ(b)::READ\n", false},
+        {tier::statements, body, true},  // the body never closes
+        {tier::log, turn, true},         // nothing settles inside an open TURN
+    };
+    for (const auto& [t, input, held] : inputs) {
+        vector_case v{"large", t, input, {}, {}};
+        expect(v);
+        for (const std::size_t release : {std::size_t{1}, stream_parser::k_default_release_threshold}) {
+            CHECK(check_run(stream_run(v, {input.size()}, release), v).empty());
+            // A large chunk after a small one, and a small one after.
+            CHECK(check_run(stream_run(v, {7, input.size() - 107, 100}, release), v).empty());
+        }
+        stream_parser p(t);
+        p.feed(input);
+        if (held) {
+            CHECK(p.retained() > 200000);
+        } else {
+            CHECK(p.retained() < 3 * stream_parser::k_default_release_threshold);
+        }
+        const open_info whole = p.open();
+        stream_parser q(t);
+        for (std::size_t at = 0; at < input.size(); at += 4096) q.feed(std::string_view(input).substr(at, 4096));
+        const open_info fed = q.open();
+        CHECK(whole.where == fed.where);
+        CHECK(whole.begin == fed.begin);
+        CHECK(whole.bytes == fed.bytes);
+        CHECK(whole.openers == fed.openers);
+        CHECK(whole.turn_depth == fed.turn_depth);
+    }
+}
+
 TEST_CASE("stream: size, safe_prefix and finished", "[stream]") {
     const std::string input = "<<PLAN:p:PLAN\nsome text <<READ(a)::READ\n<<SEND[200]:d:SEND";
     plurnk::stream_parser p(plurnk::tier::parse);
