@@ -83,7 +83,7 @@ public:
 
     // Room for `more` bytes past size_, at least doubling (appends stay amortized O(1) a byte).
     [[gnu::noinline]] void grow(std::size_t more) {
-        const std::size_t cap = std::max({size_ + more, 2 * cap_, std::size_t{64}});
+        const std::size_t cap = std::max({size_ + more, 2 * cap_, k_first_room});
         auto d = std::make_unique_for_overwrite<char[]>(cap);
         if (size_ != 0) std::memcpy(d.get(), data_.get(), size_);
         data_ = std::move(d);
@@ -106,6 +106,10 @@ private:
         }
     }
 
+    // The first room: what is held before a release can happen (the default release threshold),
+    // so that a stream of small feeds does not grow it from a few bytes by doubling.
+    static constexpr std::size_t k_first_room = stream_parser::k_default_release_threshold;
+
     std::unique_ptr<char[]> data_;
     std::size_t size_ = 0;
     std::size_t cap_ = 0;
@@ -115,7 +119,13 @@ private:
 
 struct stream_parser::state {
     state(tier tr, const parse_options& o)
-        : t(tr), options(o), limit(detail::input_limit(o)), lexer(o.max_turn_depth), syntax(tr), builder(tr) {}
+        : t(tr), options(o), limit(detail::input_limit(o)), lexer(o.max_turn_depth), syntax(tr), builder(tr) {
+        // Room for the tokens of the first release threshold's worth of input (a token per 8
+        // bytes or so), rather than growing from one by doubling.
+        lexer.reserve_tokens(k_first_tokens);
+        syntax.reserve_tokens(k_first_tokens);
+    }
+    static constexpr std::size_t k_first_tokens = 512;
 
     tier t;
     parse_options options;
@@ -150,9 +160,13 @@ struct stream_parser::state {
         released += cut;
         tried_tokens = 0;
         scanned_tokens = 0;
+        built_settled = 0;
+        built_errors = 0;
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
     std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
+    std::size_t built_settled = 0;   // syntax.settled() at the last builder.advance()
+    std::size_t built_errors = 0;    // lexer and parser errors at the last builder.advance()
 
     // ---- What is open (open(), the runaway check) ----
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -358,10 +372,17 @@ detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
 }  // namespace
 
 void stream_parser::state::parse_more(const callback& cb) {
-    const auto& toks = lexer.output().tokens;
-    syntax.advance(toks, false);
-    tried_tokens = toks.size();
-    builder.advance(buffer.view(), lexer.output(), syntax.tree(), syntax.settled(), make_sink(cb));
+    const detail::lex_output& lexed = lexer.output();
+    syntax.advance(lexed.tokens, false);
+    tried_tokens = lexed.tokens.size();
+    // The builder takes settled tokens and new errors: with neither there is nothing for it to do
+    // (nor to release, which needs every token settled).
+    const std::size_t settled = syntax.settled();
+    const std::size_t errors = lexed.errors.size() + syntax.tree().errors.size();
+    if (settled == built_settled && errors == built_errors) return;
+    built_settled = settled;
+    built_errors = errors;
+    builder.advance(buffer.view(), lexed, syntax.tree(), settled, make_sink(cb));
     maybe_release();
 }
 
