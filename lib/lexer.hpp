@@ -137,10 +137,8 @@ private:
         std::size_t k = seen_;
         switch (sleep_) {
             case sleep_kind::run:
-                if (!Short && wake_byte_ != 0 && n - k > k_short) {
-                    // A body waits for a ':', which memchr finds faster than a table.
-                    const void* hit = std::memchr(input.data() + k, wake_byte_, n - k);
-                    k = hit == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(hit) - input.data());
+                if (!Short && body_run_) {
+                    k = body_run_end(input, k);
                 } else {
                     const byte_set& wake = *wake_;
                     while (k < n && !wake[static_cast<unsigned char>(input[k])]) ++k;
@@ -159,11 +157,29 @@ private:
         seen_ = k;
         return k == n;
     }
+    // A body waits for its close tag: a ':' and the open tag (at tag_at_). memchr finds each ':',
+    // and one whose next bytes differ from the tag before the input ends starts no close tag
+    // (lex_body() would skip it too). Returns where the lexer must look: the first ':' that
+    // starts the tag or may, or the end.
+    std::size_t body_run_end(std::string_view input, std::size_t k) const noexcept {
+        const std::size_t n = input.size();
+        for (;;) {
+            const void* hit = k < n ? std::memchr(input.data() + k, ':', n - k) : nullptr;
+            if (hit == nullptr) return n;
+            const std::size_t c = static_cast<std::size_t>(static_cast<const char*>(hit) - input.data());
+            std::size_t m = 0;
+            while (m < tag_len_ && c + 1 + m < n && input[c + 1 + m] == input[tag_at_ + m]) ++m;
+            if (m == tag_len_ || c + 1 + m == n) return c;
+            k = c + 1;
+        }
+    }
     [[gnu::noinline]] void advance_steps(std::string_view input, bool finished);
 
     sleep_kind sleep_ = sleep_kind::awake;
-    char wake_byte_ = 0;               // run: the wake set's one byte, when it has only one
+    bool body_run_ = false;            // run: a body (its wake set is ':' and it checks the tag)
     const byte_set* wake_ = nullptr;   // run: its wake set
+    std::size_t tag_at_ = 0;           // body: where the open tag is in the input
+    std::size_t tag_len_ = 0;          // body: its length
     std::size_t until_ = 0;            // literal: where it ends; length: the input size that wakes
     std::size_t lit_shift_ = 0;        // literal: how far before the compare it is
     std::size_t seen_ = 0;             // asleep: the input looked at (the run or literal reaches here)

@@ -178,7 +178,7 @@ struct stream_lexer::impl {
             asleep_ = slot;
             l.sleep_ = kind::run;
             l.wake_ = &set;
-            l.wake_byte_ = &set == &k_wake_body ? ':' : '\0';
+            l.body_run_ = slot == k_body_slot;
         };
         // The open tag compared from `at` (its first `matched` bytes are), unless it is complete.
         const auto literal = [&](hint_slot slot, std::size_t at) {
@@ -193,6 +193,8 @@ struct stream_lexer::impl {
             case mode::body:
                 if (body_scan_ == s_.size()) {
                     run(k_body_slot, k_wake_body);
+                    l.tag_at_ = tag_b_;
+                    l.tag_len_ = tag_e_ - tag_b_;
                 } else if (stalled_at_end(h_body_tag, body_scan_ + 1)) {
                     literal(h_body_tag, body_scan_ + 1);  // the close tag after the ':' at body_scan_
                 }
