@@ -173,10 +173,14 @@ stream_lexer& stream_lexer::operator=(const stream_lexer& other) {
 }
 // Out of line (stream_lexer::advance() is inline): a step asleep first takes the bytes seen
 // since it stalled, then the steps run, and the step undone last (if any) may go to sleep.
-void stream_lexer::advance_steps(std::string_view input, bool finished) {
+void stream_lexer::advance_steps(std::string_view input, bool finished, std::size_t pause_at) {
     if (sleep_ != sleep_kind::awake) impl_->resume(seen_);
-    impl_->advance(input, finished);
-    impl_->sleep(*this);
+    paused_ = impl_->advance(input, finished, pause_at);
+    if (paused_) {
+        sleep_ = sleep_kind::awake;  // no step was undone
+    } else {
+        impl_->sleep(*this);
+    }
 }
 const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
 std::size_t stream_lexer::position() const noexcept { return impl_->i_; }

@@ -88,12 +88,18 @@ public:
     // Lexes what `input` (the whole input so far) adds. Inline, for the streamed case where most
     // feeds do nothing else: the step undone last may be asleep (see sleep_kind), and while the
     // new bytes cannot wake it no step is tried and undone. Returns whether it ran steps (only
-    // then can there be new tokens).
-    bool advance(std::string_view input, bool finished) {
+    // then can there be new tokens). An unfinished input may pause at `pause_at`: lexing stops
+    // after the first close tag that ends there or later with no TURN open (everything before
+    // it may then be released), paused() says so, and the next advance() goes on from there.
+    static constexpr std::size_t k_no_pause = static_cast<std::size_t>(-1);
+    bool advance(std::string_view input, bool finished, std::size_t pause_at = k_no_pause) {
         if (!finished && stays_asleep(input)) return false;
-        advance_steps(input, finished);
+        advance_steps(input, finished, pause_at);
         return true;
     }
+    // advance() past its inline check, for a caller that made it (stays_asleep() said no).
+    [[gnu::noinline]] void advance_steps(std::string_view input, bool finished, std::size_t pause_at);
+    [[nodiscard]] bool paused() const noexcept { return paused_; }
     // Whether advance(input, false) would run no step. The short form is for inputs that grew by
     // at most k_short bytes since the last look, and calls nothing.
     bool stays_asleep(std::string_view input) noexcept { return sleep_ != sleep_kind::awake && still_asleep<false>(input); }
@@ -173,8 +179,7 @@ private:
             k = c + 1;
         }
     }
-    [[gnu::noinline]] void advance_steps(std::string_view input, bool finished);
-
+    bool paused_ = false;
     sleep_kind sleep_ = sleep_kind::awake;
     bool body_run_ = false;            // run: a body (its wake set is ':' and it checks the tag)
     const byte_set* wake_ = nullptr;   // run: its wake set

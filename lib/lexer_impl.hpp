@@ -87,9 +87,11 @@ inline constexpr stream_lexer::byte_set k_wake_blanks = byte_set_of([](unsigned 
 struct stream_lexer::impl {
     explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth) {}
 
-    void advance(std::string_view in, bool finished) {
+    // Returns whether it paused (see stream_lexer::advance()).
+    bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause) {
         s_ = in;
         finished_ = finished;
+        bool paused = false;
         if (!eof_emitted_) {
             while (i_ < s_.size()) {
                 const saved_state saved = save();
@@ -97,6 +99,11 @@ struct stream_lexer::impl {
                 step();
                 if (hit_end_ && !finished_) {
                     restore(saved);
+                    break;
+                }
+                if (i_ >= pause_at && mode_ == mode::normal && out_.tokens.size() > saved.tokens &&
+                    out_.tokens.back().kind == tok::close_tag && turn_stack_.empty() && !finished_) {
+                    paused = true;
                     break;
                 }
             }
@@ -111,6 +118,7 @@ struct stream_lexer::impl {
             count_tokens(emitted_);
             examined_ = emitted_ = 0;
         }
+        return paused;
     }
 
     std::size_t max_turn_depth_;

@@ -162,6 +162,7 @@ struct stream_parser::state {
         scanned_tokens = 0;
         built_settled = 0;
         built_errors = 0;
+        pause_from = 0;
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
     std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
@@ -294,17 +295,6 @@ struct stream_parser::state {
     // what it keeps in registers.
     [[gnu::noinline]] void feed_on(stream_parser& p, std::string_view chunk, bool appended);
     static constexpr std::size_t k_piece = 64 * 1024;
-    // The length of the next piece of `chunk` (longer than k_piece): up to the first `<<` at the
-    // start of a line at least k_piece in and at most 2 * k_piece, else k_piece. Each byte is
-    // searched at most once over the chunk (the next search starts k_piece further on).
-    static std::size_t piece_end(std::string_view chunk) noexcept {
-        const std::string_view window = chunk.substr(0, 2 * k_piece);
-        for (std::size_t i = k_piece;; ++i) {
-            i = window.find('<', i);
-            if (i == std::string_view::npos || i + 1 >= window.size()) return k_piece;
-            if (window[i + 1] == '<' && window[i - 1] == '\n') return i;
-        }
-    }
     // Before a piece of n bytes of a large chunk with `rest` bytes to go (the piece included):
     // when the tokens would outgrow their room, they are piling up (nothing settles to be
     // released), and they get room for the rest of the chunk at once, as the one-shot lexer
@@ -319,6 +309,20 @@ struct stream_parser::state {
         syntax.reserve_tokens(want);
     }
     void parse_more(const callback& cb);
+
+    // The lexer on what the buffer holds, then the statement parser and the builder when
+    // worth_trying() says so. The lexer pauses at a statement's close tag where a release could
+    // happen (pause_at()), and the parser and builder catch up there, so settled input is
+    // dropped at the end of a statement whatever the chunking, not only when a chunk happens to
+    // end between two statements.
+    void lex_more(const callback& cb);
+    // Where the lexer may pause: past the release threshold, far enough that the erase would be
+    // amortized (maybe_release()), and a threshold past the last pause that released nothing.
+    std::size_t pause_at() const noexcept {
+        if (release_threshold == 0) return detail::stream_lexer::k_no_pause;
+        return std::max({release_threshold, pause_from, (buffer.size() + 1) / 2});
+    }
+    std::size_t pause_from = 0;
 
     // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
     // until the next attempt (that was quadratic on a long run of tokens that end no step).
@@ -409,22 +413,31 @@ void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, boo
         // check, which looks at the end of the chunk): what settles in a piece is released
         // before the next is appended, so the buffer and the token vectors stay about a piece
         // long and warm, where appending the whole chunk would copy it all into fresh memory.
-        // A piece ends before a `<<` at the start of a line when one follows soon, where a
-        // statement usually ends (so there is something to release). The buffer's room is
-        // made for the whole chunk at once, for when nothing settles.
+        // The buffer's room is made for the whole chunk at once, for when nothing settles.
         if (chunk.size() > k_piece && !buffer.fits(chunk.size())) buffer.grow(chunk.size());
         while (chunk.size() > k_piece) {
-            const std::size_t n = piece_end(chunk);
-            reserve_tokens(n, chunk.size());
-            buffer.append(chunk.substr(0, n));
-            chunk.remove_prefix(n);
-            if (lexer.advance(buffer.view(), false) && worth_trying()) parse_more(p.callback_);
+            reserve_tokens(k_piece, chunk.size());
+            buffer.append(chunk.substr(0, k_piece));
+            chunk.remove_prefix(k_piece);
+            lex_more(p.callback_);
         }
         if (chunk.empty()) return;
         buffer.append(chunk);
     }
-    if (lexer.advance(buffer.view(), false) && worth_trying()) parse_more(p.callback_);
+    lex_more(p.callback_);
     if (runaway_limit != 0) check_runaway(p.runaway_);
+}
+
+void stream_parser::state::lex_more(const callback& cb) {
+    if (lexer.stays_asleep(buffer.view())) return;
+    for (;;) {
+        const std::size_t before = released;
+        lexer.advance_steps(buffer.view(), false, pause_at());
+        if (worth_trying()) parse_more(cb);
+        if (!lexer.paused()) return;
+        // A pause that released nothing: none before another threshold's worth of input.
+        if (released == before) pause_from = lexer.position() + release_threshold;
+    }
 }
 
 parse_result stream_parser::finish() {

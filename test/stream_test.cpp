@@ -555,6 +555,30 @@ TEST_CASE("stream: settled input is released, so what is held follows what is op
     CHECK(p.retained() < 200000);
 }
 
+// Input is released at the end of a statement even when no chunk ends there (the lexer pauses
+// at a close tag to let the parser and builder catch up): statements of ~10 KB fed in 997-byte
+// chunks, each chunk running from inside one body into the next, hold about one statement.
+TEST_CASE("stream: a statement end releases what came before at any chunking", "[stream]") {
+    using namespace plurnk;
+    std::string input;
+    for (int i = 0; i < 100; ++i) {
+        input += "<<EDIT(f" + std::to_string(i) + "):";
+        for (int k = 0; k < 1250; ++k) input += i % 2 == 0 ? "code: x\n" : "yyyyyyyy";  // 10 KB
+        input += ":EDIT\n";
+    }
+    for (const std::size_t chunk : {std::size_t{997}, std::size_t{64 * 1024 + 1}, input.size()}) {
+        stream_parser p(tier::statements);
+        std::size_t most = 0;
+        for (std::size_t at = 0; at < input.size(); at += chunk) {
+            p.feed(std::string_view(input).substr(at, chunk));
+            most = std::max(most, p.retained());
+        }
+        INFO("chunk " << chunk);
+        CHECK(most < 2 * 10030 + chunk);
+        CHECK(to_json(p.finish(), k_spans) == to_json(parse(input, tier::statements), k_spans));
+    }
+}
+
 // A long turn's settled items are shared between a parser and its checkpoints (streaming keeps
 // them in frozen pieces of a few hundred items). Checkpoints taken throughout, each of them fed
 // junk, abandoned or finished later, and restores at many points must leave every parser's result
