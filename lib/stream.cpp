@@ -163,6 +163,7 @@ struct stream_parser::state {
         built_settled = 0;
         built_errors = 0;
         pause_from = 0;
+        last_close = npos;
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
     std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
@@ -335,13 +336,27 @@ struct stream_parser::state {
         const std::size_t from = std::max(tried_tokens, scanned_tokens);
         detail::count_token_looks(toks.size() - from);
         scanned_tokens = toks.size();
+        bool opener = false;
         for (std::size_t i = from; i < toks.size(); ++i) {
             const detail::tok k = toks[i].kind;
-            if (k == detail::tok::close_tag || k == detail::tok::opener || k == detail::tok::close_turn) return true;
+            if (k == detail::tok::close_tag || k == detail::tok::close_turn) {
+                last_close = i;
+                return true;
+            }
+            opener = opener || k == detail::tok::opener;
         }
-        const std::size_t pending = tried_tokens - syntax.settled();
+        // A statement under way (the first token not settled is its opener, and no close tag
+        // came after it) settles nothing before its close tag: the statement parser would not
+        // even try its step (syntax_parser::can_step()).
+        const std::size_t settled = syntax.settled();
+        if (settled < toks.size() && toks[settled].kind == detail::tok::opener && (last_close == npos || last_close < settled)) {
+            return false;
+        }
+        if (opener) return true;
+        const std::size_t pending = tried_tokens - settled;
         return toks.size() - tried_tokens >= pending;
     }
+    std::size_t last_close = npos;  // index of the last close tag or TURN closer worth_trying() saw
 };
 
 stream_parser::stream_parser(tier t, const parse_options& options) : state_(std::make_unique<state>(t, options)) {}
