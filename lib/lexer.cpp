@@ -14,7 +14,11 @@
 // one-colon close) remembers how far an undone attempt got, so a long token arriving a few bytes
 // at a time is still scanned once; and the search for a reasoning enclosure's closer remembers
 // where the next closer is (or that there is none so far), so a run of unclosed openers costs
-// one search, not one per opener. work_counter.hpp counts the bytes examined.
+// one search, not one per opener. The step undone last may go to sleep (stream_lexer::advance()):
+// while new bytes cannot change it (none of its run's wake set, a literal that keeps matching, a
+// keyword still short of its bytes), advance() checks them inline and runs no step. The push
+// parser may ask the lexer to pause after a close tag, to release what came before.
+// work_counter.hpp counts the bytes examined.
 #include "lexer_impl.hpp"
 
 namespace plurnk::detail {

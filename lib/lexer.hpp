@@ -179,7 +179,7 @@ private:
             k = c + 1;
         }
     }
-    bool paused_ = false;
+    bool paused_ = false;              // the last advance() paused (see advance())
     sleep_kind sleep_ = sleep_kind::awake;
     bool body_run_ = false;            // run: a body (its wake set is ':' and it checks the tag)
     const byte_set* wake_ = nullptr;   // run: its wake set

@@ -4,9 +4,12 @@
 // statement parser take the steps those tokens allow, and reports the items that settled.
 // finish() runs the same code to the end, so its result is parse() of the concatenation for any
 // chunking. A feed of a few bytes that cannot wake the lexer's sleeping step (lexer.hpp) appends
-// them and returns, inline and calling nothing: servers feed a token of about 4 bytes at a time. A statement-parser step that ran out of tokens is retried only when a token that can
-// end a step arrives (a close tag, an opener, a TURN closer) or when the pending tokens have doubled,
-// so retries cost amortized O(1) per token.
+// them and returns, inline and calling nothing: servers feed a token of about 4 bytes at a time.
+// A statement-parser step that ran out of tokens is retried only when a token that can end a step
+// arrives (a close tag, a TURN closer, an opener after text) or when the pending tokens have
+// doubled, so retries cost amortized O(1) per token. Settled input is dropped at the end of a
+// statement (the lexer pauses there for the parser and builder to catch up), and a large chunk
+// goes in by 64 KB pieces, so memory follows what is open however the input is cut.
 //
 // open() folds the settled tokens, once each, into what is open (the last opener not closed yet,
 // which slot it is in, the stack of open TURN bodies) and scans the held input once for openers
