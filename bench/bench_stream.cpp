@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: MIT
-// The push parser's feed() cost (streaming issue): ns per feed() call and bytes/s for 1-, 4-, 16-
-// and 64-byte chunks on turn-2k.txt and on a 16 MB turn, and the per-byte cost of feeding 64 KB
-// after 1 KB versus after 16 MB of the same turn (it must not grow with what came before), and the
-// cost of a checkpoint (copying the parser) and of a restore (assigning the copy back) after 1 KB,
-// 1 MB and 16 MB of history (it must follow retained(), not the history).
-// The feed benchmarks also run the one-shot parse of the same input in every iteration (outside
-// the timed region) and report `x_oneshot`: the best streamed iteration's CPU time over the best
-// one-shot parse's, measured interleaved in this one process.
+// The push parser's feed() cost (streaming issue), each figure a ratio to a baseline measured
+// interleaved with it in this one process: batches of the two alternate, each batch is timed in
+// thread CPU time, and each side's best batch counts (best of N, N = the iterations).
+//   BM_feed_turn_2k/N, BM_feed_turn_16m/N: turn-2k.txt and a 16 MB turn fed in N-byte chunks
+//     (then finish()), against the one-shot parse of the same text: ns/call, MB/s and x_oneshot.
+//   BM_feed_after: 64 KB of a long turn fed in 4-byte chunks after 1 KB and after 16 MB of it
+//     (the per-byte cost must not grow with what came before): ns/byte of each and x_1k.
+//   BM_feed_large/MB: one feed() of MB megabytes (turn-2k.txt repeated, and a long turn of
+//     statements), then finish(), against the one-shot parse: x_oneshot.
+//   BM_checkpoint_after, BM_restore_after: copying a parser (a checkpoint) and assigning it back
+//     after 1 KB, 1 MB and 16 MB of history (they must follow retained(), not the history).
+// `bench_stream --window=OFFSET` runs no benchmark: it feeds a parser OFFSET bytes of the long
+// turn and then the 64 KB window of BM_feed_after once, inside feed_window(), for
+// bench/callgrind.sh to count its instructions.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -21,79 +30,95 @@
 namespace {
 
 // A parse-tier turn of about `size` bytes: PLAN, repeated statements, terminal SEND.
+std::string long_turn(std::size_t size) {
+    const std::string& body = plurnk::bench::data_file("statements-1m.txt");
+    std::string t = "<<PLAN:Stream a long turn.:PLAN\n";
+    t.reserve(size + body.size() + 64);
+    while (t.size() < size) t += body;
+    t += "\n<<SEND[200]:done:SEND\n";
+    return t;
+}
+
 const std::string& big_turn() {
-    static const std::string turn = [] {
-        const std::string& body = plurnk::bench::data_file("statements-1m.txt");
-        std::string t = "<<PLAN:Stream a long turn.:PLAN\n";
-        while (t.size() < (16u << 20)) t += body;
-        t += "\n<<SEND[200]:done:SEND\n";
-        return t;
-    }();
+    static const std::string turn = long_turn(16u << 20);
     return turn;
+}
+
+// The best CPU time per run of two jobs measured interleaved: each benchmark iteration times a
+// batch of `a` and then a batch of `b` (a batch repeats the job for at least ~2 ms, so the
+// clock's own cost, a system call here, stays out of the figure).
+struct interleaved {
+    double a_ns = std::numeric_limits<double>::infinity();
+    double b_ns = std::numeric_limits<double>::infinity();
+
+    template <class A, class B>
+    void run(benchmark::State& state, A&& a, B&& b) {
+        // The batch sizes come from a first run of each, which counts as a sample too.
+        a_ns = time_batch(a, 1);
+        b_ns = time_batch(b, 1);
+        const std::size_t batch_a = batch_for(a_ns), batch_b = batch_for(b_ns);
+        for (auto _ : state) {
+            a_ns = std::min(a_ns, time_batch(a, batch_a));
+            b_ns = std::min(b_ns, time_batch(b, batch_b));
+        }
+    }
+
+private:
+    static constexpr double k_batch_ns = 2e6;
+    template <class F>
+    static double time_batch(F& f, std::size_t n) {
+        const double t0 = plurnk::bench::thread_cpu_ns();
+        for (std::size_t i = 0; i < n; ++i) f();
+        return (plurnk::bench::thread_cpu_ns() - t0) / static_cast<double>(n);
+    }
+    static std::size_t batch_for(double once_ns) {
+        return static_cast<std::size_t>(std::clamp(k_batch_ns / std::max(once_ns, 1.0), 1.0, 100000.0));
+    }
+};
+
+// Feeds `input` in `chunk`-byte pieces, then finish(); returns the number of feed() calls.
+std::size_t stream_parse(const std::string& input, plurnk::tier tier, std::size_t chunk) {
+    plurnk::stream_parser p(tier);
+    std::size_t calls = 0;
+    for (std::size_t i = 0; i < input.size(); i += chunk, ++calls) p.feed(std::string_view(input).substr(i, chunk));
+    auto r = p.finish();
+    benchmark::DoNotOptimize(r);
+    return calls;
 }
 
 void feed_all(benchmark::State& state, const std::string& input, plurnk::tier tier) {
     const auto chunk = static_cast<std::size_t>(state.range(0));
     std::size_t calls = 0;
-    double best_stream = std::numeric_limits<double>::infinity();
-    double best_oneshot = std::numeric_limits<double>::infinity();
-    for (auto _ : state) {
-        state.PauseTiming();
-        {
-            const double t0 = plurnk::bench::thread_cpu_ns();
+    interleaved t;
+    t.run(
+        state, [&] { calls = stream_parse(input, tier, chunk); },
+        [&] {
             auto r = plurnk::parse(input, tier);
             benchmark::DoNotOptimize(r);
-            best_oneshot = std::min(best_oneshot, plurnk::bench::thread_cpu_ns() - t0);
-        }
-        state.ResumeTiming();
-        const double t0 = plurnk::bench::thread_cpu_ns();
-        plurnk::stream_parser p(tier);
-        for (std::size_t i = 0; i < input.size(); i += chunk) {
-            p.feed(std::string_view(input).substr(i, chunk));
-            ++calls;
-        }
-        auto r = p.finish();
-        benchmark::DoNotOptimize(r);
-        best_stream = std::min(best_stream, plurnk::bench::thread_cpu_ns() - t0);
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(input.size()));
-    state.counters["ns/call"] = benchmark::Counter(static_cast<double>(calls),
-                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-    state.counters["x_oneshot"] = benchmark::Counter(best_stream / best_oneshot);
+        });
+    const auto bytes = static_cast<double>(input.size());
+    state.counters["ns/call"] = t.a_ns / static_cast<double>(calls);
+    state.counters["MB/s"] = bytes / t.a_ns * 1e3;
+    state.counters["oneshot_MB/s"] = bytes / t.b_ns * 1e3;
+    state.counters["x_oneshot"] = t.a_ns / t.b_ns;
 }
 
 void BM_feed_turn_2k(benchmark::State& state) {
     feed_all(state, plurnk::bench::data_file("turn-2k.txt"), plurnk::tier::parse);
 }
-BENCHMARK(BM_feed_turn_2k)->Arg(1)->Arg(4)->Arg(16)->Arg(64);
+BENCHMARK(BM_feed_turn_2k)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Iterations(20);
 
 void BM_feed_turn_16m(benchmark::State& state) { feed_all(state, big_turn(), plurnk::tier::parse); }
-BENCHMARK(BM_feed_turn_16m)->Arg(4)->Arg(64)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_feed_turn_16m)->Arg(4)->Arg(64)->Unit(benchmark::kMillisecond)->Iterations(3);
 
-// Feeds 64 KB in 4-byte chunks into a parser that has already taken `range(0)` bytes. The copy of
-// the warmed parser, its first appends (which regrow copied buffers) and its destruction are
-// outside the timed region.
-void BM_feed_after(benchmark::State& state) {
-    const std::string& input = big_turn();
-    const auto offset = static_cast<std::size_t>(state.range(0));
-    constexpr std::size_t k_warm = 4096, k_window = 64 * 1024;
-    plurnk::stream_parser warm(plurnk::tier::parse);
-    for (std::size_t i = 0; i < offset; i += 4096) warm.feed(std::string_view(input).substr(i, std::min<std::size_t>(4096, offset - i)));
-    std::optional<plurnk::stream_parser> p;
-    for (auto _ : state) {
-        state.PauseTiming();
-        p.emplace(warm);
-        for (std::size_t i = offset; i < offset + k_warm; i += 4) p->feed(std::string_view(input).substr(i, 4));
-        state.ResumeTiming();
-        for (std::size_t i = offset + k_warm; i < offset + k_warm + k_window; i += 4) p->feed(std::string_view(input).substr(i, 4));
-        benchmark::DoNotOptimize(p->safe_prefix());
-        state.PauseTiming();
-        p.reset();
-        state.ResumeTiming();
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(k_window));
+constexpr std::size_t k_warm = 4096, k_window = 64 * 1024;
+
+// Feeds the window of BM_feed_after: 64 KB of `input` from `from`, in 4-byte chunks. Out of line,
+// so that callgrind can count it alone (bench/callgrind.sh).
+[[gnu::noinline]] void feed_window(plurnk::stream_parser& p, const std::string& input, std::size_t from) {
+    for (std::size_t i = from; i < from + k_window; i += 4) p.feed(std::string_view(input).substr(i, 4));
+    benchmark::DoNotOptimize(p.safe_prefix());
 }
-BENCHMARK(BM_feed_after)->Arg(1024)->Arg(16 << 20)->Unit(benchmark::kMicrosecond);
 
 // A parser that has taken the first `offset` bytes of big_turn() in 4 KB chunks.
 plurnk::stream_parser warmed(std::size_t offset) {
@@ -102,6 +127,55 @@ plurnk::stream_parser warmed(std::size_t offset) {
     for (std::size_t i = 0; i < offset; i += 4096) p.feed(std::string_view(input).substr(i, std::min<std::size_t>(4096, offset - i)));
     return p;
 }
+
+// 64 KB fed in 4-byte chunks into a copy of a parser that has taken 16 MB (a), and one that has
+// taken 1 KB (b), interleaved. The copy, its first 4 KB (which regrow copied buffers) and its
+// destruction are outside the timed region.
+void BM_feed_after(benchmark::State& state) {
+    const std::string& input = big_turn();
+    const std::size_t offsets[2] = {16u << 20, 1024};
+    const plurnk::stream_parser warm[2] = {warmed(offsets[0]), warmed(offsets[1])};
+    double best[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    for (auto _ : state) {
+        for (int k = 0; k < 2; ++k) {
+            std::optional<plurnk::stream_parser> p(warm[k]);
+            for (std::size_t i = offsets[k]; i < offsets[k] + k_warm; i += 4) p->feed(std::string_view(input).substr(i, 4));
+            const double t0 = plurnk::bench::thread_cpu_ns();
+            feed_window(*p, input, offsets[k] + k_warm);
+            best[k] = std::min(best[k], plurnk::bench::thread_cpu_ns() - t0);
+        }
+    }
+    state.counters["ns/byte_16m"] = best[0] / static_cast<double>(k_window);
+    state.counters["ns/byte_1k"] = best[1] / static_cast<double>(k_window);
+    state.counters["x_1k"] = best[0] / best[1];
+}
+BENCHMARK(BM_feed_after)->Unit(benchmark::kMillisecond)->Iterations(30);
+
+// One feed() of a large input, then finish(), against the one-shot parse of the same bytes.
+// range(0): megabytes; range(1): 0 for turn-2k.txt repeated (a turn and then its copies, which
+// are one long unparsed tail), 1 for long_turn() (a turn of statements-1m.txt's statements).
+void BM_feed_large(benchmark::State& state) {
+    const std::size_t size = static_cast<std::size_t>(state.range(0)) << 20;
+    std::string input;
+    if (state.range(1) == 0) {
+        const std::string& turn = plurnk::bench::data_file("turn-2k.txt");
+        input.reserve(size + turn.size());
+        while (input.size() < size) input += turn;
+    } else {
+        input = long_turn(size);
+    }
+    interleaved t;
+    t.run(
+        state, [&] { stream_parse(input, plurnk::tier::parse, input.size()); },
+        [&] {
+            auto r = plurnk::parse(input, plurnk::tier::parse);
+            benchmark::DoNotOptimize(r);
+        });
+    state.counters["s_feed"] = t.a_ns / 1e9;
+    state.counters["s_oneshot"] = t.b_ns / 1e9;
+    state.counters["x_oneshot"] = t.a_ns / t.b_ns;
+}
+BENCHMARK(BM_feed_large)->Args({256, 0})->Args({1024, 0})->Args({64, 1})->Unit(benchmark::kSecond)->Iterations(3);
 
 // Checkpoint: copying a parser after `range(0)` bytes of history. The copy's destruction is
 // outside the timed region. `retained` is what the parser holds (the copy's floor).
@@ -140,4 +214,18 @@ BENCHMARK(BM_restore_after)->Arg(1024)->Arg(1 << 20)->Arg(16 << 20)->Unit(benchm
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    // --window=OFFSET: the window of BM_feed_after once, for callgrind (see the top of the file).
+    if (argc == 2 && std::strncmp(argv[1], "--window=", 9) == 0) {
+        const std::size_t offset = std::strtoull(argv[1] + 9, nullptr, 10);
+        plurnk::stream_parser p = warmed(offset);
+        for (std::size_t i = offset; i < offset + k_warm; i += 4) p.feed(std::string_view(big_turn()).substr(i, 4));
+        feed_window(p, big_turn(), offset + k_warm);
+        return 0;
+    }
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -3,8 +3,9 @@
 # Instruction counts per input byte and per statement, repeatable on a noisy machine:
 # runs `plurnk bench --repeat=1` (one warm-up parse plus one timed parse) under
 # `valgrind --tool=callgrind`, collecting only inside plurnk::parse (and, for the JSON rows,
-# only inside plurnk::append_json), and divides by the two calls. LD_BIND_NOW=1 keeps the
-# dynamic linker's first-call symbol binding out of the counts.
+# only inside plurnk::append_json; for the streamed rows, only inside the CLI's feed loop), and
+# divides by the two calls. The window rows count bench_stream's feed_window() once.
+# LD_BIND_NOW=1 keeps the dynamic linker's first-call symbol binding out of the counts.
 # usage: bench/callgrind.sh [BUILD_DIR]   (from the top of the tree; default build dir: build)
 set -eu
 build=${1:-build}
@@ -47,14 +48,31 @@ jrow turn-2k parse "$data/turn-2k.txt"
 jrow statements-1m statements "$data/statements-1m.txt"
 
 echo
-echo "Streamed: a stream_parser fed in N-byte chunks, then finish() (plurnk bench --chunk=N):"
-printf '%-22s %6s %12s %10s %10s\n' input chunk instr/run instr/byte x-one-shot
+echo "Streamed: a stream_parser fed in N-byte chunks, then finish() (plurnk bench --chunk=N),"
+echo "against the one-shot parse of the same file (instr/call: per feed() call):"
+printf '%-22s %8s %12s %10s %10s %10s\n' input chunk instr/run instr/byte instr/call x-one-shot
 srow() {  # srow NAME TIER FILE CHUNK
     bytes=$(wc -c <"$3")
     one=$(count 'plurnk::parse(*' "$2" "$3" "")
     fed=$(count '*parse_streamed(*' "$2" "$3" "--chunk=$4")
     awk -v n="$1" -v c="$4" -v b="$bytes" -v o="$one" -v f="$fed" \
-        'BEGIN { p = f / 2; printf "%-22s %6d %12d %10.1f %9.2fx\n", n, c, p, p / b, f / o }'
+        'BEGIN { p = f / 2; calls = int((b + c - 1) / c); printf "%-22s %8d %12d %10.1f %10.0f %9.2fx\n", n, c, p, p / b, p / calls, f / o }'
 }
 for chunk in 1 4 16 64; do srow turn-2k parse "$data/turn-2k.txt" "$chunk"; done
 srow statements-1m statements "$data/statements-1m.txt" 16
+srow body-heavy-1m statements "$tmp/body-heavy-1m.txt" 64
+# One feed of the whole file (a large chunk goes in by 64 KB pieces).
+srow statements-1m-turn parse "$tmp/statements-1m-turn.txt" 1048576
+
+echo
+echo "64 KB fed in 4-byte chunks after 1 KB and after 16 MB of a long turn (bench_stream --window):"
+wcount() {  # wcount OFFSET -> instructions inside feed_window()
+    LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --toggle-collect='*feed_window(*' \
+        "$build/bench/bench_stream" --window="$1" >/dev/null 2>"$tmp/cg.err"
+    sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$tmp/cg.err"
+}
+after_1k=$(wcount 1024)
+after_16m=$(wcount 16777216)
+awk -v a="$after_1k" -v b="$after_16m" 'BEGIN { w = 65536;
+    printf "after 1 KB  %10d instr %8.1f instr/byte\n", a, a / w;
+    printf "after 16 MB %10d instr %8.1f instr/byte  %.3fx\n", b, b / w, b / a }'

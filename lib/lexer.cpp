@@ -14,7 +14,11 @@
 // one-colon close) remembers how far an undone attempt got, so a long token arriving a few bytes
 // at a time is still scanned once; and the search for a reasoning enclosure's closer remembers
 // where the next closer is (or that there is none so far), so a run of unclosed openers costs
-// one search, not one per opener. work_counter.hpp counts the bytes examined.
+// one search, not one per opener. The step undone last may go to sleep (stream_lexer::advance()):
+// while new bytes cannot change it (none of its run's wake set, a literal that keeps matching, a
+// keyword still short of its bytes), advance() checks them inline and runs no step. The push
+// parser may ask the lexer to pause after a close tag, to release what came before.
+// work_counter.hpp counts the bytes examined.
 #include "lexer_impl.hpp"
 
 namespace plurnk::detail {
@@ -171,16 +175,26 @@ stream_lexer& stream_lexer::operator=(const stream_lexer& other) {
     if (this != &other) *impl_ = *other.impl_;
     return *this;
 }
-void stream_lexer::advance(std::string_view input, bool finished) { impl_->advance(input, finished); }
+// Out of line (stream_lexer::advance() is inline): a step asleep first takes the bytes seen
+// since it stalled, then the steps run, and the step undone last (if any) may go to sleep.
+void stream_lexer::advance_steps(std::string_view input, bool finished, std::size_t pause_at) {
+    if (sleep_ != sleep_kind::awake) impl_->resume(seen_);
+    paused_ = impl_->advance(input, finished, pause_at);
+    if (paused_) {
+        sleep_ = sleep_kind::awake;  // no step was undone
+    } else {
+        impl_->sleep(*this);
+    }
+}
 const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
 std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
 
-bool stream_lexer::can_release() const noexcept {
+bool stream_lexer::can_release(std::string_view input) const noexcept {
     const impl& m = *impl_;
     // Between statements, no TURN open (its closer is matched against the opener's text), and
     // not inside a UTF-8 sequence (positions restart counting at the cut).
     return !m.eof_emitted_ && m.mode_ == mode::normal && m.turn_stack_.empty() && m.depth_ == 0 && m.i_ > 0 &&
-           m.i_ <= m.s_.size() && static_cast<unsigned char>(m.s_[m.i_ - 1]) < 0x80;
+           m.i_ <= input.size() && static_cast<unsigned char>(input[m.i_ - 1]) < 0x80;
 }
 
 std::size_t stream_lexer::release() noexcept {
@@ -188,6 +202,8 @@ std::size_t stream_lexer::release() noexcept {
     const std::size_t cut = m.i_;
     const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
     m.i_ = 0;
+    seen_ = seen_ >= cut ? seen_ - cut : 0;
+    until_ = until_ >= cut ? until_ - cut : 0;
     m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
     for (impl::run_hint& h : m.hints_) {
         if (h.start != impl::k_none && h.start >= cut) {

@@ -3,13 +3,16 @@
 // Private header.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "messages.hpp"
 #include "plurnk/ast.hpp"
+#include "work_counter.hpp"
 
 namespace plurnk::detail {
 
@@ -82,7 +85,28 @@ public:
     stream_lexer(const stream_lexer&);
     stream_lexer& operator=(const stream_lexer&);
 
-    void advance(std::string_view input, bool finished);
+    // Lexes what `input` (the whole input so far) adds. Inline, for the streamed case where most
+    // feeds do nothing else: the step undone last may be asleep (see sleep_kind), and while the
+    // new bytes cannot wake it no step is tried and undone. Returns whether it ran steps (only
+    // then can there be new tokens). An unfinished input may pause at `pause_at`: lexing stops
+    // after the first close tag that ends there or later with no TURN open (everything before
+    // it may then be released), paused() says so, and the next advance() goes on from there.
+    static constexpr std::size_t k_no_pause = static_cast<std::size_t>(-1);
+    bool advance(std::string_view input, bool finished, std::size_t pause_at = k_no_pause) {
+        if (!finished && stays_asleep(input)) return false;
+        advance_steps(input, finished, pause_at);
+        return true;
+    }
+    // advance() past its inline check, for a caller that made it (stays_asleep() said no).
+    [[gnu::noinline]] void advance_steps(std::string_view input, bool finished, std::size_t pause_at);
+    [[nodiscard]] bool paused() const noexcept { return paused_; }
+    // Whether advance(input, false) would run no step. The short form is for inputs that grew by
+    // at most k_short bytes since the last look, and calls nothing.
+    bool stays_asleep(std::string_view input) noexcept { return sleep_ != sleep_kind::awake && still_asleep<false>(input); }
+    static constexpr std::size_t k_short = 8;
+    bool stays_asleep_short(std::string_view input) noexcept {
+        return sleep_ != sleep_kind::awake && still_asleep<true>(input);
+    }
     [[nodiscard]] const lex_output& output() const noexcept;
     // Moves the output out (the lexer is spent afterwards).
     [[nodiscard]] lex_output take_output() noexcept;
@@ -93,7 +117,7 @@ public:
     // TURN open. release() then drops it: the tokens and errors so far are forgotten (the caller
     // has taken them), and offsets count from the old position(), which it returns; the caller
     // erases that many bytes from the front of the input it passes to advance().
-    [[nodiscard]] bool can_release() const noexcept;
+    [[nodiscard]] bool can_release(std::string_view input) const noexcept;
     std::size_t release() noexcept;
 
     // parse() lexes in windows: advance() stops between two statements once `n` tokens are held (the
@@ -105,9 +129,74 @@ public:
     void release_tokens() noexcept;
     // Forgets the errors so far (the caller has taken them); the tokens stay.
     void forget_errors() noexcept;
+    // A set of bytes, as a table indexed by the byte.
+    using byte_set = std::array<bool, 256>;
 
 private:
     struct impl;
+
+    // How the step undone last waits for more input: not at all (the next byte may decide it);
+    // in a run that reached the end (a body waiting for its ':', a text or target run, a tag, an
+    // integer, an executor, an opener's suffix, the digits of a scope, the blanks after a
+    // one-colon close), which only the bytes of its wake set can end or change; in the middle of
+    // a literal (a close tag after its ':', a one-colon close), which the byte that matches it
+    // only extends; or on a length (the four keyword bytes after a `<<`, looked at together).
+    enum class sleep_kind : std::uint8_t { awake, run, literal, length };
+
+    // Whether the bytes of `input` past seen_ (Short: at most k_short of them) leave the step
+    // asleep. Those before the first that wakes it are seen either way: the run or the literal
+    // reaches past them.
+    template <bool Short>
+    bool still_asleep(std::string_view input) noexcept {
+        const std::size_t n = input.size();
+        std::size_t k = seen_;
+        switch (sleep_) {
+            case sleep_kind::run:
+                if (!Short && body_run_) {
+                    k = body_run_end(input, k);
+                } else {
+                    const byte_set& wake = *wake_;
+                    while (k < n && !wake[static_cast<unsigned char>(input[k])]) ++k;
+                }
+                break;
+            case sleep_kind::literal:
+                // The literal is earlier in the input, lit_shift_ bytes before the compare.
+                while (k < n && k < until_ && input[k] == input[k - lit_shift_]) ++k;
+                break;
+            case sleep_kind::length:
+                if (n < until_) k = n;
+                break;
+            case sleep_kind::awake: break;
+        }
+        count_bytes(k - seen_);
+        seen_ = k;
+        return k == n;
+    }
+    // A body waits for its close tag: a ':' and the open tag (at tag_at_). memchr finds each ':',
+    // and one whose next bytes differ from the tag before the input ends starts no close tag
+    // (lex_body() would skip it too). Returns where the lexer must look: the first ':' that
+    // starts the tag or may, or the end.
+    std::size_t body_run_end(std::string_view input, std::size_t k) const noexcept {
+        const std::size_t n = input.size();
+        for (;;) {
+            const void* hit = k < n ? std::memchr(input.data() + k, ':', n - k) : nullptr;
+            if (hit == nullptr) return n;
+            const std::size_t c = static_cast<std::size_t>(static_cast<const char*>(hit) - input.data());
+            std::size_t m = 0;
+            while (m < tag_len_ && c + 1 + m < n && input[c + 1 + m] == input[tag_at_ + m]) ++m;
+            if (m == tag_len_ || c + 1 + m == n) return c;
+            k = c + 1;
+        }
+    }
+    bool paused_ = false;              // the last advance() paused (see advance())
+    sleep_kind sleep_ = sleep_kind::awake;
+    bool body_run_ = false;            // run: a body (its wake set is ':' and it checks the tag)
+    const byte_set* wake_ = nullptr;   // run: its wake set
+    std::size_t tag_at_ = 0;           // body: where the open tag is in the input
+    std::size_t tag_len_ = 0;          // body: its length
+    std::size_t until_ = 0;            // literal: where it ends; length: the input size that wakes
+    std::size_t lit_shift_ = 0;        // literal: how far before the compare it is
+    std::size_t seen_ = 0;             // asleep: the input looked at (the run or literal reaches here)
     impl* impl_;
 };
 

@@ -53,86 +53,78 @@ using ascii::is_digit;
 using ascii::is_whitespace;
 using ascii::is_word_char;  // an identifier character: op suffixes, executors
 
+// The wake sets of the runs a stalled step can sleep in (stream_lexer::advance(); sleep()
+// below says when each applies): the bytes that could end the run or change how it ends.
+constexpr stream_lexer::byte_set byte_set_of(bool (*in)(unsigned char)) noexcept {
+    stream_lexer::byte_set s{};
+    for (int c = 0; c < 256; ++c) s[static_cast<std::size_t>(c)] = in(static_cast<unsigned char>(c));
+    return s;
+}
+// lex_body(): only a ':' can start the close tag.
+inline constexpr stream_lexer::byte_set k_wake_body = byte_set_of([](unsigned char c) { return c == ':'; });
+// lex_target(): escapes, parentheses, line ends and '<' (which may start a stop pair).
+inline constexpr stream_lexer::byte_set k_wake_target = byte_set_of([](unsigned char c) {
+    return c == '\\' || c == '(' || c == ')' || c == '\r' || c == '\n' || c == '<';
+});
+// scan_text(): whitespace ends the run, '<' may start an opener.
+inline constexpr stream_lexer::byte_set k_wake_text =
+    byte_set_of([](unsigned char c) { return is_whitespace(c) || c == '<'; });
+// lex_signal_tags(): the stops of a tag, and '<' (the byte after it decides).
+inline constexpr stream_lexer::byte_set k_wake_tag = byte_set_of([](unsigned char c) {
+    return c == ']' || c == ',' || is_whitespace(c) || c == '<';
+});
+// Integers and the digits of a scope: anything but a digit.
+inline constexpr stream_lexer::byte_set k_wake_digits = byte_set_of([](unsigned char c) { return !is_digit(c); });
+// lex_signal_ident(): anything an executor name cannot hold.
+inline constexpr stream_lexer::byte_set k_wake_ident = byte_set_of([](unsigned char c) {
+    return !(is_word_char(c) || c == '.' || c == '+' || c == '-');
+});
+// An opener's suffix: anything but a word character.
+inline constexpr stream_lexer::byte_set k_wake_suffix = byte_set_of([](unsigned char c) { return !is_word_char(c); });
+// The blanks after a one-colon close: anything but a blank.
+inline constexpr stream_lexer::byte_set k_wake_blanks = byte_set_of([](unsigned char c) { return c != ' ' && c != '\t'; });
+
 struct stream_lexer::impl {
     explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth) {}
 
-    void advance(std::string_view in, bool finished) {
-        if (finished || !extend_stalled_run(in)) advance_steps(in, finished);
+    // Returns whether it paused (see stream_lexer::advance()).
+    bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause) {
+        s_ = in;
+        finished_ = finished;
+        bool paused = false;
+        bool budget_spent = false;
+        if (!eof_emitted_) {
+            while (i_ < s_.size()) {
+                // parse()'s windows end between statements, so their tokens can be forgotten.
+                if (out_.tokens.size() >= token_budget_ && mode_ == mode::normal) {
+                    budget_spent = true;
+                    break;
+                }
+                const saved_state saved = save();
+                hit_end_ = false;
+                step();
+                if (hit_end_ && !finished_) {
+                    restore(saved);
+                    break;
+                }
+                if (i_ >= pause_at && mode_ == mode::normal && out_.tokens.size() > saved.tokens &&
+                    out_.tokens.back().kind == tok::close_tag && turn_stack_.empty() && !finished_) {
+                    paused = true;
+                    break;
+                }
+            }
+            if (finished_ && !budget_spent) {
+                emit(tok::eof, s_.size(), s_.size());
+                eof_emitted_ = true;
+                out_.final_mode = mode_;
+            }
+        }
         if constexpr (k_work_counter) {
             count_bytes(examined_);
             count_tokens(emitted_);
             examined_ = emitted_ = 0;
         }
-    }
-
-    // Out of line, so that a feed that only extends a stalled run pays for none of it.
-    [[gnu::noinline]] void advance_steps(std::string_view in, bool finished) {
-        s_ = in;
-        finished_ = finished;
-        if (eof_emitted_) return;
-        while (i_ < s_.size()) {
-            // parse()'s windows end between statements, so their tokens can be forgotten.
-            if (out_.tokens.size() >= token_budget_ && mode_ == mode::normal) return;
-            const saved_state saved = save();
-            hit_end_ = false;
-            step();
-            if (hit_end_ && !finished_) {
-                restore(saved);
-                return;
-            }
-        }
-        if (finished_) {
-            emit(tok::eof, s_.size(), s_.size());
-            eof_emitted_ = true;
-            out_.final_mode = mode_;
-        }
-    }
-
-    // When the last step stalled at the end of the input inside a run (a body waiting for its
-    // ':', a target run, a text run), new bytes that cannot end the run only move the run's
-    // resume point: no step is tried and undone. Returns whether that is all they do; most
-    // feeds of a streamed statement are this.
-    bool extend_stalled_run(std::string_view in) noexcept {
-        const std::size_t from = s_.size();  // the end of the input the step stalled at
-        if (in.size() <= from) return false;
-        const auto all = [&](auto pred) {
-            for (std::size_t k = from; k < in.size(); ++k) {
-                if (!pred(static_cast<unsigned char>(in[k]))) return false;
-            }
-            return true;
-        };
-        switch (mode_) {
-            case mode::body:  // lex_body(): only a ':' can start the close tag
-                if (body_scan_ != from) return false;
-                if (in.size() - from < 16 ? !all([](unsigned char c) { return c != ':'; })
-                                          : std::memchr(in.data() + from, ':', in.size() - from) != nullptr) {
-                    return false;
-                }
-                body_scan_ = in.size();
-                break;
-            case mode::target: {  // lex_target(): plain bytes only extend the run
-                run_hint& h = hints_[h_target];
-                if (h.start != i_ || h.k != from) return false;
-                if (!all([](unsigned char c) {
-                        return c != '\\' && c != '(' && c != ')' && c != '\r' && c != '\n' && c != '<';
-                    })) {
-                    return false;
-                }
-                h.k = in.size();
-                break;
-            }
-            case mode::normal: {  // scan_text(), for a run no competing rule starts at
-                run_hint& h = hints_[h_text];
-                if (h.start != i_ || h.k != from || in[i_] == '<' || in[i_] == ':') return false;
-                if (!all([](unsigned char c) { return !is_whitespace(c) && c != '<'; })) return false;
-                h.k = in.size();
-                break;
-            }
-            default: return false;
-        }
-        if constexpr (k_work_counter) examined_ += in.size() - from;
-        s_ = in;
-        return true;
+        return paused;
     }
 
     std::size_t max_turn_depth_;
@@ -177,6 +169,98 @@ struct stream_lexer::impl {
         std::size_t searched = 0;
     };
     std::array<closer_memo, 2> closers_{};
+
+    // ---- The step undone last, asleep (stream_lexer::advance()) ----
+    // sleep() says how it waits, when it can tell: the step is a run that reached the end of the
+    // input and nothing else in it looked there; or a literal compare that reached the end; or
+    // a keyword test short of its four bytes. resume() then moves the run's or the compare's
+    // resume point over the bytes that did not wake it.
+    static constexpr std::uint8_t k_body_slot = 0xff;  // asleep_: the body scan, not a hint
+    static constexpr std::uint8_t k_no_slot = 0xfe;    // asleep_: nothing to move
+    std::uint8_t asleep_ = k_no_slot;                   // what resume() moves
+
+    // Whether the scan of hint `slot`, for the token at `start`, reached the end of the input.
+    bool stalled_at_end(hint_slot slot, std::size_t start) const noexcept {
+        return hints_[slot].start == start && hints_[slot].k == s_.size();
+    }
+
+    void sleep(stream_lexer& l) noexcept {
+        using kind = stream_lexer::sleep_kind;
+        l.sleep_ = kind::awake;
+        l.seen_ = s_.size();
+        if (eof_emitted_ || i_ >= s_.size()) return;
+        const auto run = [&](std::uint8_t slot, const stream_lexer::byte_set& set) {
+            asleep_ = slot;
+            l.sleep_ = kind::run;
+            l.wake_ = &set;
+            l.body_run_ = slot == k_body_slot;
+        };
+        // The open tag compared from `at` (its first `matched` bytes are), unless it is complete.
+        const auto literal = [&](hint_slot slot, std::size_t at) {
+            const std::size_t len = tag_e_ - tag_b_;
+            if (s_.size() - at >= len) return;
+            asleep_ = slot;
+            l.sleep_ = kind::literal;
+            l.until_ = at + len;
+            l.lit_shift_ = at - tag_b_;
+        };
+        switch (mode_) {
+            case mode::body:
+                if (body_scan_ == s_.size()) {
+                    run(k_body_slot, k_wake_body);
+                    l.tag_at_ = tag_b_;
+                    l.tag_len_ = tag_e_ - tag_b_;
+                } else if (stalled_at_end(h_body_tag, body_scan_ + 1)) {
+                    literal(h_body_tag, body_scan_ + 1);  // the close tag after the ':' at body_scan_
+                }
+                break;
+            case mode::target:
+                if (stalled_at_end(h_target, i_)) run(h_target, k_wake_target);
+                break;
+            case mode::normal:
+                if (stalled_at_end(h_opener, i_)) {
+                    run(h_opener, k_wake_suffix);
+                } else if (s_[i_] != '<' && s_[i_] != ':') {
+                    // (A run starting with '<' or ':' competes with an enclosure or a TURN closer.)
+                    if (stalled_at_end(h_text, i_)) run(h_text, k_wake_text);
+                } else if (s_[i_] == '<' && s_.size() - i_ >= 2 && s_.size() - i_ < 6 && s_[i_ + 1] == '<') {
+                    // keyword_at() looks at the four bytes after `<<` only once all are there.
+                    asleep_ = k_no_slot;
+                    l.sleep_ = kind::length;
+                    l.until_ = i_ + 6;
+                }
+                break;
+            case mode::signal_tags:
+                if (stalled_at_end(h_tag, i_)) run(h_tag, k_wake_tag);
+                break;
+            case mode::signal_int:
+                if (stalled_at_end(h_int, i_)) run(h_int, k_wake_digits);
+                break;
+            case mode::signal_ident:
+                if (stalled_at_end(h_ident, i_)) run(h_ident, k_wake_ident);
+                break;
+            case mode::slots:
+                // lex_scope() in the digits of a number (phase 1 or 2); the blanks after a
+                // one-colon close; the one-colon close's tag.
+                if (stalled_at_end(h_scope, i_) && (hints_[h_scope].depth == 1 || hints_[h_scope].depth == 2)) {
+                    run(h_scope, k_wake_digits);
+                } else if (stalled_at_end(h_colon_blanks, i_)) {
+                    run(h_colon_blanks, k_wake_blanks);
+                } else if (s_[i_] == ':' && op_ != plurnk::op::TURN && stalled_at_end(h_colon_tag, i_ + 1)) {
+                    literal(h_colon_tag, i_ + 1);
+                }
+                break;
+        }
+    }
+
+    // The step asleep is retried: its run or compare reaches `to` (the bytes before did not wake it).
+    void resume(std::size_t to) noexcept {
+        if (asleep_ == k_body_slot) {
+            body_scan_ = to;
+        } else if (asleep_ != k_no_slot) {
+            hints_[asleep_].k = to;
+        }
+    }
 
     struct saved_state {
         std::size_t i;

@@ -89,6 +89,7 @@ public:
     }
 
     void reserve_errors(std::size_t n) { tree_.errors.reserve(n); }
+    void reserve_tokens(std::size_t n) { tree_.token_unit.reserve(n); }
 
     // See stream_syntax::release().
     [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
@@ -740,6 +741,7 @@ thread_local bool fast_path_on = true;
 
 void set_statement_fast_path(bool on) noexcept { fast_path_on = on; }
 bool statement_fast_path() noexcept { return fast_path_on; }
+void stream_syntax::reserve_tokens(std::size_t n) { impl_->parser.reserve_tokens(n); }
 
 syntax_tree parse_syntax(const lex_output& lexed, tier t) {
     syntax_parser p(t);

@@ -80,6 +80,8 @@ public:
     // Every field of the parse state as text (the tree, the cursor, the recovery state, the rule
     // frames), for the tests that compare the fast path (statement_fast.hpp) with the productions.
     [[nodiscard]] std::string dump_state() const;
+    // Room for n tokens' records, so that a large feed does not regrow them step by step.
+    void reserve_tokens(std::size_t n);
 
 private:
     struct impl;

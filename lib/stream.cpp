@@ -3,9 +3,13 @@
 // growing input. Each feed() appends to the buffer, lexes the tokens that became stable, lets the
 // statement parser take the steps those tokens allow, and reports the items that settled.
 // finish() runs the same code to the end, so its result is parse() of the concatenation for any
-// chunking. A statement-parser step that ran out of tokens is retried only when a token that can
-// end a step arrives (a close tag, an opener, a TURN closer) or when the pending tokens have doubled,
-// so retries cost amortized O(1) per token.
+// chunking. A feed of a few bytes that cannot wake the lexer's sleeping step (lexer.hpp) appends
+// them and returns, inline and calling nothing: servers feed a token of about 4 bytes at a time.
+// A statement-parser step that ran out of tokens is retried only when a token that can end a step
+// arrives (a close tag, a TURN closer, an opener after text) or when the pending tokens have
+// doubled, so retries cost amortized O(1) per token. Settled input is dropped at the end of a
+// statement (the lexer pauses there for the parser and builder to catch up), and a large chunk
+// goes in by 64 KB pieces, so memory follows what is open however the input is cut.
 //
 // open() folds the settled tokens, once each, into what is open (the last opener not closed yet,
 // which slot it is in, the stack of open TURN bodies) and scans the held input once for openers
@@ -13,6 +17,8 @@
 #include "plurnk/stream.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,12 +28,112 @@
 
 namespace plurnk {
 
+namespace {
+
+// The input held: bytes that grow at the end and drop a settled prefix. Not a std::string, whose
+// append is a call into the standard library: a feed of a token's few bytes is most of what a
+// stream does, and here it is a bounds check and a few moves, inline.
+class input_buffer {
+public:
+    input_buffer() = default;
+    input_buffer(const input_buffer& o) { *this = o; }
+    input_buffer& operator=(const input_buffer& o) {
+        if (this != &o) {
+            size_ = 0;
+            if (o.size_ > cap_) {
+                data_ = std::make_unique_for_overwrite<char[]>(o.size_);
+                cap_ = o.size_;
+            }
+            if (o.size_ != 0) std::memcpy(data_.get(), o.data_.get(), o.size_);
+            size_ = o.size_;
+        }
+        return *this;
+    }
+    input_buffer(input_buffer&& o) noexcept
+        : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)), cap_(std::exchange(o.cap_, 0)) {}
+    input_buffer& operator=(input_buffer&& o) noexcept {
+        data_ = std::move(o.data_);
+        size_ = std::exchange(o.size_, 0);
+        cap_ = std::exchange(o.cap_, 0);
+        return *this;
+    }
+    ~input_buffer() = default;
+
+    [[nodiscard]] std::string_view view() const noexcept { return {data_.get(), size_}; }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+    // Whether n more bytes fit without growing.
+    [[nodiscard]] bool fits(std::size_t n) const noexcept { return n <= cap_ - size_; }
+    void append(std::string_view s) {
+        if (!fits(s.size())) grow(s.size());
+        if (s.size() > 16) {
+            std::memcpy(data_.get() + size_, s.data(), s.size());
+        } else {
+            copy_short(data_.get() + size_, s.data(), s.size());
+        }
+        size_ += s.size();
+    }
+    // The same for at most 16 bytes that fit: a few moves, no call.
+    void append_short(std::string_view s) noexcept {
+        copy_short(data_.get() + size_, s.data(), s.size());
+        size_ += s.size();
+    }
+    // Drops the first n bytes.
+    void erase_front(std::size_t n) noexcept {
+        std::memmove(data_.get(), data_.get() + n, size_ - n);
+        size_ -= n;
+    }
+
+    // Room for `more` bytes past size_, at least doubling (appends stay amortized O(1) a byte).
+    [[gnu::noinline]] void grow(std::size_t more) {
+        const std::size_t cap = std::max({size_ + more, 2 * cap_, k_first_room});
+        auto d = std::make_unique_for_overwrite<char[]>(cap);
+        if (size_ != 0) std::memcpy(d.get(), data_.get(), size_);
+        data_ = std::move(d);
+        cap_ = cap;
+    }
+
+private:
+    // memcpy() of n <= 16 bytes, as two overlapping fixed-size moves.
+    static void copy_short(char* d, const char* s, std::size_t n) noexcept {
+        if (n >= 8) {
+            std::memcpy(d, s, 8);
+            std::memcpy(d + n - 8, s + n - 8, 8);
+        } else if (n >= 4) {
+            std::memcpy(d, s, 4);
+            std::memcpy(d + n - 4, s + n - 4, 4);
+        } else if (n != 0) {
+            d[0] = s[0];
+            d[n / 2] = s[n / 2];
+            d[n - 1] = s[n - 1];
+        }
+    }
+
+    // The first room: what is held before a release can happen (the default release threshold),
+    // so that a stream of small feeds does not grow it from a few bytes by doubling.
+    static constexpr std::size_t k_first_room = stream_parser::k_default_release_threshold;
+
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0;
+    std::size_t cap_ = 0;
+};
+
+}  // namespace
+
 struct stream_parser::state {
-    state(tier tr, const parse_options& o) : t(tr), options(o), lexer(o.max_turn_depth), syntax(tr), builder(tr) {}
+    state(tier tr, const parse_options& o)
+        : t(tr), options(o), limit(detail::input_limit(o)), lexer(o.max_turn_depth), syntax(tr), builder(tr) {
+        // Room for the tokens of the first release threshold's worth of input (a token per 8
+        // bytes or so), rather than growing from one by doubling.
+        lexer.reserve_tokens(k_first_tokens);
+        syntax.reserve_tokens(k_first_tokens);
+    }
+    static constexpr std::size_t k_first_tokens = 512;
 
     tier t;
     parse_options options;
-    std::string buffer;
+    std::size_t limit;  // detail::input_limit(options)
+    input_buffer buffer;
     detail::stream_lexer lexer;
     detail::stream_syntax syntax;
     detail::result_builder builder;
@@ -43,9 +149,9 @@ struct stream_parser::state {
     void maybe_release() {
         if (release_threshold == 0 || lexer.position() < release_threshold) return;
         const std::size_t tokens = lexer.output().tokens.size();
-        if (!lexer.can_release() || !syntax.can_release(tokens) || !builder.can_release(tokens)) return;
+        if (!lexer.can_release(buffer.view()) || !syntax.can_release(tokens) || !builder.can_release(tokens)) return;
         if (2 * lexer.position() < buffer.size()) return;  // keep the erase amortized
-        builder.release(std::string_view(buffer).substr(0, lexer.position()), tokens);
+        builder.release(buffer.view().substr(0, lexer.position()), tokens);
         syntax.release(tokens);
         // Nothing is open (can_release says so), which is what folding the dropped tokens
         // would leave: start over without them.
@@ -53,13 +159,19 @@ struct stream_parser::state {
         open_state.has = false;
         open_state.turns.clear();
         const std::size_t cut = lexer.release();
-        buffer.erase(0, cut);
+        buffer.erase_front(cut);
         released += cut;
         tried_tokens = 0;
         scanned_tokens = 0;
+        built_settled = 0;
+        built_errors = 0;
+        pause_from = 0;
+        last_close = npos;
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
     std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
+    std::size_t built_settled = 0;   // syntax.settled() at the last builder.advance()
+    std::size_t built_errors = 0;    // lexer and parser errors at the last builder.advance()
 
     // ---- What is open (open(), the runaway check) ----
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -93,7 +205,7 @@ struct stream_parser::state {
                     o.op = t.op;
                     o.where = W::slots;
                     o.begin = released + t.begin;
-                    o.suffix = t.end > t.begin + 6 ? buffer.substr(t.begin + 6, t.end - t.begin - 6) : std::string();
+                    o.suffix = t.end > t.begin + 6 ? std::string(buffer.view().substr(t.begin + 6, t.end - t.begin - 6)) : std::string();
                     o.openers = 0;
                     o.opener_scan = o.begin + 2;
                     break;
@@ -122,15 +234,16 @@ struct stream_parser::state {
         if (!o.has) return;
         // Openers at the start of a line after the open statement's own, each position looked at
         // once.
+        const std::string_view in = buffer.view();
         std::size_t i = std::max(o.opener_scan, released) - released;
         for (;;) {
-            i = buffer.find("<<", i);
-            if (i == std::string::npos) {
-                i = buffer.empty() ? 0 : buffer.size() - 1;  // a `<` at the end may start one
+            i = in.find("<<", i);
+            if (i == std::string_view::npos) {
+                i = in.empty() ? 0 : in.size() - 1;  // a `<` at the end may start one
                 break;
             }
-            if (i + 6 > buffer.size()) break;  // its keyword has not arrived yet
-            if (at_line_start(i) && op_from_name(std::string_view(buffer).substr(i + 2, 4))) ++o.openers;
+            if (i + 6 > in.size()) break;  // its keyword has not arrived yet
+            if (at_line_start(in, i) && op_from_name(in.substr(i + 2, 4))) ++o.openers;
             ++i;
         }
         o.opener_scan = std::max(o.opener_scan, released + i);
@@ -138,9 +251,9 @@ struct stream_parser::state {
 
     // Whether only spaces and tabs stand between buffer[i] and a line end before it. (The open
     // statement's `<<` is held, and it comes before i, so the look back stays in the buffer.)
-    bool at_line_start(std::size_t i) const noexcept {
-        while (i > 0 && (buffer[i - 1] == ' ' || buffer[i - 1] == '\t')) --i;
-        return i > 0 && (buffer[i - 1] == '\n' || buffer[i - 1] == '\r');
+    static bool at_line_start(std::string_view in, std::size_t i) noexcept {
+        while (i > 0 && (in[i - 1] == ' ' || in[i - 1] == '\t')) --i;
+        return i > 0 && (in[i - 1] == '\n' || in[i - 1] == '\r');
     }
 
     open_info info() {
@@ -179,8 +292,41 @@ struct stream_parser::state {
         cb(o);
     }
 
-    // The statement parser and the builder on the tokens lexed so far.
-    [[gnu::noinline]] void parse_more(const callback& cb);
+    // The rest of a feed() that left its fast path: the chunk did not fit (in the buffer's room
+    // or under the input limit) and is not `appended` yet, or the lexer's step woke. The lexer
+    // runs its steps, then the statement parser and the builder take the tokens lexed so far
+    // when worth_trying() says so. Out of line: most feeds do not get here, and need not pay for
+    // what it keeps in registers.
+    [[gnu::noinline]] void feed_on(stream_parser& p, std::string_view chunk, bool appended);
+    static constexpr std::size_t k_piece = 64 * 1024;
+    // Before a piece of n bytes of a large chunk with `rest` bytes to go (the piece included):
+    // when the tokens would outgrow their room, they are piling up (nothing settles to be
+    // released), and they get room for the rest of the chunk at once, as the one-shot lexer
+    // reserves for its input (a token per 3 bytes); doubling would copy them and touch up to
+    // twice their memory. Room that stays unused is address space only.
+    void reserve_tokens(std::size_t n, std::size_t rest) {
+        const auto& toks = lexer.output().tokens;
+        const std::size_t need = toks.size() + n / 3 + 4;
+        if (need <= toks.capacity()) return;
+        const std::size_t want = std::max(toks.empty() ? need : toks.size() + rest / 3 + 4, 2 * toks.capacity());
+        lexer.reserve_tokens(want);
+        syntax.reserve_tokens(want);
+    }
+    void parse_more(const callback& cb);
+
+    // The lexer on what the buffer holds, then the statement parser and the builder when
+    // worth_trying() says so. The lexer pauses at a statement's close tag where a release could
+    // happen (pause_at()), and the parser and builder catch up there, so settled input is
+    // dropped at the end of a statement whatever the chunking, not only when a chunk happens to
+    // end between two statements.
+    void lex_more(const callback& cb);
+    // Where the lexer may pause: past the release threshold, far enough that the erase would be
+    // amortized (maybe_release()), and a threshold past the last pause that released nothing.
+    std::size_t pause_at() const noexcept {
+        if (release_threshold == 0) return detail::stream_lexer::k_no_pause;
+        return std::max({release_threshold, pause_from, (buffer.size() + 1) / 2});
+    }
+    std::size_t pause_from = 0;
 
     // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
     // until the next attempt (that was quadratic on a long run of tokens that end no step).
@@ -193,13 +339,27 @@ struct stream_parser::state {
         const std::size_t from = std::max(tried_tokens, scanned_tokens);
         detail::count_token_looks(toks.size() - from);
         scanned_tokens = toks.size();
+        bool opener = false;
         for (std::size_t i = from; i < toks.size(); ++i) {
             const detail::tok k = toks[i].kind;
-            if (k == detail::tok::close_tag || k == detail::tok::opener || k == detail::tok::close_turn) return true;
+            if (k == detail::tok::close_tag || k == detail::tok::close_turn) {
+                last_close = i;
+                return true;
+            }
+            opener = opener || k == detail::tok::opener;
         }
-        const std::size_t pending = tried_tokens - syntax.settled();
+        // A statement under way (the first token not settled is its opener, and no close tag
+        // came after it) settles nothing before its close tag: the statement parser would not
+        // even try its step (syntax_parser::can_step()).
+        const std::size_t settled = syntax.settled();
+        if (settled < toks.size() && toks[settled].kind == detail::tok::opener && (last_close == npos || last_close < settled)) {
+            return false;
+        }
+        if (opener) return true;
+        const std::size_t pending = tried_tokens - settled;
         return toks.size() - tried_tokens >= pending;
     }
+    std::size_t last_close = npos;  // index of the last close tag or TURN closer worth_trying() saw
 };
 
 stream_parser::stream_parser(tier t, const parse_options& options) : state_(std::make_unique<state>(t, options)) {}
@@ -233,35 +393,79 @@ detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
 
 }  // namespace
 
-// Out of line: most feeds do not get here, and need not pay for what it keeps in registers.
 void stream_parser::state::parse_more(const callback& cb) {
-    const auto& toks = lexer.output().tokens;
-    syntax.advance(toks, false);
-    tried_tokens = toks.size();
-    builder.advance(buffer, lexer.output(), syntax.tree(), syntax.settled(), make_sink(cb));
+    const detail::lex_output& lexed = lexer.output();
+    syntax.advance(lexed.tokens, false);
+    tried_tokens = lexed.tokens.size();
+    // The builder takes settled tokens and new errors: with neither there is nothing for it to do
+    // (nor to release, which needs every token settled).
+    const std::size_t settled = syntax.settled();
+    const std::size_t errors = lexed.errors.size() + syntax.tree().errors.size();
+    if (settled == built_settled && errors == built_errors) return;
+    built_settled = settled;
+    built_errors = errors;
+    builder.advance(buffer.view(), lexed, syntax.tree(), settled, make_sink(cb));
     maybe_release();
 }
 
+// The common feed, all inline and with no call but in tail position (so it saves no registers):
+// the chunk fits, and the lexer's step stays asleep. The rest is feed_on().
 void stream_parser::feed(std::string_view chunk) {
     state& s = *state_;
     if (s.finished || chunk.empty()) return;
+    if (chunk.size() > detail::stream_lexer::k_short || !s.buffer.fits(chunk.size()) ||
+        chunk.size() > s.limit - (s.released + s.buffer.size())) {
+        return s.feed_on(*this, chunk, false);
+    }
     s.total += chunk.size();
-    const std::size_t room = detail::input_limit(s.options) - (s.released + s.buffer.size());
-    if (room == 0) return;
-    s.buffer.append(chunk.substr(0, room));
-    s.lexer.advance(s.buffer, false);
-    if (s.worth_trying()) s.parse_more(callback_);
-    if (s.runaway_limit != 0) s.check_runaway(runaway_);
+    s.buffer.append_short(chunk);
+    if (!s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
+    if (s.runaway_limit != 0) return s.check_runaway(runaway_);
+}
+
+void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, bool appended) {
+    if (!appended) {
+        total += chunk.size();
+        chunk = chunk.substr(0, limit - (released + buffer.size()));
+        // A large chunk goes in by pieces, each taken as a feed of its own (without the runaway
+        // check, which looks at the end of the chunk): what settles in a piece is released
+        // before the next is appended, so the buffer and the token vectors stay about a piece
+        // long and warm, where appending the whole chunk would copy it all into fresh memory.
+        // The buffer's room is made for the whole chunk at once, for when nothing settles.
+        if (chunk.size() > k_piece && !buffer.fits(chunk.size())) buffer.grow(chunk.size());
+        while (chunk.size() > k_piece) {
+            reserve_tokens(k_piece, chunk.size());
+            buffer.append(chunk.substr(0, k_piece));
+            chunk.remove_prefix(k_piece);
+            lex_more(p.callback_);
+        }
+        if (chunk.empty()) return;
+        buffer.append(chunk);
+    }
+    lex_more(p.callback_);
+    if (runaway_limit != 0) check_runaway(p.runaway_);
+}
+
+void stream_parser::state::lex_more(const callback& cb) {
+    if (lexer.stays_asleep(buffer.view())) return;
+    for (;;) {
+        const std::size_t before = released;
+        lexer.advance_steps(buffer.view(), false, pause_at());
+        if (worth_trying()) parse_more(cb);
+        if (!lexer.paused()) return;
+        // A pause that released nothing: none before another threshold's worth of input.
+        if (released == before) pause_from = lexer.position() + release_threshold;
+    }
 }
 
 parse_result stream_parser::finish() {
     state& s = *state_;
     if (s.finished) return {};
     s.finished = true;
-    s.lexer.advance(s.buffer, true);
+    s.lexer.advance(s.buffer.view(), true);
     s.syntax.advance(s.lexer.output().tokens, true);
-    s.builder.input().append_copy(s.released, s.buffer);
-    parse_result r = s.builder.finish(s.buffer, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
+    s.builder.input().append_copy(s.released, s.buffer.view());
+    parse_result r = s.builder.finish(s.buffer.view(), s.lexer.output(), s.syntax.tree(), make_sink(callback_));
     if (s.total > s.released + s.buffer.size()) {
         detail::append_input_limit_error(r, s.builder.position_of(s.buffer.size()), s.released + s.buffer.size(),
                                          s.total);

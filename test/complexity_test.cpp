@@ -2,12 +2,13 @@
 // Complexity as a tested invariant: for every hostile shape (bench/hostile_shapes.hpp) the work
 // the lexer and the statement parser do (lib/work_counter.hpp: bytes examined, tokens made, token
 // fetches) stays within a constant times the input length, one-shot, streamed in random 1- to
-// 16-byte chunks, and streamed with checkpoints (a copy taken, a draft fed to it and dropped, and
-// now and then the stream rolled back to it) - at 64 KB and 256 KB, and the work per byte does
-// not grow between the two sizes. A quadratic path (a rescan from a token's start on every feed,
-// a closer searched to the end for every opener) costs thousands of times the input here. Work
-// is counted, not timed, so the test is exact and does not depend on the machine. Built only when
-// the counter is compiled in (Meson option work_counter; see test/meson.build).
+// 16-byte chunks, streamed with checkpoints (a copy taken, a draft fed to it and dropped, and
+// now and then the stream rolled back to it), and fed in one chunk (which goes in by pieces) -
+// at 64 KB and 256 KB, and the work per byte does not grow between the two sizes. A quadratic
+// path (a rescan from a token's start on every feed, a closer searched to the end for every
+// opener) costs thousands of times the input here. Work is counted, not timed, so the test is
+// exact and does not depend on the machine. Built only when the counter is compiled in (Meson
+// option work_counter; see test/meson.build).
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
@@ -28,7 +29,7 @@ constexpr double k_max_work_per_byte = 64.0;
 // Work per byte at 256 KB may exceed that at 64 KB by at most this factor.
 constexpr double k_max_growth = 1.25;
 
-enum class run_mode { one_shot, streamed, checkpointed };
+enum class run_mode { one_shot, streamed, checkpointed, one_feed };
 
 std::uint64_t total_work() { return work().bytes_examined + work().tokens + work().token_looks; }
 
@@ -37,6 +38,12 @@ std::uint64_t measure(const std::string& in, plurnk::tier t, run_mode mode, std:
     const std::uint64_t before = total_work();
     if (mode == run_mode::one_shot) {
         json = plurnk::to_json(plurnk::parse(in, t));
+        return total_work() - before;
+    }
+    if (mode == run_mode::one_feed) {  // a large chunk goes in by pieces, released as they settle
+        plurnk::stream_parser p(t);
+        p.feed(in);
+        json = plurnk::to_json(p.finish());
         return total_work() - before;
     }
     std::mt19937 rng(static_cast<std::uint32_t>(in.size()));
@@ -68,6 +75,7 @@ const char* mode_name(run_mode m) {
         case run_mode::one_shot: return "one-shot";
         case run_mode::streamed: return "streamed 1-16";
         case run_mode::checkpointed: return "checkpointed";
+        case run_mode::one_feed: return "one feed";
     }
     return "";
 }
@@ -77,7 +85,7 @@ const char* mode_name(run_mode m) {
 TEST_CASE("work stays linear on every hostile shape", "[complexity]") {
     REQUIRE(plurnk::detail::k_work_counter);
     for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
-        for (run_mode mode : {run_mode::one_shot, run_mode::streamed, run_mode::checkpointed}) {
+        for (run_mode mode : {run_mode::one_shot, run_mode::streamed, run_mode::checkpointed, run_mode::one_feed}) {
             double per_byte[2] = {0, 0};
             std::string one_shot_json[2];
             const std::size_t sizes[2] = {64 << 10, 256 << 10};

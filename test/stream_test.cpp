@@ -338,6 +338,145 @@ TEST_CASE("stream: whole input in one feed, and no feed at all", "[stream]") {
     CHECK(check_run(r, v).empty());
 }
 
+// The lexer's step that ran out of input can sleep until a byte that may change its outcome
+// arrives (lib/lexer.hpp, sleep_kind), so a chunk that cannot wake it is not lexed at all. Each
+// input below ends a chunk inside one such run, literal or length, before, on and after every
+// byte that wakes it: every split into two and three chunks, and the rest a byte at a time, must
+// equal the one-shot parse.
+TEST_CASE("stream: chunks that end inside a token at every split", "[stream]") {
+    using plurnk::tier;
+    const std::vector<std::pair<tier, std::string>> inputs = {
+        // A body waiting for ':' (':' inside words, before a near-miss close, at the end).
+        {tier::statements, "<<EDIT(a):x: y :EDI :EDITX\n:EDIT_ :EDIT\n<<READ(b)::READ"},
+        // The close tag after its ':' (a literal): cut anywhere in `:EDIT`, a mismatch on each byte.
+        {tier::statements, "<<EDIT(a)::EDXT :EDIX :E:ED:EDIT:EDIT"},
+        {tier::statements, "<<EDITab(a):x:EDITa :EDITab1 :EDITab"},
+        // A target run: escapes, nested parentheses, '<' before a stop, a line end.
+        {tier::statements, "<<READ(a\\(b\\)c(d)e<f<(g)::READ\n<<READ(x\ny)::READ"},
+        // A text run (parse tier): '<' inside words, CRLF, tabs, an enclosure.
+        {tier::parse, "lead a<b\tc\r\n<think>x:y</think> <<PLAN:p:PLAN\r\n<<SEND[200]:d:SEND"},
+        // `<<` and the keyword after it (a length): short, wrong and right keywords, `<<<`.
+        {tier::statements, "<<RE<<REAX <<<READ(a)::READ\n<<READ(b)::READ"},
+        {tier::parse, "x <<PLA<<PLAN:p:PLAN\n<< <<<<SEND[200]:d:SEND"},
+        // An opener's suffix, and a one-colon close with a suffix.
+        {tier::statements, "<<READfoo_1(a)::READfoo_1\n<<READ_x:READ_x \t\n<<READ(b):READ"},
+        // Tags: '<' followed by a stop and by a tag character; blanks; an empty tag.
+        {tier::statements, "<<FIND[ab,c<d,e< f,<](s):x:FIND\n<<FIND[a,,b ](t):y:FIND"},
+        // Integers and executors.
+        {tier::parse, "<<PLAN:p:PLAN\n<<KILL[-123]::KILL\n<<EXEC[sh.x+y-1](./):ls:EXEC\n<<SEND[200]:d:SEND"},
+        // Scope digits and separators.
+        {tier::statements, "<<READ(a)<12.50,300-4, 5>::READ\n<<READ(b)<1.x>::READ\n<<READ(c)<-7>::READ"},
+        // The one-colon close: its tag, then the blanks after it (a line end, `<<`, anything else).
+        {tier::statements, "<<READ(a):READ  \t\r\n<<READ(b):READ \t<<READ(c):READ  x:READ\n<<READ(d):REA:READ"},
+        // UTF-8 sequences cut anywhere: in text, a body, a target, and ill-formed.
+        {tier::parse, "h\xc3\xa9 \xe2\x82\xac<<PLAN:\xf0\x9f\x98\x80:PLAN\n\xe2\x80 <<SEND[200]:d:SEND"},
+        {tier::statements, "<<READ(\xc3\xa9\xe2\x82\xac)\xc3\xa9::READ\n<<READ(a)\xe2\x82::READ"},
+        // Log tier: TURN bodies and their closers, with suffixes.
+        {tier::log, "<<TURNa:<<PLAN:p:PLAN\n<<SEND[200]:d:SEND\n:TURNab :TURNa\n<<TURN:x:TUR :TURN"},
+    };
+    std::size_t runs = 0, failures = 0;
+    for (const auto& [t, input] : inputs) {
+        vector_case v{"split", t, input, {}, {}};
+        expect(v);
+        const std::size_t n = input.size();
+        for (std::size_t i = 0; i <= n; ++i) {
+            for (std::size_t j = i; j <= n; ++j) {
+                // [0, i) [i, j) [j, n); and [0, i) then a byte at a time.
+                std::vector<std::size_t> chunks = {i, j - i, n - j};
+                std::vector<std::size_t> bytes = {i};
+                if (j == i) bytes.insert(bytes.end(), n - i, 1);
+                for (const auto* c : {&chunks, &bytes}) {
+                    if (c == &bytes && j != i) continue;
+                    ++runs;
+                    const std::string problem = check_run(stream_run(v, *c, k_eager), v);
+                    if (!problem.empty() && ++failures <= 10) {
+                        FAIL_CHECK(plurnk::tier_name(t) << " " << input << " cut at " << i << ", " << j << ": " << problem);
+                    }
+                }
+            }
+        }
+    }
+    CHECK(failures == 0);
+    CHECK(runs > 10000);
+}
+
+// A sleeping step must wake when it should, not only at finish(): fed a byte at a time, each
+// statement of the statements tier is reported by the feed of the line end after its close tag
+// (the byte that settles it), whatever run, literal or length the lexer slept in on the way.
+TEST_CASE("stream: a statement is reported as soon as its close tag is settled", "[stream]") {
+    const std::string input =
+        "<<READ(src/a.ts)<1,20>::READ\n<<FIND[a,b<c](s/**)<12.5-3>:x: y :FIN :FIND\n"
+        "<<EDITx(b):body :EDIT :EDITxy :EDITx\n<<READ_1(q):READ_1  \t\n<<EXEC[sh.1+x](./):ls:EXEC\n"
+        "<<KILL[-42]::KILL\n<<RE<<READ(c\\)(d)e)::READ\n";
+    plurnk::stream_parser p(plurnk::tier::statements);
+    std::size_t events = 0;
+    p.set_callback([&events](const plurnk::stream_event&) { ++events; });
+    std::size_t lines = 0;
+    for (std::size_t i = 0; i < input.size(); ++i) {
+        p.feed(std::string_view(input).substr(i, 1));
+        if (input[i] == '\n') {
+            ++lines;
+            // The line's statement (an error item for `<<RE`, which no keyword follows, also
+            // counts) is out.
+            CHECK(events >= lines);
+        }
+    }
+    const plurnk::parse_result r = p.finish();
+    CHECK(events == r.items.size());
+}
+
+// A chunk larger than a piece (64 KB) goes in by pieces that end, when they can, before a `<<`
+// at the start of a line: the result and the events are those of any other chunking, what is
+// open at the end is what the whole chunk leaves open, and settled input is dropped along the
+// way (what is held afterwards is the open rest, not the chunk).
+TEST_CASE("stream: a large chunk in one feed", "[stream]") {
+    using namespace plurnk;
+    std::string statements = "<<PLAN:many:PLAN\n";
+    for (int i = 0; statements.size() < 300000; ++i) {
+        statements += "<<READ[t](src/f" + std::to_string(i) + ".ts)<1,20>::READ\ntext " + std::to_string(i) + " <<EDIT(a):x:\n<<y\n:EDIT\n";
+    }
+    std::string body = "<<EDIT(big.ts):";  // one body across pieces, with line-start `<<` in it
+    while (body.size() < 300000) body += "line: <<x\n<<READ(a)::READ\n";
+    const std::string turn = "<<TURN:" + statements + "<<SEND[200]:d:SEND\n:TURN";
+    struct large {
+        tier t;
+        std::string input;
+        bool held;  // whether it ends inside something open (else what is held at the end is small)
+    };
+    const std::vector<large> inputs = {
+        {tier::parse, statements + "<<SEND[200]:d:SEND\n", false},
+        {tier::parse, statements, false},
+        {tier::statements, body + ":EDIT\n<<READ(b)::READ\n", false},
+        {tier::statements, body, true},  // the body never closes
+        {tier::log, turn, true},         // nothing settles inside an open TURN
+    };
+    for (const auto& [t, input, held] : inputs) {
+        vector_case v{"large", t, input, {}, {}};
+        expect(v);
+        for (const std::size_t release : {std::size_t{1}, stream_parser::k_default_release_threshold}) {
+            CHECK(check_run(stream_run(v, {input.size()}, release), v).empty());
+            // A large chunk after a small one, and a small one after.
+            CHECK(check_run(stream_run(v, {7, input.size() - 107, 100}, release), v).empty());
+        }
+        stream_parser p(t);
+        p.feed(input);
+        if (held) {
+            CHECK(p.retained() > 200000);
+        } else {
+            CHECK(p.retained() < 3 * stream_parser::k_default_release_threshold);
+        }
+        const open_info whole = p.open();
+        stream_parser q(t);
+        for (std::size_t at = 0; at < input.size(); at += 4096) q.feed(std::string_view(input).substr(at, 4096));
+        const open_info fed = q.open();
+        CHECK(whole.where == fed.where);
+        CHECK(whole.begin == fed.begin);
+        CHECK(whole.bytes == fed.bytes);
+        CHECK(whole.openers == fed.openers);
+        CHECK(whole.turn_depth == fed.turn_depth);
+    }
+}
+
 TEST_CASE("stream: size, safe_prefix and finished", "[stream]") {
     const std::string input = "<<PLAN:p:PLAN\nsome text <<READ(a)::READ\n<<SEND[200]:d:SEND";
     plurnk::stream_parser p(plurnk::tier::parse);
@@ -430,6 +569,30 @@ TEST_CASE("stream: settled input is released, so what is held follows what is op
     CHECK(to_json(r, k_spans) == to_json(parse(turn, tier::parse), k_spans));
     CHECK(events == r.items.size());
     CHECK(p.retained() < 200000);
+}
+
+// Input is released at the end of a statement even when no chunk ends there (the lexer pauses
+// at a close tag to let the parser and builder catch up): statements of ~10 KB fed in 997-byte
+// chunks, each chunk running from inside one body into the next, hold about one statement.
+TEST_CASE("stream: a statement end releases what came before at any chunking", "[stream]") {
+    using namespace plurnk;
+    std::string input;
+    for (int i = 0; i < 100; ++i) {
+        input += "<<EDIT(f" + std::to_string(i) + "):";
+        for (int k = 0; k < 1250; ++k) input += i % 2 == 0 ? "code: x\n" : "yyyyyyyy";  // 10 KB
+        input += ":EDIT\n";
+    }
+    for (const std::size_t chunk : {std::size_t{997}, std::size_t{64 * 1024 + 1}, input.size()}) {
+        stream_parser p(tier::statements);
+        std::size_t most = 0;
+        for (std::size_t at = 0; at < input.size(); at += chunk) {
+            p.feed(std::string_view(input).substr(at, chunk));
+            most = std::max(most, p.retained());
+        }
+        INFO("chunk " << chunk);
+        CHECK(most < 2 * 10030 + chunk);
+        CHECK(to_json(p.finish(), k_spans) == to_json(parse(input, tier::statements), k_spans));
+    }
 }
 
 // A long turn's settled items are shared between a parser and its checkpoints (streaming keeps
