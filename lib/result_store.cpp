@@ -193,14 +193,13 @@ statement decode_statement(const item_rec& r, const stmt_rec& s, const text_reso
     st.position = position{r.line, r.column};
     st.span = byte_span{r.begin, s.end};
     st.signal.kind = static_cast<signal::kind_t>(s.signal_kind);
-    const stmt_extras extras = unpack_extras(s.extras);
-    const stmt_extras* x = s.extras != nullptr ? &extras : nullptr;
-    if (x != nullptr) {
-        st.signal.tags = tag_list(x->tag_base, x->tags, x->tag_count);
-        st.signal.number = x->number;
-        st.signal.text = t.str(x->signal_text);
-        if ((s.bits & has_marker) != 0) st.marker = line_marker{std::span<const double>(x->marks, x->mark_count)};
-    }
+    // A statement whose extras are all defaults stores none (nullptr); unpacking that gives the
+    // defaults, so every field below reads the same either way.
+    const stmt_extras x = unpack_extras(s.extras);
+    st.signal.tags = tag_list(x.tag_base, x.tags, x.tag_count);
+    st.signal.number = x.number;
+    st.signal.text = t.str(x.signal_text);
+    if ((s.bits & has_marker) != 0) st.marker = line_marker{std::span<const double>(x.marks, x.mark_count)};
     if ((s.bits & has_target) != 0) st.target = decode_path(s.target, t);
     switch (s.body) {
         case body_tag::none: break;
@@ -209,25 +208,23 @@ statement decode_statement(const item_rec& r, const stmt_rec& s, const text_reso
             matcher_body m;
             m.dialect = static_cast<dialect>(s.bits >> k_dialect_shift);
             m.raw = t.str(s.body_raw);
-            if (x != nullptr) {
-                m.pattern = t.str(x->pattern);
-                m.flags = t.str(x->flags);
-            }
+            m.pattern = t.str(x.pattern);
+            m.flags = t.str(x.flags);
             st.body = m;
             break;
         }
         case body_tag::send: {
             send_body b;
             b.raw = t.str(s.body_raw);
-            if ((s.bits & has_json) != 0) b.json = t.str(x->json);
+            if ((s.bits & has_json) != 0) b.json = t.str(x.json);
             st.body = b;
             break;
         }
         case body_tag::selection: {
             resource_selection sel;
-            sel.target = decode_path(x->dest, t);
+            sel.target = decode_path(x.dest, t);
             if ((s.bits & has_dest_marker) != 0) {
-                sel.marker = line_marker{std::span<const double>(x->dest_marks, x->dest_mark_count)};
+                sel.marker = line_marker{std::span<const double>(x.dest_marks, x.dest_mark_count)};
             }
             st.body = sel;
             break;

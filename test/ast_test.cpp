@@ -44,3 +44,34 @@ TEST_CASE("first_invalid_utf8 finds the first ill-formed byte", "[ast][utf8]") {
     CHECK(first_invalid_utf8("\xc0\xaf") == 0);          // overlong
     CHECK(first_invalid_utf8("\xf4\x90\x80\x80") == 0);  // past U+10FFFF
 }
+
+TEST_CASE("a statement whose optional parts are all empty reads back as it was stored", "[ast]") {
+    // Such a statement keeps no extras record; reading it back must give the defaults (a fuzz
+    // find: a COPY body with an empty local destination read through a null record).
+    parse_result r;
+    statement copy;
+    copy.op = op::COPY;
+    copy.body = resource_selection{};
+    r.items.emplace_back(copy);
+    statement send;
+    send.op = op::SEND;
+    send.body = send_body{"", std::string_view{}};
+    r.items.emplace_back(send);
+    statement find;
+    find.op = op::FIND;
+    find.body = matcher_body{};
+    r.items.emplace_back(find);
+    REQUIRE(r.items.size() == 3);
+    const item i0 = r.items[0], i1 = r.items[1], i2 = r.items[2];
+    const auto& sel = std::get<resource_selection>(std::get<statement>(i0).body);
+    CHECK(sel.target.kind == parsed_path::kind_t::local);
+    CHECK(sel.target.raw.empty());
+    CHECK_FALSE(sel.marker);
+    const statement& s = std::get<statement>(i1);
+    CHECK(s.signal.tags.size() == 0);
+    CHECK(std::get<send_body>(s.body).json == std::optional<std::string_view>(""));
+    const auto& m = std::get<matcher_body>(std::get<statement>(i2).body);
+    CHECK(m.pattern.empty());
+    CHECK(m.flags.empty());
+    CHECK(to_json(r).find(R"("op":"COPY")") != std::string::npos);
+}
