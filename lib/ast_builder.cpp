@@ -170,7 +170,14 @@ new_diagnostic result_builder::make_diagnostic(const pending_error& e) {
                               span_of(le.begin, std::max(le.begin, le.end))};
     }
     const syntax_error& se = tree_->errors[e.index];
-    return new_diagnostic{p, e.from, severity::error, se.message(in_), se.id(), span_of(se.at.begin, se.at.end)};
+    const byte_span span = span_of(se.at.begin, se.at.end);
+    const std::optional<syntax_error::message_key> key = se.key();
+    if (!key) return new_diagnostic{p, e.from, severity::error, se.message(in_), se.id(), span};
+    const std::size_t h = (key->expected * 0x9e3779b97f4a7c15ULL) ^ (static_cast<std::uint64_t>(key->symbol) << 2) ^
+                          static_cast<std::uint64_t>(key->kind);
+    syntax_message& m = syntax_messages_[(h >> 7) % syntax_messages_.size()];
+    if (m.s == nullptr || !(m.key == *key)) m = syntax_message{*key, intern(se.message(in_)), se.id()};
+    return new_diagnostic{p, e.from, severity::error, {}, m.id, span, m.s};
 }
 
 // The first recorded, unclaimed error within [lo, hi] claims the unit; all of them are used up.
@@ -221,7 +228,7 @@ const char* result_builder::intern(std::string_view message) {
 item_rec result_builder::diag_records(const new_diagnostic& d) {
     item_rec rec = item_record(d.at, d.span);
     rec.aux = static_cast<std::uint32_t>(frozen_diags_.size() + diags_.size());
-    diags_.push_back(diag_rec::make(d.span.end, d.source, d.severity, d.id, intern(d.message)));
+    diags_.push_back(diag_rec::make(d.span.end, d.source, d.severity, d.id, d.interned != nullptr ? d.interned : intern(d.message)));
     return rec;
 }
 

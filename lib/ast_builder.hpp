@@ -56,6 +56,7 @@ struct new_diagnostic {
     std::string message;
     message_id id = message_id::external;
     byte_span span{};
+    const char* interned = nullptr;  // the message already interned (then `message` is empty)
 };
 
 // parse_options::max_input_bytes, capped at what 32-bit offsets can address.
@@ -254,6 +255,14 @@ private:
         const char* s = nullptr;
     };
     std::array<interned, 64> intern_{};
+    // Parser errors' interned messages and classes by syntax_error::key(): an error-dense input
+    // repeats a few, and each is rendered once instead of once per error.
+    struct syntax_message {
+        syntax_error::message_key key{};
+        const char* s = nullptr;
+        message_id id = message_id::external;
+    };
+    std::array<syntax_message, 16> syntax_messages_{};
 
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
     std::string target_scratch_, body_scratch_;

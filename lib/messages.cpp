@@ -262,6 +262,12 @@ message_id syntax_error::id() const {
     return message_id::unexpected_token;
 }
 
+std::optional<syntax_error::message_key> syntax_error::key() const noexcept {
+    const symbol ty = symbol_of(at);
+    if (ty == sym(tok::disposition)) return std::nullopt;  // append_token_display shows its text
+    return message_key{expected, ty, kind};
+}
+
 std::string syntax_error::message(std::string_view in) const {
     std::string found;
     append_token_display(found, at, in);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,16 @@ struct syntax_error {
     // The message class and text (messages.cpp); `input` is the parsed input.
     [[nodiscard]] message_id id() const;
     [[nodiscard]] std::string message(std::string_view input) const;
+
+    // What id() and message() depend on when the token's text does not show in the message
+    // (every token but a disposition): errors with equal keys have equal messages.
+    struct message_key {
+        std::uint64_t expected = 0;
+        int symbol = -1;
+        shape kind = shape::unexpected;
+        friend bool operator==(const message_key&, const message_key&) = default;
+    };
+    [[nodiscard]] std::optional<message_key> key() const noexcept;
 };
 
 // One statement-level parse context: the tokens it holds (first..last inclusive; empty when
