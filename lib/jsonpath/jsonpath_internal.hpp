@@ -202,7 +202,7 @@ using detail::append_utf16_as_utf8;
 using detail::is_high_surrogate;
 using detail::is_low_surrogate;
 using detail::to_utf16;
-using detail::utf16_text;
+using detail::utf16_unit_byte_offset;
 
 inline std::string units_to_utf8(std::u16string_view units) {
     std::string out;
