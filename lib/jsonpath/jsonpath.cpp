@@ -84,7 +84,9 @@ result<void> validate_jsonpath(std::string_view expr) {
     lexer lx(units);
     std::optional<failure> f = lx.run();
     if (!f) {
-        parser p(units, lx.tokens(), lx.error_text());
+        std::optional<lexer> again;  // makes the tokens run() did not keep, as the parser reads them
+        if (!lx.complete()) again.emplace(units);
+        parser p(units, again ? *again : lx, lx.token_count(), lx.error_text());
         f = p.jsonpath_query();
     }
     if (!f) return {};
