@@ -190,7 +190,7 @@ std::optional<result_builder::visitor_failure> result_builder::build_target(stat
         return std::nullopt;
     }
     result<std::optional<path_fields>> p = parse_path_fields(raw);
-    if (!p) return visitor_failure{p.problem().message, message_id::invalid_target};
+    if (!p) return visitor_failure{std::move(p).problem().message, message_id::invalid_target};
     if (!p.value()) return std::nullopt;
     path_ = std::move(*p.value());
     path_.rebind();
@@ -234,7 +234,7 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         } else {
             m.dialect = dialect::glob;
         }
-        if (!err) return visitor_failure{err.problem().message, id};
+        if (!err) return visitor_failure{std::move(err).problem().message, id};
         m.raw = body;
         st.body = m;
     } else if (kind == body_kind::send) {
@@ -247,7 +247,7 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         st.body = b;
     } else if (kind == body_kind::selection) {
         result<std::optional<selection_fields>> sel = parse_selection_fields(body);
-        if (!sel) return visitor_failure{sel.problem().message, message_id::invalid_selection};
+        if (!sel) return visitor_failure{std::move(sel).problem().message, message_id::invalid_selection};
         if (sel.value()) {
             selection_ = std::move(*sel.value());
             selection_.target.rebind();

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The library's one UTF-8 codec (private header): sequence validation shared by positions, the
 // lexer and the JSON writer; decoding, encoding and the UTF-16 view the JavaScript-faithful
-// validators (regex, JSONPath, XPath) work in, with the byte offset of every code unit so their
-// error offsets point back into the caller's UTF-8. The policy (doc/limits.md): a byte that does
-// not start a well-formed sequence (overlongs, surrogates and code points past U+10FFFF are
-// ill-formed) is one column and one U+FFFD. The regex validator alone reads the generalized
-// (WTF-8) three-byte form of a surrogate as that surrogate (utf8_surrogates::decoded), as the
-// stored strings of parse_json are written. The fuzz oracle (fuzz/invariants.hpp) keeps its own
-// decoder on purpose, so that it does not share a bug with what it checks.
+// validators (regex, JSONPath, XPath) work in, and the byte offset of a code unit, found again
+// when an error needs it, so their error offsets point back into the caller's UTF-8. The policy
+// (doc/limits.md): a byte that does not start a well-formed sequence (overlongs, surrogates and
+// code points past U+10FFFF are ill-formed) is one column and one U+FFFD. The regex validator
+// alone reads the generalized (WTF-8) three-byte form of a surrogate as that surrogate
+// (utf8_surrogates::decoded), as the stored strings of parse_json are written. The fuzz oracle
+// (fuzz/invariants.hpp) keeps its own decoder on purpose, so that it does not share a bug with
+// what it checks.
 #pragma once
 
 #include <cstddef>
@@ -125,44 +126,53 @@ inline void append_utf16(std::u16string& out, std::uint32_t cp) {
     }
 }
 
-// A UTF-8 text as UTF-16 code units, with the byte offset where each unit's character starts
-// (both units of a pair share it) and one more entry, the input size, for the end.
-struct utf16_text {
+// A UTF-8 text as UTF-16 code units. A sequence never gives more code units than it has bytes,
+// so the string is sized once and cut to length at the end.
+inline std::u16string to_utf16(std::string_view s, utf8_surrogates surrogates = utf8_surrogates::ill_formed) {
     std::u16string units;
-    std::vector<std::size_t> byte_offset;
-};
-
-inline utf16_text to_utf16(std::string_view s, utf8_surrogates surrogates = utf8_surrogates::ill_formed) {
-    // A sequence never gives more code units than it has bytes, so both arrays are sized once
-    // and cut to length at the end.
-    utf16_text t;
-    t.units.resize(s.size());
-    t.byte_offset.resize(s.size() + 1);
-    char16_t* unit = t.units.data();
-    std::size_t* offset = t.byte_offset.data();
+    units.resize(s.size());
+    char16_t* unit = units.data();
     std::size_t n = 0;
     for (std::size_t i = 0; i < s.size();) {
         const auto b0 = static_cast<unsigned char>(s[i]);
         if (b0 < 0x80) {
-            unit[n] = b0;
-            offset[n++] = i++;
+            unit[n++] = b0;
+            ++i;
             continue;
         }
         const utf8_char c = utf8_decode(s, i, surrogates);
         if (c.code_point >= 0x10000) {
-            unit[n] = static_cast<char16_t>(0xD800 + ((c.code_point - 0x10000) >> 10));
-            offset[n++] = i;
-            unit[n] = static_cast<char16_t>(0xDC00 + ((c.code_point - 0x10000) & 0x3FF));
+            unit[n++] = static_cast<char16_t>(0xD800 + ((c.code_point - 0x10000) >> 10));
+            unit[n++] = static_cast<char16_t>(0xDC00 + ((c.code_point - 0x10000) & 0x3FF));
         } else {
-            unit[n] = static_cast<char16_t>(c.code_point);
+            unit[n++] = static_cast<char16_t>(c.code_point);
         }
-        offset[n++] = i;
         i += c.length;
     }
-    offset[n] = s.size();
-    t.units.resize(n);
-    t.byte_offset.resize(n + 1);
-    return t;
+    units.resize(n);
+    return units;
+}
+
+// The byte offset in s where the character of to_utf16(s, surrogates)'s code unit `unit` starts
+// (both units of a pair share it); s.size() for the unit count and past it. Decodes s again up to
+// that unit rather than keeping an offset per unit: it is asked once, for an error's position.
+inline std::size_t utf16_unit_byte_offset(std::string_view s, std::size_t unit,
+                                          utf8_surrogates surrogates = utf8_surrogates::ill_formed) noexcept {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b0 = static_cast<unsigned char>(s[i]);
+        if (b0 < 0x80) {
+            if (unit == n) return i;
+            ++n;
+            ++i;
+            continue;
+        }
+        const utf8_char c = utf8_decode(s, i, surrogates);
+        n += c.code_point >= 0x10000 ? 2 : 1;
+        if (unit < n) return i;
+        i += c.length;
+    }
+    return s.size();
 }
 
 // Appends UTF-16 code units as UTF-8. A surrogate without its partner (a slice by code unit can

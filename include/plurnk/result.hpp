@@ -33,7 +33,8 @@ public:
     [[nodiscard]] const T& value() const& noexcept { return *get<0>(); }
     [[nodiscard]] T& value() & noexcept { return *get<0>(); }
     [[nodiscard]] T&& value() && noexcept { return std::move(*get<0>()); }
-    [[nodiscard]] const plurnk::problem& problem() const noexcept { return *get<1>(); }
+    [[nodiscard]] const plurnk::problem& problem() const& noexcept { return *get<1>(); }
+    [[nodiscard]] plurnk::problem&& problem() && noexcept { return std::move(*get<1>()); }
 
     friend bool operator==(const result&, const result&) = default;
 
@@ -61,9 +62,13 @@ public:
     [[nodiscard]] bool ok() const noexcept { return !problem_.has_value(); }
     explicit operator bool() const noexcept { return ok(); }
 
-    [[nodiscard]] const plurnk::problem& problem() const noexcept {
+    [[nodiscard]] const plurnk::problem& problem() const& noexcept {
         assert(problem_.has_value());
         return *problem_;
+    }
+    [[nodiscard]] plurnk::problem&& problem() && noexcept {
+        assert(problem_.has_value());
+        return std::move(*problem_);
     }
 
     friend bool operator==(const result&, const result&) = default;

@@ -190,7 +190,8 @@ public:
     // brackets. It gives up (returns false, `out` to be discarded) on invalid text and on the one
     // thing a single pass cannot write in order, an object whose members JavaScript would reorder
     // or merge: an array-index key, a repeated key, or more than k_direct_members members (whose
-    // repeats this pass does not look for). canonical_json() then takes the parse_text() path.
+    // repeats this pass does not look for). canonical_json() then takes the parse_text() path, but
+    // only for such an object (gave_up()): text this pass found invalid, parse_text() would too.
     bool write_direct(std::string& out) {
         struct open_object {
             std::size_t first_key;  // its first key in keys_
@@ -258,18 +259,23 @@ public:
         }
     }
 
+    // Whether write_direct() returned false for an object it cannot write in order, not for
+    // invalid text.
+    bool gave_up() const noexcept { return gave_up_; }
+
 private:
     static constexpr std::size_t k_direct_members = 16;
 
-    // A member key and its ':' for write_direct(); false when the key is invalid, an array index,
-    // a repeat of an earlier key of the object, or one member too many.
+    // A member key and its ':' for write_direct(); false when the key is invalid, or (setting
+    // gave_up_) an array index, a repeat of an earlier key of the object, or one member too many.
     template <class Object>
     bool direct_member_key(std::string& out, const Object& object) {
-        if (keys_.size() - object.first_key >= k_direct_members) return false;
+        if (keys_.size() - object.first_key >= k_direct_members) return give_up();
         std::string& key = keys_.emplace_back();
-        if (!parse_string(key) || is_array_index(key)) return false;
+        if (!parse_string(key)) return false;
+        if (is_array_index(key)) return give_up();
         for (std::size_t k = object.first_key; k + 1 < keys_.size(); ++k) {
-            if (keys_[k] == key) return false;
+            if (keys_[k] == key) return give_up();
         }
         skip_ws();
         if (!accept(':')) return false;
@@ -529,8 +535,14 @@ private:
         return true;
     }
 
+    bool give_up() noexcept {
+        gave_up_ = true;
+        return false;
+    }
+
     std::string_view text_;
     std::size_t pos_ = 0;
+    bool gave_up_ = false;
     json_value root_;
     std::vector<open_container> open_;
     std::vector<json_value> values_;
@@ -685,7 +697,11 @@ std::optional<std::string> canonical_json(std::string_view raw) {
     {
         std::string out;
         out.reserve(raw.size());
-        if (reader(raw).write_direct(out)) return out;
+        reader direct(raw);
+        if (direct.write_direct(out)) return out;
+        // Invalid text: parse_text() would stop at the same byte, after building a value per
+        // container up to it (a heap node per level of `[[[…`).
+        if (!direct.gave_up()) return std::nullopt;
     }
     auto value = parse_json(raw);
     if (!value) return std::nullopt;

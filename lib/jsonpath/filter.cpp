@@ -96,7 +96,7 @@ expr parser::logical_not_expr() {
 // && and || refuse bare literals.
 expr parser::infix_expr(const expr& left) {
     const std::size_t op = next();
-    const tok k = tokens_[op].kind;
+    const tok k = tok_at(op).kind;
     const expr right = logical_expr(precedence(k));
     if (failed_) return {};
     if (is_comparison(k)) {
@@ -228,7 +228,7 @@ void parser::require_not_literal(const expr& e) {
 
 // The literal as the reference prints it (JavaScript String(number), a canonical 'string').
 std::string parser::literal_text(const expr& e) {
-    const tok k = tokens_[e.token].kind;
+    const tok k = tok_at(e.token).kind;
     switch (e.kind) {
         case node::null_literal: return "null";
         case node::boolean_literal: return k == tok::true_ ? "true" : "false";
@@ -334,7 +334,7 @@ std::string parser::canonical_string(std::u16string_view s) {
 // and `\'` unescaped, then JSON-style escapes are applied and each unit below U+0020 refused.
 std::optional<std::u16string> parser::decode_string(std::size_t t) {
     std::u16string v(units_of(t));
-    if (tokens_[t].kind == tok::single_quote_string) {
+    if (tok_at(t).kind == tok::single_quote_string) {
         std::u16string a;
         for (const char16_t c : v) {
             if (c == '"') a += u"\\\""; else a += c;
@@ -349,7 +349,7 @@ std::optional<std::u16string> parser::decode_string(std::size_t t) {
             }
         }
     }
-    const std::ptrdiff_t base = static_cast<std::ptrdiff_t>(tokens_[t].index);
+    const std::ptrdiff_t base = static_cast<std::ptrdiff_t>(tok_at(t).index);
     auto at = [&](std::ptrdiff_t i) { return std::to_string(base + i); };
     std::u16string out;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(v.size());

@@ -80,18 +80,19 @@ std::string with_context(const failure& f, std::u16string_view src) {
 }  // namespace
 
 result<void> validate_jsonpath(std::string_view expr) {
-    const utf16_text text = to_utf16(expr);
-    lexer lx(text.units);
+    const std::u16string units = to_utf16(expr);
+    lexer lx(units);
     std::optional<failure> f = lx.run();
     if (!f) {
-        parser p(text.units, lx.tokens(), lx.error_text());
+        std::optional<lexer> again;  // makes the tokens run() did not keep, as the parser reads them
+        if (!lx.complete()) again.emplace(units);
+        parser p(units, again ? *again : lx, lx.token_count(), lx.error_text());
         f = p.jsonpath_query();
     }
     if (!f) return {};
     const std::ptrdiff_t i = f->index;
-    const std::size_t offset =
-        i <= 0 ? 0 : text.byte_offset[std::min(static_cast<std::size_t>(i), text.byte_offset.size() - 1)];
-    return problem{offset, with_context(*f, text.units)};
+    const std::size_t offset = i <= 0 ? 0 : utf16_unit_byte_offset(expr, static_cast<std::size_t>(i));
+    return problem{offset, with_context(*f, units)};
 }
 
 result<void> check_jsonpath_matcher(std::string_view matcher) {

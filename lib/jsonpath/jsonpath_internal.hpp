@@ -202,7 +202,7 @@ using detail::append_utf16_as_utf8;
 using detail::is_high_surrogate;
 using detail::is_low_surrogate;
 using detail::to_utf16;
-using detail::utf16_text;
+using detail::utf16_unit_byte_offset;
 
 inline std::string units_to_utf8(std::u16string_view units) {
     std::string out;
@@ -222,6 +222,16 @@ inline bool is_name_char(int c) { return is_name_first(c) || is_digit(static_cas
 // ---------------------------------------------------------------------------------------------
 // Lexer: mode functions over code units, after the reference's state functions. Each returns the
 // next mode; `stop` ends the scan (after an error token or the EOF token).
+//
+// run() tokenizes the whole query, as the reference does before it parses, but keeps at most
+// k_kept_tokens of them: a query of a token per byte (`$[?!!!!…`) would otherwise hold 32 bytes
+// per input byte, when the parser usually stops long before the end (k_max_nesting). When run()
+// kept them all (complete()), the parser reads them from it; otherwise a second lexer over the
+// same units makes them again as the parser asks for them (token_at()), the same tokens, since
+// the scan is deterministic and the first one met no error.
+
+// How many tokens run() keeps; a longer query is lexed a second time as it is parsed.
+constexpr std::size_t k_kept_tokens = 4096;
 
 enum class mode : std::uint8_t {
     stop, root, segment, descendant_selection, dot_selector, bracketed_selection, filter,
@@ -234,11 +244,11 @@ public:
 
     // Tokenizes the whole query; returns the failure that tokenizing alone decides, if any.
     std::optional<failure> run() {
-        mode m = mode::root;
-        while (m != mode::stop && !fatal_) m = step(m);
+        keep_ = k_kept_tokens;
+        while (mode_ != mode::stop && !fatal_) mode_ = step(mode_);
         if (fatal_) return fatal_;
-        if (!tokens_.empty() && tokens_.back().kind == tok::error) {
-            return failure(error_diag_, error_text_, static_cast<std::ptrdiff_t>(tokens_.back().index));
+        if (count_ != 0 && last_.kind == tok::error) {
+            return failure(error_diag_, error_text_, static_cast<std::ptrdiff_t>(last_.index));
         }
         if (!brackets_.empty()) {  // unbalanced `[` or `(` left open at the end
             return failure(diag::unbalanced_brackets, format(diag::unbalanced_brackets),
@@ -247,8 +257,17 @@ public:
         return std::nullopt;
     }
 
-    const std::vector<token>& tokens() const { return tokens_; }
+    // After run(): how many tokens the query has, and whether all of them were kept.
+    std::size_t token_count() const { return count_; }
+    bool complete() const { return count_ == tokens_.size(); }
     const std::string& error_text() const { return error_text_; }
+
+    // Token t (< the query's token count): kept by run(), or (on a lexer that has not run) lexed
+    // up to it now.
+    const token& token_at(std::size_t t) {
+        while (t >= tokens_.size() && mode_ != mode::stop && !fatal_) mode_ = step(mode_);
+        return tokens_[t];
+    }
 
 private:
     mode step(mode m) {
@@ -285,14 +304,19 @@ private:
     }
     void ignore() { start_ = pos_; }
     void emit(tok k) {
-        tokens_.push_back(token{k, start_, pos_, start_});
+        push(token{k, start_, pos_, start_});
         start_ = pos_;
+    }
+    void push(const token& t) {
+        if (tokens_.size() < keep_) tokens_.push_back(t);
+        last_ = t;
+        ++count_;
     }
     // Records an error token at the current position; the scan normally stops after it.
     void error(diag d, std::initializer_list<std::string_view> args = {}) {
         error_diag_ = d;
         error_text_ = format(d, args);
-        tokens_.push_back(token{tok::error, 0, 0, pos_});
+        push(token{tok::error, 0, 0, pos_});
     }
     void fail_fatal(diag d, std::string message, std::size_t index) {
         if (!fatal_) fatal_ = failure(d, std::move(message), static_cast<std::ptrdiff_t>(index));
@@ -383,7 +407,11 @@ private:
     std::vector<std::pair<char, std::size_t>> brackets_;   // open "[" / "(" and where
     char16_t string_quote_ = '"';
     mode string_return_ = mode::bracketed_selection;
-    std::vector<token> tokens_;
+    mode mode_ = mode::root;
+    std::vector<token> tokens_;                 // the first keep_ tokens
+    std::size_t keep_ = static_cast<std::size_t>(-1);
+    std::size_t count_ = 0;                     // tokens made so far, kept or not
+    token last_{tok::eof, 0, 0, 0};             // the last one
     diag error_diag_ = diag::count_;  // the error token's diagnostic
     std::string error_text_;          // and its text, which is also that token's value
     std::optional<failure> fatal_;  // errors the reference throws from inside the scan
@@ -483,8 +511,9 @@ struct selection {
 
 class parser {
 public:
-    parser(std::u16string_view src, const std::vector<token>& tokens, std::string_view error_text)
-        : src_(src), tokens_(tokens), error_text_(error_text) {}
+    // `tokens` holds the query's `count` tokens or makes them when asked (lexer::token_at).
+    parser(std::u16string_view src, lexer& tokens, std::size_t count, std::string_view error_text)
+        : src_(src), tokens_(tokens), count_(count), error_text_(error_text) {}
 
     // spec: RFC 9535 §2.1.1 jsonpath-query = root-identifier segments
     std::optional<failure> jsonpath_query() {
@@ -500,32 +529,34 @@ private:
     // --- the token stream
 
     tok current_kind() {
-        if (pos_ >= tokens_.size()) {
+        if (pos_ >= count_) {
             if (!failed_) failed_ = failure(diag::read_past_end, format(diag::read_past_end), 0);
             return tok::eof;
         }
-        return tokens_[pos_].kind;
+        return tok_at(pos_).kind;
     }
-    std::size_t peek_pos() const { return pos_ + 1 >= tokens_.size() ? tokens_.size() - 1 : pos_ + 1; }
-    tok peek_kind() const { return tokens_[peek_pos()].kind; }
+    std::size_t peek_pos() const { return pos_ + 1 >= count_ ? count_ - 1 : pos_ + 1; }
+    tok peek_kind() const { return tok_at(peek_pos()).kind; }
+    token tok_at(std::size_t t) const { return tokens_.token_at(t); }
     std::size_t next() { return pos_++; }
     void backup() {
         if (pos_ > 0) --pos_;
     }
     std::string value_of(std::size_t t) const {
-        if (t >= tokens_.size()) return {};
-        const token& k = tokens_[t];
+        if (t >= count_) return {};
+        const token k = tok_at(t);
         if (k.kind == tok::error) return std::string(error_text_);
         return units_to_utf8(src_.substr(k.begin, k.end - k.begin));
     }
     std::u16string_view units_of(std::size_t t) const {
-        return src_.substr(tokens_[t].begin, tokens_[t].end - tokens_[t].begin);
+        const token k = tok_at(t);
+        return src_.substr(k.begin, k.end - k.begin);
     }
 
     // Records diagnostic `d` at token `t`, unless a failure is already recorded.
     void fail(diag d, std::initializer_list<std::string_view> args, std::size_t t) {
         if (failed_) return;
-        const std::ptrdiff_t index = t < tokens_.size() ? static_cast<std::ptrdiff_t>(tokens_[t].index) : 0;
+        const std::ptrdiff_t index = t < count_ ? static_cast<std::ptrdiff_t>(tok_at(t).index) : 0;
         failed_ = failure(d, format(d, args), index);
     }
     bool expect(tok k) {
@@ -592,7 +623,8 @@ private:
     bool hex4(std::u16string_view v, std::size_t i, std::uint32_t& cp, std::size_t t);
 
     std::u16string_view src_;
-    const std::vector<token>& tokens_;
+    lexer& tokens_;
+    std::size_t count_;
     std::string_view error_text_;
     std::size_t pos_ = 0;
     int depth_ = 0;

@@ -2,7 +2,9 @@
 // The JSONPath validator's lexer: one function per mode of the reference's state machine, over
 // UTF-16 code units. Each mode consumes what it recognises, emits tokens and returns the next
 // mode; an error becomes an error token (or, for what the reference throws, a fatal failure)
-// and the scan stops. See jsonpath_internal.hpp.
+// and the scan stops. A mode emits at most one token per call (one that stays in its mode
+// returns itself), so that lexer::token_at() makes no more tokens than the parser asks for.
+// See jsonpath_internal.hpp.
 #include <string>
 #include <string_view>
 
@@ -104,178 +106,174 @@ mode lexer::lex_dot_selector() {
 // After "[" (or after a filter ends at "," or "]").
 // spec: RFC 9535 §2.5.1.1 bracketed-selection = "[" S selector *(S "," S selector) S "]"
 mode lexer::lex_bracketed_selection() {
-    for (;;) {
-        ignore_whitespace();
-        if (fatal_) return mode::stop;
-        if (accept_int()) {
-            emit(tok::index);
-            continue;
-        }
-        const int c = next();
-        switch (c) {
-            case ']':
-                if (brackets_.empty() || brackets_.back().first != '[') {
-                    backup();
-                    error(diag::unbalanced_brackets);
-                    return mode::stop;
-                }
-                brackets_.pop_back();
-                emit(tok::rbracket);
-                return mode::segment;
-            case k_end:
-                error(diag::unclosed_bracketed_selection);
-                return mode::stop;
-            case '*':
-                emit(tok::wild);
-                continue;
-            case '?':
-                emit(tok::filter);
-                ++filter_level_;
-                return mode::filter;
-            case ',':
-                emit(tok::comma);
-                continue;
-            case ':':
-                emit(tok::colon);
-                continue;
-            case '\'':
-            case '"':
-                string_quote_ = static_cast<char16_t>(c);
-                string_return_ = mode::bracketed_selection;
-                return mode::string;
-            default:
+    ignore_whitespace();
+    if (fatal_) return mode::stop;
+    if (accept_int()) {
+        emit(tok::index);
+        return mode::bracketed_selection;
+    }
+    const int c = next();
+    switch (c) {
+        case ']':
+            if (brackets_.empty() || brackets_.back().first != '[') {
                 backup();
-                error(diag::bad_bracketed_character, {unit_text(c)});
+                error(diag::unbalanced_brackets);
                 return mode::stop;
-        }
+            }
+            brackets_.pop_back();
+            emit(tok::rbracket);
+            return mode::segment;
+        case k_end:
+            error(diag::unclosed_bracketed_selection);
+            return mode::stop;
+        case '*':
+            emit(tok::wild);
+            return mode::bracketed_selection;
+        case '?':
+            emit(tok::filter);
+            ++filter_level_;
+            return mode::filter;
+        case ',':
+            emit(tok::comma);
+            return mode::bracketed_selection;
+        case ':':
+            emit(tok::colon);
+            return mode::bracketed_selection;
+        case '\'':
+        case '"':
+            string_quote_ = static_cast<char16_t>(c);
+            string_return_ = mode::bracketed_selection;
+            return mode::string;
+        default:
+            backup();
+            error(diag::bad_bracketed_character, {unit_text(c)});
+            return mode::stop;
     }
 }
 
 // Inside a filter. spec: RFC 9535 §2.3.5.1 logical-expr and its operands
 mode lexer::lex_filter() {
-    for (;;) {
-        ignore_whitespace();
-        if (fatal_) return mode::stop;
-        const int c = next();
-        switch (c) {
-            case k_end:
-                error(diag::unclosed_bracketed_selection);
+    ignore_whitespace();
+    if (fatal_) return mode::stop;
+    const int c = next();
+    switch (c) {
+        case k_end:
+            error(diag::unclosed_bracketed_selection);
+            return mode::stop;
+        case ']':
+            --filter_level_;
+            backup();
+            return mode::bracketed_selection;
+        case ',':
+            emit(tok::comma);
+            // Inside a function call a comma separates arguments, else selectors.
+            if (!call_parens_.empty()) return mode::filter;
+            --filter_level_;
+            return mode::bracketed_selection;
+        case '\'':
+        case '"':
+            string_quote_ = static_cast<char16_t>(c);
+            string_return_ = mode::filter;
+            return mode::string;
+        case '(':
+            brackets_.emplace_back('(', start_);
+            emit(tok::lparen);
+            if (!call_parens_.empty()) ++call_parens_.back();
+            return mode::filter;
+        case ')':
+            if (brackets_.empty() || brackets_.back().first != '(') {
+                backup();
+                error(diag::unbalanced_brackets);
                 return mode::stop;
-            case ']':
-                --filter_level_;
-                backup();
-                return mode::bracketed_selection;
-            case ',':
-                emit(tok::comma);
-                // Inside a function call a comma separates arguments, else selectors.
-                if (!call_parens_.empty()) continue;
-                --filter_level_;
-                return mode::bracketed_selection;
-            case '\'':
-            case '"':
-                string_quote_ = static_cast<char16_t>(c);
-                string_return_ = mode::filter;
-                return mode::string;
-            case '(':
-                brackets_.emplace_back('(', start_);
-                emit(tok::lparen);
-                if (!call_parens_.empty()) ++call_parens_.back();
-                continue;
-            case ')':
-                if (brackets_.empty() || brackets_.back().first != '(') {
-                    backup();
-                    error(diag::unbalanced_brackets);
-                    return mode::stop;
-                }
-                brackets_.pop_back();
-                emit(tok::rparen);
-                if (!call_parens_.empty()) {
-                    if (call_parens_.back() == 1) {
-                        call_parens_.pop_back();
-                    } else {
-                        --call_parens_.back();
-                    }
-                }
-                continue;
-            case '$':
-                emit(tok::root);
-                return mode::segment;
-            case '@':
-                emit(tok::current);
-                return mode::segment;
-            case '.':
-                backup();
-                return mode::segment;
-            case '!':
-                if (peek() == '=') {
-                    next();
-                    emit(tok::ne);
+            }
+            brackets_.pop_back();
+            emit(tok::rparen);
+            if (!call_parens_.empty()) {
+                if (call_parens_.back() == 1) {
+                    call_parens_.pop_back();
                 } else {
-                    emit(tok::not_);
-                }
-                continue;
-            case '=':
-                if (peek() == '=') {
-                    next();
-                    emit(tok::eq);
-                    continue;
-                }
-                backup();
-                error(diag::bad_filter_character, {unit_text(c)});
-                return mode::stop;
-            case '<':
-                if (peek() == '=') {
-                    next();
-                    emit(tok::le);
-                } else {
-                    emit(tok::lt);
-                }
-                continue;
-            case '>':
-                if (peek() == '=') {
-                    next();
-                    emit(tok::ge);
-                } else {
-                    emit(tok::gt);
-                }
-                continue;
-            default:
-                break;
-        }
-        // '#' (the non-standard current key) is refused in strict mode like any other char.
-        backup();
-        if (fatal_) return mode::stop;
-        // spec: RFC 9535 §2.3.5.1 number = (int / "-0") [ frac ] [ exp ]
-        if (accept_int()) {
-            if (peek() == '.') {
-                next();
-                if (!accept_int()) {
-                    error(diag::fraction_digit_required);
-                    return mode::stop;
+                    --call_parens_.back();
                 }
             }
-            accept_exponent();
-            emit(tok::number);
-            continue;
-        }
-        if (accept_literal(u"&&")) { emit(tok::and_); continue; }
-        if (accept_literal(u"||")) { emit(tok::or_); continue; }
-        if (accept_literal(u"true")) { emit(tok::true_); continue; }
-        if (accept_literal(u"false")) { emit(tok::false_); continue; }
-        if (accept_literal(u"null")) { emit(tok::null); continue; }
-        // spec: RFC 9535 §2.4 function-expr = function-name "(" ...
-        if (accept_function_name() && peek() == '(') {
-            call_parens_.push_back(1);
-            emit(tok::function);
-            brackets_.emplace_back('(', start_);
-            next();
-            ignore();
-            continue;
-        }
-        // The position is after a partly matched function name, as in the reference.
-        error(diag::bad_filter_character, {unit_text(c)});
-        return mode::stop;
+            return mode::filter;
+        case '$':
+            emit(tok::root);
+            return mode::segment;
+        case '@':
+            emit(tok::current);
+            return mode::segment;
+        case '.':
+            backup();
+            return mode::segment;
+        case '!':
+            if (peek() == '=') {
+                next();
+                emit(tok::ne);
+            } else {
+                emit(tok::not_);
+            }
+            return mode::filter;
+        case '=':
+            if (peek() == '=') {
+                next();
+                emit(tok::eq);
+                return mode::filter;
+            }
+            backup();
+            error(diag::bad_filter_character, {unit_text(c)});
+            return mode::stop;
+        case '<':
+            if (peek() == '=') {
+                next();
+                emit(tok::le);
+            } else {
+                emit(tok::lt);
+            }
+            return mode::filter;
+        case '>':
+            if (peek() == '=') {
+                next();
+                emit(tok::ge);
+            } else {
+                emit(tok::gt);
+            }
+            return mode::filter;
+        default:
+            break;
     }
+    // '#' (the non-standard current key) is refused in strict mode like any other char.
+    backup();
+    if (fatal_) return mode::stop;
+    // spec: RFC 9535 §2.3.5.1 number = (int / "-0") [ frac ] [ exp ]
+    if (accept_int()) {
+        if (peek() == '.') {
+            next();
+            if (!accept_int()) {
+                error(diag::fraction_digit_required);
+                return mode::stop;
+            }
+        }
+        accept_exponent();
+        emit(tok::number);
+        return mode::filter;
+    }
+    if (accept_literal(u"&&")) { emit(tok::and_); return mode::filter; }
+    if (accept_literal(u"||")) { emit(tok::or_); return mode::filter; }
+    if (accept_literal(u"true")) { emit(tok::true_); return mode::filter; }
+    if (accept_literal(u"false")) { emit(tok::false_); return mode::filter; }
+    if (accept_literal(u"null")) { emit(tok::null); return mode::filter; }
+    // spec: RFC 9535 §2.4 function-expr = function-name "(" ...
+    if (accept_function_name() && peek() == '(') {
+        call_parens_.push_back(1);
+        emit(tok::function);
+        brackets_.emplace_back('(', start_);
+        next();
+        ignore();
+        return mode::filter;
+    }
+    // The position is after a partly matched function name, as in the reference.
+    error(diag::bad_filter_character, {unit_text(c)});
+    return mode::stop;
 }
 
 // After an opening quote. spec: RFC 9535 §2.3.1.1 string-literal

@@ -26,6 +26,7 @@ void pattern_parser::parse_pattern() {
 // Groups push a frame instead of recursing.
 void pattern_parser::parse_disjunction() {
     std::vector<group_frame> groups;
+    std::vector<std::u16string> names;  // the names of the open named groups, innermost last
     while (true) {
         atom_kind atom = atom_kind::plain;
         switch (current_) {
@@ -36,14 +37,17 @@ void pattern_parser::parse_disjunction() {
             case ')': {
                 if (groups.empty()) return fail(regex_error::unmatched_paren);
                 advance();
-                group_frame& g = groups.back();
+                const group_frame g = groups.back();
                 if (g.kind == group_kind::capture && g.named &&
-                    !named_captures_.insert(g.name).second) {
+                    !named_captures_.insert(names.back()).second) {
                     return fail(regex_error::duplicate_capture_group_name);
                 }
                 if (g.kind == group_kind::lookahead) atom = atom_kind::lookahead;
                 if (g.kind == group_kind::lookbehind) atom = atom_kind::lookbehind;
-                if (g.named) open_group_names_.erase(open_group_names_.find(g.name));
+                if (g.named) {
+                    open_group_names_.erase(open_group_names_.find(names.back()));
+                    names.pop_back();
+                }
                 groups.pop_back();
                 break;
             }
@@ -62,7 +66,7 @@ void pattern_parser::parse_disjunction() {
                 advance();
                 break;
             case '(':
-                parse_open_parenthesis(groups);
+                parse_open_parenthesis(groups, names);
                 if (failed()) return;
                 continue;
             case '[':
@@ -173,8 +177,9 @@ int pattern_parser::parse_bounded_decimal() {
 
 // spec: ECMA-262 §22.2.1 Atom :: ( GroupSpecifier? Disjunction ) | (?: Disjunction ),
 //       Assertion :: (?= (?! (?<= (?<!
-void pattern_parser::parse_open_parenthesis(std::vector<group_frame>& groups) {
+void pattern_parser::parse_open_parenthesis(std::vector<group_frame>& groups, std::vector<std::u16string>& names) {
     group_frame g;
+    std::u16string name;
     g.kind = group_kind::capture;
     advance();
     if (current_ == '?') {
@@ -209,12 +214,15 @@ void pattern_parser::parse_open_parenthesis(std::vector<group_frame>& groups) {
         }
         ++captures_started_;
         if (g.named) {
-            g.name = parse_capture_group_name();
+            name = parse_capture_group_name();
             if (failed()) return;
         }
     }
-    if (g.named) open_group_names_.insert(g.name);
-    groups.push_back(std::move(g));
+    if (g.named) {
+        open_group_names_.insert(name);
+        names.push_back(std::move(name));
+    }
+    groups.push_back(g);
 }
 
 // spec: ECMA-262 §22.2.1 GroupName :: < RegExpIdentifierName >

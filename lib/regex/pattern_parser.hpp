@@ -148,11 +148,11 @@ enum class atom_kind : unsigned char { plain, lookahead, lookbehind };
 
 enum class group_kind : unsigned char { capture, grouping, lookahead, lookbehind };
 
-// One open parenthesis on the group stack.
+// One open parenthesis on the group stack: two bytes, since a pattern may open a group at every
+// few bytes (the name of a named group waits on a stack of its own).
 struct group_frame {
     group_kind kind = group_kind::grouping;
     bool named = false;
-    std::u16string name;
 };
 
 // The parser over one pattern. Position primitives mirror V8's: `current_` is the character
@@ -271,7 +271,7 @@ private:
     void parse_quantifier(atom_kind atom);
     bool parse_interval_quantifier(int& min_out, int& max_out);
     int parse_bounded_decimal();
-    void parse_open_parenthesis(std::vector<group_frame>& groups);
+    void parse_open_parenthesis(std::vector<group_frame>& groups, std::vector<std::u16string>& names);
     std::u16string parse_capture_group_name();
     bool parse_atom_escape();
     bool parse_back_reference_index();

@@ -86,7 +86,6 @@ constexpr std::size_t k_quote_limit = 80;
 // V8's longest string (String::kMaxLength on 64-bit hosts); positions fit in an int below it.
 constexpr std::size_t k_max_pattern_units = (std::size_t{1} << 29) - 24;
 
-using detail::utf16_text;
 using detail::utf8_char;
 using detail::utf8_surrogates;
 
@@ -131,33 +130,45 @@ std::string quote_body(std::string_view body) {
     return std::string(body);
 }
 
-}  // namespace
-
-result<void> validate_regex(std::string_view pattern, std::string_view flags) {
+// validate_regex's verdict, its message led by `lead` and with room for `spare` more bytes, so
+// that check_regex_matcher words its own message in the same string: the message quotes the
+// whole pattern, and every copy of it would cost the pattern's size again.
+result<void> validate_regex_into(std::string_view pattern, std::string_view flags, std::string_view lead,
+                                 std::size_t spare) {
     const std::optional<std::string> canonical = canonical_flags(flags);
+    problem p;
     if (!canonical) {
-        problem p;
-        p.message.reserve(k_invalid_flags_prefix.size() + flags.size() + 1);
+        p.message.reserve(lead.size() + k_invalid_flags_prefix.size() + flags.size() + 1 + spare);
+        p.message += lead;
         p.message += k_invalid_flags_prefix;
         p.message += flags;
         p.message += '\'';
         return p;
     }
     if (pattern.size() > k_max_pattern_units) {  // the reference cannot even hold it
-        return problem{0, std::string(k_messages[static_cast<std::size_t>(regex_error::too_large)])};
+        const std::string_view what = k_messages[static_cast<std::size_t>(regex_error::too_large)];
+        p.message.reserve(lead.size() + what.size() + spare);
+        p.message += lead;
+        p.message += what;
+        return p;
     }
-    const utf16_text text = detail::to_utf16(pattern, utf8_surrogates::decoded);
-    const bool unicode = canonical->find('u') != std::string::npos;
-    const bool unicode_sets = canonical->find('v') != std::string::npos;
-    pattern_parser parser(text.units, unicode, unicode_sets);
-    const regex_error e = parser.parse();
-    if (e == regex_error::none) return {};
-    problem p;
-    const int pos = std::clamp(parser.error_position(), 0, static_cast<int>(text.units.size()));
-    p.offset = text.byte_offset[static_cast<std::size_t>(pos)];
+    regex_error e = regex_error::none;
+    std::size_t pos = 0;
+    {
+        // The code units go before the message is built: both are the size of the pattern.
+        const std::u16string units = detail::to_utf16(pattern, utf8_surrogates::decoded);
+        const bool unicode = canonical->find('u') != std::string::npos;
+        const bool unicode_sets = canonical->find('v') != std::string::npos;
+        pattern_parser parser(units, unicode, unicode_sets);
+        e = parser.parse();
+        if (e == regex_error::none) return {};
+        pos = static_cast<std::size_t>(std::clamp(parser.error_position(), 0, static_cast<int>(units.size())));
+    }
+    p.offset = detail::utf16_unit_byte_offset(pattern, pos, utf8_surrogates::decoded);
     const std::string_view what = k_messages[static_cast<std::size_t>(e)];
-    p.message.reserve(k_invalid_pattern_prefix.size() + pattern.size() + canonical->size() +
-                      what.size() + 3);
+    p.message.reserve(lead.size() + k_invalid_pattern_prefix.size() + pattern.size() + canonical->size() +
+                      what.size() + 3 + spare);
+    p.message += lead;
     p.message += k_invalid_pattern_prefix;
     p.message += pattern;
     p.message += '/';
@@ -165,6 +176,12 @@ result<void> validate_regex(std::string_view pattern, std::string_view flags) {
     p.message += ": ";
     p.message += what;
     return p;
+}
+
+}  // namespace
+
+result<void> validate_regex(std::string_view pattern, std::string_view flags) {
+    return validate_regex_into(pattern, flags, {}, 0);
 }
 
 // BEHAVIOUR §5: after the leading `/`, a backslash skips the next character, `[` enters a
@@ -198,15 +215,20 @@ result<void> check_regex_matcher(std::string_view body) {
         p.offset = body.size();
         p.message += k_unclosed_message;
     } else {
-        const result<void> v = validate_regex(split.pattern, split.flags);
+        const std::string quote = quote_body(body);
+        const std::size_t spare = k_flags_hint.size() + 3 + quote.size() + 1;
+        result<void> v = validate_regex_into(split.pattern, split.flags, k_matcher_prefix, spare);
         if (v.ok()) return {};
-        const std::string& what = v.problem().message;
+        p = std::move(v).problem();
+        const std::string_view what = std::string_view(p.message).substr(k_matcher_prefix.size());
         const bool bad_flags = what.starts_with(k_invalid_flags_prefix);
-        p.offset = bad_flags ? 2 + split.pattern.size() : 1 + v.problem().offset;
-        p.message += k_matcher_prefix;
-        p.message += what;
+        if (bad_flags) p.offset = 2 + split.pattern.size();
+        else p.offset += 1;
         if (what.find("Invalid flags supplied") != std::string::npos) p.message += k_flags_hint;
         p.message += ": `";
+        p.message += quote;
+        p.message += '`';
+        return p;
     }
     p.message += quote_body(body);
     p.message += '`';

@@ -451,7 +451,52 @@ bool punycode_decode(std::string_view input, std::u32string& out) {
     return true;
 }
 
+// domain_to_ascii for an ASCII domain whose ASCII code points all map to ASCII (which the
+// table gives for every one but the disallowed): the mapping byte by byte straight into the
+// output, which NFC leaves as it is (nothing below U+00C0 changes), then each `xn--` label
+// checked in place. Returns false, leaving `out` to be discarded, when the domain is not such
+// text; the code point route then decides. A host can be most of a megabyte URL, and that route
+// holds three UTF-32 copies of it.
+bool ascii_domain_to_ascii(std::string_view domain, std::optional<std::string>& result) {
+    const auto& ascii = ascii_idna();
+    std::string out;
+    out.reserve(domain.size());
+    for (const char ch : domain) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x80) return false;
+        const auto v = ascii[c];
+        switch (static_cast<idna_status>(v >> 30)) {
+            case idna_status::valid: out.push_back(ch); break;
+            case idna_status::ignored: break;
+            case idna_status::mapped: {
+                const std::size_t off = v & 0xFFFFU;
+                const std::size_t len = (v >> 16) & 0x1FU;
+                for (std::size_t k = 0; k < len; ++k) {
+                    const char32_t m = k_idna_mappings[off + k];
+                    if (m >= 0x80) return false;
+                    out.push_back(static_cast<char>(m));
+                }
+                break;
+            }
+            case idna_status::disallowed: result = std::nullopt; return true;
+        }
+    }
+    for (std::size_t start = 0; start < out.size();) {
+        std::size_t dot = out.find('.', start);
+        if (dot == std::string::npos) dot = out.size();
+        const std::string_view label(out.data() + start, dot - start);
+        if (label.size() >= 4 && label.substr(0, 4) == "xn--" && !xn_label_is_valid(label)) {
+            result = std::nullopt;
+            return true;
+        }
+        start = dot + 1;
+    }
+    result = std::move(out);
+    return true;
+}
+
 std::optional<std::string> domain_to_ascii(std::string_view domain) {
+    if (std::optional<std::string> r; ascii_domain_to_ascii(domain, r)) return r;
     std::u32string cps;
     if (!utf8_decode(domain, cps)) return std::nullopt;
     std::u32string mapped;

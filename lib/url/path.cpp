@@ -196,7 +196,7 @@ result<std::optional<detail::path_fields>> parse_target(std::string_view raw, bo
         p.headers.emplace();
         p.rebind();
     }
-    const std::optional<url_record> url = url_detail::parse_url_record_full(url_text);
+    std::optional<url_record> url = url_detail::parse_url_record_full(url_text);
     if (!url) {
         r = problem{0, std::string(k_invalid_uri)};
         return r;
@@ -204,9 +204,9 @@ result<std::optional<detail::path_fields>> parse_target(std::string_view raw, bo
     p.scheme = url->protocol.substr(0, url->protocol.size() - 1);
     if (!url->username.empty()) p.username = url->username;
     if (!url->password.empty()) p.password = url->password;
-    if (!url->hostname.empty()) p.hostname = url->hostname;
+    if (!url->hostname.empty()) p.hostname = std::move(url->hostname);
     if (!url->port.empty()) p.port = static_cast<std::uint32_t>(std::strtoul(url->port.c_str(), nullptr, 10));
-    p.pathname = url->pathname;
+    p.pathname = std::move(url->pathname);
     // The query is read off the href as the reference reads it (BEHAVIOUR §3.4): from the first
     // `?` of the whole href to the `#` after it, which keeps "" for a bare `?`. Nothing before
     // the query can hold a raw `?` (userinfo and paths encode it, hosts forbid it), but a

@@ -14,6 +14,7 @@
 // segments (ada_verbatim_path); a final `..` on an empty non-special path leaves it empty;
 // a lone file segment that starts like a drive letter (`a:b`) is never popped. Each quirk
 // was confirmed against Node. No exceptions; every loop is bounded by the input.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "ascii.hpp"
+#include "utf8.hpp"
 #include "idna.hpp"
 #include "url.hpp"
 #include "plurnk/path.hpp"
@@ -146,28 +148,20 @@ std::optional<std::uint64_t> parse_ipv4_number(std::string_view in) {
     return value;
 }
 
-std::vector<std::string_view> split_dots(std::string_view in) {
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t dot = in.find('.', start);
-        if (dot == std::string_view::npos) {
-            parts.push_back(in.substr(start));
-            return parts;
-        }
-        parts.push_back(in.substr(start, dot - start));
-        start = dot + 1;
-    }
+// The host without one trailing dot, whose dot-separated parts are the spec's parts less the
+// empty last one it removes ("." keeps one empty part, as the spec's list does). The parts are
+// read in place, never split into a list: a host can be a megabyte of `1.1.1.…`.
+std::string_view without_trailing_dot(std::string_view in) noexcept {
+    if (!in.empty() && in.back() == '.') in.remove_suffix(1);
+    return in;
 }
 
 // spec: §3.5 ends in a number checker.
 bool ends_in_number(std::string_view in) {
-    auto parts = split_dots(in);
-    if (parts.back().empty()) {
-        if (parts.size() == 1) return false;
-        parts.pop_back();
-    }
-    const std::string_view last = parts.back();
+    if (in.empty()) return false;
+    in = without_trailing_dot(in);
+    const std::size_t dot = in.rfind('.');
+    const std::string_view last = dot == std::string_view::npos ? in : in.substr(dot + 1);
     if (!last.empty()) {
         bool digits = true;
         for (char c : last) digits = digits && is_digit(c);
@@ -178,14 +172,16 @@ bool ends_in_number(std::string_view in) {
 
 // spec: §3.5 IPv4 parser, then §3.6 serialization.
 std::optional<std::string> parse_ipv4(std::string_view in) {
-    auto parts = split_dots(in);
-    if (parts.back().empty() && parts.size() > 1) parts.pop_back();
-    if (parts.size() > 4) return std::nullopt;
+    in = without_trailing_dot(in);
+    if (std::count(in.begin(), in.end(), '.') > 3) return std::nullopt;
     std::vector<std::uint64_t> numbers;
-    for (auto p : parts) {
-        auto n = parse_ipv4_number(p);
+    for (std::size_t start = 0;;) {
+        const std::size_t dot = in.find('.', start);
+        auto n = parse_ipv4_number(in.substr(start, dot == std::string_view::npos ? in.size() - start : dot - start));
         if (!n) return std::nullopt;
         numbers.push_back(*n);
+        if (dot == std::string_view::npos) break;
+        start = dot + 1;
     }
     for (std::size_t i = 0; i + 1 < numbers.size(); ++i) if (numbers[i] > 255) return std::nullopt;
     const std::uint64_t limit = std::uint64_t{1} << (8 * (5 - numbers.size()));
@@ -323,8 +319,9 @@ std::optional<std::string> parse_host(std::string_view in, bool is_opaque) {
         }
         return out;
     }
-    const std::string domain = percent_decode(in);
-    auto ascii = url_detail::domain_to_ascii(domain);
+    // Decoded into a copy only when there is something to decode: the host can be most of the URL.
+    const bool escaped = in.find('%') != std::string_view::npos;
+    auto ascii = url_detail::domain_to_ascii(escaped ? std::string_view(percent_decode(in)) : in);
     if (!ascii || ascii->empty()) return std::nullopt;
     for (char c : *ascii) if (is_forbidden_domain(c)) return std::nullopt;
     if (ends_in_number(*ascii)) return parse_ipv4(*ascii);
@@ -408,6 +405,25 @@ std::string clean_input(std::string_view raw) {
     return out;
 }
 
+// Whether clean_input(raw) would be raw itself: no C0 control or space at either end, no ASCII
+// tab or newline, well-formed UTF-8 (then the parser reads raw in place, without a copy).
+bool is_clean(std::string_view raw) noexcept {
+    if (raw.empty()) return true;
+    if (static_cast<unsigned char>(raw.front()) <= 0x20 || static_cast<unsigned char>(raw.back()) <= 0x20) return false;
+    for (std::size_t i = 0; i < raw.size();) {
+        const auto c = static_cast<unsigned char>(raw[i]);
+        if (c == '\t' || c == '\n' || c == '\r') return false;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        const std::size_t len = detail::utf8_sequence_length(raw, i);
+        if (len == 0) return false;
+        i += len;
+    }
+    return true;
+}
+
 // ada 2.9's shortcut for a path view (the path up to `?`/`#`, after the slash that opened
 // it): a view made only of bytes that need no encoding and dots, not starting with `.`, is
 // copied verbatim -- dot segments included -- when the first `/.` in it is followed by a byte
@@ -433,7 +449,7 @@ enum class state : std::uint8_t {
 };
 
 // One run of the basic URL parser with no base and no state override.
-std::optional<record> basic_parse(const std::string& input) {
+std::optional<record> basic_parse(std::string_view input) {
     record url;
     state st = state::scheme_start;
     std::string buffer;
@@ -445,7 +461,7 @@ std::optional<record> basic_parse(const std::string& input) {
         std::size_t end = view_start;
         while (end < n && input[end] != '?' && input[end] != '#') ++end;
         verbatim = view_start <= n &&
-                   ada_verbatim_path(std::string_view(input).substr(view_start, end - view_start),
+                   ada_verbatim_path(input.substr(view_start, end - view_start),
                                      url.scheme == "file");
         st = state::path;
     };
@@ -528,6 +544,9 @@ std::optional<record> basic_parse(const std::string& input) {
                     buffer.clear();
                     st = state::host;
                 } else {
+                    // The authority is read again in the host state, into this buffer: size it
+                    // once for what is left, not by doubling (a host can be most of the URL).
+                    if (buffer.empty()) buffer.reserve(n - p);
                     buffer.push_back(c);
                 }
                 break;
@@ -538,6 +557,7 @@ std::optional<record> basic_parse(const std::string& input) {
                     if (!host) return std::nullopt;
                     url.host = std::move(*host);
                     buffer.clear();
+                    buffer.shrink_to_fit();
                     st = state::port;
                 } else if (eof || c == '/' || c == '?' || c == '#' || (special && c == '\\')) {
                     --p;
@@ -546,6 +566,7 @@ std::optional<record> basic_parse(const std::string& input) {
                     if (!host) return std::nullopt;
                     url.host = std::move(*host);
                     buffer.clear();
+                    buffer.shrink_to_fit();  // sized for the authority; a path segment takes it
                     st = state::path_start;
                 } else {
                     if (c == '[') inside_brackets = true;
@@ -661,6 +682,12 @@ std::optional<record> basic_parse(const std::string& input) {
                         st = state::fragment;
                     }
                 } else {
+                    // A segment is sized once for its bytes, not by doubling: it can be most of
+                    // the URL. (An empty buffer's capacity is the string's own, so a short
+                    // segment allocates nothing.)
+                    if (buffer.empty()) {
+                        buffer.reserve(std::min(input.find_first_of(special ? "/\\?#" : "/?#", p), n) - p);
+                    }
                     percent_encode(buffer, c, encode_set::path);
                 }
                 break;
@@ -693,7 +720,10 @@ std::optional<record> basic_parse(const std::string& input) {
 
 std::string serialize_path(const record& url) {
     if (url.opaque_path) return url.opaque;
+    std::size_t size = 0;
+    for (const auto& seg : url.path) size += 1 + seg.size();
     std::string out;
+    out.reserve(size);
     for (const auto& seg : url.path) {
         out.push_back('/');
         out += seg;
@@ -707,20 +737,27 @@ namespace url_detail {
 
 // spec: §4.5 URL serializing, and the URL API getters (§6.1).
 std::optional<url_record> parse_url_record_full(std::string_view input) {
-    const std::string cleaned = clean_input(input);
-    auto parsed = basic_parse(cleaned);
+    const bool clean = is_clean(input);
+    const std::string cleaned = clean ? std::string() : clean_input(input);
+    auto parsed = basic_parse(clean ? input : std::string_view(cleaned));
     if (!parsed) return std::nullopt;
-    const record& url = *parsed;
+    record& url = *parsed;
     url_record r;
     r.protocol = url.scheme + ":";
     r.username = url.username;
     r.password = url.password;
-    r.hostname = url.host.value_or(std::string());
     r.port = url.port ? std::to_string(*url.port) : std::string();
     r.pathname = serialize_path(url);
+    const bool dot_prefix = !url.opaque_path && url.path.size() > 1 && url.path[0].empty();
+    std::vector<std::string>().swap(url.path);  // serialized: one copy of a long path less below
     r.search = (url.query && !url.query->empty()) ? "?" + *url.query : std::string();
     r.hash = (url.fragment && !url.fragment->empty()) ? "#" + *url.fragment : std::string();
+    // The href, sized once (the host or the path can be most of the URL): at most the pieces
+    // below with their separators.
     std::string& h = r.href;
+    h.reserve(r.protocol.size() + 2 + url.username.size() + 1 + url.password.size() + 1 +
+              (url.host ? url.host->size() : 0) + 1 + r.port.size() + 2 + r.pathname.size() +
+              (url.query ? 1 + url.query->size() : 0) + (url.fragment ? 1 + url.fragment->size() : 0));
     h = r.protocol;
     if (url.host) {
         h += "//";
@@ -731,12 +768,19 @@ std::optional<url_record> parse_url_record_full(std::string_view input) {
         }
         h += *url.host;
         if (url.port) h += ":" + r.port;
-    } else if (!url.opaque_path && url.path.size() > 1 && url.path[0].empty()) {
+    } else if (dot_prefix) {
         h += "/.";
     }
     h += r.pathname;
-    if (url.query) h += "?" + *url.query;
-    if (url.fragment) h += "#" + *url.fragment;
+    if (url.query) {
+        h += '?';
+        h += *url.query;
+    }
+    if (url.fragment) {
+        h += '#';
+        h += *url.fragment;
+    }
+    if (url.host) r.hostname = std::move(*url.host);
     return r;
 }
 
