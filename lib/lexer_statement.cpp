@@ -255,6 +255,10 @@ void stream_lexer::impl::lex_target() {
         depth = hint.depth;
     }
     for (;;) {
+        // Bytes outside the wake set are plain text: no decision to make, no look past the end.
+        const std::size_t plain = k;
+        while (k < s_.size() && !k_wake_target[static_cast<unsigned char>(s_[k])]) ++k;
+        if constexpr (k_work_counter) examined_ += k - plain;
         const std::size_t before = k;
         const int depth_before = depth;
         if (!has(k)) {
