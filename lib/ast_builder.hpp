@@ -261,6 +261,7 @@ private:
     const double* stable_marks_ = nullptr;  // the statement's scope marks, built in the arena
     path_fields path_;             // the target being built
     selection_fields selection_;   // the COPY/MOVE destination being built
+    std::vector<double> dest_marks_;  // its scope's marks, when selection_fast() reads the body
     std::optional<std::string> json_;  // the SEND body's JSON being built
 };
 

@@ -11,6 +11,7 @@
 
 #include "ascii.hpp"
 #include "ast_builder.hpp"
+#include "body_fast.hpp"
 #include "op_table.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/path.hpp"
@@ -212,20 +213,22 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         message_id id = message_id::external;
         if (body.rfind("//", 0) == 0) {
             m.dialect = dialect::xpath;
-            err = check_xpath_matcher(body);
+            if (!xpath_matcher_fast(body)) err = check_xpath_matcher(body);
             id = message_id::invalid_xpath_matcher;
         } else if (body[0] == '/') {
             m.dialect = dialect::regex;
-            err = check_regex_matcher(body);
             id = message_id::invalid_regex_matcher;
-            if (err) {
-                const regex_split sp = split_regex(body);
-                m.pattern = sp.pattern;
-                m.flags = sp.flags;
+            if (!regex_matcher_fast(body, m.pattern, m.flags)) {
+                err = check_regex_matcher(body);
+                if (err) {
+                    const regex_split sp = split_regex(body);
+                    m.pattern = sp.pattern;
+                    m.flags = sp.flags;
+                }
             }
         } else if (body[0] == '$') {
             m.dialect = dialect::jsonpath;
-            err = check_jsonpath_matcher(body);
+            if (!jsonpath_matcher_fast(body)) err = check_jsonpath_matcher(body);
             id = message_id::invalid_jsonpath_matcher;
         } else if (body[0] == '~') {
             m.dialect = dialect::semantic;
@@ -246,6 +249,11 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         b.raw = body;
         st.body = b;
     } else if (kind == body_kind::selection) {
+        resource_selection fast;
+        if (selection_fast(body, dest_marks_, fast)) {
+            st.body = fast;
+            return std::nullopt;
+        }
         result<std::optional<selection_fields>> sel = parse_selection_fields(body);
         if (!sel) return visitor_failure{sel.problem().message, message_id::invalid_selection};
         if (sel.value()) {
