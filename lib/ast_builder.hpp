@@ -256,6 +256,7 @@ private:
     std::array<interned, 64> intern_{};
 
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
+    statement statement_;  // the statement being built (its strings view the input or these)
     std::string target_scratch_, body_scratch_;
     std::vector<std::string_view> tags_scratch_;  // (a tag_list views it while a statement is built)
     const double* stable_marks_ = nullptr;  // the statement's scope marks, built in the arena

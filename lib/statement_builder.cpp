@@ -112,7 +112,12 @@ std::string_view joined_text(std::string_view in, const std::vector<token>& toks
 
 void result_builder::build_statement(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
-    statement st;
+    // The statement is built in a member reset field by field, not in a fresh 600-byte value.
+    statement& st = statement_;
+    st.signal = signal{};
+    st.target.reset();
+    st.marker.reset();
+    st.body = std::monostate{};
     stable_marks_ = nullptr;
     const token& open = toks[un.first];
     st.op = open.op;
