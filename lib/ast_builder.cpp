@@ -253,7 +253,7 @@ void result_builder::add_statement(const statement& st, const sink& out) {
     string_sink sink = live_sink();
     item_rec rec = item_record(st.position, st.span);
     rec.aux = static_cast<std::uint32_t>(frozen_stmts_.size() + stmts_.size());
-    stmts_.push_back(encode_statement(st, sink));
+    stmts_.push_back(encode_statement(st, sink, has_fast_target_ ? &fast_target_ : nullptr));
     items_.push_back(rec);
     kinds_.push_back(item_kind::statement);
     settle_last(true, out);

@@ -118,6 +118,7 @@ void result_builder::build_statement(const unit& un, const sink& out) {
     st.target.reset();
     st.marker.reset();
     st.body = std::monostate{};
+    has_fast_target_ = false;
     stable_marks_ = nullptr;
     const token& open = toks[un.first];
     st.op = open.op;
@@ -189,10 +190,11 @@ void result_builder::build_signal(statement& st, const unit& un) {
 std::optional<result_builder::visitor_failure> result_builder::build_target(statement& st, const unit& un) {
     const std::string_view raw =
         joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
-    // Text without escapes that the fast path reads: every field is a slice of the input.
-    url_detail::url_parts parts;
-    if (!raw.empty() && raw.find('\\') == std::string_view::npos && url_detail::parse_target_fast(raw, parts)) {
-        st.target = url_detail::project_fast(raw, parts);
+    // Text without escapes that the fast path reads: every field is a slice of the input,
+    // encoded straight from the components when the statement is stored (add_statement).
+    if (!raw.empty() && raw.find('\\') == std::string_view::npos && url_detail::parse_target_fast(raw, target_parts_)) {
+        fast_target_ = fast_target{raw, &target_parts_};
+        has_fast_target_ = true;
         return std::nullopt;
     }
     result<std::optional<path_fields>> p = parse_path_fields(raw);
