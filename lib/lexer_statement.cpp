@@ -307,6 +307,13 @@ void stream_lexer::impl::lex_target() {
     if (k > start) {
         emit(tok::target_text, start, k);
         i_ = k;
+        // The `)` that stopped the run closes the target: emitted in this step, as the next one
+        // would (it has been looked at already, so nothing past it is).
+        if (depth == 0 && k < s_.size() && s_[k] == ')') {
+            emit(tok::rparen, k, k + 1);
+            ++i_;
+            mode_ = mode::slots;
+        }
         return;
     }
     const unsigned char c = at(start);
