@@ -179,6 +179,7 @@ void result_builder::build_signal(statement& st, const unit& un) {
         case signal_shape::tags:
             st.signal.kind = signal::kind_t::tags;
             tags_scratch_.clear();
+            if (tags_scratch_.capacity() == 0) tags_scratch_.reserve(8);
             for (std::uint32_t i = b; i < e; ++i) {
                 if (toks[i].kind == tok::tag) tags_scratch_.push_back(text(toks[i]));
             }
