@@ -50,6 +50,11 @@
 //       the same after every token fed one at a time as an unfinished stream, and after all of
 //       them at once; parse() and a parse in windows of one token give the same JSON with spans
 //       (check_statement_fast; private headers, so only where lib/ is on the include path).
+//   P14 the bodies' quick readings (lib/body_fast.hpp) only take what the full route accepts,
+//       with the same parts: a regex matcher check_regex_matcher accepts, split as split_regex
+//       splits it; an XPath or JSONPath matcher its check_*_matcher accepts; a COPY/MOVE
+//       selection parse_resource_selection reads to the same target and marks (check_body_fast,
+//       from check_regex, check_xpath, check_jsonpath and check_path; private header, as P13).
 #pragma once
 
 #include <algorithm>
@@ -74,6 +79,12 @@
 #if __has_include("statement_fast.hpp")
 #include "statement_fast.hpp"
 #define PLURNK_FUZZ_HAS_STATEMENT_FAST 1
+#endif
+#if __has_include("body_fast.hpp")
+#include <cmath>
+
+#include "body_fast.hpp"
+#define PLURNK_FUZZ_HAS_BODY_FAST 1
 #endif
 
 namespace plurnk::fuzz {
@@ -502,6 +513,38 @@ inline std::string check_matcher(result<void> (*fn)(std::string_view), std::stri
     return {};
 }
 
+// P14: whatever a quick reading of `body` takes, the full route accepts with the same parts.
+inline std::string check_body_fast([[maybe_unused]] std::string_view body) {
+#ifdef PLURNK_FUZZ_HAS_BODY_FAST
+    std::string_view pattern, flags;
+    if (detail::regex_matcher_fast(body, pattern, flags)) {
+        if (!check_regex_matcher(body)) return "regex_matcher_fast took a matcher check_regex_matcher rejects";
+        const regex_split sp = split_regex(body);
+        if (!sp.closed || sp.pattern != pattern || sp.flags != flags) return "regex_matcher_fast split it otherwise";
+    }
+    if (detail::xpath_matcher_fast(body) && !check_xpath_matcher(body)) {
+        return "xpath_matcher_fast took a matcher check_xpath_matcher rejects";
+    }
+    if (detail::jsonpath_matcher_fast(body) && !check_jsonpath_matcher(body)) {
+        return "jsonpath_matcher_fast took a matcher check_jsonpath_matcher rejects";
+    }
+    std::vector<double> marks;
+    resource_selection fast;
+    if (detail::selection_fast(body, marks, fast)) {
+        const result<std::optional<selection_value>> full = parse_resource_selection(body);
+        if (!full || !full.value()) return "selection_fast took a body parse_resource_selection gives nothing for";
+        const resource_selection& sel = *full.value();
+        if (!(sel == fast)) return "selection_fast read another target or other marks";
+        for (std::size_t i = 0; sel.marker && i < sel.marker->marks.size(); ++i) {
+            if (std::signbit(sel.marker->marks[i]) != std::signbit(fast.marker->marks[i])) {
+                return "selection_fast read a mark with another sign";
+            }
+        }
+    }
+#endif
+    return {};
+}
+
 // validate_regex + split_regex + check_regex_matcher. The input is `pattern` then, after the
 // last '/', the flags (no '/': all pattern, no flags).
 inline std::string check_regex(std::string_view in) {
@@ -525,6 +568,7 @@ inline std::string check_regex(std::string_view in) {
             return "split_regex returned a view outside the body";
         }
     }
+    if (std::string e = check_body_fast(body); !e.empty()) return e;
     return check_matcher(&check_regex_matcher, body, "check_regex_matcher");
 }
 
@@ -532,6 +576,8 @@ inline std::string check_xpath(std::string_view in) {
     const result<void> v = validate_xpath(in);
     if (v != validate_xpath(in)) return "validate_xpath is not deterministic";
     if (std::string e = check_verdict(v, in.size(), "validate_xpath"); !e.empty()) return e;
+    if (std::string e = check_body_fast(in); !e.empty()) return e;
+    if (std::string e = check_body_fast("//" + std::string(in)); !e.empty()) return e;
     return check_matcher(&check_xpath_matcher, "//" + std::string(in), "check_xpath_matcher");
 }
 
@@ -539,6 +585,7 @@ inline std::string check_jsonpath(std::string_view in) {
     const result<void> v = validate_jsonpath(in);
     if (v != validate_jsonpath(in)) return "validate_jsonpath is not deterministic";
     if (std::string e = check_verdict(v, in.size(), "validate_jsonpath"); !e.empty()) return e;
+    if (std::string e = check_body_fast(in); !e.empty()) return e;
     return check_matcher(&check_jsonpath_matcher, in, "check_jsonpath_matcher");
 }
 
@@ -556,6 +603,7 @@ inline std::string check_path(std::string_view in) {
     if (pr && !pr.value() && !in.empty()) return "parse_path returned nothing for non-empty input";
     const result<std::optional<selection_value>> sr = parse_resource_selection(in);
     if (!sr && sr.problem().message.empty()) return "parse_resource_selection returned an empty error";
+    if (std::string e = check_body_fast(in); !e.empty()) return e;
     // (views of pr and sr, which live to the end)
     std::optional<parsed_path> p;
     if (pr && pr.value()) p = *pr.value();

@@ -30,6 +30,12 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
         if (u >= 0) {
             const unit& un = tree.units[static_cast<std::size_t>(u)];
             if (un.first == next_token_) emit_unit(un, out);
+            // The unit's other tokens are nothing more to emit: past them at once, under the
+            // loop's own bounds.
+            while (next_token_ + 1 < settled && next_token_ + 1 < toks.size() &&
+                   toks[next_token_ + 1].begin < cut_ && tree.token_unit[next_token_ + 1] == u) {
+                ++next_token_;
+            }
             continue;
         }
         if (toks[next_token_].kind == tok::text) add_text(toks[next_token_], out);
@@ -254,7 +260,7 @@ void result_builder::add_statement(const statement& st, const sink& out) {
     string_sink sink = live_sink();
     item_rec rec = item_record(st.position, st.span);
     rec.aux = static_cast<std::uint32_t>(frozen_stmts_.size() + stmts_.size());
-    stmts_.push_back(encode_statement(st, sink));
+    stmts_.push_back(encode_statement(st, sink, has_fast_target_ ? &fast_target_ : nullptr));
     items_.push_back(rec);
     kinds_.push_back(item_kind::statement);
     settle_last(true, out);

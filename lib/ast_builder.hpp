@@ -265,11 +265,18 @@ private:
     std::array<syntax_message, 16> syntax_messages_{};
 
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
+    statement statement_;  // the statement being built (its strings view the input or these)
+    // Its target when the targets' fast path read it: the statement's own `target` is then empty
+    // and add_statement encodes this one.
+    bool has_fast_target_ = false;
+    fast_target fast_target_;
+    url_detail::url_parts target_parts_;
     std::string target_scratch_, body_scratch_;
     std::vector<std::string_view> tags_scratch_;  // (a tag_list views it while a statement is built)
     const double* stable_marks_ = nullptr;  // the statement's scope marks, built in the arena
     path_fields path_;             // the target being built
     selection_fields selection_;   // the COPY/MOVE destination being built
+    std::vector<double> dest_marks_;  // its scope's marks, when selection_fast() reads the body
     std::optional<std::string> json_;  // the SEND body's JSON being built
 };
 

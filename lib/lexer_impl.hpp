@@ -94,11 +94,18 @@ struct stream_lexer::impl {
         bool paused = false;
         bool budget_spent = false;
         if (!eof_emitted_) {
+            hit_end_ = false;
             while (i_ < s_.size()) {
                 // parse()'s windows end between statements, so their tokens can be forgotten.
                 if (out_.tokens.size() >= token_budget_ && mode_ == mode::normal) {
                     budget_spent = true;
                     break;
+                }
+                if (finished_) {
+                    // The whole input is here: no step looks past its end (has() marks none),
+                    // so none is undone and none needs a snapshot; and nothing pauses.
+                    step();
+                    continue;
                 }
                 const saved_state saved = save();
                 hit_end_ = false;

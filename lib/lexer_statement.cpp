@@ -255,6 +255,10 @@ void stream_lexer::impl::lex_target() {
         depth = hint.depth;
     }
     for (;;) {
+        // Bytes outside the wake set are plain text: no decision to make, no look past the end.
+        const std::size_t plain = k;
+        while (k < s_.size() && !k_wake_target[static_cast<unsigned char>(s_[k])]) ++k;
+        if constexpr (k_work_counter) examined_ += k - plain;
         const std::size_t before = k;
         const int depth_before = depth;
         if (!has(k)) {
@@ -303,6 +307,13 @@ void stream_lexer::impl::lex_target() {
     if (k > start) {
         emit(tok::target_text, start, k);
         i_ = k;
+        // The `)` that stopped the run closes the target: emitted in this step, as the next one
+        // would (it has been looked at already, so nothing past it is).
+        if (depth == 0 && k < s_.size() && s_[k] == ')') {
+            emit(tok::rparen, k, k + 1);
+            ++i_;
+            mode_ = mode::slots;
+        }
         return;
     }
     const unsigned char c = at(start);

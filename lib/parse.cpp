@@ -28,7 +28,9 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
     } else {
         b.input().set_owned(std::string(in));
     }
-    lexer.reserve_tokens(std::min<std::size_t>(in.size() / 3 + 4, window < k_window ? 2 * window : 2 * k_window));
+    const std::size_t reserved = std::min<std::size_t>(in.size() / 3 + 4, window < k_window ? 2 * window : 2 * k_window);
+    lexer.reserve_tokens(reserved);
+    syntax.reserve_tokens(reserved);
     for (;;) {
         const std::size_t held = lexer.output().tokens.size();
         lexer.set_token_budget(window > SIZE_MAX - held ? SIZE_MAX : held + window);

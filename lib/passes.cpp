@@ -130,7 +130,7 @@ std::optional<new_diagnostic> result_builder::plan_body_advisory(const statement
 
 std::optional<new_diagnostic> result_builder::misplaced_target_advisory(const statement& s) const {
     if (!traits(s.op).path_tag_advisory) return std::nullopt;
-    if (s.target || s.signal.kind != signal::kind_t::tags) return std::nullopt;
+    if (s.target || has_fast_target_ || s.signal.kind != signal::kind_t::tags) return std::nullopt;
     for (const auto& tag : s.signal.tags) {
         if (!path_shaped(tag)) continue;
         const std::string name = std::string(op_name(s.op)).append(s.suffix);

@@ -97,9 +97,13 @@ public:
 
 private:
     static constexpr int k_forward_steps = 4;
+    static constexpr std::size_t k_first_lines = 64;
 
     void ensure_lines_through(std::size_t offset) {
-        if (starts_.empty()) starts_.push_back(0);
+        if (starts_.empty()) {
+            starts_.reserve(k_first_lines);  // one block for a short input, not a doubling series
+            starts_.push_back(0);
+        }
         while (scanned_ <= offset && scanned_ < s_.size()) {
             const void* nl = std::memchr(s_.data() + scanned_, '\n', s_.size() - scanned_);
             if (nl == nullptr) {

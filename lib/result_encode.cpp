@@ -68,20 +68,69 @@ path_ref encode_path(const parsed_path& p, string_sink& sink) {
     return r;
 }
 
+// encode_path(url_detail::project_fast(t.text, *t.parts)) without the parsed_path between: the
+// same records, field by field (project_fast's empty-to-absent rules and its reading of the
+// query off a fragment included).
+path_ref encode_fast_target(const fast_target& t, string_sink& sink) {
+    const url_detail::url_parts& u = *t.parts;
+    const std::string_view text = t.text;
+    path_ref r;
+    if (u.kind == url_detail::url_parts::kind_t::local) {
+        r.s = sink.put(text);
+        return r;
+    }
+    arena& a = sink.strings();
+    auto* rec = static_cast<url_rec*>(a.allocate(sizeof(url_rec), alignof(url_rec)));
+    *rec = url_rec{};
+    rec->raw = sink.put(text);
+    rec->scheme = sink.put(u.scheme.of(text));
+    const auto non_empty = [&](const url_detail::text_part& part, sref& out, std::uint8_t bit) {
+        if (!part.present || part.end <= part.begin) return;
+        out = sink.put(part.of(text));
+        rec->has |= bit;
+    };
+    non_empty(u.username, rec->username, url_username);
+    non_empty(u.password, rec->password, url_password);
+    non_empty(u.hostname, rec->hostname, url_hostname);
+    if (u.has_port) {
+        rec->port = u.port_value;
+        rec->has |= url_port;
+    }
+    rec->pathname = sink.put(u.pathname.of(text));
+    if (u.query.present) {
+        rec->query = sink.put(u.query.of(text));
+        rec->has |= url_query;
+    } else if (u.fragment.present) {
+        const std::string_view fragment = u.fragment.of(text);
+        if (const std::size_t q = fragment.find('?'); q != std::string_view::npos) {
+            const std::size_t end = fragment.find('#', q + 1);
+            rec->query = sink.put(fragment.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
+            rec->has |= url_query;
+        }
+    }
+    non_empty(u.fragment, rec->fragment, url_fragment);
+    r.s = sref::arena(rec, 0);
+    r.url = true;
+    return r;
+}
+
 }  // namespace
 
 item_rec item_record(position p, byte_span span) {
     return item_rec{offset32(span.begin), 0, p.line, p.column};
 }
 
-stmt_rec encode_statement(const statement& st, string_sink& sink) {
+stmt_rec encode_statement(const statement& st, string_sink& sink, const fast_target* target) {
     arena& a = sink.strings();
     stmt_rec r;
     r.end = offset32(st.span.end);
     r.op = st.op;
     r.suffix = sink.put(st.suffix);
     r.signal_kind = static_cast<std::uint8_t>(st.signal.kind);
-    if (st.target) {
+    if (target != nullptr) {
+        r.target = encode_fast_target(*target, sink);
+        r.bits |= has_target;
+    } else if (st.target) {
         r.target = encode_path(*st.target, sink);
         r.bits |= has_target;
     }

@@ -11,6 +11,7 @@
 
 #include "ascii.hpp"
 #include "ast_builder.hpp"
+#include "body_fast.hpp"
 #include "op_table.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/path.hpp"
@@ -94,11 +95,10 @@ bool may_start_json(std::string_view s) noexcept {
 
 namespace {
 
-// The text of tokens [b, e): a view of the input when they lie back to back (as a clean unit's
-// body and target tokens do), else the pieces joined in `buf`.
-std::string_view joined_text(std::string_view in, const std::vector<token>& toks, std::uint32_t b, std::uint32_t e,
+// The text of tokens [b, e) when they do not lie back to back: the pieces joined in `buf` (or a
+// view of the input after all).
+std::string_view joined_slow(std::string_view in, const std::vector<token>& toks, std::uint32_t b, std::uint32_t e,
                              std::string& buf) {
-    if (e <= b) return {};
     bool contiguous = true;
     for (std::uint32_t i = b + 1; i < e && contiguous; ++i) contiguous = toks[i - 1].end == toks[i].begin;
     if (contiguous) return in.substr(toks[b].begin, toks[e - 1].end - toks[b].begin);
@@ -107,11 +107,26 @@ std::string_view joined_text(std::string_view in, const std::vector<token>& toks
     return buf;
 }
 
+// The text of tokens [b, e): a view of the input when they lie back to back (as a clean unit's
+// body and target tokens do), else the pieces joined in `buf`. Inline for the usual one token.
+inline std::string_view joined_text(std::string_view in, const std::vector<token>& toks, std::uint32_t b,
+                                    std::uint32_t e, std::string& buf) {
+    if (e <= b) return {};
+    if (e == b + 1) return in.substr(toks[b].begin, toks[b].end - toks[b].begin);
+    return joined_slow(in, toks, b, e, buf);
+}
+
 }  // namespace
 
 void result_builder::build_statement(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
-    statement st;
+    // The statement is built in a member reset field by field, not in a fresh 600-byte value.
+    statement& st = statement_;
+    st.signal = signal{};
+    st.target.reset();
+    st.marker.reset();
+    st.body = std::monostate{};
+    has_fast_target_ = false;
     stable_marks_ = nullptr;
     const token& open = toks[un.first];
     st.op = open.op;
@@ -172,6 +187,7 @@ void result_builder::build_signal(statement& st, const unit& un) {
         case signal_shape::tags:
             st.signal.kind = signal::kind_t::tags;
             tags_scratch_.clear();
+            if (tags_scratch_.capacity() == 0) tags_scratch_.reserve(8);
             for (std::uint32_t i = b; i < e; ++i) {
                 if (toks[i].kind == tok::tag) tags_scratch_.push_back(text(toks[i]));
             }
@@ -183,10 +199,11 @@ void result_builder::build_signal(statement& st, const unit& un) {
 std::optional<result_builder::visitor_failure> result_builder::build_target(statement& st, const unit& un) {
     const std::string_view raw =
         joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
-    // Text without escapes that the fast path reads: every field is a slice of the input.
-    url_detail::url_parts parts;
-    if (!raw.empty() && raw.find('\\') == std::string_view::npos && url_detail::parse_target_fast(raw, parts)) {
-        st.target = url_detail::project_fast(raw, parts);
+    // Text without escapes that the fast path reads: every field is a slice of the input,
+    // encoded straight from the components when the statement is stored (add_statement).
+    if (!raw.empty() && raw.find('\\') == std::string_view::npos && url_detail::parse_target_fast(raw, target_parts_)) {
+        fast_target_ = fast_target{raw, &target_parts_};
+        has_fast_target_ = true;
         return std::nullopt;
     }
     result<std::optional<path_fields>> p = parse_path_fields(raw);
@@ -212,20 +229,22 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         message_id id = message_id::external;
         if (body.rfind("//", 0) == 0) {
             m.dialect = dialect::xpath;
-            err = check_xpath_matcher(body);
+            if (!xpath_matcher_fast(body)) err = check_xpath_matcher(body);
             id = message_id::invalid_xpath_matcher;
         } else if (body[0] == '/') {
             m.dialect = dialect::regex;
-            err = check_regex_matcher(body);
             id = message_id::invalid_regex_matcher;
-            if (err) {
-                const regex_split sp = split_regex(body);
-                m.pattern = sp.pattern;
-                m.flags = sp.flags;
+            if (!regex_matcher_fast(body, m.pattern, m.flags)) {
+                err = check_regex_matcher(body);
+                if (err) {
+                    const regex_split sp = split_regex(body);
+                    m.pattern = sp.pattern;
+                    m.flags = sp.flags;
+                }
             }
         } else if (body[0] == '$') {
             m.dialect = dialect::jsonpath;
-            err = check_jsonpath_matcher(body);
+            if (!jsonpath_matcher_fast(body)) err = check_jsonpath_matcher(body);
             id = message_id::invalid_jsonpath_matcher;
         } else if (body[0] == '~') {
             m.dialect = dialect::semantic;
@@ -246,6 +265,11 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         b.raw = body;
         st.body = b;
     } else if (kind == body_kind::selection) {
+        resource_selection fast;
+        if (selection_fast(body, dest_marks_, fast)) {
+            st.body = fast;
+            return std::nullopt;
+        }
         result<std::optional<selection_fields>> sel = parse_selection_fields(body);
         if (!sel) return visitor_failure{std::move(sel).problem().message, message_id::invalid_selection};
         if (sel.value()) {

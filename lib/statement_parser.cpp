@@ -89,7 +89,11 @@ public:
     }
 
     void reserve_errors(std::size_t n) { tree_.errors.reserve(n); }
-    void reserve_tokens(std::size_t n) { tree_.token_unit.reserve(n); }
+    // Room for `n` tokens, and for the units they may hold (a statement is rarely under 8 tokens).
+    void reserve_tokens(std::size_t n) {
+        tree_.token_unit.reserve(n);
+        tree_.units.reserve(n / 8 + 4);
+    }
 
     // See stream_syntax::release().
     [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {

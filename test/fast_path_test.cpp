@@ -3,7 +3,8 @@
 // (local paths and simple URLs), a table it must leave to the full parser, and, for those and
 // for every target-like `(...)` text of the conformance vectors, the differential check of
 // lib/url/fast_path_check.hpp: parse_path and parse_url agree with their full routes on every
-// field.
+// field; and the result builder's encoding of a fast-path target straight from its components
+// reads back as the projected parsed_path does.
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <string_view>
 
 #include "plurnk/plurnk.hpp"
+#include "result_encode.hpp"
 #include "url/fast_path.hpp"
 #include "url/fast_path_check.hpp"
 
@@ -77,6 +79,39 @@ void add_parenthesized(std::string_view in, std::set<std::string>& out) {
     }
 }
 
+// The result builder stores a fast-path target straight from its components
+// (encode_statement's fast_target): "" when that reads back as the projected parsed_path does,
+// the text both inside the input (a reference) and outside it (a copy in the arena).
+std::string encoded_disagreement(std::string_view raw) {
+    std::string text;
+    plurnk::url_detail::decode_target_escapes(raw, text);
+    url_parts parts;
+    if (!plurnk::url_detail::parse_target_fast(text, parts)) return {};
+    for (const bool live : {true, false}) {
+        plurnk::detail::arena strings;
+        plurnk::detail::input_text input;
+        input.set_borrowed(text);
+        plurnk::detail::string_sink sink(strings);
+        if (live) sink.set_live(text, 0);
+        plurnk::statement projected;
+        projected.op = plurnk::op::READ;
+        projected.target = plurnk::url_detail::project_fast(text, parts);
+        plurnk::statement bare;
+        bare.op = plurnk::op::READ;
+        const plurnk::detail::fast_target ft{text, &parts};
+        const plurnk::detail::stmt_rec a = plurnk::detail::encode_statement(projected, sink);
+        const plurnk::detail::stmt_rec b = plurnk::detail::encode_statement(bare, sink, &ft);
+        const plurnk::detail::text_resolver t{&input, UINT64_MAX, {}};
+        const plurnk::detail::item_rec r{};
+        const plurnk::statement da = plurnk::detail::decode_statement(r, a, t);
+        const plurnk::statement db = plurnk::detail::decode_statement(r, b, t);
+        if (!(da == db)) return live ? "encoded from the components, it reads back otherwise (input)" :
+                                       "encoded from the components, it reads back otherwise (arena)";
+        if (a.bits != b.bits || a.target.url != b.target.url) return "its record bits differ";
+    }
+    return {};
+}
+
 }  // namespace
 
 TEST_CASE("fast path: local paths and simple URLs take it", "[fast_path]") {
@@ -93,6 +128,7 @@ TEST_CASE("fast path: local paths and simple URLs take it", "[fast_path]") {
         REQUIRE(took_fast(raw, parts));
         CHECK(parts.kind == url_parts::kind_t::url);
         CHECK(plurnk::url_detail::fast_path_disagreement(raw) == "");
+        CHECK(encoded_disagreement(raw) == "");
     }
 }
 
@@ -152,10 +188,11 @@ TEST_CASE("fast path: agrees with the full parser on the conformance targets", "
     std::size_t urls = 0;
     std::size_t failures = 0;
     for (const std::string& raw : targets) {
-        const std::string d = plurnk::url_detail::fast_path_disagreement(raw);
-        if (!d.empty()) {
-            ++failures;
-            UNSCOPED_INFO(raw << ": " << d);
+        for (const std::string& d : {plurnk::url_detail::fast_path_disagreement(raw), encoded_disagreement(raw)}) {
+            if (!d.empty()) {
+                ++failures;
+                UNSCOPED_INFO(raw << ": " << d);
+            }
         }
         const auto p = plurnk::parse_path(raw);
         if (p.ok() && p.value() && p.value()->kind == plurnk::parsed_path::kind_t::url) {
