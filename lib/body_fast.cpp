@@ -77,13 +77,19 @@ private:
         return ok && eat(']');
     }
 
-    // member-name-shorthand, ASCII only: [A-Za-z_][A-Za-z0-9_]*, not true, false or null
+    // member-name-shorthand, ASCII only: [A-Za-z_][A-Za-z0-9_]*, not true, false or null. On
+    // false nothing is consumed, so the caller's next alternative reads from the same byte
+    // (`.true*` is not a name followed by `*`; a fuzz find).
     bool name() noexcept {
         const std::size_t b = p_;
         if (!(ascii::is_alpha(peek()) || peek() == '_')) return false;
         while (p_ < s_.size() && (ascii::is_word_char(peek()))) ++p_;
         const std::string_view n = s_.substr(b, p_ - b);
-        return n != "true" && n != "false" && n != "null";
+        if (n == "true" || n == "false" || n == "null") {
+            p_ = b;
+            return false;
+        }
+        return true;
     }
 
     // int = "0" / ["-"] DIGIT1 *DIGIT, at most nine digits

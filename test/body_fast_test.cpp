@@ -100,7 +100,7 @@ constexpr std::string_view k_jsonpath_declined[] = {
     "$.true", "$.null", "$[01]", "$[-0]", "$[1234567890]", "$[?@.*==1]", "$[?@[*]]", "$[?@.a==@.b]",
     "$[?@.a == 1]", "$ .a", "$.a ", "$..a", "$[1:2]", "$[0,1]", "$[?length(@)>1]", "$['a\\'b']",
     "$[\"a\"]", "$.\xC3\xA4", "$[?@.a=1]", "$[?@.a==1.5]", "$[?!@.a]", "$[?@.a&&@.b]", "$.", "$[",
-    "$[?@.a==tru]", "$x",
+    "$[?@.a==tru]", "$x", "$.*.true*", "$.true*", "$.null[0]", "$[?@.false==1]",
 };
 constexpr std::string_view k_selection_taken[] = {
     "worker:///dst5.md<-1>", "worker:///dst5.md", "src/a.ts<1,2>", "src/a.ts<1, 2>", "a<1-5>", "a<0--5>",
@@ -225,6 +225,31 @@ TEST_CASE("body fast: every short text over the XPath subset's alphabet", "[body
     INFO(taken << " taken");
     CHECK(failures == 0);
     CHECK(taken > 100);
+}
+
+TEST_CASE("body fast: every short sequence of the JSONPath subset's pieces", "[body_fast]") {
+    // All sequences of up to five pieces after `$`: the punctuation that steers the reading, a
+    // name, the words a name must not be, and the literals a comparison takes.
+    constexpr std::string_view k_pieces[] = {".", "*", "[", "]", "?", "@", "'", "==", "<", "!", "0", "-1", "a", "true", "null"};
+    std::size_t taken = 0, failures = 0;
+    std::string body = "$";
+    const auto visit = [&](const auto& self, std::size_t len) -> void {
+        if (const std::string d = jsonpath_disagreement(body); !d.empty()) {
+            ++failures;
+            UNSCOPED_INFO(body << ": " << d);
+        }
+        taken += jsonpath_matcher_fast(body) ? 1 : 0;
+        if (len == 5) return;
+        for (const std::string_view piece : k_pieces) {
+            body.append(piece);
+            self(self, len + 1);
+            body.resize(body.size() - piece.size());
+        }
+    };
+    visit(visit, 0);
+    INFO(taken << " taken");
+    CHECK(failures == 0);
+    CHECK(taken > 50);
 }
 
 TEST_CASE("body fast: JSONPath matchers", "[body_fast]") {
