@@ -125,6 +125,9 @@ public:
     // forgets the tokens and errors so far (the caller has taken them), keeping the input and
     // every offset as they are.
     void set_token_budget(std::size_t n) noexcept;
+    // And advance() stops anywhere (inside a statement too) once `n` errors are held, so that the
+    // caller can take them and forget_errors().
+    void set_error_budget(std::size_t n) noexcept;
     [[nodiscard]] bool at_end() const noexcept;
     void release_tokens() noexcept;
     // Forgets the errors so far (the caller has taken them); the tokens stay.

@@ -101,6 +101,12 @@ struct stream_lexer::impl {
                     budget_spent = true;
                     break;
                 }
+                // Inside a statement too once its errors are many: the caller takes them (an
+                // error-dense statement that stays open would otherwise hold them all here).
+                if (out_.errors.size() >= error_budget_) {
+                    budget_spent = true;
+                    break;
+                }
                 if (finished_) {
                     // The whole input is here: no step looks past its end (has() marks none),
                     // so none is undone and none needs a snapshot; and nothing pauses.
@@ -139,6 +145,7 @@ struct stream_lexer::impl {
     bool finished_ = false;
     bool eof_emitted_ = false;
     std::size_t token_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_token_budget
+    std::size_t error_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_token_budget
     bool hit_end_ = false;
     std::size_t i_ = 0;
     mode mode_ = mode::normal;

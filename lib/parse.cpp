@@ -5,7 +5,8 @@
 // settle, as they do for the push parser; and whenever nothing is open (no statement, every token
 // and error taken) the tokens so far are forgotten. So the memory a parse needs besides its
 // result is one window of tokens, however long the input, except inside a statement or a TURN
-// that stays open (their tokens wait for it). The result is the push parser's, so it is the same
+// that stays open (their tokens wait for it; the lexer's errors do not: it also stops every
+// k_window errors, anywhere, and the builder takes them). The result is the push parser's, so it is the same
 // as streaming the input in any chunks, which the stream tests check on every vector.
 #include "ast_builder.hpp"
 
@@ -30,6 +31,7 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
     }
     const std::size_t reserved = std::min<std::size_t>(in.size() / 3 + 4, window < k_window ? 2 * window : 2 * k_window);
     lexer.reserve_tokens(reserved);
+    lexer.set_error_budget(window);
     syntax.reserve_tokens(reserved);
     for (;;) {
         const std::size_t held = lexer.output().tokens.size();
