@@ -107,8 +107,10 @@ void result_builder::share() {
 }
 
 void result_builder::release_tokens(std::size_t tokens) {
-    for (const pending_error* e : unclaimed_in_order()) carried_.push_back(diag_records(make_diagnostic(*e)));
+    for_each_unclaimed([this](const new_diagnostic& d) { carried_.push_back(diag_records(d)); });
     lex_errs_.clear();
+    lex_runs_.clear();
+    long_ends_.clear();
     syn_errs_.clear();
     lex_cursor_ = syn_cursor_ = 0;
     lex_seen_ = syn_seen_ = 0;
@@ -150,48 +152,94 @@ void result_builder::collect_errors() {
         has_prev_ = true;
         prev_pos_ = p;
         prev_context_ = e.context;
-        if (cascade) continue;
-        lex_errs_.push_back(pending_error{(tok_base_ + e.token_index) * 2, e.begin, 0, e, source::lexer});
+        if (!cascade) collect_lex_error(e);
     }
     const auto& syn_errors = tree_->errors;
     reserve_for(syn_errs_, syn_errors.size());
     for (; syn_seen_ < syn_errors.size(); ++syn_seen_) {
         const syntax_error& e = syn_errors[syn_seen_];
-        pending_error pe{(tok_base_ + e.fetched) * 2 + 1, e.offset, static_cast<std::uint32_t>(syn_seen_), {},
-                         source::parser};
+        const pending_syn pe{(tok_base_ + e.fetched) * 2 + 1, e.offset, static_cast<std::uint32_t>(syn_seen_)};
         // keep offset order (errors arrive almost sorted)
         auto it = syn_errs_.end();
         while (it != syn_errs_.begin() && std::prev(it)->offset > pe.offset) --it;
-        syn_errs_.insert(it, std::move(pe));
+        syn_errs_.insert(it, pe);
     }
+}
+
+void result_builder::collect_lex_error(const lex_error& e) {
+    const auto k = static_cast<std::uint32_t>(lex_errs_.size());
+    if (lex_runs_.empty() || lex_runs_.back().token_index != e.token_index) lex_runs_.push_back(lex_run{k, e.token_index});
+    std::uint8_t flags = e.turn_depth ? pending_lex::k_turn_depth : 0;
+    if (e.turn_depth) turn_limit_ = e.limit;
+    std::uint16_t len = 0;
+    if (e.end >= e.begin && e.end - e.begin < UINT16_MAX) {
+        len = static_cast<std::uint16_t>(e.end - e.begin);
+    } else {
+        flags |= pending_lex::k_long;
+        long_ends_.push_back(long_end{k, e.end});
+    }
+    lex_errs_.push_back(pending_lex{e.begin, len, e.context, flags});
+}
+
+// When lexer error k is recorded (see pending_syn::recorded).
+std::uint64_t result_builder::lex_recorded(std::size_t k) const noexcept {
+    const lex_run* r = std::upper_bound(lex_runs_.begin(), lex_runs_.end(), k,
+                                        [](std::size_t i, const lex_run& run) { return i < run.first; });
+    return (tok_base_ + std::prev(r)->token_index) * 2;
 }
 
 // An error no statement claims spans what it names: the lexer's offending text, or the parser's
 // offending token (one a statement claims is given the statement's span, in emit_unit).
-new_diagnostic result_builder::make_diagnostic(const pending_error& e) {
-    const position p = at(e.offset);
-    if (e.from == source::lexer) {
-        const lex_error& le = e.lex;
-        return new_diagnostic{p, e.from, severity::error, le.message(in_), le.id(),
-                              span_of(le.begin, std::max(le.begin, le.end))};
+new_diagnostic result_builder::lex_diagnostic(std::size_t k) {
+    const pending_lex& p = lex_errs_[k];
+    lex_error le;
+    le.begin = p.begin;
+    le.end = p.begin + p.len;
+    if ((p.flags & pending_lex::k_long) != 0) {
+        const long_end* l = std::lower_bound(long_ends_.begin(), long_ends_.end(), k,
+                                             [](const long_end& x, std::size_t i) { return x.index < i; });
+        le.end = l->end;
     }
+    le.context = p.context;
+    le.turn_depth = (p.flags & pending_lex::k_turn_depth) != 0;
+    le.limit = turn_limit_;
+    return new_diagnostic{at(p.begin), source::lexer, severity::error, le.message(in_), le.id(),
+                          span_of(le.begin, std::max(le.begin, le.end))};
+}
+
+new_diagnostic result_builder::syn_diagnostic(const pending_syn& e) {
+    const position p = at(e.offset);
     const syntax_error& se = tree_->errors[e.index];
     const byte_span span = span_of(se.at.begin, se.at.end);
     const std::optional<syntax_error::message_key> key = se.key();
-    if (!key) return new_diagnostic{p, e.from, severity::error, se.message(in_), se.id(), span};
+    if (!key) return new_diagnostic{p, source::parser, severity::error, se.message(in_), se.id(), span};
     const std::size_t h = (key->expected * 0x9e3779b97f4a7c15ULL) ^ (static_cast<std::uint64_t>(key->symbol) << 2) ^
                           static_cast<std::uint64_t>(key->kind);
     syntax_message& m = syntax_messages_[(h >> 7) % syntax_messages_.size()];
     if (m.s == nullptr || !(m.key == *key)) m = syntax_message{*key, intern(se.message(in_)), se.id()};
-    return new_diagnostic{p, e.from, severity::error, {}, m.id, span, m.s};
+    return new_diagnostic{p, source::parser, severity::error, {}, m.id, span, m.s};
 }
 
-// The first recorded, unclaimed error within [lo, hi] claims the unit; all of them are used up.
-pending_error* result_builder::claim(pod_vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
-                     pending_error* first) {
-    while (cursor < list.size() && list[cursor].offset < lo) ++cursor;
-    for (std::size_t k = cursor; k < list.size() && list[k].offset <= hi; ++k) {
-        pending_error& e = list[k];
+// The lexer errors within [lo, hi] are used up; the first of them (the first recorded: the list is
+// in recording order) is returned, SIZE_MAX when there is none.
+std::size_t result_builder::claim_lex(std::uint32_t lo, std::uint32_t hi) {
+    while (lex_cursor_ < lex_errs_.size() && lex_errs_[lex_cursor_].begin < lo) ++lex_cursor_;
+    std::size_t first = SIZE_MAX;
+    for (std::size_t k = lex_cursor_; k < lex_errs_.size() && lex_errs_[k].begin <= hi; ++k) {
+        pending_lex& e = lex_errs_[k];
+        if ((e.flags & pending_lex::k_consumed) != 0) continue;
+        if (first == SIZE_MAX) first = k;
+        e.flags |= pending_lex::k_consumed;
+    }
+    return first;
+}
+
+// The same for the parser errors (in offset order): the first recorded of them.
+pending_syn* result_builder::claim_syn(std::uint32_t lo, std::uint32_t hi) {
+    while (syn_cursor_ < syn_errs_.size() && syn_errs_[syn_cursor_].offset < lo) ++syn_cursor_;
+    pending_syn* first = nullptr;
+    for (std::size_t k = syn_cursor_; k < syn_errs_.size() && syn_errs_[k].offset <= hi; ++k) {
+        pending_syn& e = syn_errs_[k];
         if (e.consumed) continue;
         if (first == nullptr || e.recorded < first->recorded) first = &e;
         e.consumed = true;
@@ -203,12 +251,14 @@ void result_builder::emit_unit(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
     const std::uint32_t lo = toks[un.first].begin;
     const std::uint32_t hi = toks[un.last].begin;
-    pending_error* first = claim(lex_errs_, lex_cursor_, lo, hi, nullptr);
-    first = claim(syn_errs_, syn_cursor_, lo, hi, first);
-    if (first != nullptr) {
+    const std::size_t lex = claim_lex(lo, hi);
+    const pending_syn* syn = claim_syn(lo, hi);
+    // (a lexer and a parser error are never recorded at the same moment: even and odd counts)
+    if (syn != nullptr && lex != SIZE_MAX && lex_recorded(lex) < syn->recorded) syn = nullptr;
+    if (lex != SIZE_MAX || syn != nullptr) {
         // In the parse tier the turn-shape passes may still rewrite or drop parser errors.
-        const bool final_now = !(tier_ == tier::parse && first->from == source::parser);
-        new_diagnostic d = make_diagnostic(*first);
+        const bool final_now = !(tier_ == tier::parse && syn != nullptr);
+        new_diagnostic d = syn != nullptr ? syn_diagnostic(*syn) : lex_diagnostic(lex);
         d.span = unit_span(un);
         add_diagnostic(d, final_now, out);
         return;
@@ -292,7 +342,6 @@ void result_builder::settle_last(bool final_now, const sink& out) {
 // recording order already; parser errors (kept in offset order) nearly always are too, so the
 // two lists are merged, and sorted first only when needed.
 void result_builder::append_unclaimed() {
-    const std::vector<const pending_error*> rest = unclaimed_in_order();
     carried_ = frozen_carried_.take(std::move(carried_));
     // The carried records go after the items. When they are the many (an error on every line of a
     // long turn), the items go in front of them instead, so the two are not both held twice.
@@ -308,36 +357,38 @@ void result_builder::append_unclaimed() {
         kinds_.push_back(item_kind::diagnostic);
         fired_.push_back(0);
     }
-    for (const pending_error* e : rest) {
-        items_.push_back(diag_records(make_diagnostic(*e)));
+    for_each_unclaimed([this](const new_diagnostic& d) {
+        items_.push_back(diag_records(d));
         kinds_.push_back(item_kind::diagnostic);
         fired_.push_back(0);
-    }
+    });
 }
 
-std::vector<const pending_error*> result_builder::unclaimed_in_order() const {
-    const auto by_recording = [](const pending_error* a, const pending_error* b) {
-        // Errors recorded at the same moment keep their list order (a list is contiguous, so
-        // addresses order it); a lexer and a parser error are never recorded at the same
-        // moment (even and odd counts). Not std::stable_sort: its temporary buffer is
-        // deprecated and warns under clang.
-        return a->recorded != b->recorded ? a->recorded < b->recorded : std::less<>()(a, b);
+// Lexer errors are in recording order already; parser errors (kept in offset order) nearly always
+// are too, and are sorted (by index) only when not. Errors recorded at the same moment keep their
+// list order; a lexer and a parser error are never recorded at the same moment (even and odd
+// counts). Those from the unparsed tail's opener on are left out (before finish(), cut_ is past
+// everything).
+template <class F>
+void result_builder::for_each_unclaimed(F f) {
+    std::vector<std::uint32_t> syn;
+    for (std::uint32_t k = 0; k < syn_errs_.size(); ++k) {
+        if (!syn_errs_[k].consumed && syn_errs_[k].offset < cut_) syn.push_back(k);
+    }
+    const auto by_recording = [this](std::uint32_t a, std::uint32_t b) {
+        return syn_errs_[a].recorded != syn_errs_[b].recorded ? syn_errs_[a].recorded < syn_errs_[b].recorded : a < b;
     };
-    const auto unclaimed = [this](const pod_vector<pending_error>& list) {
-        // (before finish(), cut_ is past everything)
-        std::vector<const pending_error*> rest;
-        rest.reserve(list.size());
-        for (const auto& e : list) {
-            if (!e.consumed && e.offset < cut_) rest.push_back(&e);
-        }
-        return rest;
-    };
-    const std::vector<const pending_error*> lex = unclaimed(lex_errs_);
-    std::vector<const pending_error*> syn = unclaimed(syn_errs_);
     if (!std::is_sorted(syn.begin(), syn.end(), by_recording)) std::sort(syn.begin(), syn.end(), by_recording);
-    std::vector<const pending_error*> rest(lex.size() + syn.size());
-    std::merge(lex.begin(), lex.end(), syn.begin(), syn.end(), rest.begin(), by_recording);
-    return rest;
+    std::size_t s = 0, run = 0;
+    for (std::size_t k = 0; k < lex_errs_.size(); ++k) {
+        const pending_lex& e = lex_errs_[k];
+        if ((e.flags & pending_lex::k_consumed) != 0 || e.begin >= cut_) continue;
+        while (run + 1 < lex_runs_.size() && lex_runs_[run + 1].first <= k) ++run;
+        const std::uint64_t recorded = (tok_base_ + lex_runs_[run].token_index) * 2;
+        for (; s < syn.size() && syn_errs_[syn[s]].recorded < recorded; ++s) f(syn_diagnostic(syn_errs_[syn[s]]));
+        f(lex_diagnostic(k));
+    }
+    for (; s < syn.size(); ++s) f(syn_diagnostic(syn_errs_[syn[s]]));
 }
 
 }  // namespace plurnk::detail

@@ -37,14 +37,35 @@ namespace plurnk::detail {
 // A hard error waiting for a statement to claim it. Its diagnostic (the message text above all)
 // is made only when it is reported: most errors of an error-dense input are claimed by a
 // statement that shows another one, or fall into the unparsed tail.
-// A lexer error is kept whole (parse() lets the lexer forget its errors once they are taken); a
-// parser error by its index in syntax_tree::errors.
-struct pending_error {
-    std::uint64_t recorded;  // when the reference records it: 2 * fetched token (+1 for the parser)
+//
+// A lexer error is kept in 8 bytes (parse() lets the lexer forget its errors once they are taken,
+// and an error-dense statement that stays open holds one per bad character): its text is
+// [begin, begin + len), or ends where long_ends_ says when the flag k_long is set; the token at
+// which it is recorded is in the builder's runs (consecutive errors share it).
+struct pending_lex {
+    static constexpr std::uint8_t k_consumed = 1, k_turn_depth = 2, k_long = 4;
+    std::uint32_t begin;
+    std::uint16_t len;
+    lex_context context;
+    std::uint8_t flags;
+};
+static_assert(sizeof(pending_lex) == 8);
+// The lexer errors from `first` on (up to the next run) are recorded when token `token_index`
+// (counted from tok_base_) is fetched.
+struct lex_run {
+    std::uint32_t first;
+    std::uint32_t token_index;
+};
+// The end of a lexer error flagged k_long (by its index in the builder's list).
+struct long_end {
+    std::uint32_t index;
+    std::uint32_t end;
+};
+// A parser error, by its index in syntax_tree::errors.
+struct pending_syn {
+    std::uint64_t recorded;  // when the reference records it: 2 * fetched token + 1 (a lexer error: 2 * fetched)
     std::uint32_t offset;
-    std::uint32_t index;     // parser errors: into syntax_tree::errors
-    lex_error lex;           // lexer errors: the error
-    plurnk::source from;
+    std::uint32_t index;
     bool consumed = false;
 };
 
@@ -128,12 +149,17 @@ private:
     // --- ast_builder.cpp: errors, items, emission ---
     void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
     void collect_errors();
-    new_diagnostic make_diagnostic(const pending_error& e);
-    pending_error* claim(pod_vector<pending_error>& list, std::size_t& cursor, std::uint32_t lo, std::uint32_t hi,
-                         pending_error* first);
+    void collect_lex_error(const lex_error& e);
+    new_diagnostic lex_diagnostic(std::size_t k);
+    new_diagnostic syn_diagnostic(const pending_syn& e);
+    [[nodiscard]] std::uint64_t lex_recorded(std::size_t k) const noexcept;
+    std::size_t claim_lex(std::uint32_t lo, std::uint32_t hi);
+    pending_syn* claim_syn(std::uint32_t lo, std::uint32_t hi);
     void emit_unit(const unit& un, const sink& out);
     void append_unclaimed();
-    std::vector<const pending_error*> unclaimed_in_order() const;
+    // Calls f(diagnostic) for each error no statement claimed, in recording order.
+    template <class F>
+    void for_each_unclaimed(F f);
     // Equal messages share one copy in the arena.
     const char* intern(std::string_view message);
     // A diagnostic's records: its diag_rec goes to diags_ now, the item record is returned.
@@ -220,8 +246,11 @@ private:
     bool has_prev_ = false;
     position prev_pos_{};
     lex_context prev_context_ = lex_context::between_statements;
-    pod_vector<pending_error> lex_errs_;  // offset order = recording order
-    pod_vector<pending_error> syn_errs_;  // offset order
+    pod_vector<pending_lex> lex_errs_;  // offset order = recording order
+    pod_vector<lex_run> lex_runs_;
+    pod_vector<long_end> long_ends_;
+    std::uint32_t turn_limit_ = 0;      // the limit a turn-depth lexer error names (always the same)
+    pod_vector<pending_syn> syn_errs_;  // offset order
     std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
     std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
     bool finishing_ = false;          // in finish()

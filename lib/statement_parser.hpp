@@ -25,7 +25,7 @@ struct syntax_error {
         body_content,       // "expected body content; got X"
     };
     std::uint32_t offset = 0;   // byte offset of the offending token
-    std::uint32_t fetched = 0;  // tokens fetched from the lexer when it was reported (see the builder's pending_error)
+    std::uint32_t fetched = 0;  // tokens fetched from the lexer when it was reported (see the builder's pending_syn)
     std::uint64_t expected = 0; // the expected token types (token.hpp's tset)
     token at;                   // the offending token
     shape kind = shape::unexpected;
