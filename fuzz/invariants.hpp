@@ -399,13 +399,13 @@ inline std::string check_statement_fast(std::string_view in, tier t) {
         fast_path_switch& operator=(const fast_path_switch&) = delete;
     };
     const detail::lex_output lexed = detail::lex(in, parse_options{}.max_turn_depth);
-    const std::vector<detail::token>& toks = lexed.tokens;
+    const detail::token_vector& toks = lexed.tokens;
     const auto parser = [t](bool on) {
         const fast_path_switch s(on);
         return detail::stream_syntax(t);
     };
     detail::stream_syntax fast = parser(true), full = parser(false);
-    std::vector<detail::token> fed;
+    detail::token_vector fed;
     for (std::size_t i = 0; i + 1 < toks.size(); ++i) {
         fed.push_back(toks[i]);
         fast.advance(fed, false);

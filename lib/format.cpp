@@ -332,7 +332,7 @@ source_format format_source(std::string_view input, tier t, const parse_options&
     sf.result = parse(input, t, options);
     const std::string_view in = input.substr(0, std::min(options.max_input_bytes, parse_options::k_max_input_bytes));
     const detail::lex_output lexed = detail::lex(in, options.max_turn_depth);
-    const std::vector<detail::token>& toks = lexed.tokens;
+    const detail::token_vector& toks = lexed.tokens;
     detail::position_map positions(in);
     sf.text.reserve(input.size() + input.size() / 8);
     std::size_t copied = 0;  // bytes of `in` already in the text

@@ -12,6 +12,7 @@
 
 #include "messages.hpp"
 #include "plurnk/ast.hpp"
+#include "pod_vector.hpp"
 #include "work_counter.hpp"
 
 namespace plurnk::detail {
@@ -39,12 +40,16 @@ enum class tok : std::uint8_t {
 
 enum class mode : std::uint8_t { normal, slots, signal_tags, signal_int, signal_ident, target, body };
 
+// 12 bytes: a statement that stays open holds all of its tokens.
 struct token {
-    tok kind = tok::eof;
     std::uint32_t begin = 0;  // byte offsets into the input
     std::uint32_t end = 0;
+    tok kind = tok::eof;
     plurnk::op op = plurnk::op::PLAN;  // opener, close_tag, close_turn: the op of the open tag
 };
+static_assert(sizeof(token) == 12);
+// The lexer's tokens: realloc'd, not copied, as they grow (pod_vector.hpp).
+using token_vector = pod_vector<token>;
 
 // A lexer error. The message is built only for the errors that are reported (most of a cascade
 // is collapsed away), so a hostile run of bad characters costs no string per character.
@@ -62,7 +67,7 @@ struct lex_error {
 };
 
 struct lex_output {
-    std::vector<token> tokens;  // ends with one eof token
+    token_vector tokens;  // ends with one eof token
     std::vector<lex_error> errors;
     mode final_mode = mode::normal;
     std::uint32_t last_open_begin = 0;  // offset of the last opener (for unparsedTail)

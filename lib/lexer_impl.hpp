@@ -386,7 +386,7 @@ struct stream_lexer::impl {
 
     void emit(tok kind, std::size_t b, std::size_t e) {
         if constexpr (k_work_counter) ++emitted_;
-        out_.tokens.push_back(token{kind, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), op_});
+        out_.tokens.push_back(token{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), kind, op_});
     }
 
     // Records an error for a token that started at `start` and failed at `fail_at` (the failing

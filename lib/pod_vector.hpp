@@ -77,6 +77,12 @@ public:
     void resize(std::size_t n) noexcept {
         if (n < size_) size_ = n;
     }
+    // Grows to `n` with copies of `v` (or shrinks).
+    void resize(std::size_t n, const T& v) {
+        if (n > cap_) grow(n);
+        for (std::size_t i = size_; i < n; ++i) data_[i] = v;
+        size_ = n;
+    }
     T* insert(T* at, const T& v) {
         const std::size_t k = static_cast<std::size_t>(at - data_);
         if (size_ == cap_) grow(size_ + 1);

@@ -97,7 +97,7 @@ namespace {
 
 // The text of tokens [b, e) when they do not lie back to back: the pieces joined in `buf` (or a
 // view of the input after all).
-std::string_view joined_slow(std::string_view in, const std::vector<token>& toks, std::uint32_t b, std::uint32_t e,
+std::string_view joined_slow(std::string_view in, const token_vector& toks, std::uint32_t b, std::uint32_t e,
                              std::string& buf) {
     bool contiguous = true;
     for (std::uint32_t i = b + 1; i < e && contiguous; ++i) contiguous = toks[i - 1].end == toks[i].begin;
@@ -109,7 +109,7 @@ std::string_view joined_slow(std::string_view in, const std::vector<token>& toks
 
 // The text of tokens [b, e): a view of the input when they lie back to back (as a clean unit's
 // body and target tokens do), else the pieces joined in `buf`. Inline for the usual one token.
-inline std::string_view joined_text(std::string_view in, const std::vector<token>& toks, std::uint32_t b,
+inline std::string_view joined_text(std::string_view in, const token_vector& toks, std::uint32_t b,
                                     std::uint32_t e, std::string& buf) {
     if (e <= b) return {};
     if (e == b + 1) return in.substr(toks[b].begin, toks[b].end - toks[b].begin);

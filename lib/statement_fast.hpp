@@ -57,7 +57,7 @@ inline std::size_t fast_signal_stop(const token* tk, std::size_t i, std::size_t 
 // an optional `:`, body text (required for WORK/FORK) and the close tag. Then `u` is the unit the
 // productions would record (first/last, the slot indices as they note them, clean,
 // terminal_send). Anything else returns false. `looked` is set to the tokens examined either way.
-inline bool clean_statement(const std::vector<token>& toks, std::size_t at, plurnk::op o, bool terminal, unit& u,
+inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op o, bool terminal, unit& u,
                             std::size_t& looked) noexcept {
     const token* tk = toks.data();
     const std::size_t n = toks.size();

@@ -72,7 +72,7 @@ public:
     // Parses as far as `toks` allows. Without `finished`, a step that would look past the last
     // token is undone and retried on the next call; with it, `toks` ends with the eof token and
     // parsing runs to the end.
-    void advance(const std::vector<token>& toks, bool finished) {
+    void advance(const token_vector& toks, bool finished) {
         attach(toks, finished);
         // The last close among the new tokens is the first one found from the newest back.
         for (std::size_t i = toks.size(); i > scanned_;) {
@@ -730,7 +730,7 @@ stream_syntax& stream_syntax::operator=(const stream_syntax& other) {
     if (this != &other) *impl_ = *other.impl_;
     return *this;
 }
-void stream_syntax::advance(const std::vector<token>& tokens, bool finished) {
+void stream_syntax::advance(const token_vector& tokens, bool finished) {
     impl_->parser.advance(tokens, finished);
 }
 const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.tree(); }

@@ -63,7 +63,7 @@ struct unit {
 
 struct syntax_tree {
     std::vector<unit> units;
-    std::vector<std::int32_t> token_unit;  // per token: unit index or -1
+    pod_vector<std::int32_t> token_unit;  // per token: unit index or -1
     std::vector<syntax_error> errors;      // in report order
 };
 
@@ -79,7 +79,7 @@ public:
     stream_syntax& operator=(const stream_syntax& other);
 
     // Parses as far as `tokens` allows; with `finished` they end with eof and parsing completes.
-    void advance(const std::vector<token>& tokens, bool finished);
+    void advance(const token_vector& tokens, bool finished);
     [[nodiscard]] const syntax_tree& tree() const noexcept;
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept;

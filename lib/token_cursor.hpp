@@ -20,7 +20,7 @@ namespace plurnk::detail {
 class token_cursor {
 public:
     // Reads `toks` from here on; with `finished` they end with the eof token.
-    void attach(const std::vector<token>& toks, bool finished) {
+    void attach(const token_vector& toks, bool finished) {
         toks_ = &toks;
         finished_ = finished;
         tree_.token_unit.resize(toks.size(), -1);
@@ -64,7 +64,7 @@ public:
     [[nodiscard]] std::size_t index() const noexcept { return p_; }
     [[nodiscard]] std::size_t fetched() const noexcept { return fetched_; }
     [[nodiscard]] bool finished() const noexcept { return finished_; }
-    [[nodiscard]] const std::vector<token>& tokens() const noexcept { return *toks_; }
+    [[nodiscard]] const token_vector& tokens() const noexcept { return *toks_; }
     [[nodiscard]] const syntax_tree& tree() const noexcept { return tree_; }
     syntax_tree take_tree() { return std::move(tree_); }
 
@@ -120,7 +120,7 @@ protected:
     int unit_ = -1;  // the unit consumed tokens are recorded in, or -1
 
 private:
-    const std::vector<token>* toks_ = nullptr;
+    const token_vector* toks_ = nullptr;
     bool finished_ = false;
     std::size_t p_ = 0;
     mutable std::size_t fetched_ = 0;

@@ -24,7 +24,7 @@ namespace {
 
 constexpr tier k_tiers[] = {tier::parse, tier::statements, tier::log, tier::client};
 
-std::string span_text(std::string_view in, const std::vector<token>& toks, std::uint32_t first, std::uint32_t end) {
+std::string span_text(std::string_view in, const token_vector& toks, std::uint32_t first, std::uint32_t end) {
     if (first >= end) return "";
     return std::string(in.substr(toks[first].begin, toks[end - 1].end - toks[first].begin));
 }
@@ -132,7 +132,8 @@ TEST_CASE("fast path: a statement cut short is declined, not read past the token
     const std::string_view in = "<<FIND[x,y](src/)<1,2>:/re/:FIND";
     const lex_output lexed = lex(in, 64);
     for (std::size_t n = 1; n + 1 < lexed.tokens.size(); ++n) {
-        const std::vector<token> prefix(lexed.tokens.begin(), lexed.tokens.begin() + static_cast<std::ptrdiff_t>(n));
+        token_vector prefix;
+        for (std::size_t i = 0; i < n; ++i) prefix.push_back(lexed.tokens[i]);
         unit u;
         std::size_t looked = 0;
         INFO("tokens: " << n);

@@ -20,14 +20,14 @@ using plurnk::tier;
 
 namespace {
 
-std::string span_text(std::string_view in, const std::vector<token>& toks, std::uint32_t first, std::uint32_t end) {
+std::string span_text(std::string_view in, const token_vector& toks, std::uint32_t first, std::uint32_t end) {
     if (first >= end) return "";
     const std::uint32_t b = toks[first].begin;
     const std::uint32_t e = toks[end - 1].end;
     return std::string(in.substr(b, e - b));
 }
 
-std::string dump(std::string_view in, const std::vector<token>& toks, const syntax_tree& tree) {
+std::string dump(std::string_view in, const token_vector& toks, const syntax_tree& tree) {
     std::string s;
     for (const unit& u : tree.units) {
         if (!s.empty()) s += ' ';
@@ -207,7 +207,7 @@ public:
     using error_strategy::follow_;
 
 private:
-    std::vector<token> toks_;
+    token_vector toks_;
 };
 
 }  // namespace
@@ -346,7 +346,7 @@ TEST_CASE("streamed token by token, the tree is the one-shot tree", "[statement_
         const lex_output lexed = lex(r.in, 64);
         const std::string want = dump(r.in, lexed.tokens, parse_syntax(lexed, r.t));
         stream_syntax s(r.t);
-        std::vector<token> fed;
+        token_vector fed;
         for (std::size_t i = 0; i + 1 < lexed.tokens.size(); ++i) {
             fed.push_back(lexed.tokens[i]);
             s.advance(fed, false);
