@@ -448,6 +448,11 @@ enum class state : std::uint8_t {
     opaque_path, query, fragment
 };
 
+// Whether `c` ends the authority (and the host) of a URL, special or not.
+constexpr bool ends_authority(char c, bool special) noexcept {
+    return c == '/' || c == '?' || c == '#' || (special && c == '\\');
+}
+
 // One run of the basic URL parser with no base and no state override.
 std::optional<record> basic_parse(std::string_view input) {
     record url;
@@ -546,8 +551,12 @@ std::optional<record> basic_parse(std::string_view input) {
                 } else {
                     // The authority is read again in the host state, into this buffer: size it
                     // once for what is left, not by doubling (a host can be most of the URL).
+                    // The run up to the next `@` or end of the authority goes in at once.
                     if (buffer.empty()) buffer.reserve(n - p);
-                    buffer.push_back(c);
+                    std::size_t q = p + 1;
+                    while (q < n && !ends_authority(input[q], special) && input[q] != '@') ++q;
+                    buffer.append(input.substr(p, q - p));
+                    p = q - 1;
                 }
                 break;
             case state::host:
@@ -569,9 +578,16 @@ std::optional<record> basic_parse(std::string_view input) {
                     buffer.shrink_to_fit();  // sized for the authority; a path segment takes it
                     st = state::path_start;
                 } else {
-                    if (c == '[') inside_brackets = true;
-                    if (c == ']') inside_brackets = false;
-                    buffer.push_back(c);
+                    // The run up to the next `:` outside brackets or the end of the host, at once.
+                    std::size_t q = p;
+                    for (; q < n; ++q) {
+                        const char h = input[q];
+                        if (ends_authority(h, special) || (h == ':' && !inside_brackets)) break;
+                        if (h == '[') inside_brackets = true;
+                        if (h == ']') inside_brackets = false;
+                    }
+                    buffer.append(input.substr(p, q - p));
+                    p = q - 1;
                 }
                 break;
             case state::port:
