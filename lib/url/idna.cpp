@@ -60,14 +60,33 @@ enum joining_type : std::uint8_t { join_u = 0, join_c = 1, join_d = 2, join_l = 
 constexpr char32_t k_max_code_point = 0x10FFFF;
 
 // The run holding `cp` in a table of runs sorted by start (the first run starts at 0).
-template <typename Run, std::size_t N>
-const Run& find_run(const Run (&table)[N], char32_t cp) noexcept {
-    auto it = std::upper_bound(std::begin(table), std::end(table), cp,
-                               [](char32_t c, const Run& r) { return c < r.start; });
+// The run of a table (sorted by start, the first starting at U+0000) that holds `cp`. An index of
+// the run holding the first code point of each 256-code-point block narrows the binary search to
+// the runs of cp's own block (a few, at most 256) instead of the thousands of the whole table.
+template <const auto& Table>
+const auto& find_run(char32_t cp) noexcept {
+    constexpr std::size_t n = std::size(Table);
+    constexpr std::size_t blocks = (k_max_code_point >> 8) + 1;
+    static_assert(n < 65536, "the block index holds 16-bit run numbers");
+    static const std::array<std::uint16_t, blocks + 1> index = [] {
+        std::array<std::uint16_t, blocks + 1> ix{};
+        std::size_t r = 0;
+        for (std::size_t b = 0; b < blocks; ++b) {
+            const auto first = static_cast<char32_t>(b << 8);
+            while (r + 1 < n && Table[r + 1].start <= first) ++r;
+            ix[b] = static_cast<std::uint16_t>(r);
+        }
+        ix[blocks] = static_cast<std::uint16_t>(n - 1);
+        return ix;
+    }();
+    const std::size_t b = cp > k_max_code_point ? blocks - 1 : cp >> 8;
+    const auto* lo = std::begin(Table) + index[b];
+    const auto* hi = std::begin(Table) + index[b + 1] + 1;
+    const auto* it = std::upper_bound(lo + 1, hi, cp, [](char32_t c, const auto& r) { return c < r.start; });
     return *(it - 1);
 }
 
-std::uint32_t props(char32_t cp) noexcept { return find_run(k_prop_runs, cp).value; }
+std::uint32_t props(char32_t cp) noexcept { return find_run<k_prop_runs>(cp).value; }
 bool is_mark(char32_t cp) noexcept { return (props(cp) & 1U) != 0; }
 std::uint8_t bidi(char32_t cp) noexcept {
     const auto b = static_cast<std::uint8_t>((props(cp) >> 1) & 15U);
@@ -77,7 +96,7 @@ std::uint8_t joining(char32_t cp) noexcept { return static_cast<std::uint8_t>((p
 bool is_virama(char32_t cp) noexcept { return (props(cp) & 0x100U) != 0; }
 // (below U+0300 every class is 0; see nfc())
 std::uint8_t ccc(char32_t cp) noexcept {
-    return cp < 0x300 ? 0 : static_cast<std::uint8_t>(find_run(k_ccc_runs, cp).value);
+    return cp < 0x300 ? 0 : static_cast<std::uint8_t>(find_run<k_ccc_runs>(cp).value);
 }
 
 // UTF-8 to code points; false on any ill-formed sequence (overlong, surrogate, > U+10FFFF).
@@ -96,7 +115,7 @@ bool utf8_decode(std::string_view in, std::u32string& out) {
 const std::array<std::uint32_t, 128>& ascii_idna() noexcept {
     static const std::array<std::uint32_t, 128> table = [] {
         std::array<std::uint32_t, 128> t{};
-        for (char32_t c = 0; c < 128; ++c) t[c] = find_run(k_idna_ranges, c).value;
+        for (char32_t c = 0; c < 128; ++c) t[c] = find_run<k_idna_ranges>(c).value;
         return t;
     }();
     return table;
@@ -107,7 +126,7 @@ bool map_code_points(std::u32string_view in, std::u32string& out) {
     const auto& ascii = ascii_idna();
     out.reserve(out.size() + in.size());
     for (char32_t cp : in) {
-        const auto v = cp < 128 ? ascii[cp] : find_run(k_idna_ranges, cp).value;
+        const auto v = cp < 128 ? ascii[cp] : find_run<k_idna_ranges>(cp).value;
         switch (static_cast<idna_status>(v >> 30)) {
             case idna_status::valid: out.push_back(cp); break;
             case idna_status::ignored: break;
@@ -175,12 +194,50 @@ char32_t compose_pair(char32_t a, char32_t b) noexcept {
     return 0;
 }
 
+// Whether NFC may change a code point or merge it with a neighbour: it has a decomposition
+// (Hangul syllables included), a combining class other than 0, or is the second of some
+// composition (Hangul jamo included). A bit per code point, in 256-code-point pages of which the
+// many clear ones share one.
+bool nfc_unstable(char32_t cp) noexcept {
+    struct bitmap {
+        std::vector<std::uint16_t> page;                    // per block: its page
+        std::vector<std::array<std::uint64_t, 4>> pages;  // pages[0] is all clear
+    };
+    static const bitmap m = [] {
+        std::vector<std::array<std::uint64_t, 4>> full((k_max_code_point >> 8) + 1);
+        const auto set = [&](char32_t c) { full[c >> 8][(c >> 6) & 3] |= std::uint64_t{1} << (c & 63); };
+        for (const decomposition& d : k_decompositions) set(d.cp);
+        for (const composition& c : k_compositions) set(c.second);
+        for (char32_t c = k_s_base; c < k_s_base + k_s_count; ++c) set(c);
+        for (char32_t c = k_v_base; c < k_v_base + k_v_count; ++c) set(c);
+        for (char32_t c = k_t_base + 1; c < k_t_base + k_t_count; ++c) set(c);
+        for (std::size_t r = 0; r < std::size(k_ccc_runs); ++r) {
+            if (k_ccc_runs[r].value == 0) continue;
+            const char32_t end = r + 1 < std::size(k_ccc_runs) ? k_ccc_runs[r + 1].start : k_max_code_point + 1;
+            for (char32_t c = k_ccc_runs[r].start; c < end; ++c) set(c);
+        }
+        bitmap b;
+        b.pages.push_back({});
+        for (const auto& pg : full) {  // a page equal to the clear one or the last one is shared
+            if (pg != b.pages[0] && pg != b.pages.back()) b.pages.push_back(pg);
+            b.page.push_back(static_cast<std::uint16_t>(pg == b.pages[0] ? 0 : b.pages.size() - 1));
+        }
+        return b;
+    }();
+    if (cp > k_max_code_point) return true;
+    return ((m.pages[m.page[cp >> 8]][(cp >> 6) & 3] >> (cp & 63)) & 1U) != 0;
+}
+
+// Whether NFC leaves `in` as it is, decided without normalizing when no code point can change:
+// below U+00C0 nothing decomposes, every combining class is 0 and nothing composes (the tables'
+// first decomposition is U+00C0), as hosts nearly always are.
+bool stays_nfc(std::u32string_view in) noexcept {
+    return std::all_of(in.begin(), in.end(), [](char32_t c) { return c < 0xC0 || !nfc_unstable(c); });
+}
+
 // spec: UTS #46 §4 step 2 (Normalize) -- Unicode Normalization Form C.
 std::u32string nfc(std::u32string_view in) {
-    // Below U+00C0 nothing decomposes, every combining class is 0 and nothing composes (the
-    // tables' first decomposition is U+00C0, every composition's second code point is U+0300
-    // or above): such text is its own NFC, as hosts nearly always are.
-    if (std::all_of(in.begin(), in.end(), [](char32_t c) { return c < 0xC0; })) return std::u32string(in);
+    if (stays_nfc(in)) return std::u32string(in);
     std::u32string d;
     d.reserve(in.size());
     for (char32_t cp : in) decompose(cp, d);
@@ -305,7 +362,7 @@ bool xn_label_is_valid(std::string_view ascii_label) {
     if (decoded.empty()) return false;
     std::u32string mapped;
     if (!map_code_points(decoded, mapped) || mapped != decoded) return false;
-    if (nfc(mapped) != mapped) return false;
+    if (!stays_nfc(mapped) && nfc(mapped) != mapped) return false;
     return label_is_valid(mapped);
 }
 
@@ -461,12 +518,16 @@ bool ascii_domain_to_ascii(std::string_view domain, std::optional<std::string>& 
     const auto& ascii = ascii_idna();
     std::string out;
     out.reserve(domain.size());
-    for (const char ch : domain) {
-        const auto c = static_cast<unsigned char>(ch);
+    std::size_t run = 0;  // the run of valid characters not copied yet starts here
+    for (std::size_t i = 0; i < domain.size(); ++i) {
+        const auto c = static_cast<unsigned char>(domain[i]);
         if (c >= 0x80) return false;
         const auto v = ascii[c];
+        if (static_cast<idna_status>(v >> 30) == idna_status::valid) continue;
+        out.append(domain.substr(run, i - run));
+        run = i + 1;
         switch (static_cast<idna_status>(v >> 30)) {
-            case idna_status::valid: out.push_back(ch); break;
+            case idna_status::valid:
             case idna_status::ignored: break;
             case idna_status::mapped: {
                 const std::size_t off = v & 0xFFFFU;
@@ -481,6 +542,7 @@ bool ascii_domain_to_ascii(std::string_view domain, std::optional<std::string>& 
             case idna_status::disallowed: result = std::nullopt; return true;
         }
     }
+    out.append(domain.substr(run));
     for (std::size_t start = 0; start < out.size();) {
         std::size_t dot = out.find('.', start);
         if (dot == std::string::npos) dot = out.size();
