@@ -84,14 +84,23 @@ void result_builder::near_miss_advisories(const text_item& t, const sink& out) {
     }
     if (closers.empty()) return;
     position_map pm(s);
+    // A hostile text repeats its word: what a word gets (its advisory's message, interned, or
+    // none) is worked out once for a run of the same word.
+    std::string_view last_word;
+    const char* message = nullptr;
     for (std::size_t i = s.find("<<"); i != std::string_view::npos && i + 2 < s.size(); i = s.find("<<", i + 1)) {
         std::size_t k = i + 2;
         while (k < s.size() && ascii::is_alpha(static_cast<unsigned char>(s[k]))) ++k;
         if (k == i + 2) continue;
         const std::string_view word = s.substr(i + 2, k - i - 2);
-        const std::string upper = to_upper(word);
-        const char* suggestion = near_miss(upper);
-        if (suggestion == nullptr || closers.count(word) == 0) continue;
+        if (last_word.data() == nullptr || word != last_word) {
+            last_word = word;
+            const char* suggestion = near_miss(to_upper(word));
+            message = suggestion == nullptr || closers.count(word) == 0
+                          ? nullptr
+                          : intern(format_message(message_id::near_miss_op, {{"word", word}, {"suggestion", suggestion}}));
+        }
+        if (message == nullptr) continue;
         // Position of byte i, across any newlines the item holds (a think block, say).
         const position in_text = pm.at(i);
         position p = t.position;
@@ -101,10 +110,8 @@ void result_builder::near_miss_advisories(const text_item& t, const sink& out) {
             p.line += in_text.line - 1;
             p.column = in_text.column;
         }
-        add_diagnostic(new_diagnostic{p, source::parser, severity::warning,
-                                      format_message(message_id::near_miss_op,
-                                                     {{"word", word}, {"suggestion", suggestion}}),
-                                      message_id::near_miss_op, byte_span{t.span.begin + i, t.span.begin + k}},
+        add_diagnostic(new_diagnostic{p, source::parser, severity::warning, {}, message_id::near_miss_op,
+                                      byte_span{t.span.begin + i, t.span.begin + k}, message},
                        true, out);
     }
 }
