@@ -15,6 +15,7 @@
 // place and takes the last value. Large objects find repeated keys through a small hash index so
 // that reading stays linear.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cstdint>
@@ -187,14 +188,16 @@ public:
 
     // JSON.stringify(JSON.parse(text)) written straight to `out`, without building values: the
     // same grammar and scalar readers as parse_text(), with the containers kept as a stack of
-    // brackets. It gives up (returns false, `out` to be discarded) on invalid text and on the one
-    // thing a single pass cannot write in order, an object whose members JavaScript would reorder
-    // or merge: an array-index key, a repeated key, or more than k_direct_members members (whose
-    // repeats this pass does not look for). canonical_json() then takes the parse_text() path, but
-    // only for such an object (gave_up()): text this pass found invalid, parse_text() would too.
+    // brackets. An object with array-index keys is written as it comes, then its members are put
+    // in JavaScript's order when it closes (index keys ascending, then the rest as they came).
+    // It gives up (returns false, `out` to be discarded) on invalid text and on what a single pass
+    // does not merge: a repeated key, or more than k_direct_members members (whose repeats this
+    // pass does not look for). canonical_json() then takes the parse_text() path, but only for
+    // such an object (gave_up()): text this pass found invalid, parse_text() would too.
     bool write_direct(std::string& out) {
         struct open_object {
-            std::size_t first_key;  // its first key in keys_
+            std::size_t first_key;  // its first key in keys_ (and its first member in members_)
+            bool has_index = false;  // some key is an array index
         };
         std::vector<char> open;  // '[' or '{' per open container
         std::vector<open_object> objects;
@@ -249,9 +252,11 @@ public:
                     break;
                 }
                 if (d != (top == '{' ? '}' : ']')) return false;
+                if (top == '{' && objects.back().has_index) order_direct_members(out, objects.back().first_key);
                 out += d;
                 if (top == '{') {
                     keys_.resize(objects.back().first_key);
+                    members_.resize(objects.back().first_key);
                     objects.pop_back();
                 }
                 open.pop_back();
@@ -266,22 +271,61 @@ public:
 private:
     static constexpr std::size_t k_direct_members = 16;
 
+    // Where a member of an object write_direct() has open starts in its output, and its key's
+    // place in JavaScript's order: an array index's value, or k_not_index.
+    struct direct_member {
+        std::size_t at;
+        std::uint64_t index;
+    };
+    static constexpr std::uint64_t k_not_index = UINT64_MAX;
+
     // A member key and its ':' for write_direct(); false when the key is invalid, or (setting
-    // gave_up_) an array index, a repeat of an earlier key of the object, or one member too many.
+    // gave_up_) a repeat of an earlier key of the object, or one member too many.
     template <class Object>
-    bool direct_member_key(std::string& out, const Object& object) {
+    bool direct_member_key(std::string& out, Object& object) {
         if (keys_.size() - object.first_key >= k_direct_members) return give_up();
         std::string& key = keys_.emplace_back();
         if (!parse_string(key)) return false;
-        if (is_array_index(key)) return give_up();
+        std::uint64_t index = k_not_index;
+        if (is_array_index(key)) {
+            index = 0;
+            for (const char c : key) index = index * 10 + static_cast<std::uint64_t>(c - '0');
+            object.has_index = true;
+        }
         for (std::size_t k = object.first_key; k + 1 < keys_.size(); ++k) {
             if (keys_[k] == key) return give_up();
         }
         skip_ws();
         if (!accept(':')) return false;
+        members_.push_back(direct_member{out.size(), index});
         append_json_value_string(out, key);
         out += ':';
         return true;
+    }
+
+    // Puts the members of the object closing at the end of `out` (members_ from `first` on, each
+    // `key:value` up to the next one's comma) in JavaScript's order. Their text is final (an inner
+    // object was ordered when it closed), so only whole members move.
+    void order_direct_members(std::string& out, std::size_t first) {
+        const std::size_t n = members_.size() - first;
+        const direct_member* m = members_.data() + first;
+        // Index keys by value, then the others as they came (the keys are distinct): an insertion
+        // sort, stable, of at most k_direct_members.
+        std::array<std::size_t, k_direct_members> order{};
+        for (std::size_t k = 0; k < n; ++k) {
+            std::size_t j = k;
+            for (; j > 0 && m[order[j - 1]].index > m[k].index; --j) order[j] = order[j - 1];
+            order[j] = k;
+        }
+        const std::size_t begin = m[0].at;
+        const auto end_of = [&](std::size_t k) { return k + 1 < n ? m[k + 1].at - 1 : out.size(); };  // before the comma
+        std::string ordered;
+        ordered.reserve(out.size() - begin);
+        for (std::size_t k = 0; k < n; ++k) {
+            if (k > 0) ordered += ',';
+            ordered.append(out, m[order[k]].at, end_of(order[k]) - m[order[k]].at);
+        }
+        out.replace(begin, out.size() - begin, ordered);
     }
 
     struct open_container {
@@ -543,6 +587,7 @@ private:
     std::string_view text_;
     std::size_t pos_ = 0;
     bool gave_up_ = false;
+    std::vector<direct_member> members_;  // write_direct(): the members of the open objects
     json_value root_;
     std::vector<open_container> open_;
     std::vector<json_value> values_;
