@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plurnk/ast.hpp"
+#include "pod_vector.hpp"
 #include "utf8.hpp"
 
 namespace plurnk::detail {
@@ -31,7 +32,8 @@ public:
         line_base_ = p.line - 1;
         col_base_ = p.column;
         s_ = {};
-        starts_.assign(1, 0);
+        starts_.clear();
+        starts_.push_back(0);
         scanned_ = 0;
         cache_line_ = static_cast<std::size_t>(-1);
         cache_offset_ = 0;
@@ -111,13 +113,13 @@ private:
                 break;
             }
             const std::size_t k = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data());
-            starts_.push_back(k + 1);
+            starts_.push_back(static_cast<std::uint32_t>(k + 1));
             scanned_ = k + 1;
         }
     }
 
     std::string_view s_;
-    std::vector<std::size_t> starts_;
+    pod_vector<std::uint32_t> starts_;  // (offsets of one input fit 32 bits, as tokens' do)
     std::size_t scanned_ = 0;
     std::size_t cache_line_ = static_cast<std::size_t>(-1);
     std::size_t cache_offset_ = 0;
