@@ -107,7 +107,12 @@ public:
     }
 
 private:
-    void grow(std::size_t need) { reallocate(std::max(need, cap_ < 16 ? 16 : cap_ + cap_ / 2)); }
+    // Half again while small; a quarter again past 64 KB, where realloc moves pages instead of
+    // copying (the more frequent calls cost little) and the reserved tail is smaller.
+    void grow(std::size_t need) {
+        const std::size_t step = cap_ * sizeof(T) < (std::size_t{64} << 10) ? cap_ / 2 : cap_ / 4;
+        reallocate(std::max(need, cap_ < 16 ? 16 : cap_ + step));
+    }
     void reallocate(std::size_t n) {
         void* p = std::realloc(static_cast<void*>(data_), n * sizeof(T));
         if (p == nullptr) out_of_memory();
