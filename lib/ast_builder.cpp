@@ -68,7 +68,7 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
     if (out) {
         const text_resolver t = live_resolver();
         for (std::size_t i = 0; i < store->items.size(); ++i) {
-            if (fired_[i]) continue;
+            if (fires_ && fired_[i]) continue;
             const item_rec& r = store->items[i];
             switch (store->kinds[i]) {
                 case item_kind::statement: out(decode_statement(r, store->stmts[r.aux], t), i); break;
@@ -330,7 +330,7 @@ item result_builder::live_item(std::size_t i) const {
 void result_builder::settle_last(bool final_now, const sink& out) {
     if (!final_now) index_known_ = false;
     const bool fire = final_now && out;
-    fired_.push_back(fire ? 1 : 0);
+    note_fired(fire);
     if (fire) {
         const std::size_t i = items_.size() - 1;
         out(live_item(i), index_known_ ? frozen_items_.size() + i : stream_event_npos);
@@ -355,12 +355,12 @@ void result_builder::append_unclaimed() {
     carried_ = pod_vector<item_rec>();
     for (std::size_t k = 0; k < n; ++k) {
         kinds_.push_back(item_kind::diagnostic);
-        fired_.push_back(0);
+        note_fired(false);
     }
     for_each_unclaimed([this](const new_diagnostic& d) {
         items_.push_back(diag_records(d));
         kinds_.push_back(item_kind::diagnostic);
-        fired_.push_back(0);
+        note_fired(false);
     });
 }
 

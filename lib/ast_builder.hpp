@@ -121,6 +121,9 @@ public:
 // Not observable: indices, events and the final result are unchanged.
     void share();
 
+    // parse(): no item is ever reported before finish() (no sink), so none is marked as reported.
+    void never_fires() noexcept { fires_ = false; }
+
     // The position of an offset of the input last passed in (after finish() too).
     position position_of(std::size_t offset) { return at(offset); }
 
@@ -207,13 +210,13 @@ private:
             if (w != r) {
                 items_[w] = items_[r];
                 kinds_[w] = kinds_[r];
-                fired_[w] = fired_[r];
+                if (fires_) fired_[w] = fired_[r];
             }
             ++w;
         }
         items_.resize(w);
         kinds_.resize(w);
-        fired_.resize(w);
+        if (fires_) fired_.resize(w);
     }
 
     // --- statement_builder.cpp: a clean unit -> its statement, from the slots the parser noted ---
@@ -262,7 +265,11 @@ private:
     // by its index over frozen and live together.
     pod_vector<item_rec> items_;
     pod_vector<item_kind> kinds_;
-    pod_vector<char> fired_;  // per item: already reported to the sink
+    pod_vector<char> fired_;  // per item: already reported to the sink (unless !fires_: none is)
+    bool fires_ = true;
+    void note_fired(bool fired) {
+        if (fires_) fired_.push_back(fired ? 1 : 0);
+    }
     pod_vector<stmt_rec> stmts_;
     pod_vector<diag_rec> diags_;
     pod_vector<item_rec> carried_;  // unclaimed errors of released input, in recording order (their

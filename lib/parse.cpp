@@ -24,6 +24,7 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
     detail::stream_lexer lexer(options.max_turn_depth);
     detail::stream_syntax syntax(t);
     detail::result_builder b(t);
+    b.never_fires();
     if (options.borrow_input) {
         b.input().set_borrowed(in);
     } else {

@@ -222,7 +222,7 @@ void result_builder::turn_shape() {
             diags_.push_back(diag_rec::make(removed_end, source::parser, severity::error, id, intern(message_template(id))));
             items_.push_back(rec);
             kinds_.push_back(item_kind::diagnostic);
-            fired_.push_back(0);
+            note_fired(false);
         }
         return;
     }
