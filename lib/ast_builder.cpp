@@ -119,6 +119,9 @@ void result_builder::release_tokens(std::size_t tokens) {
 }
 
 void result_builder::release(std::string_view dropped, std::size_t tokens) {
+    // The last lexer error's offset is about to lose its text: its position stands in for it.
+    if (has_prev_ && prev_offset_ != k_no_offset) prev_pos_ = at(prev_offset_);
+    prev_offset_ = k_no_offset;
     release_tokens(tokens);
     input_.append_copy(byte_base_, dropped);
     byte_base_ += dropped.size();
@@ -145,12 +148,25 @@ void result_builder::collect_errors() {
     reserve_for(lex_errs_, lex_errors.size());
     for (; lex_seen_ < lex_errors.size(); ++lex_seen_) {
         const lex_error& e = lex_errors[lex_seen_];
-        const position p = at(e.begin);
-        // Cascade collapse: an error right after an error of the same context is dropped.
-        const bool cascade = has_prev_ && prev_pos_.line == p.line && prev_pos_.column + 1 == p.column &&
-                             prev_context_ == e.context;
+        // Cascade collapse: an error right after an error of the same context (the next column
+        // of the same line) is dropped.
+        bool cascade = false;
+        if (has_prev_ && prev_context_ == e.context) {
+            const auto b = prev_offset_ != k_no_offset ? static_cast<unsigned char>(in_[prev_offset_]) : 0;
+            if (prev_offset_ != k_no_offset && (b < 0x80 || b >= 0xC0)) {
+                // Both in this input, the last one where a column's count can start (not inside
+                // a UTF-8 sequence): one code point apart, and it is not a newline.
+                cascade = e.begin > prev_offset_ && b != '\n' && pos_.count_code_points(prev_offset_, e.begin) == 1;
+            } else if (prev_offset_ != k_no_offset) {
+                const position a = at(prev_offset_), p = at(e.begin);
+                cascade = a.line == p.line && a.column + 1 == p.column;
+            } else {
+                const position p = at(e.begin);
+                cascade = prev_pos_.line == p.line && prev_pos_.column + 1 == p.column;
+            }
+        }
         has_prev_ = true;
-        prev_pos_ = p;
+        prev_offset_ = e.begin;
         prev_context_ = e.context;
         if (!cascade) collect_lex_error(e);
     }

@@ -246,8 +246,10 @@ private:
     position_map pos_{std::string_view{}};
     std::size_t next_token_ = 0;
     std::size_t lex_seen_ = 0, syn_seen_ = 0;
-    bool has_prev_ = false;
-    position prev_pos_{};
+    bool has_prev_ = false;                 // the last lexer error (for the cascade collapse):
+    static constexpr std::uint32_t k_no_offset = UINT32_MAX;
+    std::uint32_t prev_offset_ = k_no_offset;  // its offset in the current input, or
+    position prev_pos_{};                   // its position, when its text was released
     lex_context prev_context_ = lex_context::between_statements;
     pod_vector<pending_lex> lex_errs_;  // offset order = recording order
     pod_vector<lex_run> lex_runs_;
