@@ -34,11 +34,18 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
     lexer.reserve_tokens(reserved);
     lexer.set_error_budget(window);
     syntax.reserve_tokens(reserved);
+    // A stop for errors (the lexer's error budget) leaves the token budget as it is: a window ends
+    // where the token budget says, however many error stops fall inside it (were each to set a new
+    // budget, error stops landing inside statements could keep every window from ending).
+    bool new_window = true;
     for (;;) {
-        const std::size_t held = lexer.output().tokens.size();
-        lexer.set_token_budget(window > SIZE_MAX - held ? SIZE_MAX : held + window);
+        if (new_window) {
+            const std::size_t held = lexer.output().tokens.size();
+            lexer.set_token_budget(window > SIZE_MAX - held ? SIZE_MAX : held + window);
+        }
         lexer.advance(in, true);
         if (lexer.at_end()) break;
+        new_window = lexer.output().errors.size() < window;  // not an error stop
         const auto& toks = lexer.output().tokens;
         syntax.advance(toks, false);
         b.advance(in, lexer.output(), syntax.tree(), syntax.settled(), {});
@@ -51,6 +58,7 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
             b.release_tokens(n);
             syntax.release(n);
             lexer.release_tokens();
+            new_window = true;
         }
     }
     syntax.advance(lexer.output().tokens, true);
