@@ -234,7 +234,10 @@ std::size_t stream_lexer::release() noexcept {
     return cut;
 }
 
-void stream_lexer::set_token_budget(std::size_t n) noexcept { impl_->token_budget_ = n; }
+void stream_lexer::set_token_budget(std::size_t n) noexcept {
+    impl_->token_budget_ = n;
+    impl_->stop_after_ = static_cast<std::size_t>(-1);
+}
 void stream_lexer::set_error_budget(std::size_t n) noexcept { impl_->error_budget_ = n; }
 bool stream_lexer::at_end() const noexcept { return impl_->eof_emitted_; }
 void stream_lexer::forget_errors() noexcept { impl_->out_.errors.clear(); }

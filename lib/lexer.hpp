@@ -129,6 +129,7 @@ public:
     // eof token comes only when the input is all lexed: at_end() says so), and release_tokens()
     // forgets the tokens and errors so far (the caller has taken them), keeping the input and
     // every offset as they are.
+    // (Past a close tag it stops one token later, in normal mode.)
     void set_token_budget(std::size_t n) noexcept;
     // And advance() stops anywhere (inside a statement too) once `n` errors are held, so that the
     // caller can take them and forget_errors().

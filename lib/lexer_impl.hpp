@@ -97,9 +97,16 @@ struct stream_lexer::impl {
             hit_end_ = false;
             while (i_ < s_.size()) {
                 // parse()'s windows end between statements, so their tokens can be forgotten.
+                // Not right after a close tag, though, but one token later: a statement's
+                // recovery may read the token after its close, and stopping before it would have
+                // the parser's step undone and the statement parsed again.
                 if (out_.tokens.size() >= token_budget_ && mode_ == mode::normal) {
-                    budget_spent = true;
-                    break;
+                    const bool after_close = !out_.tokens.empty() && out_.tokens.back().kind == tok::close_tag;
+                    if (!after_close || out_.tokens.size() >= stop_after_) {
+                        budget_spent = true;
+                        break;
+                    }
+                    if (stop_after_ == static_cast<std::size_t>(-1)) stop_after_ = out_.tokens.size() + 1;
                 }
                 // Inside a statement too once its errors are many: the caller takes them (an
                 // error-dense statement that stays open would otherwise hold them all here).
@@ -145,6 +152,7 @@ struct stream_lexer::impl {
     bool finished_ = false;
     bool eof_emitted_ = false;
     std::size_t token_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_token_budget
+    std::size_t stop_after_ = static_cast<std::size_t>(-1);  // the budget is spent after a close tag: stop here
     std::size_t error_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_token_budget
     bool hit_end_ = false;
     std::size_t i_ = 0;
