@@ -83,6 +83,9 @@ inline const std::vector<shape>& all() {
         {"scope_errors", "extra", tier::parse, k_plan, "<<READ<1,x", ""},
         {"signal_int_errors", "extra", tier::parse, k_plan, "<<SEND[x", ""},
         {"exec_ident_errors", "extra", tier::parse, k_plan, "<<EXEC[1", ""},
+        // Closed statements with more lexer errors than tokens: parse()'s error stops fall inside
+        // statements, and windows must still end (and release) on the token budget.
+        {"signal_junk_closed", "extra", tier::parse, k_plan, "<<EXEC[-$-$-$-$]:ls:EXEC\n", ""},
         {"one_colon_closes", "extra", tier::parse, k_plan, "<<READ(a):READ <<READ(b):READ\n", ""},
         {"turn_close_near_miss", "extra", tier::log, "<<TURN_a:", ":TURN_b ", ":TURN_a\n"},
         {"think_closed_many", "extra", tier::parse, k_plan, "<think>x</think> ", ""},
