@@ -124,6 +124,13 @@ public:
     // parse(): no item is ever reported before finish() (no sink), so none is marked as reported.
     void never_fires() noexcept { fires_ = false; }
 
+    // Before the push parser is copied: positions are made countable from near any offset of its
+    // input so far (`in`), so that the copy does not count them from far back.
+    void mark_positions(std::string_view in) {
+        pos_.rebind(in);
+        pos_.mark_through(in.size());
+    }
+
     // The position of an offset of the input last passed in (after finish() too).
     position position_of(std::size_t offset) { return at(offset); }
 
@@ -243,7 +250,7 @@ private:
     std::string_view in_;
     const lex_output* lexed_ = nullptr;
     const syntax_tree* tree_ = nullptr;
-    position_map pos_{std::string_view{}};
+    position_map pos_{std::string_view{}, true};
     std::size_t next_token_ = 0;
     std::size_t lex_seen_ = 0, syn_seen_ = 0;
     bool has_prev_ = false;                 // the last lexer error (for the cascade collapse):

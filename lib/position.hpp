@@ -6,6 +6,7 @@
 // Private header.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -14,12 +15,17 @@
 #include "plurnk/ast.hpp"
 #include "pod_vector.hpp"
 #include "utf8.hpp"
+#include "work_counter.hpp"
 
 namespace plurnk::detail {
 
 class position_map {
 public:
-    explicit position_map(std::string_view s) : s_(s) {}
+    // `counted`: its counting goes to the work counter (work_counter.hpp). The result builder's
+    // map is counted; a map over one item (the near-miss advisories') is part of that item's
+    // processing, which a stream's draft that settles an open item pays again, as a checkpoint's
+    // O(retained()) allows.
+    explicit position_map(std::string_view s, bool counted = false) : s_(s), counted_(counted) {}
 
     // Points the map at the same input grown (or moved): what was computed stays valid.
     void rebind(std::string_view s) noexcept { s_ = s; }
@@ -34,6 +40,9 @@ public:
         s_ = {};
         starts_.clear();
         starts_.push_back(0);
+        marks_.clear();
+        marked_to_ = 0;
+        marked_col_ = 0;
         scanned_ = 0;
         cache_line_ = static_cast<std::size_t>(-1);
         cache_offset_ = 0;
@@ -62,6 +71,19 @@ public:
             from = cache_offset_;
             col = cache_col_;
         }
+        if (offset - from > k_mark_gap) {
+            // Far into a line from the line's start or the last query (one going back on a long
+            // line, which hostile input makes for every error, or a copy of a stream asking far
+            // past what the original asked): count from the nearest mark, so that such queries
+            // do not cost the line each.
+            mark_through(offset);
+            const mark* m = std::upper_bound(marks_.begin(), marks_.end(), offset,
+                                             [](std::size_t o, const mark& k) { return o < k.offset; });
+            if (m != marks_.begin() && std::prev(m)->offset > from) {
+                from = std::prev(m)->offset;
+                col = std::prev(m)->col;
+            }
+        }
         col += count_code_points(from, offset);
         cache_line_ = lo;
         cache_offset_ = offset;
@@ -69,8 +91,20 @@ public:
         return position{static_cast<std::uint32_t>(line_base_ + lo + 1), col + (lo == 0 ? col_base_ : 0)};
     }
 
+    // Places the marks (see extend_marks) through `offset`: done as queries need them, and by a
+    // stream before it is copied, so that the copy does not count again what the original has.
+    void mark_through(std::size_t offset) {
+        if (offset > s_.size()) offset = s_.size();
+        extend_marks(offset);
+    }
+
     // Code points in [from, to), each byte outside a well-formed sequence counting one.
     std::uint32_t count_code_points(std::size_t from, std::size_t to) const noexcept {
+        std::size_t end = 0;
+        return count_code_points(from, to, end);
+    }
+    // The same, and where the count stopped: `to`, or past it when a sequence straddles it.
+    std::uint32_t count_code_points(std::size_t from, std::size_t to, std::size_t& end) const noexcept {
         std::uint32_t n = 0;
         std::size_t i = from;
         while (i < to) {
@@ -94,12 +128,37 @@ public:
             i += len == 0 ? 1 : len;
             ++n;
         }
+        end = i;
+        if (counted_) count_position_bytes(i - from);
         return n;
     }
 
 private:
     static constexpr int k_forward_steps = 4;
     static constexpr std::size_t k_first_lines = 64;
+    static constexpr std::size_t k_mark_gap = 256;
+
+    // A place where a column count can start (the count from its line's start lands there) and
+    // the column there, about every k_mark_gap bytes of the input up to marked_to_.
+    struct mark {
+        std::uint32_t offset;
+        std::uint32_t col;
+    };
+    void extend_marks(std::size_t offset) {
+        while (marked_to_ + k_mark_gap <= offset) {
+            const std::size_t target = marked_to_ + k_mark_gap;
+            const void* nl = std::memchr(s_.data() + marked_to_, '\n', target - marked_to_);
+            if (nl != nullptr) {  // a line starts after it, at column 0
+                marked_to_ = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data()) + 1;
+                marked_col_ = 0;
+                continue;
+            }
+            std::size_t end = 0;
+            marked_col_ += count_code_points(marked_to_, target, end);
+            marked_to_ = end;
+            marks_.push_back(mark{static_cast<std::uint32_t>(end), marked_col_});
+        }
+    }
 
     void ensure_lines_through(std::size_t offset) {
         if (starts_.empty()) {
@@ -124,6 +183,10 @@ private:
     std::size_t cache_line_ = static_cast<std::size_t>(-1);
     std::size_t cache_offset_ = 0;
     std::uint32_t cache_col_ = 0;
+    bool counted_ = false;
+    pod_vector<mark> marks_;      // increasing offsets (see extend_marks)
+    std::size_t marked_to_ = 0;   // marks are made up to here (a place a count can start)
+    std::uint32_t marked_col_ = 0;  // the column there
     std::uint32_t line_base_ = 0;  // lines and first-line columns before offset 0 (see release())
     std::uint32_t col_base_ = 0;
 };

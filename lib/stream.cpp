@@ -369,11 +369,13 @@ stream_parser::~stream_parser() = default;
 // not change what it reports.
 stream_parser::stream_parser(const stream_parser& other) : callback_(other.callback_), runaway_(other.runaway_) {
     other.state_->builder.share();
+    other.state_->builder.mark_positions(other.state_->buffer.view());
     state_ = std::make_unique<state>(*other.state_);
 }
 stream_parser& stream_parser::operator=(const stream_parser& other) {
     if (this != &other) {
         other.state_->builder.share();
+        other.state_->builder.mark_positions(other.state_->buffer.view());
         state_ = std::make_unique<state>(*other.state_);
         callback_ = other.callback_;
         runaway_ = other.runaway_;

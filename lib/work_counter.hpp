@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The work counter (private header): how much the lexer and the statement parser did, so tests
-// and fuzz targets can assert that work stays within a constant times the input length
+// The work counter (private header): how much the lexer, the statement parser and the position
+// map did, so tests and fuzz targets can assert that work stays within a constant times the
+// input length
 // (test/complexity_test.cpp, fuzz/fuzz_amplify.cpp). Compiled in when PLURNK_WORK_COUNTER is
 // defined (Meson option `work_counter`, on by default in every build type but release, plain
 // and minsize); otherwise every count_*() is an empty inline function and nothing is counted.
@@ -17,11 +18,12 @@ struct work_counts {
     std::uint64_t bytes_examined = 0;  // lexer: input bytes looked at; a rescan counts them again
     std::uint64_t tokens = 0;          // lexer: tokens emitted, those of undone steps included
     std::uint64_t token_looks = 0;     // statement parser: token fetches (lookahead included)
+    std::uint64_t position_bytes = 0;  // position_map: bytes counted to find columns
     // Items (and other per-statement records) copied by the result builder or a checkpoint. A hook:
     // count_items_copied() is there to be called, nothing in the lexer or parser calls it.
     std::uint64_t items_copied = 0;
 
-    [[nodiscard]] std::uint64_t total() const noexcept { return bytes_examined + tokens + token_looks + items_copied; }
+    [[nodiscard]] std::uint64_t total() const noexcept { return bytes_examined + tokens + token_looks + position_bytes + items_copied; }
 };
 
 #ifdef PLURNK_WORK_COUNTER
@@ -41,6 +43,9 @@ inline void count_tokens(std::uint64_t n) noexcept {
 }
 inline void count_token_looks(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().token_looks += n;
+}
+inline void count_position_bytes(std::uint64_t n) noexcept {
+    if constexpr (k_work_counter) work().position_bytes += n;
 }
 inline void count_items_copied(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().items_copied += n;

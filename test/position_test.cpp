@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// position_map (lib/position.hpp): line and column of a byte offset, whatever order the queries
+// come in. Hostile input asks for positions back and forth on one long line (an error per few
+// bytes, reported in recording order); those must give the columns counted from the line's start
+// and must not cost the line each.
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "position.hpp"
+#include "utf8.hpp"
+
+namespace {
+
+using plurnk::detail::position_map;
+
+// The offsets a count from each line's start lands on (a column is defined there), with their
+// line and column, walked the slow way.
+struct place {
+    std::size_t offset;
+    std::uint32_t line, column;
+};
+std::vector<place> places(const std::string& s) {
+    std::vector<place> out;
+    std::uint32_t line = 1, col = 0;
+    for (std::size_t i = 0; i <= s.size();) {
+        out.push_back(place{i, line, col});
+        if (i == s.size()) break;
+        if (s[i] == '\n') {
+            ++i;
+            ++line;
+            col = 0;
+            continue;
+        }
+        const std::size_t len = static_cast<unsigned char>(s[i]) < 0x80 ? 1 : plurnk::detail::utf8_sequence_length(s, i);
+        i += len == 0 ? 1 : len;
+        ++col;
+    }
+    return out;
+}
+
+// Text of ASCII, two- to four-byte characters, invalid bytes and a newline now and then.
+std::string random_text(std::mt19937& rng, std::size_t n, bool newlines) {
+    static const char* const pieces[] = {"a", "b", " ", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x92\xA9", "\xC3", "\xA9",
+                                         "\xFF", "\xE2\x82", "<<", ":"};
+    std::uniform_int_distribution<std::size_t> pick(0, std::size(pieces) - 1), nl(0, 400);
+    std::string s;
+    while (s.size() < n) {
+        if (newlines && nl(rng) == 0) s += '\n';
+        s += pieces[pick(rng)];
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("position_map: every query order gives the columns counted from the line's start", "[position]") {
+    std::mt19937 rng(20261203);
+    for (const bool newlines : {false, true}) {
+        for (const std::size_t size : {std::size_t{100}, std::size_t{3000}, std::size_t{40000}}) {
+            const std::string s = random_text(rng, size, newlines);
+            const std::vector<place> want = places(s);
+            position_map m(s);
+            std::uniform_int_distribution<std::size_t> any(0, want.size() - 1);
+            std::size_t k = 0;
+            for (int q = 0; q < 4000; ++q) {
+                // Forward a little, back a little, or anywhere.
+                const int how = static_cast<int>(rng() % 3);
+                if (how == 0) k = std::min(want.size() - 1, k + rng() % 8);
+                else if (how == 1) k = k >= 40 ? k - rng() % 40 : 0;
+                else k = any(rng);
+                const plurnk::position p = m.at(want[k].offset);
+                INFO("size " << size << ", newlines " << newlines << ", offset " << want[k].offset);
+                REQUIRE(p.line == want[k].line);
+                REQUIRE(p.column == want[k].column);
+            }
+        }
+    }
+}
+
+TEST_CASE("position_map: going back on a long line does not count the line again", "[position]") {
+    // 1 MB on one line, queried at every error-like step forward and then a little back: before
+    // the marks, each step back counted from the line's start (17 s for 1 MB of a fuzz input).
+    std::string s;
+    while (s.size() < (1u << 20)) s += "ab\xC3\xA9 ";
+    position_map m(s);
+    std::uint64_t sum = 0;
+    for (std::size_t i = 100; i + 5 < s.size(); i += 5) {
+        sum += m.at(i).column;
+        sum += m.at(i - 5).column;  // back one character group
+    }
+    // The columns themselves: five bytes are four code points.
+    CHECK(m.at(s.size() - s.size() % 5).column == (s.size() - s.size() % 5) / 5 * 4);
+    CHECK(sum > 0);
+}
