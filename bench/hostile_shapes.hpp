@@ -83,6 +83,9 @@ inline const std::vector<shape>& all() {
         {"scope_errors", "extra", tier::parse, k_plan, "<<READ<1,x", ""},
         {"signal_int_errors", "extra", tier::parse, k_plan, "<<SEND[x", ""},
         {"exec_ident_errors", "extra", tier::parse, k_plan, "<<EXEC[1", ""},
+        // Errors on one long line, reported out of offset order (fuzz_amplify find): each
+        // position going back on the line was counted from the line's start.
+        {"turn_errors_one_line", "extra", tier::log, "", "<<TU\xc3:<<TURN", ""},
         // Closed statements with more lexer errors than tokens: parse()'s error stops fall inside
         // statements, and windows must still end (and release) on the token budget.
         {"signal_junk_closed", "extra", tier::parse, k_plan, "<<EXEC[-$-$-$-$]:ls:EXEC\n", ""},

@@ -292,7 +292,7 @@ inline std::string check_work(std::string_view in, tier t) {
     if constexpr (detail::k_work_counter) {
         const auto total = [] {
             const detail::work_counts& w = detail::work();
-            return w.bytes_examined + w.tokens + w.token_looks;
+            return w.bytes_examined + w.tokens + w.token_looks + w.position_bytes;
         };
         const double bound = k_work_per_byte * static_cast<double>(in.size()) + 4096.0;
         std::uint64_t before = total();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Complexity as a tested invariant: for every hostile shape (bench/hostile_shapes.hpp) the work
-// the lexer and the statement parser do (lib/work_counter.hpp: bytes examined, tokens made, token
-// fetches) stays within a constant times the input length, one-shot, streamed in random 1- to
-// 16-byte chunks, streamed with checkpoints (a copy taken, a draft fed to it and dropped, and
+// the lexer, the statement parser and the position map do (lib/work_counter.hpp: bytes examined,
+// tokens made, token fetches, bytes counted for columns) stays within a constant times the input
+// length, one-shot, streamed in random 1- to 16-byte chunks, streamed with checkpoints (a copy taken, a draft fed to it and dropped, and
 // now and then the stream rolled back to it), and fed in one chunk (which goes in by pieces) -
 // at 64 KB and 256 KB, and the work per byte does not grow between the two sizes. A quadratic
 // path (a rescan from a token's start on every feed, a closer searched to the end for every
@@ -31,7 +31,7 @@ constexpr double k_max_growth = 1.25;
 
 enum class run_mode { one_shot, streamed, checkpointed, one_feed };
 
-std::uint64_t total_work() { return work().bytes_examined + work().tokens + work().token_looks; }
+std::uint64_t total_work() { return work().bytes_examined + work().tokens + work().token_looks + work().position_bytes; }
 
 // Parses `in` as `mode` says and returns the work done and the result's JSON.
 std::uint64_t measure(const std::string& in, plurnk::tier t, run_mode mode, std::string& json) {
