@@ -219,8 +219,23 @@ new_diagnostic result_builder::lex_diagnostic(std::size_t k) {
     le.context = p.context;
     le.turn_depth = (p.flags & pending_lex::k_turn_depth) != 0;
     le.limit = turn_limit_;
-    return new_diagnostic{at(p.begin), source::lexer, severity::error, le.message(in_), le.id(),
-                          span_of(le.begin, std::max(le.begin, le.end))};
+    const byte_span span = span_of(le.begin, std::max(le.begin, le.end));
+    lex_message probe;
+    if (le.turn_depth || le.end < le.begin || le.end - le.begin > probe.text.size()) {
+        return new_diagnostic{at(p.begin), source::lexer, severity::error, le.message(in_), le.id(), span};
+    }
+    probe.context = le.context;
+    probe.len = static_cast<std::uint8_t>(le.end - le.begin);
+    std::memcpy(probe.text.data(), in_.data() + le.begin, probe.len);
+    std::size_t h = static_cast<std::size_t>(probe.context) * 0x9e3779b97f4a7c15ULL + probe.len;
+    for (std::size_t i = 0; i < probe.len; ++i) h = (h ^ static_cast<unsigned char>(probe.text[i])) * 0x100000001b3ULL;
+    lex_message& m = lex_messages_[(h >> 7) % lex_messages_.size()];
+    if (m.s == nullptr || m.context != probe.context || m.len != probe.len || m.text != probe.text) {
+        m = probe;
+        m.s = intern(le.message(in_));
+        m.id = le.id();
+    }
+    return new_diagnostic{at(p.begin), source::lexer, severity::error, {}, m.id, span, m.s};
 }
 
 new_diagnostic result_builder::syn_diagnostic(const pending_syn& e) {

@@ -308,6 +308,16 @@ private:
         message_id id = message_id::external;
     };
     std::array<syntax_message, 16> syntax_messages_{};
+    // The same for lexer errors, by context and offending text (when it is short): a run of
+    // errors repeats a few characters in a few contexts.
+    struct lex_message {
+        lex_context context{};
+        std::uint8_t len = 0;
+        std::array<char, 14> text{};
+        const char* s = nullptr;
+        message_id id = message_id::external;
+    };
+    std::array<lex_message, 16> lex_messages_{};
 
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
     statement statement_;  // the statement being built (its strings view the input or these)
