@@ -136,7 +136,7 @@ public:
 private:
     static constexpr int k_forward_steps = 4;
     static constexpr std::size_t k_first_lines = 64;
-    static constexpr std::size_t k_mark_gap = 256;
+    static constexpr std::size_t k_mark_gap = 64;
 
     // A place where a column count can start (the count from its line's start lands there) and
     // the column there, about every k_mark_gap bytes of the input up to marked_to_.
