@@ -204,6 +204,24 @@ std::uint64_t result_builder::lex_recorded(std::size_t k) const noexcept {
     return (tok_base_ + std::prev(r)->token_index) * 2;
 }
 
+namespace {
+// The place of a key in a message memo: each key has two places (from the top bits of its hash);
+// `hit` when either holds it (an entry whose `s` is set and `same`). On a miss it is the first
+// place, or the second when the first holds another key, so that two keys sharing a first place
+// (two kinds of error taking turns) do not evict each other on every error.
+template <class Entry, std::size_t N, class Same>
+Entry& memo_place(std::array<Entry, N>& memo, std::uint64_t h, bool& hit, Same same) {
+    const std::uint64_t m = h * 0x9e3779b97f4a7c15ULL;
+    Entry& a = memo[(m >> 60) % N];
+    Entry& b = memo[(m >> 56) % N];
+    hit = true;
+    if (a.s != nullptr && same(a)) return a;
+    if (b.s != nullptr && same(b)) return b;
+    hit = false;
+    return a.s == nullptr ? a : b;
+}
+}  // namespace
+
 // An error no statement claims spans what it names: the lexer's offending text, or the parser's
 // offending token (one a statement claims is given the statement's span, in emit_unit).
 new_diagnostic result_builder::lex_diagnostic(std::size_t k) {
@@ -229,8 +247,11 @@ new_diagnostic result_builder::lex_diagnostic(std::size_t k) {
     std::memcpy(probe.text.data(), in_.data() + le.begin, probe.len);
     std::size_t h = static_cast<std::size_t>(probe.context) * 0x9e3779b97f4a7c15ULL + probe.len;
     for (std::size_t i = 0; i < probe.len; ++i) h = (h ^ static_cast<unsigned char>(probe.text[i])) * 0x100000001b3ULL;
-    lex_message& m = lex_messages_[(h >> 7) % lex_messages_.size()];
-    if (m.s == nullptr || m.context != probe.context || m.len != probe.len || m.text != probe.text) {
+    bool hit = false;
+    lex_message& m = memo_place(lex_messages_, h, hit, [&probe](const lex_message& x) {
+        return x.context == probe.context && x.len == probe.len && x.text == probe.text;
+    });
+    if (!hit) {
         m = probe;
         m.s = intern(le.message(in_));
         m.id = le.id();
@@ -246,8 +267,9 @@ new_diagnostic result_builder::syn_diagnostic(const pending_syn& e) {
     if (!key) return new_diagnostic{p, source::parser, severity::error, se.message(in_), se.id(), span};
     const std::size_t h = (key->expected * 0x9e3779b97f4a7c15ULL) ^ (static_cast<std::uint64_t>(key->symbol) << 2) ^
                           static_cast<std::uint64_t>(key->kind);
-    syntax_message& m = syntax_messages_[(h >> 7) % syntax_messages_.size()];
-    if (m.s == nullptr || !(m.key == *key)) m = syntax_message{*key, intern(se.message(in_)), se.id()};
+    bool hit = false;
+    syntax_message& m = memo_place(syntax_messages_, h, hit, [&key](const syntax_message& x) { return x.key == *key; });
+    if (!hit) m = syntax_message{*key, intern(se.message(in_)), se.id()};
     return new_diagnostic{p, source::parser, severity::error, {}, m.id, span, m.s};
 }
 
