@@ -152,17 +152,15 @@ void result_builder::collect_errors() {
         // of the same line) is dropped.
         bool cascade = false;
         if (has_prev_ && prev_context_ == e.context) {
-            const auto b = prev_offset_ != k_no_offset ? static_cast<unsigned char>(in_[prev_offset_]) : 0;
-            if (prev_offset_ != k_no_offset && (b < 0x80 || b >= 0xC0)) {
-                // Both in this input, the last one where a column's count can start (not inside
-                // a UTF-8 sequence): one code point apart, and it is not a newline.
+            const bool here = prev_offset_ != k_no_offset;  // the last one is in this input
+            const auto b = here ? static_cast<unsigned char>(in_[prev_offset_]) : 0;
+            if (here && (b < 0x80 || b >= 0xC0)) {
+                // It is where a column's count can start (not inside a UTF-8 sequence): one code
+                // point apart, and it is not a newline.
                 cascade = e.begin > prev_offset_ && b != '\n' && pos_.count_code_points(prev_offset_, e.begin) == 1;
-            } else if (prev_offset_ != k_no_offset) {
-                const position a = at(prev_offset_), p = at(e.begin);
-                cascade = a.line == p.line && a.column + 1 == p.column;
             } else {
-                const position p = at(e.begin);
-                cascade = prev_pos_.line == p.line && prev_pos_.column + 1 == p.column;
+                const position a = here ? at(prev_offset_) : prev_pos_, p = at(e.begin);
+                cascade = a.line == p.line && a.column + 1 == p.column;
             }
         }
         has_prev_ = true;

@@ -153,7 +153,7 @@ struct stream_lexer::impl {
     bool eof_emitted_ = false;
     std::size_t token_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_token_budget
     std::size_t stop_after_ = static_cast<std::size_t>(-1);  // the budget is spent after a close tag: stop here
-    std::size_t error_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_token_budget
+    std::size_t error_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_error_budget
     bool hit_end_ = false;
     std::size_t i_ = 0;
     mode mode_ = mode::normal;

@@ -6,8 +6,8 @@
 // and error taken) the tokens so far are forgotten. So the memory a parse needs besides its
 // result is one window of tokens, however long the input, except inside a statement or a TURN
 // that stays open (their tokens wait for it; the lexer's errors do not: it also stops every
-// k_window errors, anywhere, and the builder takes them). The result is the push parser's, so it is the same
-// as streaming the input in any chunks, which the stream tests check on every vector.
+// k_window errors, anywhere, and the builder takes them). The result is the push parser's, so it
+// is the same as streaming the input in any chunks, which the stream tests check on every vector.
 #include "ast_builder.hpp"
 
 namespace plurnk {

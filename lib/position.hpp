@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
-#include <vector>
 
 #include "plurnk/ast.hpp"
 #include "pod_vector.hpp"
@@ -91,11 +90,23 @@ public:
         return position{static_cast<std::uint32_t>(line_base_ + lo + 1), col + (lo == 0 ? col_base_ : 0)};
     }
 
-    // Places the marks (see extend_marks) through `offset`: done as queries need them, and by a
-    // stream before it is copied, so that the copy does not count again what the original has.
+    // Places the marks (see `mark`) through `offset`: done as queries need them, and by a stream
+    // before it is copied, so that the copy does not count again what the original has.
     void mark_through(std::size_t offset) {
         if (offset > s_.size()) offset = s_.size();
-        extend_marks(offset);
+        while (marked_to_ + k_mark_gap <= offset) {
+            const std::size_t target = marked_to_ + k_mark_gap;
+            const void* nl = std::memchr(s_.data() + marked_to_, '\n', target - marked_to_);
+            if (nl != nullptr) {  // a line starts after it, at column 0
+                marked_to_ = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data()) + 1;
+                marked_col_ = 0;
+                continue;
+            }
+            std::size_t end = 0;
+            marked_col_ += count_code_points(marked_to_, target, end);
+            marked_to_ = end;
+            marks_.push_back(mark{static_cast<std::uint32_t>(end), marked_col_});
+        }
     }
 
     // Code points in [from, to), each byte outside a well-formed sequence counting one.
@@ -144,21 +155,6 @@ private:
         std::uint32_t offset;
         std::uint32_t col;
     };
-    void extend_marks(std::size_t offset) {
-        while (marked_to_ + k_mark_gap <= offset) {
-            const std::size_t target = marked_to_ + k_mark_gap;
-            const void* nl = std::memchr(s_.data() + marked_to_, '\n', target - marked_to_);
-            if (nl != nullptr) {  // a line starts after it, at column 0
-                marked_to_ = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data()) + 1;
-                marked_col_ = 0;
-                continue;
-            }
-            std::size_t end = 0;
-            marked_col_ += count_code_points(marked_to_, target, end);
-            marked_to_ = end;
-            marks_.push_back(mark{static_cast<std::uint32_t>(end), marked_col_});
-        }
-    }
 
     void ensure_lines_through(std::size_t offset) {
         if (starts_.empty()) {
@@ -184,7 +180,7 @@ private:
     std::size_t cache_offset_ = 0;
     std::uint32_t cache_col_ = 0;
     bool counted_ = false;
-    pod_vector<mark> marks_;      // increasing offsets (see extend_marks)
+    pod_vector<mark> marks_;      // increasing offsets (see mark_through)
     std::size_t marked_to_ = 0;   // marks are made up to here (a place a count can start)
     std::uint32_t marked_col_ = 0;  // the column there
     std::uint32_t line_base_ = 0;  // lines and first-line columns before offset 0 (see release())

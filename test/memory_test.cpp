@@ -72,20 +72,15 @@ void* realloc(void* old, std::size_t n) {
     add(p != nullptr ? p : (n == 0 ? nullptr : old));
     return p;
 }
-void* aligned_alloc(std::size_t align, std::size_t n) {
-    void* p = __libc_memalign(align, n);
-    add(p);
-    return p;
-}
 void* memalign(std::size_t align, std::size_t n) {
     void* p = __libc_memalign(align, n);
     add(p);
     return p;
 }
+void* aligned_alloc(std::size_t align, std::size_t n) { return memalign(align, n); }
 int posix_memalign(void** out, std::size_t align, std::size_t n) {
-    void* p = __libc_memalign(align, n);
+    void* p = memalign(align, n);
     if (p == nullptr) return 12;  // ENOMEM
-    add(p);
     *out = p;
     return 0;
 }
