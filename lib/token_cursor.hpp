@@ -111,6 +111,12 @@ protected:
         // consume() moves past every token but a finished stream's eof, which a unit never holds.
         p_ = u.last + 1;
     }
+    // A replayed cycle (statement_parser.cpp): the cursor and the fetch mark where running it
+    // would have left them.
+    void jump(std::size_t p, std::size_t fetched) {
+        p_ = p;
+        fetched_ = fetched;
+    }
     // Fetches the fast path made and dropped (it declined): for the work counter only.
     void count_looks(std::size_t looked) {
         if constexpr (k_work_counter) looks_ += looked;

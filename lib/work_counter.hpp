@@ -22,6 +22,9 @@ struct work_counts {
     // Items (and other per-statement records) copied by the result builder or a checkpoint. A hook:
     // count_items_copied() is there to be called, nothing in the lexer or parser calls it.
     std::uint64_t items_copied = 0;
+    // Statement parser: error cycles copied instead of run (statement_parser.cpp's cycle replay).
+    // Not work, and not in total(): tests read it to see that the replay takes the cycles.
+    std::uint64_t cycles_replayed = 0;
 
     [[nodiscard]] std::uint64_t total() const noexcept { return bytes_examined + tokens + token_looks + position_bytes + items_copied; }
 };
@@ -49,6 +52,9 @@ inline void count_position_bytes(std::uint64_t n) noexcept {
 }
 inline void count_items_copied(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().items_copied += n;
+}
+inline void count_cycles_replayed(std::uint64_t n) noexcept {
+    if constexpr (k_work_counter) work().cycles_replayed += n;
 }
 
 }  // namespace plurnk::detail

@@ -18,6 +18,7 @@
 #include "hostile_shapes.hpp"
 #include "plurnk/plurnk.hpp"
 #include "plurnk/stream.hpp"
+#include "statement_fast.hpp"
 #include "work_counter.hpp"
 
 namespace {
@@ -120,4 +121,33 @@ TEST_CASE("the work counter counts", "[complexity]") {
     CHECK(work().bytes_examined - before.bytes_examined >= in.size());
     CHECK(work().tokens - before.tokens >= 3);
     CHECK(work().token_looks - before.token_looks >= 3);
+}
+
+TEST_CASE("the cycle replay takes repeated error cycles", "[complexity]") {
+    // A shape that drives the statement parser round one error cycle per unit: nearly every cycle
+    // is copied, not run, one-shot and streamed; with the fast path off, none is.
+    REQUIRE(plurnk::detail::k_work_counter);
+    for (const char* name : {"nested_turns", "deep_turn_then_text", "turn_errors_one_line"}) {
+        const plurnk::shapes::shape* s = nullptr;
+        for (const plurnk::shapes::shape& x : plurnk::shapes::all()) {
+            if (std::string_view(x.name) == name) s = &x;
+        }
+        REQUIRE(s != nullptr);
+        const std::string in = plurnk::shapes::make(*s, 64 << 10);
+        const std::uint64_t cycles = in.size() / s->unit.size();
+        for (run_mode mode : {run_mode::one_shot, run_mode::streamed}) {
+            std::string json;
+            const std::uint64_t before = work().cycles_replayed;
+            (void)measure(in, s->tier, mode, json);
+            INFO(name << ", " << mode_name(mode) << ": " << work().cycles_replayed - before << " of " << cycles
+                      << " cycles replayed");
+            CHECK(work().cycles_replayed - before >= cycles * 9 / 10);
+        }
+        plurnk::detail::set_statement_fast_path(false);
+        const std::uint64_t before = work().cycles_replayed;
+        const std::string off = plurnk::to_json(plurnk::parse(in, s->tier));
+        plurnk::detail::set_statement_fast_path(true);
+        CHECK(work().cycles_replayed == before);
+        CHECK(off == plurnk::to_json(plurnk::parse(in, s->tier)));
+    }
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../fuzz/invariants.hpp"
+#include "hostile_shapes.hpp"
 #include "lexer.hpp"
 #include "statement_fast.hpp"
 
@@ -151,6 +152,42 @@ TEST_CASE("fast path: the productions alone agree, in every context", "[statemen
         for (const tier t : k_tiers) {
             INFO("input: " << in << ", tier " << plurnk::tier_name(t));
             CHECK(plurnk::fuzz::check_statement_fast(in, t) == "");
+        }
+    }
+}
+
+// Repeated cycles, for the cycle replay (statement_parser.cpp): the same tokens over and over,
+// some with units and errors in each cycle, and runs that change pattern part way.
+constexpr std::string_view k_cycles[] = {
+    "<<TURN:", "<<TURN:x", "<<TU\xc3:<<TURN", "<<TURN[a]:", "<<TURN:<<PLAN:p:PLAN", "<<TURN:y:TURN<<TURN:",
+    "<<READ(a)(b):READ ", "<<SEND<1>:x:SEND ", "junk <<READ", "<<READ<<READ(b)::READ", "<<PLAN:p:PLAN<<PLAN:q:PLAN",
+    "<<KILL[x][y]:KILL", "<<READ(a:x:READ", "<<SEND[200]<1><2>:x:SEND\n", "<<WORK::WORK", ":READ", "<<GET:GET",
+    "<<SEND[200]:d:SEND <<SEND[300]:", "<<EXEC[1", "]", "<<READ[,][x]::READ ",
+};
+
+TEST_CASE("fast path: the productions alone agree on repeated cycles", "[statement_fast]") {
+    // Each cycle alone, then 40 times, then 40 times with another cycle's tokens after 25 of
+    // them, and again behind a plan and behind a turn's opener.
+    for (const std::string_view a : k_cycles) {
+        for (const std::string_view b : {std::string_view(), k_cycles[0], k_cycles[6], k_cycles[8]}) {
+            std::string run;
+            for (int i = 0; i < 40; ++i) run += i >= 25 && !b.empty() ? b : a;
+            for (const std::string& in : {run, "<<PLAN:p:PLAN\n" + run, "<<TURN:" + run + ":TURN"}) {
+                for (const tier t : k_tiers) {
+                    INFO("input: " << in << ", tier " << plurnk::tier_name(t));
+                    CHECK(plurnk::fuzz::check_statement_fast(in, t) == "");
+                }
+            }
+        }
+    }
+    // Every hostile shape (bench/hostile_shapes.hpp) at two sizes, in every tier.
+    for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
+        for (const std::size_t size : {std::size_t{700}, std::size_t{2500}}) {
+            const std::string in = plurnk::shapes::make(s, size);
+            for (const tier t : k_tiers) {
+                INFO(s.name << " at " << in.size() << " bytes, tier " << plurnk::tier_name(t));
+                CHECK(plurnk::fuzz::check_statement_fast(in, t) == "");
+            }
         }
     }
 }
