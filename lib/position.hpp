@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Byte offset -> (line, column) for one input. Lines are 1-based and advance on '\n' only;
 // columns are 0-based code points (each invalid UTF-8 byte counts as one). Queries that move
-// forward on the same line cost only the bytes in between, so a sweep over a document is linear;
-// a query a few lines past the last one steps there instead of binary-searching the line table.
+// forward on the same line cost only the bytes in between (from the last query, or from one of
+// the last few when sequences of queries interleave), so a sweep over a document is linear; a
+// query a few lines past the last one steps there instead of binary-searching the line table.
 // Private header.
 #pragma once
 
@@ -43,19 +44,38 @@ public:
         marked_to_ = 0;
         marked_col_ = 0;
         scanned_ = 0;
-        cache_line_ = static_cast<std::size_t>(-1);
-        cache_offset_ = 0;
-        cache_col_ = 0;
+        for (query& q : last_) q = query{};
+        head_ = 0;
     }
 
     position at(std::size_t offset) {
+        // The common query: a little past the last one, before the end of its line as far as it
+        // was known then. Counted from it, as below.
+        const query& q = last_[head_];
+        if (offset >= q.offset && offset - q.offset <= k_mark_gap && offset < q.bound && offset <= s_.size()) {
+            return remember(q.line, offset, q.col + count_code_points(q.offset, offset));
+        }
+        return at_far(offset);
+    }
+
+    // at() for any other query.
+    [[gnu::noinline]] position at_far(std::size_t offset) {
         if (offset > s_.size()) offset = s_.size();
+        // A little past one of the last few (diagnostics of different kinds come in interleaved
+        // sequences, each moving forward): counted from the newest such one.
+        for (std::size_t n = 1; n < k_queries; ++n) {
+            const query& q = last_[(head_ + k_queries - n) % k_queries];
+            if (offset >= q.offset && offset - q.offset <= k_mark_gap && offset < q.bound) {
+                return remember(q.line, offset, q.col + count_code_points(q.offset, offset));
+            }
+        }
         ensure_lines_through(offset);
         // Index of the line containing offset: last line start <= offset.
+        const std::size_t cached_line = last_[head_].line;
         std::size_t lo = 0, hi = starts_.size();
-        if (cache_line_ < starts_.size() && starts_[cache_line_] <= offset) {
+        if (cached_line < starts_.size() && starts_[cached_line] <= offset) {
             // Queries mostly move forward a line or two: step before searching.
-            lo = cache_line_;
+            lo = cached_line;
             for (int step = 0; step < k_forward_steps && lo + 1 < hi && starts_[lo + 1] <= offset; ++step) ++lo;
         }
         if (lo + 1 < hi && starts_[lo + 1] <= offset) {
@@ -66,12 +86,14 @@ public:
         }
         std::size_t from = starts_[lo];
         std::uint32_t col = 0;
-        if (lo == cache_line_ && cache_offset_ <= offset && cache_offset_ >= from) {
-            from = cache_offset_;
-            col = cache_col_;
+        for (const query& q : last_) {  // the nearest of the last queries before it on the line
+            if (q.bound > 0 && q.line == lo && q.offset <= offset && q.offset >= from) {
+                from = q.offset;
+                col = q.col;
+            }
         }
         if (offset - from > k_mark_gap) {
-            // Far into a line from the line's start or the last query (one going back on a long
+            // Far into a line from the line's start or the last queries (one going back on a long
             // line, which hostile input makes for every error, or a copy of a stream asking far
             // past what the original asked): count from the nearest mark, so that such queries
             // do not cost the line each.
@@ -83,11 +105,7 @@ public:
                 col = std::prev(m)->col;
             }
         }
-        col += count_code_points(from, offset);
-        cache_line_ = lo;
-        cache_offset_ = offset;
-        cache_col_ = col;
-        return position{static_cast<std::uint32_t>(line_base_ + lo + 1), col + (lo == 0 ? col_base_ : 0)};
+        return remember(lo, offset, col + count_code_points(from, offset));
     }
 
     // Places the marks (see `mark`) through `offset`: done as queries need them, and by a stream
@@ -149,6 +167,12 @@ private:
     static constexpr std::size_t k_first_lines = 64;
     static constexpr std::size_t k_mark_gap = 64;
 
+    position remember(std::size_t line, std::size_t offset, std::uint32_t col) {
+        head_ = (head_ + 1) % k_queries;
+        last_[head_] = query{line, offset, line + 1 < starts_.size() ? starts_[line + 1] : scanned_, col};
+        return position{static_cast<std::uint32_t>(line_base_ + line + 1), col + (line == 0 ? col_base_ : 0)};
+    }
+
     // A place where a column count can start (the count from its line's start lands there) and
     // the column there, about every k_mark_gap bytes of the input up to marked_to_.
     struct mark {
@@ -176,9 +200,16 @@ private:
     std::string_view s_;
     pod_vector<std::uint32_t> starts_;  // (offsets of one input fit 32 bits, as tokens' do)
     std::size_t scanned_ = 0;
-    std::size_t cache_line_ = static_cast<std::size_t>(-1);
-    std::size_t cache_offset_ = 0;
-    std::uint32_t cache_col_ = 0;
+    // A query answered: its line (index into starts_), offset and column from the line's start.
+    struct query {
+        std::size_t line = static_cast<std::size_t>(-1);
+        std::size_t offset = 0;
+        std::size_t bound = 0;  // no line starts after offset before this (0: no query)
+        std::uint32_t col = 0;
+    };
+    static constexpr std::size_t k_queries = 4;
+    query last_[k_queries];  // the last few, the newest at head_ (a ring)
+    std::size_t head_ = 0;
     bool counted_ = false;
     pod_vector<mark> marks_;      // increasing offsets (see mark_through)
     std::size_t marked_to_ = 0;   // marks are made up to here (a place a count can start)
