@@ -79,6 +79,8 @@ std::size_t stream_lexer::impl::scan_text(std::size_t start) noexcept {
     run_hint& hint = hints_[h_text];
     std::size_t k = (hint.start == start) ? hint.k : start;
     for (;;) {
+        // Bytes that are neither whitespace nor '<' only extend the run.
+        while (k < s_.size() && !k_wake_text[at(k)]) ++k;
         const bool was_hit = hit_end_;
         hit_end_ = false;
         const std::size_t before = k;
