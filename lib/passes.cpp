@@ -3,6 +3,7 @@
 // tier's advisories as items are made (near-miss op names in text, op-shaped text in a PLAN body,
 // a path in EDIT/COPY/MOVE's tag slot), then at finish() the unparsed tail (with the
 // invented-closer advisory) and the turn shape of the parse tier (BEHAVIOUR §4.3).
+#include <cstring>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -74,7 +75,7 @@ bool result_builder::is_disposition(std::size_t i) const noexcept {
 // advance with one forward-moving map.
 void result_builder::near_miss_advisories(const text_item& t, const sink& out) {
     const std::string_view s = t.text;
-    if (s.find("<<") == std::string_view::npos) return;
+    if (s.size() < 2 || std::memchr(s.data(), '<', s.size() - 1) == nullptr || s.find("<<") == std::string_view::npos) return;
     // `:Word` at a word boundary closes `<<Word`: the maximal word run after a ':' equals Word.
     std::unordered_set<std::string_view> closers;
     for (std::size_t f = s.find(':'); f != std::string_view::npos; f = s.find(':', f + 1)) {
