@@ -62,8 +62,9 @@ public:
     [[gnu::noinline]] position at_far(std::size_t offset) {
         if (offset > s_.size()) offset = s_.size();
         // A little past one of the last few (diagnostics of different kinds come in interleaved
-        // sequences, each moving forward): counted from the newest such one.
-        for (std::size_t n = 1; n < k_queries; ++n) {
+        // sequences, each moving forward, on one line): counted from the newest such one. Looked
+        // for only on the last query's line, as far as it is known, where such sequences are.
+        for (std::size_t n = 1; n < k_queries && offset < last_[head_].bound; ++n) {
             const query& q = last_[(head_ + k_queries - n) % k_queries];
             if (offset >= q.offset && offset - q.offset <= k_mark_gap && offset < q.bound) {
                 return remember(q.line, offset, q.col + count_code_points(q.offset, offset));
@@ -86,11 +87,9 @@ public:
         }
         std::size_t from = starts_[lo];
         std::uint32_t col = 0;
-        for (const query& q : last_) {  // the nearest of the last queries before it on the line
-            if (q.bound > 0 && q.line == lo && q.offset <= offset && q.offset >= from) {
-                from = q.offset;
-                col = q.col;
-            }
+        if (const query& q = last_[head_]; q.bound > 0 && q.line == lo && q.offset <= offset) {
+            from = q.offset;  // the last query, before it on its line
+            col = q.col;
         }
         if (offset - from > k_mark_gap) {
             // Far into a line from the line's start or the last queries (one going back on a long
