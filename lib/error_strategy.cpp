@@ -88,12 +88,7 @@ void error_strategy::consume_until(tset set) {
     while (la() != sym(tok::eof) && !(set & bit(la()))) consume();
 }
 
-bool error_strategy::sync(recovery_point at, tset next, sync_kind kind) {
-    rs_.point = at;
-    if (rs_.recovering) return true;
-    const symbol t = la();
-    if (next & bit(t)) return true;
-    if (next & bit(k_eps)) return true;
+bool error_strategy::sync_mismatch(tset next, sync_kind kind) {
     if (kind == sync_kind::loop_back) {
         report_unwanted(next);
         consume_until(expected(next) | recovery_set());
@@ -120,13 +115,7 @@ bool error_strategy::single_token_deletion(tset next) {
     return true;
 }
 
-bool error_strategy::match(recovery_point at, symbol t, tset after) {
-    rs_.point = at;
-    if (la() == t) {
-        end_error_condition();
-        consume();
-        return true;
-    }
+bool error_strategy::match_mismatch(symbol t, tset after) {
     const tset next = bit(t);
     if (single_token_deletion(next)) {
         consume();  // the expected token, now current
@@ -137,16 +126,6 @@ bool error_strategy::match(recovery_point at, symbol t, tset after) {
         return true;
     }
     return fail(next);
-}
-
-bool error_strategy::match_set(recovery_point at, tset set) {
-    rs_.point = at;
-    if (set & bit(la())) {
-        end_error_condition();
-        consume();
-        return true;
-    }
-    return fail(set);
 }
 
 void error_strategy::release_recovery(std::size_t tokens) {

@@ -82,13 +82,29 @@ public:
 
     // sync() before a block or loop whose possible next tokens are `next`; false: the rule
     // fails (report_and_recover() follows).
-    bool sync(recovery_point at, tset next, sync_kind kind);
+    bool sync(recovery_point at, tset next, sync_kind kind) {
+        rs_.point = at;
+        if (rs_.recovering || (next & (bit(la()) | bit(k_eps)))) return true;
+        return sync_mismatch(next, kind);
+    }
     // sync() at a loop back, for the resumable rules: reports a stray token and returns the set
     // to skip to (0: nothing to skip).
     tset sync_back(recovery_point at, tset next);
     // match(t): `after` are the tokens that may follow t in the rule (EPS: the rule may end).
-    bool match(recovery_point at, symbol t, tset after);
-    bool match_set(recovery_point at, tset set);
+    bool match(recovery_point at, symbol t, tset after) {
+        rs_.point = at;
+        if (la() != t) return match_mismatch(t, after);
+        end_error_condition();
+        consume();
+        return true;
+    }
+    bool match_set(recovery_point at, tset set) {
+        rs_.point = at;
+        if (!(set & bit(la()))) return fail(set);
+        end_error_condition();
+        consume();
+        return true;
+    }
 
     // A decision with no viable alternative at token `at`; returns false.
     bool fail_no_viable(std::size_t at, tset next);
@@ -135,6 +151,10 @@ protected:
     void release_recovery(std::size_t tokens);
 
 private:
+    // The rest of sync() and match() when the current token is not one they pass (the success
+    // paths above are inline: they are taken for nearly every token).
+    bool sync_mismatch(tset next, sync_kind kind);
+    bool match_mismatch(symbol t, tset after);
     bool fail(tset next);  // an input mismatch at the current token; returns false
     void consume_until(tset set);
     bool single_token_deletion(tset next);
