@@ -47,8 +47,8 @@
 //   P13 the statement parser's fast path (lib/statement_fast.hpp) changes nothing: with it on
 //       and off, the statement parser's whole state (stream_syntax::dump_state: units and their
 //       slots, errors with their `fetched`, the cursor, the recovery state, the rule frames) is
-//       the same after every token fed one at a time as an unfinished stream, and after all of
-//       them at once; parse() and a parse in windows of one token give the same JSON with spans
+//       the same after every token fed one at a time as an unfinished stream, fed in runs of 3
+//       and of 8 tokens, and after all of them at once; parse() and a parse in windows of one token give the same JSON with spans
 //       (check_statement_fast; private headers, so only where lib/ is on the include path).
 //   P14 the bodies' quick readings (lib/body_fast.hpp) only take what the full route accepts,
 //       with the same parts: a regex matcher check_regex_matcher accepts, split as split_regex
@@ -420,6 +420,23 @@ inline std::string check_statement_fast(std::string_view in, tier t) {
     fast.advance(fed, true);
     full.advance(fed, true);
     if (fast.dump_state() != full.dump_state()) return "fast path: the parse state differs token by token";
+    // Fed in runs of a few tokens, unfinished: a step then sees several new tokens at once and
+    // stops where they end (a run of TEXT taken whole, a cycle copied, a statement cut short).
+    for (const std::size_t run : {std::size_t{3}, std::size_t{8}}) {
+        fast = parser(true);
+        full = parser(false);
+        fed.clear();
+        for (std::size_t i = 0; i + 1 < toks.size(); ++i) {
+            fed.push_back(toks[i]);
+            if ((i + 1) % run != 0 && i + 2 < toks.size()) continue;
+            fast.advance(fed, false);
+            full.advance(fed, false);
+            if ((i < k_lockstep_tokens || (i + 1) % (16 * run) == 0) && fast.dump_state() != full.dump_state()) {
+                return "fast path: the parse state differs after token " + std::to_string(i) + " fed in runs of " +
+                       std::to_string(run) + ":\n" + fast.dump_state() + "\nproductions alone:\n" + full.dump_state();
+            }
+        }
+    }
     fast = parser(true);
     full = parser(false);
     fast.advance(toks, true);
