@@ -532,9 +532,15 @@ private:
             case P_LOOP_ENTRY: return fast_pass(f, rp::turn_loop, loop_next, P_DECIDE);
             case P_DECIDE:
                 if (t.kind == tok::text) {  // set_point(turn_choice), then match(turn_loop, TEXT)
+                    // A run of TEXT tokens: before each but the first, the loop back passes (the
+                    // token is TEXT) and the decision takes it. The cursor ends past the run,
+                    // each token of it fetched, the last match's mark kept.
+                    std::size_t last = index();
+                    while (last + 1 < toks.size() && toks[last + 1].kind == tok::text) ++last;
                     (void)la();
+                    count_looks(2 * (last - index()));
                     matched(rp::turn_loop);
-                    consume();
+                    jump(last + 1, std::max(fetched(), last));
                     f.phase = P_LOOP_BACK;
                     return true;
                 }
