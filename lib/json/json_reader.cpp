@@ -195,13 +195,25 @@ public:
     // pass does not look for). canonical_json() then takes the parse_text() path, but only for
     // such an object (gave_up()): text this pass found invalid, parse_text() would too.
     bool write_direct(std::string& out) {
-        struct open_object {
-            std::size_t first_key;  // its first key in keys_ (and its first member in members_)
-            bool has_index = false;  // some key is an array index
-        };
-        std::vector<char> open;  // '[' or '{' per open container
-        std::vector<open_object> objects;
-        std::string scalar;
+        direct_buffers& b = buffers();
+        b.open.clear();
+        b.objects.clear();
+        b.keys.clear();
+        b.members.clear();
+        keys_.swap(b.keys);
+        members_.swap(b.members);
+        struct lent {  // the buffers go back on every return
+            reader& r;
+            direct_buffers& b;
+            ~lent() {
+                r.keys_.swap(b.keys);
+                r.members_.swap(b.members);
+                b.trim();
+            }
+        } guard{*this, b};
+        std::vector<char>& open = b.open;  // '[' or '{' per open container
+        std::vector<open_object>& objects = b.objects;
+        std::string& scalar = b.scalar;
         for (;;) {
             skip_ws();
             if (pos_ >= text_.size()) return false;
@@ -279,6 +291,37 @@ private:
     };
     static constexpr std::uint64_t k_not_index = UINT64_MAX;
 
+    struct open_object {
+        std::size_t first_key;  // its first key in keys_ (and its first member in members_)
+        bool has_index = false;  // some key is an array index
+    };
+
+    // write_direct()'s working storage, kept by the thread between calls: canonical_json() runs
+    // once per SEND body, and allocating these afresh each time cost a few hundred instructions
+    // per body. What a large body grew is given back.
+    struct direct_buffers {
+        std::vector<char> open;
+        std::vector<open_object> objects;
+        std::string scalar, ordered;
+        std::vector<std::string> keys;
+        std::vector<direct_member> members;
+
+        void trim() {
+            constexpr std::size_t k_keep = 4096;
+            keys.clear();  // a long key's heap
+            if (open.capacity() > k_keep) std::vector<char>().swap(open);
+            if (objects.capacity() > k_keep) std::vector<open_object>().swap(objects);
+            if (scalar.capacity() > k_keep) std::string().swap(scalar);
+            if (ordered.capacity() > k_keep) std::string().swap(ordered);
+            if (keys.capacity() > k_keep) std::vector<std::string>().swap(keys);
+            if (members.capacity() > k_keep) std::vector<direct_member>().swap(members);
+        }
+    };
+    static direct_buffers& buffers() {
+        thread_local direct_buffers b;
+        return b;
+    }
+
     // A member key and its ':' for write_direct(); false when the key is invalid, or (setting
     // gave_up_) a repeat of an earlier key of the object, or one member too many.
     template <class Object>
@@ -319,8 +362,8 @@ private:
         }
         const std::size_t begin = m[0].at;
         const auto end_of = [&](std::size_t k) { return k + 1 < n ? m[k + 1].at - 1 : out.size(); };  // before the comma
-        std::string ordered;
-        ordered.reserve(out.size() - begin);
+        std::string& ordered = buffers().ordered;
+        ordered.clear();
         for (std::size_t k = 0; k < n; ++k) {
             if (k > 0) ordered += ',';
             ordered.append(out, m[order[k]].at, end_of(order[k]) - m[order[k]].at);
