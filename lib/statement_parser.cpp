@@ -432,22 +432,36 @@ private:
         const std::size_t lo = std::min(a.p, a.rs.pending_token);
         const std::size_t hi = std::max(b.fetched, b.p);
         if (hi - lo > 4 * len + 64 || hi + len >= toks.size()) return 0;
-        // Each error's token, by index; each token mark, by unit.
+        // First the tokens: the next cycle's must repeat the ones this cycle read (where most
+        // tries that fail stop). Each comparison counts as a token fetch for the work counter.
+        std::size_t checked = lo + len - 1;  // tokens through here repeat the ones `len` before
+        const auto repeats_through = [&](std::size_t end) {
+            const std::size_t from = checked;
+            while (checked < end && same_symbol(toks[checked + 1], toks[checked + 1 - len])) ++checked;
+            count_looks(checked - from + 1);
+            return checked >= end;
+        };
+        if (!repeats_through(hi + len)) return 0;
+        // Each error's token, by index (tokens are in input order; one that is not found once,
+        // or is found twice, stops the replay).
         std::array<std::size_t, 16> at{};
         if (c.errors > at.size()) return 0;
         for (std::size_t e = 0; e < c.errors; ++e) {
             const token& t = tree_.errors[a.errors + e].at;
+            const token* first = std::lower_bound(toks.begin() + lo, toks.begin() + hi + 1, t.begin,
+                                                  [](const token& x, std::uint32_t b) { return x.begin < b; });
             std::size_t found = npos_;
-            for (std::size_t i = lo; i <= hi; ++i) {
-                const token& u = toks[i];
-                if (u.begin == t.begin && u.end == t.end && u.kind == t.kind && u.op == t.op) {
+            for (const token* u = first; u != toks.begin() + hi + 1 && u->begin == t.begin; ++u) {
+                if (u->end == t.end && u->kind == t.kind && u->op == t.op) {
                     if (found != npos_) return 0;
-                    found = i;
+                    found = static_cast<std::size_t>(u - toks.begin());
                 }
             }
             if (found == npos_) return 0;
             at[e] = found;
         }
+        // Each token mark, by unit; and whether a step of the cycle starts at an opener that
+        // can_step() holds back until a close tag is lexed.
         bool opener = false;
         for (std::size_t i = a.p; i < b.p; ++i) {
             const std::int32_t m = tree_.token_unit[i];
@@ -457,14 +471,12 @@ private:
             opener = opener || (toks[i].kind == tok::opener && toks[i].op != plurnk::op::TURN);
         }
         std::size_t k = 0;
-        std::size_t checked = lo + len - 1;  // tokens through here repeat the ones `len` before
         for (;;) {
             const std::size_t shift = (k + 1) * len;
             const std::size_t end = hi + shift;
             if (end >= toks.size()) break;
             if (!finished() && opener && (last_close_ == npos_ || last_close_ < b.p + shift)) break;
-            while (checked < end && same_symbol(toks[checked + 1], toks[checked + 1 - len])) ++checked;
-            if (checked < end) break;
+            if (!repeats_through(end)) break;
             for (std::size_t e = 0; e < c.errors; ++e) {
                 syntax_error x = tree_.errors[a.errors + e];
                 x.at = toks[at[e] + shift];
