@@ -162,10 +162,10 @@ std::size_t stream_lexer::impl::next_closer(closer_memo& m, std::size_t q, std::
 
 // End of `:TURN<suffix>` closing the innermost open TURN at k, or 0.
 std::size_t stream_lexer::impl::close_turn_end(std::size_t k) noexcept {
-    const auto [sb, se] = turn_stack_.back();
+    const std::string_view suffix = suffix_of(turn_stack_.back());
     if (!starts_with(k + 1, traits(plurnk::op::TURN).keyword)) return 0;
-    if (!starts_with_resumable(h_turn_suffix, k + 5, s_.substr(sb, se - sb))) return 0;
-    const std::size_t e = k + 5 + (se - sb);
+    if (!starts_with_resumable(h_turn_suffix, k + 5, suffix)) return 0;
+    const std::size_t e = k + 5 + suffix.size();
     if (has(e) && is_word_char(at(e))) return 0;
     return e;
 }
@@ -193,16 +193,27 @@ std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
 
 bool stream_lexer::can_release(std::string_view input) const noexcept {
     const impl& m = *impl_;
-    // Between statements, no TURN open (its closer is matched against the opener's text), and
-    // not inside a UTF-8 sequence (positions restart counting at the cut).
-    return !m.eof_emitted_ && m.mode_ == mode::normal && m.turn_stack_.empty() && m.depth_ == 0 && m.i_ > 0 &&
+    // Between statements (an open TURN's suffix is kept aside), and not inside a UTF-8 sequence
+    // (positions restart counting at the cut).
+    return !m.eof_emitted_ && m.mode_ == mode::normal && m.depth_ == 0 && m.i_ > 0 &&
            m.i_ <= input.size() && static_cast<unsigned char>(input[m.i_ - 1]) < 0x80;
 }
 
-std::size_t stream_lexer::release() noexcept {
+std::size_t stream_lexer::release(std::string_view input) {
     impl& m = *impl_;
     const std::size_t cut = m.i_;
     const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
+    // The open TURNs' suffixes are in the input being dropped: keep their text, and only theirs
+    // (a release comes between steps, so no undone step can bring back a closed TURN's).
+    std::string kept;
+    for (impl::open_turn& t : m.turn_stack_) {
+        const std::string_view text = m.suffix_of(t, input);
+        t.b = static_cast<std::uint32_t>(kept.size());
+        kept.append(text);
+        t.e = static_cast<std::uint32_t>(kept.size());
+        t.kept = true;
+    }
+    m.turn_suffixes_ = std::move(kept);
     m.i_ = 0;
     seen_ = seen_ >= cut ? seen_ - cut : 0;
     until_ = until_ >= cut ? until_ - cut : 0;

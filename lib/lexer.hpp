@@ -118,12 +118,13 @@ public:
     void reserve_tokens(std::size_t n);
     // Offset where the next token will start (everything before it is lexed).
     [[nodiscard]] std::size_t position() const noexcept;
-    // Whether everything before position() can be dropped: the lexer is between statements with no
-    // TURN open. release() then drops it: the tokens and errors so far are forgotten (the caller
-    // has taken them), and offsets count from the old position(), which it returns; the caller
-    // erases that many bytes from the front of the input it passes to advance().
+    // Whether everything before position() can be dropped: the lexer is between statements (a
+    // TURN may be open). release(input) then drops it: the tokens and errors so far are forgotten
+    // (the caller has taken them), the open TURNs' suffixes are kept aside, and offsets count from
+    // the old position(), which it returns; the caller erases that many bytes from the front of
+    // the input it passes to advance().
     [[nodiscard]] bool can_release(std::string_view input) const noexcept;
-    std::size_t release() noexcept;
+    std::size_t release(std::string_view input);
 
     // parse() lexes in windows: advance() stops between two statements once `n` tokens are held (the
     // eof token comes only when the input is all lexed: at_end() says so), and release_tokens()

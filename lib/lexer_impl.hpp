@@ -160,7 +160,18 @@ struct stream_lexer::impl {
     plurnk::op op_ = plurnk::op::PLAN;
     std::uint32_t tag_b_ = 0, tag_e_ = 0;  // open tag (keyword + suffix) of the current statement
     int depth_ = 0;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> turn_stack_;  // open TURN suffixes
+    // An open TURN's suffix: [b, e) of the input, or of turn_suffixes_ once the input before it
+    // was released (the closer is matched against it).
+    struct open_turn {
+        std::uint32_t b = 0, e = 0;
+        bool kept = false;  // in turn_suffixes_
+    };
+    std::vector<open_turn> turn_stack_;  // open TURN suffixes
+    std::string turn_suffixes_;          // the kept ones (only the open TURNs' as of the last release)
+    std::string_view suffix_of(const open_turn& t, std::string_view input) const noexcept {
+        return (t.kept ? std::string_view(turn_suffixes_) : input).substr(t.b, t.e - t.b);
+    }
+    std::string_view suffix_of(const open_turn& t) const noexcept { return suffix_of(t, s_); }
     bool depth_reported_ = false;  // the max_turn_depth diagnostic is given once per input
     lex_output out_;
 
@@ -291,7 +302,7 @@ struct stream_lexer::impl {
         std::uint32_t tb, te;
         int depth;
         std::size_t turns;
-        std::pair<std::uint32_t, std::uint32_t> turn_top;
+        open_turn turn_top;
         std::size_t tokens, errors;
         std::uint32_t last_open_begin, open_tag_begin, open_tag_end, body_begin;
         bool depth_reported;
@@ -299,7 +310,7 @@ struct stream_lexer::impl {
 
     saved_state save() const {
         return saved_state{i_, mode_, op_, tag_b_, tag_e_, depth_, turn_stack_.size(),
-                           turn_stack_.empty() ? std::pair<std::uint32_t, std::uint32_t>{} : turn_stack_.back(),
+                           turn_stack_.empty() ? open_turn{} : turn_stack_.back(),
                            out_.tokens.size(), out_.errors.size(), out_.last_open_begin, out_.open_tag_begin,
                            out_.open_tag_end, out_.body_begin, depth_reported_};
     }

@@ -130,7 +130,7 @@ void stream_lexer::impl::lex_slot_colon() {
     ++i_;
     if (op_ == plurnk::op::TURN) {
         if (turn_stack_.size() < max_turn_depth_) {
-            turn_stack_.emplace_back(tag_b_ + 4, tag_e_);
+            turn_stack_.push_back(open_turn{tag_b_ + 4, tag_e_, false});
         } else if (!depth_reported_) {
             // parse_options::max_turn_depth: the body is still lexed as statements, but no
             // `:TURN` will close it. Said once: a hostile run of openers past the limit would

@@ -153,12 +153,13 @@ struct stream_parser::state {
         if (2 * lexer.position() < buffer.size()) return;  // keep the erase amortized
         builder.release(buffer.view().substr(0, lexer.position()), tokens);
         syntax.release(tokens);
-        // Nothing is open (can_release says so), which is what folding the dropped tokens
-        // would leave: start over without them.
+        // No statement is open (can_release says so). The dropped tokens are folded first, for
+        // the TURN bodies they open or close (those open stay open: the lexer keeps their
+        // suffixes); then folding starts over without them.
+        fold_tokens();
         open_state.scan = 0;
         open_state.has = false;
-        open_state.turns.clear();
-        const std::size_t cut = lexer.release();
+        const std::size_t cut = lexer.release(buffer.view());
         buffer.erase_front(cut);
         released += cut;
         tried_tokens = 0;
@@ -192,7 +193,7 @@ struct stream_parser::state {
     std::size_t fired_turn = npos;
 
     // Folds the tokens lexed since the last call (tokens are only appended, or all dropped by a
-    // release, which happens only with nothing open).
+    // release, which happens only with no statement open).
     void fold_tokens() {
         using W = open_info::where_t;
         open_tracker& o = open_state;
