@@ -340,26 +340,36 @@ struct stream_parser::state {
         const std::size_t from = std::max(tried_tokens, scanned_tokens);
         detail::count_token_looks(toks.size() - from);
         scanned_tokens = toks.size();
-        bool opener = false;
+        bool opener = false, other = false;  // a statement's opener; any token but a TURN's `<<TURN:`
         for (std::size_t i = from; i < toks.size(); ++i) {
             const detail::tok k = toks[i].kind;
             if (k == detail::tok::close_tag || k == detail::tok::close_turn) {
                 last_close = i;
                 return true;
             }
-            opener = opener || k == detail::tok::opener;
+            const bool turn = k == detail::tok::opener && toks[i].op == plurnk::op::TURN;
+            opener = opener || (k == detail::tok::opener && !turn);
+            other = other || !(turn || k == detail::tok::colon);
         }
         // A statement under way (the first token not settled is its opener, and no close tag
         // came after it) settles nothing before its close tag: the statement parser would not
-        // even try its step (syntax_parser::can_step()).
+        // even try its step (syntax_parser::can_step()). A TURN's opener is not such a
+        // statement: its steps end at its `:`.
         const std::size_t settled = syntax.settled();
-        if (settled < toks.size() && toks[settled].kind == detail::tok::opener && (last_close == npos || last_close < settled)) {
+        if (settled < toks.size() && toks[settled].kind == detail::tok::opener && toks[settled].op != plurnk::op::TURN &&
+            (last_close == npos || last_close < settled)) {
             return false;
         }
         if (opener) return true;
         const std::size_t pending = tried_tokens - settled;
+        // Nothing new but TURN openers and colons: inside a turn each `<<TURN:` is an error that
+        // no statement claims (reported at finish()), so nothing is held back by waiting for a
+        // few, and the statement parser then sees a repeated cycle's next tokens and copies the
+        // cycle instead of running it.
+        if (!other) return toks.size() - tried_tokens >= std::max(pending, k_turn_batch);
         return toks.size() - tried_tokens >= pending;
     }
+    static constexpr std::size_t k_turn_batch = 32;
     std::size_t last_close = npos;  // index of the last close tag or TURN closer worth_trying() saw
 };
 

@@ -571,6 +571,40 @@ TEST_CASE("stream: settled input is released, so what is held follows what is op
     CHECK(p.retained() < 200000);
 }
 
+// Inside an open TURN (log tier) too: its closer is matched against the suffix the lexer keeps
+// aside, so what settles in the turn is released. A turn of text alone (no close tag after its
+// opener) is parsed as it comes: its text items fire before the turn ends, and a run of nested
+// `<<TURN:` (each an error reported at finish()) is held no longer than a turn of statements.
+TEST_CASE("stream: an open TURN holds only what is open inside it", "[stream]") {
+    using namespace plurnk;
+    std::string statements = "<<TURN_a:<<PLAN:p:PLAN\n";
+    while (statements.size() < 300000) statements += "word <<READ(a)::READ\n";
+    statements += "<<SEND[200]:d:SEND\n:TURN_a\n";
+    std::string text = "<<TURN:";
+    while (text.size() < 300000) text += "word ";
+    std::string nested;
+    while (nested.size() < 300000) nested += "<<TURN:";
+    const std::pair<const std::string*, bool> turns[] = {{&statements, true}, {&text, true}, {&nested, false}};
+    for (const auto& [input, items_stream] : turns) {
+        const std::string& turn = *input;
+        stream_parser p(tier::log);
+        std::size_t most = 0, events_before_end = 0, events = 0;
+        p.set_callback([&events](const stream_event&) { ++events; });
+        for (std::size_t at = 0; at < turn.size(); at += 16) {
+            p.feed(std::string_view(turn).substr(at, 16));
+            most = std::max(most, p.retained());
+        }
+        events_before_end = events;
+        INFO(turn.substr(0, 20) << "…, " << turn.size() << " bytes: held at most " << most << ", "
+                                << events_before_end << " events before finish()");
+        CHECK(most < 3 * stream_parser::k_default_release_threshold);
+        if (items_stream) CHECK(events_before_end > 10000);
+        const parse_result r = p.finish();
+        CHECK(to_json(r, k_spans) == to_json(parse(turn, tier::log), k_spans));
+        CHECK(events == r.items.size());
+    }
+}
+
 // Input is released at the end of a statement even when no chunk ends there (the lexer pauses
 // at a close tag to let the parser and builder catch up): statements of ~10 KB fed in 997-byte
 // chunks, each chunk running from inside one body into the next, hold about one statement.
