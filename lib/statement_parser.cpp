@@ -880,6 +880,7 @@ private:
                 const tset items = bit(tok::tag) | bit(tok::comma) | bit(tok::rbrack);
                 if (!match(rp::signal_open, sym(tok::lbrack), items)) return false;
                 if (!sync(rp::signal_item, items, sync_kind::loop_entry)) return false;
+                if (fast_) take_item_run(items);
                 while (la() == sym(tok::tag) || la() == sym(tok::comma)) {
                     if (!match_set(rp::signal_item, bit(tok::tag) | bit(tok::comma))) return false;
                     if (!sync(rp::signal_item_back, items, sync_kind::loop_back)) return false;
@@ -906,6 +907,27 @@ private:
             }
         }
         return true;
+    }
+
+    // Part of the fast path: a run of tags and commas, each followed by a tag, a comma or `]`, as
+    // the loop above takes it: per token match_set() passes (ending any error condition) and the
+    // loop back's sync() passes on the token after it. Taken at once, with what they leave: each
+    // token consumed into the unit, the one after the run fetched, the loop back's mark set.
+    void take_item_run(tset items) {
+        const auto& toks = tokens();
+        const auto item = [](const token& t) { return t.kind == tok::tag || t.kind == tok::comma; };
+        std::size_t p = index();
+        if (!(p + 1 < toks.size() && item(toks[p]) && (items & bit(symbol_of(toks[p + 1]))))) return;
+        (void)la();
+        matched(rp::signal_item);
+        const std::size_t first = p;
+        do {
+            consume();
+            ++p;
+        } while (p + 1 < toks.size() && item(toks[p]) && (items & bit(symbol_of(toks[p + 1]))));
+        count_looks(3 * (p - first) - 1);
+        set_point(rp::signal_item_back);
+        (void)la();
     }
 
     // target : '(' TARGET_TEXT* ')'
