@@ -94,8 +94,8 @@ public:
     // feeds do nothing else: the step undone last may be asleep (see sleep_kind), and while the
     // new bytes cannot wake it no step is tried and undone. Returns whether it ran steps (only
     // then can there be new tokens). An unfinished input may pause at `pause_at`: lexing stops
-    // after the first close tag that ends there or later with no TURN open (everything before
-    // it may then be released), paused() says so, and the next advance() goes on from there.
+    // after the first close tag that ends there or later (everything before it may then be
+    // released), paused() says so, and the next advance() goes on from there.
     static constexpr std::size_t k_no_pause = static_cast<std::size_t>(-1);
     bool advance(std::string_view input, bool finished, std::size_t pause_at = k_no_pause) {
         if (!finished && stays_asleep(input)) return false;

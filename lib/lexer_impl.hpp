@@ -128,7 +128,7 @@ struct stream_lexer::impl {
                     break;
                 }
                 if (i_ >= pause_at && mode_ == mode::normal && out_.tokens.size() > saved.tokens &&
-                    out_.tokens.back().kind == tok::close_tag && turn_stack_.empty() && !finished_) {
+                    out_.tokens.back().kind == tok::close_tag && !finished_) {
                     paused = true;
                     break;
                 }
