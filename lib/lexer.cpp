@@ -203,17 +203,34 @@ std::size_t stream_lexer::release(std::string_view input) {
     impl& m = *impl_;
     const std::size_t cut = m.i_;
     const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
-    // The open TURNs' suffixes are in the input being dropped: keep their text, and only theirs
-    // (a release comes between steps, so no undone step can bring back a closed TURN's).
-    std::string kept;
+    // The open TURNs' suffixes are in the input being dropped: keep their text aside, each once.
+    // Closed TURNs' text stays in the store (a step that closed one can be undone until it
+    // settles) until it is more than what is live, then the store is rebuilt: each kept byte is
+    // copied O(1) times however often input is released.
+    std::size_t live = 0, copied = 0;
     for (impl::open_turn& t : m.turn_stack_) {
-        const std::string_view text = m.suffix_of(t, input);
-        t.b = static_cast<std::uint32_t>(kept.size());
-        kept.append(text);
-        t.e = static_cast<std::uint32_t>(kept.size());
-        t.kept = true;
+        if (!t.kept) {
+            const std::string_view text = input.substr(t.b, t.e - t.b);
+            t.b = static_cast<std::uint32_t>(m.turn_suffixes_.size());
+            m.turn_suffixes_.append(text);
+            t.e = static_cast<std::uint32_t>(m.turn_suffixes_.size());
+            t.kept = true;
+            copied += text.size();
+        }
+        live += t.e - t.b;
     }
-    m.turn_suffixes_ = std::move(kept);
+    if (m.turn_suffixes_.size() > 2 * live + 256) {
+        std::string store;
+        for (impl::open_turn& t : m.turn_stack_) {
+            const std::string_view text = m.suffix_of(t, input);
+            t.b = static_cast<std::uint32_t>(store.size());
+            store.append(text);
+            t.e = static_cast<std::uint32_t>(store.size());
+        }
+        m.turn_suffixes_ = std::move(store);
+        copied += live;
+    }
+    count_bytes(copied);
     m.i_ = 0;
     seen_ = seen_ >= cut ? seen_ - cut : 0;
     until_ = until_ >= cut ? until_ - cut : 0;

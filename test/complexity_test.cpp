@@ -112,6 +112,29 @@ TEST_CASE("work stays linear on every hostile shape", "[complexity]") {
     }
 }
 
+TEST_CASE("a stream keeps an open TURN's suffix once, however often it releases", "[complexity]") {
+    // A long TURN suffix, then a turn body of statements that settle (and are released) every
+    // few bytes: the suffix is kept aside once when the input before it is first dropped, not
+    // copied again at every release (which would cost the suffix per release).
+    REQUIRE(plurnk::detail::k_work_counter);
+    double per_byte[2] = {0, 0};
+    const std::size_t sizes[2] = {64 << 10, 256 << 10};
+    for (int k = 0; k < 2; ++k) {
+        std::string in = "<<TURN_" + std::string(sizes[k] / 2, 'x') + ":<<PLAN:p:PLAN\n";
+        while (in.size() < sizes[k]) in += "<<READ(a)::READ\n";
+        plurnk::stream_parser p(plurnk::tier::log);
+        p.set_release_threshold(1);
+        const std::uint64_t before = total_work();
+        for (std::size_t i = 0; i < in.size(); i += 16) p.feed(std::string_view(in).substr(i, 16));
+        const std::string json = plurnk::to_json(p.finish());
+        per_byte[k] = static_cast<double>(total_work() - before) / static_cast<double>(in.size());
+        INFO(in.size() << " bytes: work " << per_byte[k] << " per byte");
+        CHECK(per_byte[k] <= k_max_work_per_byte);
+        CHECK(json == plurnk::to_json(plurnk::parse(in, plurnk::tier::log)));
+    }
+    CHECK(per_byte[1] <= k_max_growth * per_byte[0] + 1.0);
+}
+
 TEST_CASE("the work counter counts", "[complexity]") {
     // A scan that examines nothing would pass the bound trivially: the counter must see each byte.
     REQUIRE(plurnk::detail::k_work_counter);
