@@ -110,7 +110,12 @@ public:
     // Places the marks (see `mark`) through `offset`: done as queries need them, and by a stream
     // before it is copied, so that the copy does not count again what the original has.
     void mark_through(std::size_t offset) {
-        if (offset > s_.size()) offset = s_.size();
+        // Not into the last 3 bytes: a stream's input may end inside a UTF-8 sequence, which
+        // counted now (each byte one, as invalid) would count otherwise once it is complete. A
+        // sequence that starts before a mark's target ends within 3 bytes after it, so every
+        // one counted here is whole.
+        const std::size_t whole = s_.size() >= 3 ? s_.size() - 3 : 0;
+        if (offset > whole) offset = whole;
         while (marked_to_ + k_mark_gap <= offset) {
             const std::size_t target = marked_to_ + k_mark_gap;
             const void* nl = std::memchr(s_.data() + marked_to_, '\n', target - marked_to_);
