@@ -199,8 +199,11 @@ bool stream_lexer::can_release(std::string_view input) const noexcept {
            m.i_ <= input.size() && static_cast<unsigned char>(input[m.i_ - 1]) < 0x80;
 }
 
+bool stream_lexer::turns_touched() const noexcept { return !impl_->turn_stack_.empty() || impl_->turn_since_release_; }
+
 std::size_t stream_lexer::release(std::string_view input) {
     impl& m = *impl_;
+    m.turn_since_release_ = false;
     const std::size_t cut = m.i_;
     const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
     // The open TURNs' suffixes are in the input being dropped: keep their text aside, each once.

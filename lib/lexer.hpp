@@ -124,6 +124,9 @@ public:
     // the old position(), which it returns; the caller erases that many bytes from the front of
     // the input it passes to advance().
     [[nodiscard]] bool can_release(std::string_view input) const noexcept;
+    // Whether a TURN body may be open, or may have been opened since the last release: when not,
+    // the tokens a release drops open and close no turn.
+    [[nodiscard]] bool turns_touched() const noexcept;
     std::size_t release(std::string_view input);
 
     // parse() lexes in windows: advance() stops between two statements once `n` tokens are held (the

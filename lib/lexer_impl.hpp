@@ -173,6 +173,8 @@ struct stream_lexer::impl {
     }
     std::string_view suffix_of(const open_turn& t) const noexcept { return suffix_of(t, s_); }
     bool depth_reported_ = false;  // the max_turn_depth diagnostic is given once per input
+    bool turn_since_release_ = false;  // a TURN body was opened since the last release (an undone
+                                       // step may leave it set: it only ever says "maybe")
     lex_output out_;
 
     mutable std::uint64_t examined_ = 0;  // work counter (work_counter.hpp), flushed per advance()

@@ -129,6 +129,7 @@ void stream_lexer::impl::lex_slot_colon() {
     emit(tok::colon, start, start + 1);
     ++i_;
     if (op_ == plurnk::op::TURN) {
+        turn_since_release_ = true;
         if (turn_stack_.size() < max_turn_depth_) {
             turn_stack_.push_back(open_turn{tag_b_ + 4, tag_e_, false});
         } else if (!depth_reported_) {

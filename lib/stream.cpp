@@ -153,10 +153,10 @@ struct stream_parser::state {
         if (2 * lexer.position() < buffer.size()) return;  // keep the erase amortized
         builder.release(buffer.view().substr(0, lexer.position()), tokens);
         syntax.release(tokens);
-        // No statement is open (can_release says so). The dropped tokens are folded first, for
-        // the TURN bodies they open or close (those open stay open: the lexer keeps their
+        // No statement is open (can_release says so). The dropped tokens are folded first when
+        // they may open or close a TURN body (those open stay open: the lexer keeps their
         // suffixes); then folding starts over without them.
-        fold_tokens();
+        if (lexer.turns_touched() || !open_state.turns.empty()) fold_tokens();
         open_state.scan = 0;
         open_state.has = false;
         const std::size_t cut = lexer.release(buffer.view());
