@@ -210,28 +210,23 @@ std::size_t stream_lexer::release(std::string_view input) {
     // Closed TURNs' text stays in the store (a step that closed one can be undone until it
     // settles) until it is more than what is live, then the store is rebuilt: each kept byte is
     // copied O(1) times however often input is released.
+    const auto keep = [&input, &m](impl::open_turn& t, std::string& store) {
+        const std::string_view text = m.suffix_of(t, input);
+        t.b = static_cast<std::uint32_t>(store.size());
+        store.append(text);
+        t.e = static_cast<std::uint32_t>(store.size());
+        t.kept = true;
+        return text.size();
+    };
     std::size_t live = 0, copied = 0;
     for (impl::open_turn& t : m.turn_stack_) {
-        if (!t.kept) {
-            const std::string_view text = input.substr(t.b, t.e - t.b);
-            t.b = static_cast<std::uint32_t>(m.turn_suffixes_.size());
-            m.turn_suffixes_.append(text);
-            t.e = static_cast<std::uint32_t>(m.turn_suffixes_.size());
-            t.kept = true;
-            copied += text.size();
-        }
+        if (!t.kept) copied += keep(t, m.turn_suffixes_);
         live += t.e - t.b;
     }
     if (m.turn_suffixes_.size() > 2 * live + 256) {
         std::string store;
-        for (impl::open_turn& t : m.turn_stack_) {
-            const std::string_view text = m.suffix_of(t, input);
-            t.b = static_cast<std::uint32_t>(store.size());
-            store.append(text);
-            t.e = static_cast<std::uint32_t>(store.size());
-        }
+        for (impl::open_turn& t : m.turn_stack_) copied += keep(t, store);
         m.turn_suffixes_ = std::move(store);
-        copied += live;
     }
     count_bytes(copied);
     m.i_ = 0;
