@@ -242,7 +242,7 @@ private:
     std::optional<new_diagnostic> plan_body_advisory(const statement& s) const;
     std::optional<new_diagnostic> misplaced_target_advisory(const statement& s) const;
     void apply_tail();
-    void append_invented_closer(std::string& reason, std::string_view tag) const;
+    std::string_view invented_closer(std::string_view tag) const;
     void turn_shape();
     [[nodiscard]] bool is_disposition(std::size_t i) const noexcept;
 

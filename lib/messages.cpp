@@ -112,7 +112,11 @@ static_assert(std::size(k_lex_contexts) == k_lex_context_count, "one text per le
 
 }  // namespace
 
-void append_message(std::string& out, message_id id, std::initializer_list<message_arg> args) {
+namespace {
+
+// Calls piece() on each part of message `id` in order: template text and argument values.
+template <class Piece>
+void each_piece(message_id id, std::initializer_list<message_arg> args, Piece&& piece) {
     const std::string_view t = message_template(id);
     std::size_t i = 0;
     while (i < t.size()) {
@@ -120,17 +124,28 @@ void append_message(std::string& out, message_id id, std::initializer_list<messa
         if (open == std::string_view::npos) break;
         const std::size_t close = t.find('}', open + 1);
         if (close == std::string_view::npos) break;
-        out.append(t.substr(i, open - i));
+        piece(t.substr(i, open - i));
         const std::string_view name = t.substr(open + 1, close - open - 1);
         const auto* a = std::find_if(args.begin(), args.end(), [&](const message_arg& x) { return x.name == name; });
-        if (a != args.end()) {
-            out.append(a->value);
-        } else {
-            out.append(t.substr(open, close - open + 1));
-        }
+        piece(a != args.end() ? a->value : t.substr(open, close - open + 1));
         i = close + 1;
     }
-    out.append(t.substr(i));
+    piece(t.substr(i));
+}
+
+}  // namespace
+
+std::size_t message_size(message_id id, std::initializer_list<message_arg> args) {
+    std::size_t size = 0;
+    each_piece(id, args, [&](std::string_view p) { size += p.size(); });
+    return size;
+}
+
+void append_message(std::string& out, message_id id, std::initializer_list<message_arg> args) {
+    // Sized first, so that a long argument (a megabyte-long tag, twice) is copied once.
+    const std::size_t size = out.size() + message_size(id, args);
+    if (size > out.capacity()) out.reserve(std::max(size, 2 * out.capacity()));
+    each_piece(id, args, [&](std::string_view p) { out.append(p); });
 }
 
 std::string format_message(message_id id, std::initializer_list<message_arg> args) {

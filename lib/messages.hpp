@@ -24,6 +24,8 @@ struct message_arg {
 // Appends the template of `id` to `out` with every `{name}` replaced by its argument's value
 // (a placeholder without an argument is kept as written).
 void append_message(std::string& out, message_id id, std::initializer_list<message_arg> args);
+// The number of bytes append_message() adds for the same arguments.
+[[nodiscard]] std::size_t message_size(message_id id, std::initializer_list<message_arg> args);
 [[nodiscard]] std::string format_message(message_id id, std::initializer_list<message_arg> args);
 
 // The mode a lexer error happened in: the {context} of unrecognized_character and

@@ -19,15 +19,21 @@ namespace {
 using ascii::is_word_char;
 
 // a-z to A-Z; every other byte unchanged.
-std::string to_upper(std::string_view s) {
-    std::string u(s);
-    for (char& c : u) {
-        if (ascii::is_lower(static_cast<unsigned char>(c))) c = static_cast<char>(c - 'a' + 'A');
-    }
-    return u;
+char upper_of(char c) noexcept {
+    return ascii::is_lower(static_cast<unsigned char>(c)) ? static_cast<char>(c - 'a' + 'A') : c;
 }
 
-const char* near_miss(std::string_view upper) {
+// Whether `upper` is `s` with a-z made A-Z (no copy: `s` may be a megabyte-long tag).
+bool equals_upper(std::string_view upper, std::string_view s) noexcept {
+    if (upper.size() != s.size()) return false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (upper[i] != upper_of(s[i])) return false;
+    }
+    return true;
+}
+
+// The suggestion for a near-miss op name (any case), or nullptr.
+const char* near_miss(std::string_view word) {
     struct entry {
         const char* word;
         const char* suggestion;
@@ -42,7 +48,7 @@ const char* near_miss(std::string_view upper) {
         {"DELEGATE", "`<<WORK(worker://name)` to spawn a worker"},
     };
     for (const auto& e : k_map) {
-        if (upper == e.word) return e.suggestion;
+        if (equals_upper(e.word, word)) return e.suggestion;
     }
     return nullptr;
 }
@@ -96,7 +102,7 @@ void result_builder::near_miss_advisories(const text_item& t, const sink& out) {
         const std::string_view word = s.substr(i + 2, k - i - 2);
         if (last_word.data() == nullptr || word != last_word) {
             last_word = word;
-            const char* suggestion = near_miss(to_upper(word));
+            const char* suggestion = near_miss(word);
             message = suggestion == nullptr || closers.count(word) == 0
                           ? nullptr
                           : intern(format_message(message_id::near_miss_op, {{"word", word}, {"suggestion", suggestion}}));
@@ -163,17 +169,21 @@ void result_builder::apply_tail() {
         case mode::target: id = message_id::tail_target_unclosed; break;
         default: break;
     }
-    std::string reason = format_message(id, {{"tag", tag}, {"line", line}});
-    // The invented-closer advisory rides the body reason (its id stays the body's).
-    if (id == message_id::tail_body_unclosed) append_invented_closer(reason, tag);
+    // The invented-closer advisory rides the body reason (its id stays the body's). The reason
+    // quotes the tag twice, and the tag may be most of the input: it is sized once.
+    const std::string_view invented = id == message_id::tail_body_unclosed ? invented_closer(tag) : std::string_view{};
+    std::string reason;
+    reason.reserve(message_size(id, {{"tag", tag}, {"line", line}}) +
+                   (invented.empty() ? 0 : message_size(message_id::tail_invented_closer, {{"name", invented}})));
+    append_message(reason, id, {{"tag", tag}, {"line", line}});
+    if (!invented.empty()) append_message(reason, message_id::tail_invented_closer, {{"name", invented}});
     keep_items([&](std::size_t i) { return rec_position(items_[i]) < from; });
     tail_ = unparsed_tail{from, std::move(reason), id, span_of(lexed_->last_open_begin, in_.size())};
 }
 
 // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
-// unclosed body that is not the op's own closer.
-void result_builder::append_invented_closer(std::string& reason, std::string_view tag) const {
-    const std::string upper = to_upper(tag);
+// unclosed body, when it is not the op's own closer; empty otherwise.
+std::string_view result_builder::invented_closer(std::string_view tag) const {
     const std::string_view body = in_.substr(lexed_->body_begin);
     for (std::size_t i = 0; i < body.size(); ++i) {
         if (body[i] != ':') continue;
@@ -184,9 +194,9 @@ void result_builder::append_invented_closer(std::string& reason, std::string_vie
         if (k - i - 1 < 2) continue;
         if (k < body.size() && is_word_char(static_cast<unsigned char>(body[k]))) continue;
         const std::string_view name = body.substr(i + 1, k - i - 1);
-        if (name != upper) append_message(reason, message_id::tail_invented_closer, {{"name", name}});
-        return;
+        return equals_upper(name, tag) ? std::string_view{} : name;
     }
+    return {};
 }
 
 void result_builder::turn_shape() {
