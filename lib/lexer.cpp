@@ -35,7 +35,7 @@ void stream_lexer::impl::lex_default() {
     if (c == '<' && has(i_ + 1) && at(i_ + 1) == '<') {
         const int kw = keyword_at(i_ + 2);
         if (kw >= 0) {
-            const std::size_t e = run_end(h_opener, start, i_ + 6, is_word_char);
+            const std::size_t e = run_end(h_opener, start, i_ + 6, [](unsigned char b) { return k_word_chars[b]; });
             op_ = static_cast<plurnk::op>(kw);
             emit(tok::opener, start, e);
             out_.last_open_begin = static_cast<std::uint32_t>(start);

@@ -73,6 +73,8 @@ inline constexpr stream_lexer::byte_set k_wake_text =
 inline constexpr stream_lexer::byte_set k_wake_tag = byte_set_of([](unsigned char c) {
     return c == ']' || c == ',' || is_whitespace(c) || c == '<';
 });
+// The characters of an op name's suffix (`<<READ_x1`): word characters.
+inline constexpr stream_lexer::byte_set k_word_chars = byte_set_of([](unsigned char c) { return is_word_char(c); });
 // Integers and the digits of a scope: anything but a digit.
 inline constexpr stream_lexer::byte_set k_wake_digits = byte_set_of([](unsigned char c) { return !is_digit(c); });
 // lex_signal_ident(): anything an executor name cannot hold.
@@ -388,8 +390,16 @@ struct stream_lexer::impl {
     std::size_t run_end(hint_slot slot, std::size_t start, std::size_t k, Pred pred) noexcept {
         run_hint& h = hints_[slot];
         if (h.start == start && h.k > k) k = h.k;
-        while (has(k) && pred(at(k))) ++k;
-        if (!avail(k) && !finished_) h = run_hint{start, k, 0};
+        // As `while (has(k) && pred(at(k))) ++k;`, with the input's bounds in registers.
+        const char* const p = s_.data();
+        const std::size_t n = s_.size();
+        const std::size_t from = k;
+        while (k < n && pred(static_cast<unsigned char>(p[k]))) ++k;
+        if constexpr (k_work_counter) examined_ += k - from + (k < n ? 1 : 0);
+        if (k >= n && !finished_) {
+            hit_end_ = true;
+            h = run_hint{start, k, 0};
+        }
         return k;
     }
     std::string_view open_tag() const noexcept { return s_.substr(tag_b_, tag_e_ - tag_b_); }
