@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Fuzzes the JSON writer (to_json, append_json_string, append_js_number) on synthetic results:
-// every string field holds arbitrary bytes (invalid UTF-8, NUL, controls, lone-surrogate
-// WTF-8), every number arbitrary bits (NaN, infinities, -0, subnormals), every position any
-// uint32. The output must be valid UTF-8 JSON that simdjson and plurnk::parse_json accept,
-// that re-serializes to itself, and whose exit rule matches clean() (check_result_json).
+// Fuzzes the JSON writer (to_json, write_json, append_json_string, append_js_number) on
+// synthetic results: every string field holds arbitrary bytes (invalid UTF-8, NUL, controls,
+// lone-surrogate WTF-8), every number arbitrary bits (NaN, infinities, -0, subnormals), every
+// position any uint32. The output must be valid UTF-8 JSON that simdjson and plurnk::parse_json
+// accept, that re-serializes to itself, and whose exit rule matches clean() (check_result_json);
+// write_json's pieces must join to the same text.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <vector>
@@ -163,5 +165,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string appended = "x";
     append_json(appended, r);
     if (appended.compare(1, std::string::npos, compact) != 0) plurnk::fuzz::require("append_json differs from to_json");
+    // write_json hands out the same text in pieces, long strings in slices (cut at code points).
+    for (const bool pretty : {false, true}) {
+        std::string joined;
+        std::size_t largest = 0;
+        write_json(r, [&](std::string_view piece) {
+            joined += piece;
+            largest = std::max(largest, piece.size());
+        }, json_options{pretty});
+        if (joined != (pretty ? to_json(r, json_options{true}) : compact)) plurnk::fuzz::require("write_json differs from to_json");
+        if (largest > (1 << 16) + 8192) plurnk::fuzz::require("write_json handed out a piece far over 64 KB");
+    }
     return 0;
 }

@@ -109,6 +109,45 @@ TEST_CASE("spans are written only when asked, as each item's last member", "[jso
     CHECK(one == R"({"kind":"text","text":"t","position":{"line":3,"column":0},"span":{"start":20,"end":21}})");
 }
 
+TEST_CASE("json writer: write_json cuts one large item into pieces, the text unchanged", "[json]") {
+    // Long strings (text, target, body), a long SEND JSON body, long scope and tag lists: each
+    // item alone is far over the 64 KB flush size. The text mixes 2- and 4-byte sequences,
+    // truncated and stray bytes, quotes and controls, and the shift moves the slice cuts across
+    // them, so a cut inside a sequence would change the escaping.
+    std::string mixed;
+    for (int i = 0; i < 9000; ++i) mixed += "a\xf0\x9f\x92\xa9\xc3\"\x80\x80\x80\x80\x80\xc3\xa9\x01\xe2\x82";
+    std::string json = "[";
+    for (int i = 0; i < 20000; ++i) json += "\"\xc3\xa9x\",{\"k\":[1,2.5]},";
+    json += "0]";
+    std::string scope = "<1";
+    for (int i = 0; i < 30000; ++i) scope += ",1";
+    std::string tags;
+    for (int i = 0; i < 20000; ++i) tags += "tag,";
+    std::string host;
+    for (int i = 0; i < 20000; ++i) host += "xn--ls8h.";
+    for (int shift = 0; shift < 4; ++shift) {
+        const std::string pad(static_cast<std::size_t>(shift), 'p');
+        const std::string in = "<<SEND(a):" + json + ":SEND\n<<READ[" + tags + "](https://" + host + "/" + pad +
+                               "x)" + scope + ">::READ\n<<EDIT(e):" + pad + mixed + ":EDIT\n" + pad + mixed;
+        const plurnk::parse_result r = plurnk::parse(in, plurnk::tier::statements);
+        REQUIRE(r.items.size() == 5);  // three statements, the text and its error
+        for (std::size_t i = 0; i < 3; ++i) REQUIRE(std::holds_alternative<plurnk::statement>(r.items[i]));
+        for (const bool pretty : {false, true}) {
+            std::string joined;
+            std::size_t largest = 0;
+            plurnk::write_json(r, [&](std::string_view piece) {
+                joined += piece;
+                largest = std::max(largest, piece.size());
+            }, {.pretty = pretty});
+            const std::string whole = plurnk::to_json(r, {.pretty = pretty});
+            INFO("shift " << shift << (pretty ? ", pretty" : ", compact"));
+            CHECK(joined == whole);
+            CHECK(whole.size() > 4 * (1 << 16));
+            CHECK(largest < 70000);
+        }
+    }
+}
+
 TEST_CASE("json writer: write_json hands out to_json's text in pieces", "[json]") {
     std::string turn = "<<PLAN:p:PLAN\n";
     for (int i = 0; i < 4000; ++i) turn += "text \xc3\xa9 <<READ(src/f" + std::to_string(i) + ".md)<1,2>::READ\n<<CLOSE:CLOSE ";

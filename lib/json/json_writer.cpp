@@ -48,14 +48,23 @@ std::size_t clean_run_end(std::string_view s, std::size_t i) noexcept {
     return i;
 }
 
+// `text` escaped as in a JSON string literal, without the quotes (append_json_string).
+void append_escaped(std::string& out, std::string_view text);
+
+constexpr bool is_continuation(char c) noexcept { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
 class writer {
 public:
     writer(std::string& out, const json_options& o) : out_(out), pretty_(o.pretty), spans_(o.spans) {}
-    // With a flush, result() hands `out` to it and empties it whenever it holds at least
-    // k_flush_bytes after an item, so the whole text is never held at once.
+    // With a flush, the writer hands `out` to it and empties it whenever it holds at least
+    // k_flush_bytes (after an item, an array element, a slice of a long string), so neither the
+    // whole text nor one large item's is ever held at once.
     writer(std::string& out, const json_options& o, const json_flush* flush)
         : out_(out), pretty_(o.pretty), spans_(o.spans), flush_(flush) {}
     static constexpr std::size_t k_flush_bytes = 1 << 16;
+    // A long string or JSON text is written a slice at a time (at most 6 bytes out per byte in),
+    // so a piece stays within a few KB of k_flush_bytes.
+    static constexpr std::size_t k_slice_bytes = 1 << 10;
 
     void one_item(const item& it) {
         std::visit([this](const auto& x) { this->item_(x); }, it);
@@ -73,10 +82,7 @@ public:
             for (const item& it : r.items) {
                 element(first);
                 std::visit([this](const auto& x) { this->item_(x); }, it);
-                if (flush_ != nullptr && out_.size() >= k_flush_bytes) {
-                    (*flush_)(out_);
-                    out_.clear();
-                }
+                maybe_flush();
             }
             close(']');
         }
@@ -181,6 +187,7 @@ private:
                     for (const auto& t : s.signal.tags) {
                         element(first);
                         str(t);
+                        maybe_flush();
                     }
                     close(']');
                 }
@@ -230,7 +237,7 @@ private:
         if (!b.json) {
             out_ += "null";
         } else if (!pretty_) {
-            out_ += *b.json;
+            raw(*b.json);
         } else {
             reindent(*b.json);
         }
@@ -313,6 +320,7 @@ private:
                     element(first_inner);
                     str(h.value);
                     close(']');
+                    maybe_flush();
                 }
                 close(']');
             }
@@ -335,6 +343,7 @@ private:
             for (double d : m->marks) {
                 element(first);
                 append_js_number(out_, d);
+                maybe_flush();
             }
             close(']');
         }
@@ -358,7 +367,43 @@ private:
             out_ += "null";
         }
     }
-    void str(std::string_view s) { append_json_string(out_, s); }
+    void str(std::string_view s) {
+        if (flush_ == nullptr || s.size() <= k_slice_bytes) {
+            append_json_string(out_, s);
+            return;
+        }
+        // A long string goes out in slices. Each is cut before a byte that starts a code point,
+        // or before a stray continuation byte (one with no lead byte within the 3 before it), so
+        // no well-formed sequence is split and the escaping is what one pass would write.
+        out_ += '"';
+        while (!s.empty()) {
+            std::size_t cut = std::min(s.size(), k_slice_bytes);
+            if (cut < s.size()) {
+                std::size_t c = cut;
+                while (c > cut - 3 && is_continuation(s[c])) --c;
+                if (!is_continuation(s[c])) cut = c;
+            }
+            append_escaped(out_, s.substr(0, cut));
+            s.remove_prefix(cut);
+            maybe_flush();
+        }
+        out_ += '"';
+    }
+    // Text already JSON (a SEND body's canonical form), in slices when there is a flush.
+    void raw(std::string_view s) {
+        while (flush_ != nullptr && s.size() > k_slice_bytes) {
+            out_.append(s.substr(0, k_slice_bytes));
+            s.remove_prefix(k_slice_bytes);
+            maybe_flush();
+        }
+        out_.append(s);
+    }
+    void maybe_flush() {
+        if (flush_ != nullptr && out_.size() >= k_flush_bytes) {
+            (*flush_)(out_);
+            out_.clear();
+        }
+    }
     // A string known to need no escaping (keys, op and enum names).
     void lit(std::string_view s) {
         out_ += '"';
@@ -423,8 +468,9 @@ private:
                 std::size_t k = i + 1;
                 while (k < json.size() && json[k] != '"') k += json[k] == '\\' ? 2 : 1;
                 k = std::min(k + 1, json.size());
-                out_.append(json.substr(i, k - i));
+                raw(json.substr(i, k - i));
                 i = k;
+                maybe_flush();
                 continue;
             }
             if ((c == '{' || c == '[') && i + 1 < json.size() && json[i + 1] == (c == '{' ? '}' : ']')) {
@@ -438,7 +484,10 @@ private:
                 case '[': open(c); break;
                 case '}':
                 case ']': close(c); break;
-                case ',': comma(); break;
+                case ',':
+                    comma();
+                    maybe_flush();
+                    break;
                 case ':': out_ += ": "; break;
                 default: out_ += c;
             }
@@ -457,8 +506,15 @@ private:
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
-    static constexpr char k_hex[] = "0123456789abcdef";
     out += '"';
+    append_escaped(out, text);
+    out += '"';
+}
+
+namespace {
+
+void append_escaped(std::string& out, std::string_view text) {
+    static constexpr char k_hex[] = "0123456789abcdef";
     std::size_t i = 0;
     const std::size_t n = text.size();
     while (i < n) {
@@ -494,8 +550,9 @@ void append_json_string(std::string& out, std::string_view text) {
         }
         ++i;
     }
-    out += '"';
 }
+
+}  // namespace
 
 void append_json(std::string& out, const parse_result& result, const json_options& options) {
     writer(out, options).result(result);
