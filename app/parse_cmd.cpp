@@ -73,8 +73,14 @@ std::string runaway_line(const plurnk::open_info& o, std::size_t limit) {
 // Parses `input` in one shot (chunk 0, no runaway limit), or feeds it to a stream_parser in
 // `chunk`-byte pieces (the whole input as one piece when only the limit is set) and returns
 // finish()'s result, which must be the same.
+// Every caller writes the result out before its input goes: the one-shot parse borrows the input
+// instead of keeping a copy (one input's size less of peak memory).
 plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, const run_options& o) {
-    if (o.chunk == 0 && o.max_open_bytes == 0) return plurnk::parse(input, tier, o.parse);
+    if (o.chunk == 0 && o.max_open_bytes == 0) {
+        plurnk::parse_options borrowing = o.parse;
+        borrowing.borrow_input = true;
+        return plurnk::parse(input, tier, borrowing);
+    }
     const std::size_t chunk = o.chunk == 0 ? std::max<std::size_t>(input.size(), 1) : o.chunk;
     plurnk::stream_parser stream(tier, o.parse);
     if (o.max_open_bytes != 0) {
