@@ -4,14 +4,17 @@
 // streamed in 16-byte chunks, each measured interleaved with the baseline (statements-1m.txt in
 // the statements tier, parsed the same way) in this process: shape, baseline, shape, baseline, ...
 // in thread CPU time, best of N of each, so a ratio does not depend on what else the machine
-// runs. Per shape and mode it prints ns/byte at each size, the growth exponent between 256 KB and
-// 1 MB (log of the time ratio over log 4: 1.0 is linear, 2.0 quadratic), the ratio to the
-// baseline's ns/byte at 1 MB, and the peak RSS a one-shot 1 MB parse (result kept) adds, over the
-// input size, measured in a fresh process (so no memory left by earlier parses hides it). Run from the top of the tree:
-//   build-perf/bench/bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES]
+// runs. Per shape and mode it prints ns/byte at each size, the growth exponent between the two
+// largest sizes (log of the time ratio over log of the size ratio, 4 by default: 1.0 is linear,
+// 2.0 quadratic), the ratio to the baseline's ns/byte at the largest size, and the peak RSS a
+// one-shot parse at that size (result kept) adds, over the input size, measured in a fresh
+// process (so no memory left by earlier parses hides it). Run from the top of the tree:
+//   build-perf/bench/bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES] [--sizes=LIST]
 // (--reps default 3; --filter keeps shapes whose name or group contains TEXT; --max-size drops the
-// larger sizes). Only the standard library and plurnk are used; Google Benchmark is linked for
-// DoNotOptimize only.
+// larger sizes; --sizes replaces 64K,256K,1M by a comma-separated list of two to four sizes, each
+// in bytes or with a K or M suffix, the growth exponent then taken between the last two and the
+// RSS at the largest). Only the standard library and plurnk are used; Google Benchmark is linked
+// for DoNotOptimize only.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -20,6 +23,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "bench_util.hpp"
 #include "hostile_shapes.hpp"
@@ -115,32 +119,68 @@ int rss_child(const std::string& arg) {
     return 1;
 }
 
+// "64K,256K,1M" -> sizes in bytes; empty when malformed or not two to four of them.
+std::vector<std::size_t> parse_sizes(const std::string& list) {
+    std::vector<std::size_t> out;
+    std::size_t from = 0;
+    while (from <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', from), list.size());
+        const std::string item = list.substr(from, comma - from);
+        char* end = nullptr;
+        std::size_t v = std::strtoull(item.c_str(), &end, 10);
+        if (end == item.c_str()) return {};
+        if (*end == 'K' || *end == 'k') v <<= 10, ++end;
+        else if (*end == 'M' || *end == 'm') v <<= 20, ++end;
+        if (*end != '\0' || v == 0) return {};
+        out.push_back(v);
+        from = comma + 1;
+    }
+    if (out.size() < 2 || out.size() > 4 || !std::is_sorted(out.begin(), out.end())) return {};
+    return out;
+}
+
+// A size as the header shows it: 64K, 1M, or bytes.
+std::string size_label(std::size_t n) {
+    if (n % (1 << 20) == 0) return std::to_string(n >> 20) + "M";
+    if (n % (1 << 10) == 0) return std::to_string(n >> 10) + "K";
+    return std::to_string(n);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     int reps = 3;
     std::string filter;
-    std::size_t max_size = 1 << 20;
+    std::size_t max_size = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> sizes = {64 << 10, 256 << 10, 1 << 20};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a.rfind("--reps=", 0) == 0) reps = std::max(1, std::atoi(a.c_str() + 7));
         else if (a.rfind("--filter=", 0) == 0) filter = a.substr(9);
         else if (a.rfind("--max-size=", 0) == 0) max_size = std::strtoull(a.c_str() + 11, nullptr, 10);
+        else if (a.rfind("--sizes=", 0) == 0) sizes = parse_sizes(a.substr(8));
         else if (a.rfind("--rss-child=", 0) == 0) return rss_child(a.substr(12));
         else {
-            std::fprintf(stderr, "usage: bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES]\n");
+            sizes.clear();
+        }
+        if (sizes.empty()) {
+            std::fprintf(stderr,
+                         "usage: bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES] [--sizes=64K,256K,1M]\n");
             return 2;
         }
     }
-    const std::size_t sizes[3] = {64 << 10, 256 << 10, 1 << 20};
-    std::printf("%-28s %-5s %-10s %9s %9s %9s %7s %7s %8s\n", "shape", "group", "mode", "ns/B 64K", "ns/B 256K",
-                "ns/B 1M", "growth", "x_base", "RSS/in");
+    while (sizes.size() > 1 && sizes.back() > max_size) sizes.pop_back();
+    const std::size_t n_sizes = sizes.size();
+    std::printf("%-28s %-5s %-10s", "shape", "group", "mode");
+    for (const std::size_t z : sizes) std::printf(" %9s", ("ns/B " + size_label(z)).c_str());
+    std::printf(" %7s %7s %8s\n", "growth", "x_base", "RSS/in");
     for (const shapes::shape& s : shapes::all()) {
         if (!filter.empty() && std::string(s.name).find(filter) == std::string::npos && filter != s.group) continue;
         for (bool streamed : {false, true}) {
-            double ns_per_byte[3] = {0, 0, 0}, total_ns[3] = {0, 0, 0}, ratio = 0;
+            std::vector<double> ns_per_byte(n_sizes, 0.0), total_ns(n_sizes, 0.0);
+            double ratio = 0;
             int last = -1;
-            for (int k = 0; k < 3 && sizes[k] <= max_size; ++k) {
+            for (int k = 0; k < static_cast<int>(n_sizes); ++k) {
                 const std::string in = shapes::make(s, sizes[k]);
                 double shape_ns = 0, base_ns = 0;
                 interleaved(in, s.tier, streamed, reps, shape_ns, base_ns);
@@ -150,12 +190,13 @@ int main(int argc, char** argv) {
                 last = k;
             }
             if (last < 1) continue;
-            const double growth = std::log(total_ns[last] / total_ns[last - 1]) / std::log(4.0);
+            const double growth = std::log(total_ns[last] / total_ns[last - 1]) /
+                                  std::log(static_cast<double>(sizes[last]) / static_cast<double>(sizes[last - 1]));
             double rss = -1;
             if (!streamed) rss = rss_ratio(argv[0], s, sizes[last]);
-            std::printf("%-28s %-5s %-10s %9.2f %9.2f %9.2f %7.2f %7.2f ", s.name, s.group,
-                        streamed ? "chunk=16" : "one-shot", ns_per_byte[0], ns_per_byte[1],
-                        last >= 2 ? ns_per_byte[2] : 0.0, growth, ratio);
+            std::printf("%-28s %-5s %-10s", s.name, s.group, streamed ? "chunk=16" : "one-shot");
+            for (const double v : ns_per_byte) std::printf(" %9.2f", v);
+            std::printf(" %7.2f %7.2f ", growth, ratio);
             if (rss >= 0) std::printf("%8.1f\n", rss);
             else std::printf("%8s\n", "");
             std::fflush(stdout);
