@@ -160,17 +160,16 @@ int main(int argc, char** argv) {
         else if (a.rfind("--max-size=", 0) == 0) max_size = std::strtoull(a.c_str() + 11, nullptr, 10);
         else if (a.rfind("--sizes=", 0) == 0) sizes = parse_sizes(a.substr(8));
         else if (a.rfind("--rss-child=", 0) == 0) return rss_child(a.substr(12));
-        else {
-            sizes.clear();
-        }
-        if (sizes.empty()) {
-            std::fprintf(stderr,
-                         "usage: bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES] [--sizes=64K,256K,1M]\n");
-            return 2;
-        }
+        else sizes.clear();  // an unknown option: the usage below
+        if (sizes.empty()) break;
     }
-    while (sizes.size() > 1 && sizes.back() > max_size) sizes.pop_back();
-    const std::size_t n_sizes = sizes.size();
+    while (!sizes.empty() && sizes.back() > max_size) sizes.pop_back();
+    if (sizes.size() < 2) {  // a bad option, a bad --sizes, or --max-size leaving one size
+        std::fprintf(stderr,
+                     "usage: bench_hostile [--reps=N] [--filter=TEXT] [--max-size=BYTES] [--sizes=64K,256K,1M]\n");
+        return 2;
+    }
+    const std::size_t n_sizes = sizes.size(), last = n_sizes - 1;
     std::printf("%-28s %-5s %-10s", "shape", "group", "mode");
     for (const std::size_t z : sizes) std::printf(" %9s", ("ns/B " + size_label(z)).c_str());
     std::printf(" %7s %7s %8s\n", "growth", "x_base", "RSS/in");
@@ -179,17 +178,14 @@ int main(int argc, char** argv) {
         for (bool streamed : {false, true}) {
             std::vector<double> ns_per_byte(n_sizes, 0.0), total_ns(n_sizes, 0.0);
             double ratio = 0;
-            int last = -1;
-            for (int k = 0; k < static_cast<int>(n_sizes); ++k) {
+            for (std::size_t k = 0; k < n_sizes; ++k) {
                 const std::string in = shapes::make(s, sizes[k]);
                 double shape_ns = 0, base_ns = 0;
                 interleaved(in, s.tier, streamed, reps, shape_ns, base_ns);
                 total_ns[k] = shape_ns;
                 ns_per_byte[k] = shape_ns / static_cast<double>(in.size());
                 ratio = ns_per_byte[k] / (base_ns / static_cast<double>(bench::data_file("statements-1m.txt").size()));
-                last = k;
             }
-            if (last < 1) continue;
             const double growth = std::log(total_ns[last] / total_ns[last - 1]) /
                                   std::log(static_cast<double>(sizes[last]) / static_cast<double>(sizes[last - 1]));
             double rss = -1;
