@@ -147,10 +147,8 @@ struct stream_parser::state {
     // what is still open. Done only when at least release_threshold bytes can go, so the
     // erase's cost (the bytes kept) is amortized by the bytes dropped.
     void maybe_release() {
-        if (release_threshold == 0 || lexer.position() < release_threshold) return;
         const std::size_t tokens = lexer.output().tokens.size();
-        if (!lexer.can_release(buffer.view()) || !syntax.can_release(tokens) || !builder.can_release(tokens)) return;
-        if (2 * lexer.position() < buffer.size()) return;  // keep the erase amortized
+        if (!release_due() || !builder.can_release(tokens)) return;
         builder.release(buffer.view().substr(0, lexer.position()), tokens);
         syntax.release(tokens);
         // No statement is open (can_release says so). The dropped tokens are folded first when
@@ -168,6 +166,13 @@ struct stream_parser::state {
         built_errors = 0;
         pause_from = 0;
         last_close = npos;
+    }
+    // Whether the lexer and the statement parser are where maybe_release() can drop the input:
+    // past the threshold, nothing open, every token parsed, and the erase amortized.
+    [[nodiscard]] bool release_due() const {
+        if (release_threshold == 0 || lexer.position() < release_threshold) return false;
+        if (2 * lexer.position() < buffer.size()) return false;  // keep the erase amortized
+        return lexer.can_release(buffer.view()) && syntax.can_release(lexer.output().tokens.size());
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
     std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
@@ -314,6 +319,8 @@ struct stream_parser::state {
         syntax.reserve_tokens(want);
     }
     void parse_more(const callback& cb);
+    // The builder on what settled since it last ran (with `cb` for events), then a release.
+    void build(const callback& cb);
 
     // The lexer on what the buffer holds, then the statement parser and the builder when
     // worth_trying() says so. The lexer pauses at a statement's close tag where a release could
@@ -396,7 +403,12 @@ stream_parser& stream_parser::operator=(const stream_parser& other) {
 stream_parser::stream_parser(stream_parser&&) noexcept = default;
 stream_parser& stream_parser::operator=(stream_parser&&) noexcept = default;
 
-void stream_parser::set_callback(callback cb) { callback_ = std::move(cb); }
+// What settled before the callback is set was settled with no one to tell (a parser with no
+// callback builds it in batches): it is built now, with no events, as it would have been then.
+void stream_parser::set_callback(callback cb) {
+    if (!state_->finished && cb && !callback_) state_->build(nullptr);
+    callback_ = std::move(cb);
+}
 
 namespace {
 detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
@@ -410,8 +422,16 @@ void stream_parser::state::parse_more(const callback& cb) {
     const detail::lex_output& lexed = lexer.output();
     syntax.advance(lexed.tokens, false);
     tried_tokens = lexed.tokens.size();
+    // With no callback, nothing is reported before finish(): the builder runs when the input can
+    // be released, on every statement settled since, rather than once per statement (its code
+    // and data are fetched once per batch). What it builds is the same either way.
+    if (cb || release_due()) build(cb);
+}
+
+void stream_parser::state::build(const callback& cb) {
     // The builder takes settled tokens and new errors: with neither there is nothing for it to do
     // (nor to release, which needs every token settled).
+    const detail::lex_output& lexed = lexer.output();
     const std::size_t settled = syntax.settled();
     const std::size_t errors = lexed.errors.size() + syntax.tree().errors.size();
     if (settled == built_settled && errors == built_errors) return;

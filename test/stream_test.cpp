@@ -203,9 +203,53 @@ std::string check_run(const run& r, const vector_case& v) {
     return {};
 }
 
+// A parser with no callback builds what settles in batches (stream.cpp). A callback set after
+// `from` chunks must see, while the rest is fed, exactly the events a callback set at the start
+// sees then; what settled before it is reported at finish() (as an item built with no one to
+// tell always was), so the run still reports every item once. Returns the first problem, or "".
+std::string check_late_callback(const vector_case& v, const std::vector<std::size_t>& chunks, std::size_t release,
+                                std::size_t from) {
+    std::vector<event_record> early;
+    run late;
+    std::size_t early_from = 0;
+    plurnk::stream_parser a(v.tier), b(v.tier);
+    a.set_release_threshold(release);
+    b.set_release_threshold(release);
+    a.set_callback([&early](const plurnk::stream_event& ev) { early.push_back({ev.index, item_json(ev.value)}); });
+    std::size_t at = 0;
+    for (std::size_t i = 0; i <= chunks.size(); ++i) {
+        if (i == from) {
+            early_from = early.size();
+            b.set_callback([&late](const plurnk::stream_event& ev) { late.events.push_back({ev.index, item_json(ev.value)}); });
+        }
+        if (i == chunks.size()) break;
+        const std::string_view chunk = std::string_view(v.input).substr(at, chunks[i]);
+        a.feed(chunk);
+        b.feed(chunk);
+        at += chunks[i];
+    }
+    const std::string where = "callback set after " + std::to_string(from) + " chunks: ";
+    const std::size_t early_to = early.size(), fed = late.events.size();
+    if (fed != early_to - early_from) {
+        return where + std::to_string(fed) + " events before finish(), where a callback set at the start sees " +
+               std::to_string(early_to - early_from);
+    }
+    for (std::size_t k = 0; k < fed; ++k) {
+        const event_record& want = early[early_from + k];
+        if (late.events[k].index != want.index || late.events[k].json != want.json) {
+            return where + "event " + std::to_string(k) + " is " + late.events[k].json +
+                   ", where a callback set at the start sees " + want.json;
+        }
+    }
+    late.result = plurnk::to_json(b.finish(), k_spans);
+    if (std::string problem = check_run(late, v); !problem.empty()) return where + problem;
+    return {};
+}
+
 // Runs every vector with `chunks`; `restore` adds a checkpoint/restore in the middle. `release`
-// is the stream's release threshold: 1 drops settled input at every chance.
-void check_all(const chunker& chunks, bool restore, std::size_t release) {
+// is the stream's release threshold: 1 drops settled input at every chance. `late` adds runs
+// whose callback is set only after some of the chunks (check_late_callback()).
+void check_all(const chunker& chunks, bool restore, std::size_t release, bool late = false) {
     const auto& all = vectors();
     REQUIRE(all.size() > 10000);
     std::size_t failures = 0;
@@ -218,6 +262,12 @@ void check_all(const chunker& chunks, bool restore, std::size_t release) {
             problem = check_run(stream_run(v, lengths, release, lengths.size() / 2, junk), v);
             if (problem.empty()) problem = check_run(stream_run(v, lengths, release, n % (lengths.size() + 1), junk), v);
             if (!problem.empty()) problem = "after checkpoint/restore: " + problem;
+        }
+        if (problem.empty() && late) {
+            for (const std::size_t from : {lengths.size() / 2, n % (lengths.size() + 1), lengths.size()}) {
+                problem = check_late_callback(v, lengths, release, from);
+                if (!problem.empty()) break;
+            }
         }
         if (!problem.empty()) {
             if (++failures <= 10) FAIL_CHECK(v.id << " (" << plurnk::tier_name(v.tier) << "): " << problem);
@@ -304,6 +354,10 @@ TEST_CASE("stream: 3-byte chunks equal the one-shot parse, with checkpoint/resto
     check_all(fixed(3), true, k_eager);
 }
 TEST_CASE("stream: 7-byte chunks equal the one-shot parse", "[stream]") { check_all(fixed(7), false, k_eager); }
+TEST_CASE("stream: a callback set late reports what one set at the start reports from there", "[stream]") {
+    check_all(fixed(5), false, k_eager, true);
+    check_all(fixed(16), false, k_default, true);
+}
 TEST_CASE("stream: 64-byte chunks equal the one-shot parse, with checkpoint/restore", "[stream]") {
     check_all(fixed(64), true, k_default);
 }
