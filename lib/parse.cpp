@@ -28,7 +28,7 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
     if (options.borrow_input) {
         b.input().set_borrowed(in);
     } else {
-        b.input().set_owned(std::string(in));
+        b.input().set_copied(in);
     }
     const std::size_t reserved = std::min<std::size_t>(in.size() / 3 + 4, window < k_window ? 2 * window : 2 * k_window);
     lexer.reserve_tokens(reserved);

@@ -35,10 +35,17 @@ void* arena::grow(std::size_t n, std::size_t align) {
 
 // ---- input pieces -------------------------------------------------------------------------------
 
-void input_text::set_owned(std::string&& in) {
-    auto s = std::make_shared<const std::string>(std::move(in));
-    pieces_.assign(1, piece{0, *s});
-    owned_.assign(1, std::move(s));
+void input_text::set_copied(std::string_view in) {
+    pieces_.clear();
+    owned_.clear();
+    if (in.empty()) {
+        pieces_.assign(1, piece{0, {}});
+        return;
+    }
+    // A plain block: a std::string would zero it first.
+    auto block = std::make_unique_for_overwrite<char[]>(in.size());
+    std::memcpy(block.get(), in.data(), in.size());
+    append_owned(0, std::move(block), in.size(), in.size());
 }
 
 void input_text::append_copy(std::uint64_t begin, std::string_view bytes) {
@@ -55,16 +62,17 @@ void input_text::append_copy(std::uint64_t begin, std::string_view bytes) {
     pieces_.push_back(piece{begin, copy});
 }
 
-void input_text::append_owned(std::uint64_t begin, std::string&& bytes) {
-    if (bytes.empty()) return;
-    auto s = std::make_shared<const std::string>(std::move(bytes));
-    pieces_.push_back(piece{begin, *s});
-    owned_.push_back(std::move(s));
+void input_text::append_owned(std::uint64_t begin, std::unique_ptr<char[]> block, std::size_t size,
+                              std::size_t capacity) {
+    if (size == 0) return;
+    std::shared_ptr<const char[]> data(std::move(block));
+    pieces_.push_back(piece{begin, std::string_view(data.get(), size)});
+    owned_.push_back(owned_block{std::move(data), capacity});
 }
 
 std::size_t input_text::bytes() const noexcept {
     std::size_t n = copies_.capacity() + pieces_.capacity() * sizeof(piece);
-    for (const auto& s : owned_) n += s->capacity();
+    for (const auto& b : owned_) n += b.capacity;
     return n;
 }
 

@@ -238,11 +238,12 @@ public:
     void set_borrowed(std::string_view in) {
         pieces_.assign(1, piece{0, in});
     }
-    void set_owned(std::string&& in);
+    void set_copied(std::string_view in);
     // The push parser: `bytes` at absolute offset `begin` are released (copied here).
     void append_copy(std::uint64_t begin, std::string_view bytes);
-    // The push parser's finish(): the rest of its buffer, moved in.
-    void append_owned(std::uint64_t begin, std::string&& bytes);
+    // The push parser's finish(): its buffer taken over, `size` bytes at absolute offset `begin`
+    // in a block of `capacity` bytes (counted as held).
+    void append_owned(std::uint64_t begin, std::unique_ptr<char[]> block, std::size_t size, std::size_t capacity);
 
     [[nodiscard]] const char* at(std::uint64_t offset) const noexcept {
         if (pieces_.size() == 1) return pieces_[0].bytes.data() + (offset - pieces_[0].begin);
@@ -258,7 +259,11 @@ public:
 private:
     const char* find(std::uint64_t offset) const noexcept;
     std::vector<piece> pieces_;
-    std::vector<std::shared_ptr<const std::string>> owned_;
+    struct owned_block {
+        std::shared_ptr<const char[]> data;
+        std::size_t capacity = 0;
+    };
+    std::vector<owned_block> owned_;
     arena copies_;  // released stream input
 };
 

@@ -78,6 +78,16 @@ public:
         copy_short(data_.get() + size_, s.data(), s.size());
         size_ += s.size();
     }
+    // Hands the block over (with the bytes held and its capacity); the buffer is left empty.
+    struct taken {
+        std::unique_ptr<char[]> block;
+        std::size_t size = 0;
+        std::size_t capacity = 0;
+    };
+    taken take() noexcept {
+        return taken{std::move(data_), std::exchange(size_, 0), std::exchange(cap_, 0)};
+    }
+    [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
     // Drops the first n bytes.
     void erase_front(std::size_t n) noexcept {
         std::memmove(data_.get(), data_.get() + n, size_ - n);
@@ -305,6 +315,8 @@ struct stream_parser::state {
     // what it keeps in registers.
     [[gnu::noinline]] void feed_on(stream_parser& p, std::string_view chunk, bool appended);
     static constexpr std::size_t k_piece = 64 * 1024;
+    // finish() hands over a buffer holding at least this much (below it, a copy is cheap).
+    static constexpr std::size_t k_take_over = 64 * 1024;
     // Before a piece of n bytes of a large chunk with `rest` bytes to go (the piece included):
     // when the tokens would outgrow their room, they are piling up (nothing settles to be
     // released), and they get room for the rest of the chunk at once, as the one-shot lexer
@@ -495,13 +507,23 @@ parse_result stream_parser::finish() {
     state& s = *state_;
     if (s.finished) return {};
     s.finished = true;
-    s.lexer.advance(s.buffer.view(), true);
+    const std::string_view in = s.buffer.view();
+    s.lexer.advance(in, true);
     s.syntax.advance(s.lexer.output().tokens, true);
-    s.builder.input().append_copy(s.released, s.buffer.view());
-    parse_result r = s.builder.finish(s.buffer.view(), s.lexer.output(), s.syntax.tree(), make_sink(callback_));
-    if (s.total > s.released + s.buffer.size()) {
-        detail::append_input_limit_error(r, s.builder.position_of(s.buffer.size()), s.released + s.buffer.size(),
-                                         s.total);
+    // The result views the input held. A large buffer that is mostly full is handed over as it
+    // is (the block stays where it is, and `in` with it); the rest is copied, so that a result
+    // does not keep a mostly empty block alive.
+    if (in.size() >= state::k_take_over && s.buffer.capacity() - in.size() <= s.buffer.capacity() / 4) {
+        auto [block, size, capacity] = s.buffer.take();
+        s.builder.input().append_owned(s.released, std::move(block), size, capacity);
+        s.released += size;  // what size() and safe_prefix() count; retained() is 0 now
+    } else {
+        s.builder.input().append_copy(s.released, in);
+    }
+    parse_result r = s.builder.finish(in, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
+    const std::size_t kept = s.released + s.buffer.size();
+    if (s.total > kept) {
+        detail::append_input_limit_error(r, s.builder.position_of(in.size()), kept, s.total);
         if (callback_) {
             const item last = r.items.back();
             callback_(stream_event{last, r.items.size() - 1});

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -528,6 +529,43 @@ TEST_CASE("stream: a large chunk in one feed", "[stream]") {
         CHECK(whole.bytes == fed.bytes);
         CHECK(whole.openers == fed.openers);
         CHECK(whole.turn_depth == fed.turn_depth);
+    }
+}
+
+// finish() hands a large held buffer over to the result instead of copying it (stream.cpp):
+// the result is still the one-shot parse's, however the buffer was filled, and outlives the
+// parser; a checkpoint taken before finish() holds a copy of its own, which it finishes
+// (or feeds) after the original is gone.
+TEST_CASE("stream: finish() hands a large held input over; a checkpoint keeps its own", "[stream]") {
+    using namespace plurnk;
+    std::string input = "<<PLAN:p:PLAN\n<<EDIT(big.ts):";
+    while (input.size() < 450000) input += "line <<x é\n";  // in 2^19 bytes of room or less: taken over
+    const std::string want = to_json(parse(input, tier::parse), k_spans);
+    const std::string want_closed = to_json(parse(input + ":EDIT\n", tier::parse), k_spans);
+    for (const std::size_t chunk : {std::size_t{16}, std::size_t{4096}, input.size()}) {
+        INFO("chunk " << chunk);
+        parse_result r;
+        std::optional<stream_parser> checkpoint;
+        {
+            stream_parser p(tier::parse);
+            for (std::size_t at = 0; at < input.size(); at += chunk) p.feed(std::string_view(input).substr(at, chunk));
+            CHECK(p.retained() > 200000);  // the open body is held
+            checkpoint.emplace(p);
+            r = p.finish();
+            CHECK(p.size() == input.size());
+            CHECK(p.safe_prefix() == input.size());
+        }
+        CHECK(to_json(r, k_spans) == want);
+        // The checkpoint's input is its own: the original's went to its result.
+        stream_parser again = *checkpoint;
+        checkpoint->feed(":EDIT\n");
+        CHECK(to_json(checkpoint->finish(), k_spans) == want_closed);
+        checkpoint.reset();
+        CHECK(to_json(again.finish(), k_spans) == want);
+        // A finished parser copies and finishes to nothing more.
+        stream_parser done = again;
+        CHECK(done.finish().items.empty());
+        CHECK(to_json(r, k_spans) == want);
     }
 }
 

@@ -82,6 +82,7 @@ public:
     // statement open, every statement before it reported), the parser drops that input with its
     // tokens and bookkeeping, so what it holds follows what is still open: an unclosed body, an
     // open `<<TURN:`, the unsettled tail. The result's items are kept (finish() returns them all).
+    // finish() may hand what it holds over to the result (then retained() is 0).
     [[nodiscard]] std::size_t retained() const noexcept;
     // Input is dropped in pieces of at least this many bytes (and at least half of what is held),
     // so dropping costs O(1) per byte; 0 keeps all input. Tests set 1 to drop at every chance.
