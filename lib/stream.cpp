@@ -180,9 +180,13 @@ struct stream_parser::state {
     // Whether the lexer and the statement parser are where maybe_release() can drop the input:
     // past the threshold, nothing open, every token parsed, and the erase amortized.
     [[nodiscard]] bool release_due() const {
+        return lexer_releasable() && syntax.can_release(lexer.output().tokens.size());
+    }
+    // The lexer's part of it.
+    [[nodiscard]] bool lexer_releasable() const {
         if (release_threshold == 0 || lexer.position() < release_threshold) return false;
         if (2 * lexer.position() < buffer.size()) return false;  // keep the erase amortized
-        return lexer.can_release(buffer.view()) && syntax.can_release(lexer.output().tokens.size());
+        return lexer.can_release(buffer.view());
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
     std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
@@ -331,6 +335,11 @@ struct stream_parser::state {
         syntax.reserve_tokens(want);
     }
     void parse_more(const callback& cb);
+    // A stream with no callback runs the statement parser only where a release may follow
+    // (lex_more()); this brings it up to where a callback would have it, for safe_prefix().
+    void catch_up() {
+        if (!finished && worth_trying()) parse_more(nullptr);
+    }
     // The builder on what settled since it last ran (with `cb` for events), then a release.
     void build(const callback& cb);
 
@@ -416,9 +425,13 @@ stream_parser::stream_parser(stream_parser&&) noexcept = default;
 stream_parser& stream_parser::operator=(stream_parser&&) noexcept = default;
 
 // What settled before the callback is set was settled with no one to tell (a parser with no
-// callback builds it in batches): it is built now, with no events, as it would have been then.
+// callback parses and builds in batches): the parser catches up, and what settled is built now,
+// with no events (such items are reported at finish()); events follow from there.
 void stream_parser::set_callback(callback cb) {
-    if (!state_->finished && cb && !callback_) state_->build(nullptr);
+    if (!state_->finished && cb && !callback_) {
+        state_->catch_up();
+        state_->build(nullptr);
+    }
     callback_ = std::move(cb);
 }
 
@@ -496,7 +509,10 @@ void stream_parser::state::lex_more(const callback& cb) {
     for (;;) {
         const std::size_t before = released;
         lexer.advance_steps(buffer.view(), false, pause_at());
-        if (worth_trying()) parse_more(cb);
+        // With no callback nothing is reported before finish(): the statement parser runs only
+        // where the input may then be released (so memory follows what is open as it does with
+        // a callback), on every token lexed since, rather than at each token that may end a step.
+        if ((cb || lexer_releasable()) && worth_trying()) parse_more(cb);
         if (!lexer.paused()) return;
         // A pause that released nothing: none before another threshold's worth of input.
         if (released == before) pause_from = lexer.position() + release_threshold;
@@ -539,7 +555,15 @@ std::size_t stream_parser::retained() const noexcept { return state_->buffer.siz
 void stream_parser::set_release_threshold(std::size_t bytes) noexcept { state_->release_threshold = bytes; }
 
 std::size_t stream_parser::safe_prefix() const noexcept {
-    const state& s = *state_;
+    state& s = *state_;
+    if (!callback_) {
+        // A parser with no callback may have let the statement parser fall behind (lex_more()).
+        // Should catching up fail for memory, the answer is the last one, which stays true.
+        try {
+            s.catch_up();
+        } catch (...) {
+        }
+    }
     if (s.finished) return s.released + s.buffer.size();
     const auto& toks = s.lexer.output().tokens;
     const std::size_t settled = s.syntax.settled();
