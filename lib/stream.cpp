@@ -335,11 +335,6 @@ struct stream_parser::state {
         syntax.reserve_tokens(want);
     }
     void parse_more(const callback& cb);
-    // A stream with no callback runs the statement parser only where a release may follow
-    // (lex_more()); this brings it up to where a callback would have it, for safe_prefix().
-    void catch_up() {
-        if (!finished && worth_trying()) parse_more(nullptr);
-    }
     // The builder on what settled since it last ran (with `cb` for events), then a release.
     void build(const callback& cb);
 
@@ -349,6 +344,23 @@ struct stream_parser::state {
     // dropped at the end of a statement whatever the chunking, not only when a chunk happens to
     // end between two statements.
     void lex_more(const callback& cb);
+    void lex_steps(const callback& cb);
+    // A stream that tells no one (no callback, no runaway check) has nothing to report before
+    // finish(), and lexes only once k_lazy bytes have arrived since it last did: feed() of a few
+    // bytes then appends them and returns, and the lexer runs on larger pieces, as for larger
+    // chunks (the result is the same for every chunking). What asks where the parse stands
+    // (safe_prefix(), open(), set_callback(), set_runaway_limit()) catches up first.
+    // lex_after: the buffer size at which feed() lexes again; 0 when every feed lexes.
+    static constexpr std::size_t k_lazy = 1024;
+    std::size_t lex_after = 0;
+    // The lexer and the statement parser up to date, at least as far as a callback would have
+    // them: the parser tries when worth_trying() says so, or with `always` (once, for
+    // set_callback(): a call per feed that always tried could retry a long step at each).
+    void catch_up(const callback& cb, bool always) {
+        if (finished) return;
+        if (lex_after != 0) lex_more(cb);
+        if (worth_trying() || (always && tried_tokens != lexer.output().tokens.size())) parse_more(cb);
+    }
     // Where the lexer may pause: past the release threshold, far enough that the erase would be
     // amortized (maybe_release()), and a threshold past the last pause that released nothing.
     std::size_t pause_at() const noexcept {
@@ -429,8 +441,9 @@ stream_parser& stream_parser::operator=(stream_parser&&) noexcept = default;
 // with no events (such items are reported at finish()); events follow from there.
 void stream_parser::set_callback(callback cb) {
     if (!state_->finished && cb && !callback_) {
-        state_->catch_up();
+        state_->catch_up(nullptr, true);
         state_->build(nullptr);
+        state_->lex_after = 0;  // from now on every feed lexes
     }
     callback_ = std::move(cb);
 }
@@ -477,7 +490,8 @@ void stream_parser::feed(std::string_view chunk) {
     }
     s.total += chunk.size();
     s.buffer.append_short(chunk);
-    if (!s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
+    if (s.buffer.size() < s.lex_after) return;  // a stream that tells no one lexes later
+    if (s.lex_after != 0 || !s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
     if (s.runaway_limit != 0) return s.check_runaway(runaway_);
 }
 
@@ -499,12 +513,18 @@ void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, boo
         }
         if (chunk.empty()) return;
         buffer.append(chunk);
+        if (buffer.size() < lex_after) return;  // a stream that tells no one lexes later
     }
     lex_more(p.callback_);
     if (runaway_limit != 0) check_runaway(p.runaway_);
 }
 
 void stream_parser::state::lex_more(const callback& cb) {
+    lex_steps(cb);
+    lex_after = cb || runaway_limit != 0 ? 0 : buffer.size() + k_lazy;
+}
+
+void stream_parser::state::lex_steps(const callback& cb) {
     if (lexer.stays_asleep(buffer.view())) return;
     for (;;) {
         const std::size_t before = released;
@@ -557,10 +577,10 @@ void stream_parser::set_release_threshold(std::size_t bytes) noexcept { state_->
 std::size_t stream_parser::safe_prefix() const noexcept {
     state& s = *state_;
     if (!callback_) {
-        // A parser with no callback may have let the statement parser fall behind (lex_more()).
+        // A parser with no callback may not have lexed and parsed all it was fed (lex_more()).
         // Should catching up fail for memory, the answer is the last one, which stays true.
         try {
-            s.catch_up();
+            s.catch_up(nullptr, false);
         } catch (...) {
         }
     }
@@ -574,13 +594,18 @@ std::size_t stream_parser::safe_prefix() const noexcept {
 bool stream_parser::finished() const noexcept { return state_->finished; }
 
 open_info stream_parser::open() const {
-    if (state_->finished) return {};
-    return state_->info();
+    state& s = *state_;
+    if (s.finished) return {};
+    if (s.lex_after != 0) s.lex_more(callback_);  // a stream that tells no one may not have lexed it all
+    return s.info();
 }
 
 void stream_parser::set_runaway_limit(std::size_t max_open_bytes, runaway_callback cb) {
-    state_->runaway_limit = max_open_bytes;
+    state& s = *state_;
+    s.runaway_limit = max_open_bytes;
     runaway_ = std::move(cb);
+    // The check looks at what is lexed after each feed: all of it from now on.
+    if (!s.finished && s.lex_after != 0) s.lex_more(callback_);
 }
 
 }  // namespace plurnk

@@ -585,33 +585,78 @@ TEST_CASE("stream: size, safe_prefix and finished", "[stream]") {
     CHECK(plurnk::to_json(r) == plurnk::to_json(plurnk::parse(input, plurnk::tier::parse)));
 }
 
-// A parser with no callback runs its statement parser in batches, but safe_prefix() catches it
-// up: polled after every feed, it moves as it does with a callback set.
-TEST_CASE("stream: safe_prefix() with no callback follows the one with a callback", "[stream]") {
-    std::size_t compared = 0, moved = 0;
+// A parser with no callback lexes and parses in batches, but safe_prefix() and open() catch it
+// up: polled after any feed, open() answers as it does with a callback set (which lexes at
+// every feed), and safe_prefix() never moves back and is true: no statement or text item of
+// the final result starts before it and ends after it. (Its statement parser tries a step at
+// other points than one fed token by token, so it may be a few bytes ahead or behind; the next
+// test checks that it keeps up.) The parser with no callback is polled after every third feed
+// only, so that it has input it has not lexed when it is asked.
+TEST_CASE("stream: safe_prefix() and open() with no callback", "[stream]") {
+    std::size_t compared = 0, ahead = 0, open_seen = 0;
     for (const vector_case& v : vectors()) {
+        const plurnk::parse_result final_result = plurnk::parse(v.input, v.tier);
+        const auto splits = [&final_result](std::size_t sp) {
+            for (const plurnk::item& it : final_result.items) {
+                if (std::holds_alternative<plurnk::diagnostic>(it)) continue;
+                const plurnk::byte_span span = std::visit([](const auto& x) { return x.span; }, it);
+                if (span.begin < sp && span.end > sp) return true;
+            }
+            return false;
+        };
         for (const std::size_t chunk : {std::size_t{1}, std::size_t{7}}) {
             plurnk::stream_parser with(v.tier), without(v.tier);
             with.set_callback([](const plurnk::stream_event&) {});
-            std::size_t last = 0;
+            std::size_t last = 0, feeds = 0;
             for (std::size_t at = 0; at < v.input.size(); at += chunk) {
                 const std::string_view piece = std::string_view(v.input).substr(at, chunk);
                 with.feed(piece);
                 without.feed(piece);
+                if (++feeds % 3 != 0) continue;
                 const std::size_t want = with.safe_prefix(), got = without.safe_prefix();
-                if (got != want) {
+                const plurnk::open_info o = without.open(), w = with.open();
+                const bool same_open = o.where == w.where && o.op == w.op && o.suffix == w.suffix && o.begin == w.begin &&
+                                       o.bytes == w.bytes && o.openers == w.openers && o.turn_depth == w.turn_depth;
+                if (got < last || got > without.size() || splits(got) || !same_open) {
                     FAIL_CHECK(v.id << " at " << at << " in " << chunk << "-byte chunks: safe_prefix() " << got
-                                    << " with no callback, " << want << " with one");
+                                    << " with no callback (before: " << last << "), " << want
+                                    << " with one; splits an item: " << splits(got) << "; open() the same: " << same_open);
                     break;
                 }
-                moved += got != last ? 1 : 0;
+                ahead += got > want ? 1 : 0;
+                open_seen += o.where != plurnk::open_info::where_t::none ? 1 : 0;
                 last = got;
                 ++compared;
             }
         }
     }
-    CHECK(compared > 100000);
-    CHECK(moved > 10000);
+    INFO(ahead << " of " << compared << " answers ahead of the parser with a callback");
+    CHECK(compared > 30000);
+    CHECK(open_seen > 10000);
+}
+
+// With no callback, safe_prefix() moves past a statement once the byte that settles it (the
+// line end after its close tag) is fed, whatever the lexer and the parser deferred.
+TEST_CASE("stream: safe_prefix() with no callback keeps up with each statement", "[stream]") {
+    const std::string input =
+        "<<READ(src/a.ts)<1,20>::READ\n<<FIND[a,b<c](s/**)<12.5-3>:x: y :FIN :FIND\n"
+        "<<EDITx(b):body :EDIT :EDITxy :EDITx\n<<READ_1(q):READ_1  \t\n<<EXEC[sh.1+x](./):ls:EXEC\n"
+        "<<KILL[-42]::KILL\nsome text <<READ(c\\)(d)e)::READ\n";
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}}) {
+        plurnk::stream_parser p(plurnk::tier::statements);
+        std::size_t at = 0;
+        while (at < input.size()) {
+            const std::size_t n = std::min(chunk, input.size() - at);
+            p.feed(std::string_view(input).substr(at, n));
+            at += n;
+            // The last line end fed, and the statement before it, settled by it.
+            const std::size_t nl = input.rfind('\n', at - 1);
+            if (nl == std::string::npos) continue;
+            const std::size_t close = input.rfind(':', nl);
+            INFO("fed " << at << " bytes in " << chunk << "-byte chunks");
+            CHECK(p.safe_prefix() > close);
+        }
+    }
 }
 
 TEST_CASE("stream: a checkpoint is an independent parser", "[stream]") {
