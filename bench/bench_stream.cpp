@@ -4,6 +4,9 @@
 // thread CPU time, and each side's best batch counts (best of N, N = the iterations).
 //   BM_feed_turn_2k/N, BM_feed_turn_16m/N: turn-2k.txt and a 16 MB turn fed in N-byte chunks
 //     (then finish()), against the one-shot parse of the same text: ns/call, MB/s and x_oneshot.
+//     Nothing is asked before finish(), so the stream lexes and parses in batches.
+//   BM_feed_turn_2k_events/N, BM_feed_turn_2k_polled/N: the same with a callback that counts
+//     the events, and with safe_prefix() asked after every feed.
 //   BM_feed_after: 64 KB of a long turn fed in 4-byte chunks after 1 KB and after 16 MB of it
 //     (the per-byte cost must not grow with what came before): ns/byte of each and x_1k.
 //   BM_feed_large/MB: one feed() of MB megabytes (turn-2k.txt repeated, and a long turn of
@@ -76,22 +79,33 @@ private:
     }
 };
 
+// How the stream is used: fed and finished (nothing is asked before finish(), so it may lex and
+// parse in batches); with a callback that counts the events (each item as soon as it settles);
+// or with safe_prefix() asked after every feed.
+enum class use { fed, events, polled };
+
 // Feeds `input` in `chunk`-byte pieces, then finish(); returns the number of feed() calls.
-std::size_t stream_parse(const std::string& input, plurnk::tier tier, std::size_t chunk) {
+std::size_t stream_parse(const std::string& input, plurnk::tier tier, std::size_t chunk, use how) {
     plurnk::stream_parser p(tier);
-    std::size_t calls = 0;
-    for (std::size_t i = 0; i < input.size(); i += chunk, ++calls) p.feed(std::string_view(input).substr(i, chunk));
+    std::size_t events = 0, calls = 0, safe = 0;
+    if (how == use::events) p.set_callback([&events](const plurnk::stream_event&) { ++events; });
+    for (std::size_t i = 0; i < input.size(); i += chunk, ++calls) {
+        p.feed(std::string_view(input).substr(i, chunk));
+        if (how == use::polled) safe += p.safe_prefix();
+    }
     auto r = p.finish();
     benchmark::DoNotOptimize(r);
+    benchmark::DoNotOptimize(events);
+    benchmark::DoNotOptimize(safe);
     return calls;
 }
 
-void feed_all(benchmark::State& state, const std::string& input, plurnk::tier tier) {
+void feed_all(benchmark::State& state, const std::string& input, plurnk::tier tier, use how = use::fed) {
     const auto chunk = static_cast<std::size_t>(state.range(0));
     std::size_t calls = 0;
     interleaved t;
     t.run(
-        state, [&] { calls = stream_parse(input, tier, chunk); },
+        state, [&] { calls = stream_parse(input, tier, chunk, how); },
         [&] {
             auto r = plurnk::parse(input, tier);
             benchmark::DoNotOptimize(r);
@@ -107,6 +121,16 @@ void BM_feed_turn_2k(benchmark::State& state) {
     feed_all(state, plurnk::bench::data_file("turn-2k.txt"), plurnk::tier::parse);
 }
 BENCHMARK(BM_feed_turn_2k)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Iterations(20);
+
+void BM_feed_turn_2k_events(benchmark::State& state) {
+    feed_all(state, plurnk::bench::data_file("turn-2k.txt"), plurnk::tier::parse, use::events);
+}
+BENCHMARK(BM_feed_turn_2k_events)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Iterations(20);
+
+void BM_feed_turn_2k_polled(benchmark::State& state) {
+    feed_all(state, plurnk::bench::data_file("turn-2k.txt"), plurnk::tier::parse, use::polled);
+}
+BENCHMARK(BM_feed_turn_2k_polled)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Iterations(20);
 
 void BM_feed_turn_16m(benchmark::State& state) { feed_all(state, big_turn(), plurnk::tier::parse); }
 BENCHMARK(BM_feed_turn_16m)->Arg(4)->Arg(64)->Unit(benchmark::kMillisecond)->Iterations(3);
@@ -166,7 +190,7 @@ void BM_feed_large(benchmark::State& state) {
     }
     interleaved t;
     t.run(
-        state, [&] { stream_parse(input, plurnk::tier::parse, input.size()); },
+        state, [&] { stream_parse(input, plurnk::tier::parse, input.size(), use::fed); },
         [&] {
             auto r = plurnk::parse(input, plurnk::tier::parse);
             benchmark::DoNotOptimize(r);
