@@ -218,7 +218,10 @@ inline std::string check_result_json(const std::string& compact, const std::stri
 // P8: chunked == one-shot, through the push parser (include/plurnk/stream.hpp). Chunkings: one
 // byte at a time (inputs up to 128 bytes: it dominates an execution's cost), and cuts at
 // pseudo-random offsets derived from the input, with a checkpoint (copy) taken halfway, a draft
-// fed after it and then rolled back. safe_prefix() never shrinks and never passes size().
+// fed after it and then rolled back. safe_prefix() never shrinks and never passes size(). It
+// and open() are asked after some chunks only (a stream that tells no one lexes and parses in
+// batches, and catches up when asked); halfway a callback is set, after which every item of
+// the result is reported once (those settled before it at finish()).
 inline std::string check_stream(std::string_view in, tier t, const std::string& one_shot_json,
                                 const parse_options& options = {}) {
 #if __has_include("plurnk/stream.hpp")
@@ -232,7 +235,7 @@ inline std::string check_stream(std::string_view in, tier t, const std::string& 
     for (char c : in) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
     stream_parser p(t, options);
     p.set_release_threshold(1 + static_cast<std::size_t>(h % 64));
-    std::size_t safe = 0;
+    std::size_t safe = 0, events = 0;
     std::size_t i = 0;
     bool checkpointed = false;
     while (i < in.size()) {
@@ -241,19 +244,27 @@ inline std::string check_stream(std::string_view in, tier t, const std::string& 
         const std::string_view chunk = in.substr(i, n);
         p.feed(chunk);
         i += chunk.size();
-        if (p.safe_prefix() < safe || p.safe_prefix() > p.size()) return "safe_prefix() shrank or passed size()";
         if (p.retained() > p.size()) return "retained() passed size()";
-        safe = p.safe_prefix();
+        if ((h >> 20) % 3 == 0) {
+            if (p.safe_prefix() < safe || p.safe_prefix() > p.size()) return "safe_prefix() shrank or passed size()";
+            safe = p.safe_prefix();
+            if (const open_info o = p.open(); o.where != open_info::where_t::none && o.begin + o.bytes != p.size()) {
+                return "open() does not run to the end of the input fed";
+            }
+        }
         if (!checkpointed && i >= in.size() / 2) {
             checkpointed = true;
             const stream_parser saved = p;
             p.feed("<<READ(:EDIT\n<<TURN:<<");
             p = saved;
             if (p.size() != i) return "restoring a checkpoint did not restore size()";
+            p.set_callback([&events](const stream_event&) { ++events; });
         }
     }
     if (p.size() != in.size()) return "stream size() differs from the input size";
-    if (to_json(p.finish()) != one_shot_json) return "chunked stream (with a rolled-back checkpoint) differs from one-shot parse";
+    const parse_result r = p.finish();
+    if (to_json(r) != one_shot_json) return "chunked stream (with a rolled-back checkpoint) differs from one-shot parse";
+    if (checkpointed && events != r.items.size()) return "a callback set halfway did not see every item once";
 #else
     (void)in;
     (void)t;
