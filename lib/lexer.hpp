@@ -165,7 +165,7 @@ private:
         std::size_t k = seen_;
         switch (sleep_) {
             case sleep_kind::run:
-                if (!Short && body_run_) {
+                if (!Short && body_run_ && n - k > k_short) {  // (a few bytes: no call)
                     k = body_run_end(input, k);
                 } else {
                     const byte_set& wake = *wake_;

@@ -358,7 +358,8 @@ struct stream_parser::state {
     // set_callback(): a call per feed that always tried could retry a long step at each).
     void catch_up(const callback& cb, bool always) {
         if (finished) return;
-        if (lex_after != 0) lex_more(cb);
+        // (Bytes that cannot wake the lexer's sleeping step are only looked at, inline.)
+        if (lex_after != 0 && !lexer.stays_asleep(buffer.view())) lex_more(cb);
         if (worth_trying() || (always && tried_tokens != lexer.output().tokens.size())) parse_more(cb);
     }
     // Where the lexer may pause: past the release threshold, far enough that the erase would be
@@ -580,7 +581,7 @@ std::size_t stream_parser::safe_prefix() const noexcept {
         // A parser with no callback may not have lexed and parsed all it was fed (lex_more()).
         // Should catching up fail for memory, the answer is the last one, which stays true.
         try {
-            s.catch_up(nullptr, false);
+            s.catch_up(callback_, false);
         } catch (...) {
         }
     }
