@@ -715,24 +715,29 @@ TEST_CASE("stream: settled input is released, so what is held follows what is op
     const std::size_t body_end = turn.size();
     turn += "\n:EDIT\n<<SEND[200]:done:SEND\n";
 
-    stream_parser p(tier::parse);
-    std::size_t most_before_body = 0, most_in_body = 0, events = 0;
-    p.set_callback([&events](const stream_event&) { ++events; });
-    for (std::size_t at = 0; at < turn.size(); at += 16) {
-        p.feed(std::string_view(turn).substr(at, 16));
-        if (at + 16 < open_at) most_before_body = std::max(most_before_body, p.retained());
-        if (at + 16 >= open_at && at + 16 < body_end) most_in_body = std::max(most_in_body, p.retained());
+    // With a callback, and with none (then the stream lexes every 1 KB and parses and builds in
+    // batches where it can release: what it holds is at most that kilobyte more).
+    for (const bool with_events : {true, false}) {
+        INFO((with_events ? "with a callback" : "with no callback"));
+        stream_parser p(tier::parse);
+        std::size_t most_before_body = 0, most_in_body = 0, events = 0;
+        if (with_events) p.set_callback([&events](const stream_event&) { ++events; });
+        for (std::size_t at = 0; at < turn.size(); at += 16) {
+            p.feed(std::string_view(turn).substr(at, 16));
+            if (at + 16 < open_at) most_before_body = std::max(most_before_body, p.retained());
+            if (at + 16 >= open_at && at + 16 < body_end) most_in_body = std::max(most_in_body, p.retained());
+        }
+        CHECK(p.size() == turn.size());
+        // 1.2 MB of settled statements went through with no more than a few KB held at any
+        // time; the open EDIT body is held whole.
+        CHECK(open_at > 1'000'000);
+        CHECK(most_before_body < 3 * stream_parser::k_default_release_threshold + (with_events ? 0 : 1024));
+        CHECK(most_in_body >= 100000);
+        const parse_result r = p.finish();
+        CHECK(to_json(r, k_spans) == to_json(parse(turn, tier::parse), k_spans));
+        if (with_events) CHECK(events == r.items.size());
+        CHECK(p.retained() < 200000);
     }
-    CHECK(p.size() == turn.size());
-    // 1.2 MB of settled statements went through with no more than a few KB held at any time;
-    // the open EDIT body is held whole.
-    CHECK(open_at > 1'000'000);
-    CHECK(most_before_body < 3 * stream_parser::k_default_release_threshold);
-    CHECK(most_in_body >= 100000);
-    const parse_result r = p.finish();
-    CHECK(to_json(r, k_spans) == to_json(parse(turn, tier::parse), k_spans));
-    CHECK(events == r.items.size());
-    CHECK(p.retained() < 200000);
 }
 
 // Inside an open TURN (log tier) too: its closer is matched against the suffix the lexer keeps
@@ -766,6 +771,16 @@ TEST_CASE("stream: an open TURN holds only what is open inside it", "[stream]") 
         const parse_result r = p.finish();
         CHECK(to_json(r, k_spans) == to_json(parse(turn, tier::log), k_spans));
         CHECK(events == r.items.size());
+        // With no callback (lexed every 1 KB, parsed and built in batches), about as little.
+        stream_parser q(tier::log);
+        std::size_t most_quiet = 0;
+        for (std::size_t at = 0; at < turn.size(); at += 16) {
+            q.feed(std::string_view(turn).substr(at, 16));
+            most_quiet = std::max(most_quiet, q.retained());
+        }
+        INFO("with no callback: held at most " << most_quiet);
+        CHECK(most_quiet < 3 * stream_parser::k_default_release_threshold + 1024);
+        CHECK(to_json(q.finish(), k_spans) == to_json(r, k_spans));
     }
 }
 
