@@ -2,8 +2,10 @@
 // Complexity as a tested invariant: for every hostile shape (bench/hostile_shapes.hpp) the work
 // the lexer, the statement parser and the position map do (lib/work_counter.hpp: bytes examined,
 // tokens made, token fetches, bytes counted for columns) stays within a constant times the input
-// length, one-shot, streamed in random 1- to 16-byte chunks, streamed with checkpoints (a copy taken, a draft fed to it and dropped, and
-// now and then the stream rolled back to it), and fed in one chunk (which goes in by pieces) -
+// length, one-shot, streamed in random 1- to 16-byte chunks (with no callback, with a callback,
+// and asked safe_prefix() and open() after every feed), streamed with checkpoints (a copy taken,
+// a draft fed to it and dropped, and now and then the stream rolled back to it), and fed in one
+// chunk (which goes in by pieces) -
 // at 64 KB and 256 KB, and the work per byte does not grow between the two sizes. A quadratic
 // path (a rescan from a token's start on every feed, a closer searched to the end for every
 // opener) costs thousands of times the input here. Work is counted, not timed, so the test is
@@ -30,7 +32,10 @@ constexpr double k_max_work_per_byte = 64.0;
 // Work per byte at 256 KB may exceed that at 64 KB by at most this factor.
 constexpr double k_max_growth = 1.25;
 
-enum class run_mode { one_shot, streamed, checkpointed, one_feed };
+// A stream with no callback lexes, parses and builds in batches; `events` (a callback set, with
+// the checkpoints of `checkpointed`) and `polled` (safe_prefix() and open() asked after every
+// feed) make it lex every feed and parse and build as statements settle.
+enum class run_mode { one_shot, streamed, checkpointed, one_feed, events, polled };
 
 std::uint64_t total_work() { return work().bytes_examined + work().tokens + work().token_looks + work().position_bytes; }
 
@@ -50,13 +55,18 @@ std::uint64_t measure(const std::string& in, plurnk::tier t, run_mode mode, std:
     std::mt19937 rng(static_cast<std::uint32_t>(in.size()));
     std::uniform_int_distribution<std::size_t> chunk(1, 16);
     plurnk::stream_parser p(t);
+    if (mode == run_mode::events) p.set_callback([](const plurnk::stream_event&) {});
     std::size_t next_checkpoint = 4096;
     int checkpoints = 0;
     for (std::size_t i = 0; i < in.size();) {
         const std::size_t n = chunk(rng);
         p.feed(std::string_view(in).substr(i, n));
         i += n;
-        if (mode == run_mode::checkpointed && i >= next_checkpoint) {
+        if (mode == run_mode::polled) {
+            (void)p.safe_prefix();
+            (void)p.open();
+        }
+        if ((mode == run_mode::checkpointed || mode == run_mode::events) && i >= next_checkpoint) {
             next_checkpoint += 4096;
             plurnk::stream_parser saved = p;
             if (++checkpoints % 4 == 0) {
@@ -77,6 +87,8 @@ const char* mode_name(run_mode m) {
         case run_mode::streamed: return "streamed 1-16";
         case run_mode::checkpointed: return "checkpointed";
         case run_mode::one_feed: return "one feed";
+        case run_mode::events: return "streamed 1-16 with events and checkpoints";
+        case run_mode::polled: return "streamed 1-16, asked after every feed";
     }
     return "";
 }
@@ -86,7 +98,8 @@ const char* mode_name(run_mode m) {
 TEST_CASE("work stays linear on every hostile shape", "[complexity]") {
     REQUIRE(plurnk::detail::k_work_counter);
     for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
-        for (run_mode mode : {run_mode::one_shot, run_mode::streamed, run_mode::checkpointed, run_mode::one_feed}) {
+        for (run_mode mode : {run_mode::one_shot, run_mode::streamed, run_mode::checkpointed, run_mode::one_feed,
+                              run_mode::events, run_mode::polled}) {
             double per_byte[2] = {0, 0};
             std::string one_shot_json[2];
             const std::size_t sizes[2] = {64 << 10, 256 << 10};
