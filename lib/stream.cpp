@@ -575,16 +575,10 @@ std::size_t stream_parser::retained() const noexcept { return state_->buffer.siz
 
 void stream_parser::set_release_threshold(std::size_t bytes) noexcept { state_->release_threshold = bytes; }
 
-std::size_t stream_parser::safe_prefix() const noexcept {
+std::size_t stream_parser::safe_prefix() const {
     state& s = *state_;
-    if (!callback_) {
-        // A parser with no callback may not have lexed and parsed all it was fed (lex_more()).
-        // Should catching up fail for memory, the answer is the last one, which stays true.
-        try {
-            s.catch_up(callback_, false);
-        } catch (...) {
-        }
-    }
+    // A parser with no callback may not have lexed and parsed all it was fed (lex_more()).
+    if (!callback_) s.catch_up(callback_, false);
     if (s.finished) return s.released + s.buffer.size();
     const auto& toks = s.lexer.output().tokens;
     const std::size_t settled = s.syntax.settled();

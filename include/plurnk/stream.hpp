@@ -90,7 +90,9 @@ public:
     void set_release_threshold(std::size_t bytes) noexcept;
     // "Safe to show": the number of leading bytes that are settled as text or complete statements;
     // a server may stream input[0, safe_prefix()) to a user without ever showing half an op.
-    [[nodiscard]] std::size_t safe_prefix() const noexcept;
+    // With no callback set, the parser may have deferred lexing and parsing what was fed, and
+    // catches up first; that can throw std::bad_alloc, as feed() can.
+    [[nodiscard]] std::size_t safe_prefix() const;
     // True once finish() ran.
     [[nodiscard]] bool finished() const noexcept;
 

@@ -281,7 +281,14 @@ PLURNK_API size_t plurnk_stream_size(const plurnk_stream* stream) {
 }
 
 PLURNK_API size_t plurnk_stream_safe_prefix(const plurnk_stream* stream) {
-    return stream == nullptr ? 0 : stream->parser.safe_prefix();
+    if (stream == nullptr) return 0;
+    // A C stream always has a callback (attach()), so safe_prefix() has nothing to catch up and
+    // does not throw; were it to, 0 would be the answer that shows nothing unsettled.
+    try {
+        return stream->parser.safe_prefix();
+    } catch (...) {
+        return 0;
+    }
 }
 
 PLURNK_API size_t plurnk_stream_retained(const plurnk_stream* stream) {
