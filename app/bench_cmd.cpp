@@ -82,11 +82,16 @@ double cpu_ns() {
     return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
 }
 
-// Feeds `input` to a stream parser in `chunk`-byte pieces and returns finish()'s result.
-parse_result parse_streamed(std::string_view input, plurnk::tier tier, std::size_t chunk) {
+// Feeds `input` to a stream parser in `chunk`-byte pieces and returns finish()'s result. With
+// `events`, a callback counts the items as they settle (a stream with none batches its work).
+parse_result parse_streamed(std::string_view input, plurnk::tier tier, std::size_t chunk, bool events) {
     stream_parser stream(tier);
+    std::size_t settled = 0;
+    if (events) stream.set_callback([&settled](const plurnk::stream_event&) { ++settled; });
     for (std::size_t at = 0; at < input.size(); at += chunk) stream.feed(input.substr(at, chunk));
-    return stream.finish();
+    parse_result r = stream.finish();
+    if (events && settled != r.items.size()) print_error("internal error: the stream did not report every item once");
+    return r;
 }
 
 // "1.23 µs" style, three significant figures.
@@ -103,6 +108,7 @@ int cmd_bench(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
     std::size_t repeat = 0;  // 0: automatic
     bool with_json = false;
+    bool events = false;
     std::size_t chunk = 0;  // 0: no streamed runs
     std::vector<std::string> files;
     for (const auto& x : a) {
@@ -128,6 +134,8 @@ int cmd_bench(const args& a) {
             chunk = n;
         } else if (x == "--json") {
             with_json = true;
+        } else if (x == "--events") {
+            events = true;
         } else if (x == "-" || x.rfind('-', 0) != 0) {
             files.push_back(x);
         } else {
@@ -135,6 +143,7 @@ int cmd_bench(const args& a) {
         }
     }
     if (files.empty()) return usage_error("bench needs at least one FILE");
+    if (events && chunk == 0) return usage_error("--events needs --chunk");
 
     if (!write_stdout(fmt::format("tier {}{}\n", plurnk::tier_name(tier), with_json ? ", with to_json" : ""))) return 2;
     for (const auto& path : files) {
@@ -149,7 +158,7 @@ int cmd_bench(const args& a) {
             const parse_result r = plurnk::parse(input, tier);
             c = count_items(r);
             if (with_json) json_bytes = plurnk::to_json(r).size();
-            if (chunk != 0) (void)parse_streamed(input, tier, chunk);
+            if (chunk != 0) (void)parse_streamed(input, tier, chunk, events);
         }
         const double first_ns = elapsed_ns(t0, clock_type::now());
         std::size_t n = repeat;
@@ -176,7 +185,7 @@ int cmd_bench(const args& a) {
             if (chunk != 0) {
                 oneshot_cpu_ns.push_back(c1 - c0);
                 const double s0 = cpu_ns();
-                const parse_result streamed = parse_streamed(input, tier, chunk);
+                const parse_result streamed = parse_streamed(input, tier, chunk, events);
                 stream_cpu_ns.push_back(cpu_ns() - s0);
             }
             if (with_json) {
@@ -205,9 +214,10 @@ int cmd_bench(const args& a) {
         if (chunk != 0) {
             const timing o = summarize(oneshot_cpu_ns);
             const timing st = summarize(stream_cpu_ns);
-            report += fmt::format("  stream best {} (median {})  {:.1f} MB/s  in {}-byte chunks, CPU time\n",
+            report += fmt::format("  stream best {} (median {})  {:.1f} MB/s  in {}-byte chunks{}, CPU time\n",
                                   human_ns(st.best_ns), human_ns(st.median_ns),
-                                  static_cast<double>(input.size()) / st.best_ns * 1e3, chunk);
+                                  static_cast<double>(input.size()) / st.best_ns * 1e3, chunk,
+                                  events ? " with events" : "");
             report += fmt::format("  streamed/one-shot: {:.2f}x\n", st.best_ns / std::max(o.best_ns, 1.0));
         }
         if (!write_stdout(report)) return 2;

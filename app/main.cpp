@@ -59,13 +59,15 @@ exit status: 0 every line answered with a result; 1 some with an error; 2 usage,
 write error
 )",
             plurnk::cli::cmd_batch},
-    command{"bench", "bench [--tier=T] [--repeat=N] [--json] [--chunk=N] FILE...",
+    command{"bench", "bench [--tier=T] [--repeat=N] [--json] [--chunk=N [--events]] FILE...",
             "parse files repeatedly; print time per parse, MB/s, ns per statement, memory",
             R"(  --tier=T               the grammar tier
   --repeat=N             timed parses per file after one warm-up (default: about 0.5 s)
   --json                 time to_json on each result as well
   --chunk=N              also feed each file to the stream parser in N-byte chunks, right
                          after each one-shot parse, and print streamed/one-shot (CPU time)
+  --events               with --chunk: set a callback on the stream, as a server that takes
+                         each item as it settles does (with none, the stream batches its work)
 Warns when a file parses with error items (a wrong --tier?) and when the median is far
 from the best run (a noisy machine).
 )",

@@ -155,6 +155,11 @@ grep -q "streamed/one-shot" "$tmp/out"; check "bench without --chunk: no streame
 grep -q "^  stream best .* in 4-byte chunks, CPU time$" "$tmp/out"; check "bench --chunk times the stream" 0 $?
 grep -q "^  streamed/one-shot: [0-9]*\.[0-9][0-9]x$" "$tmp/out"; check "bench --chunk prints the ratio" 0 $?
 "$plurnk" bench --chunk=0 "$turn" 2>/dev/null; check "bench --chunk=0 exits 2" 2 $?
+"$plurnk" bench --repeat=3 --chunk=4 --events "$turn" >"$tmp/out" 2>"$tmp/err"; check "bench --chunk --events exits 0" 0 $?
+grep -q "^  stream best .* in 4-byte chunks with events, CPU time$" "$tmp/out"; check "bench --events times the stream with events" 0 $?
+grep -q "^  streamed/one-shot: [0-9]*\.[0-9][0-9]x$" "$tmp/out"; check "bench --events prints the ratio" 0 $?
+grep -q "internal error" "$tmp/err"; check "bench --events: every item reported once" 1 $?
+"$plurnk" bench --events "$turn" 2>/dev/null; check "bench --events without --chunk exits 2" 2 $?
 # fmt: the canonical form, --check, diagnostics on stderr, statements with errors left alone.
 "$plurnk" fmt --check "$turn" >"$tmp/out" 2>"$tmp/err"; check "fmt --check on the example turn exits 0" 0 $?
 check "fmt --check prints nothing" "" "$(cat "$tmp/out")$(cat "$tmp/err")"
