@@ -11,6 +11,11 @@
 // statement (the lexer pauses there for the parser and builder to catch up), and a large chunk
 // goes in by 64 KB pieces, so memory follows what is open however the input is cut.
 //
+// A stream that tells no one (no callback, no runaway check) reports nothing before finish(),
+// so it does the same work in batches: it lexes once 1 KB has arrived since it last did, and
+// parses and builds where input can be released. Whatever asks where the parse stands
+// (safe_prefix(), open(), set_callback(), set_runaway_limit()) catches it up first.
+//
 // open() folds the settled tokens, once each, into what is open (the last opener not closed yet,
 // which slot it is in, the stack of open TURN bodies) and scans the held input once for openers
 // swallowed after the open statement's own; the runaway check reads that after each feed().
