@@ -363,9 +363,13 @@ struct stream_parser::state {
     // set_callback(): a call per feed that always tried could retry a long step at each).
     void catch_up(const callback& cb, bool always) {
         if (finished) return;
-        // (Bytes that cannot wake the lexer's sleeping step are only looked at, inline.)
-        if (lex_after != 0 && !lexer.stays_asleep(buffer.view())) lex_more(cb);
+        lex_deferred(cb);
         if (worth_trying() || (always && tried_tokens != lexer.output().tokens.size())) parse_more(cb);
+    }
+    // The bytes such a stream has not lexed yet, lexed now (those that cannot wake the lexer's
+    // sleeping step are only looked at, inline).
+    void lex_deferred(const callback& cb) {
+        if (lex_after != 0 && !lexer.stays_asleep(buffer.view())) lex_more(cb);
     }
     // Where the lexer may pause: past the release threshold, far enough that the erase would be
     // amortized (maybe_release()), and a threshold past the last pause that released nothing.
@@ -596,7 +600,7 @@ bool stream_parser::finished() const noexcept { return state_->finished; }
 open_info stream_parser::open() const {
     state& s = *state_;
     if (s.finished) return {};
-    if (s.lex_after != 0) s.lex_more(callback_);  // a stream that tells no one may not have lexed it all
+    s.lex_deferred(callback_);  // a stream that tells no one may not have lexed it all
     return s.info();
 }
 
