@@ -8,7 +8,6 @@
 // fuzz/invariants.hpp).
 #include <catch2/catch_test_macros.hpp>
 
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "hostile_shapes.hpp"
 #include "lexer.hpp"
 #include "statement_fast.hpp"
+#include "vectors.hpp"
 
 using namespace plurnk::detail;
 using plurnk::tier;
@@ -193,25 +193,14 @@ TEST_CASE("fast path: the productions alone agree on repeated cycles", "[stateme
 }
 
 TEST_CASE("fast path: the productions alone agree on every conformance vector", "[statement_fast]") {
-    std::size_t vectors = 0;
-    for (const char* file : {"/conformance/parser.jsonl", "/conformance/own.jsonl"}) {
-        std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + file, std::ios::binary);
-        REQUIRE(f);
-        std::string line;
-        while (std::getline(f, line)) {
-            const auto v = plurnk::parse_json(line);
-            REQUIRE(v);
-            const plurnk::json_value* input = v->find("input");
-            REQUIRE(input != nullptr);
-            ++vectors;
-            for (const tier t : k_tiers) {
-                const std::string broken = plurnk::fuzz::check_statement_fast(input->string, t);
-                if (!broken.empty()) {
-                    INFO(v->find("id")->string << ", tier " << plurnk::tier_name(t) << ": " << input->string);
-                    CHECK(broken == "");
-                }
+    const std::size_t vectors = plurnk::test::for_each_vector([](const plurnk::json_value& v, const std::string& input) {
+        for (const tier t : k_tiers) {
+            const std::string broken = plurnk::fuzz::check_statement_fast(input, t);
+            if (!broken.empty()) {
+                INFO(v.find("id")->string << ", tier " << plurnk::tier_name(t) << ": " << input);
+                CHECK(broken == "");
             }
         }
-    }
+    });
     CHECK(vectors >= 12868);
 }

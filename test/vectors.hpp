@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// The inputs of the conformance vectors (test/conformance/parser.jsonl, then own.jsonl), for
+// the tests that run a check over every one of them. Returns how many vectors it read.
+#pragma once
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstddef>
+#include <fstream>
+#include <string>
+
+#include "plurnk/json.hpp"
+
+namespace plurnk::test {
+
+// Calls fn(vector, input) for each vector: the parsed JSON line and its "input" string.
+template <class Fn>
+std::size_t for_each_vector(Fn&& fn) {
+    std::size_t vectors = 0;
+    for (const char* file : {"/conformance/parser.jsonl", "/conformance/own.jsonl"}) {
+        std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + file, std::ios::binary);
+        REQUIRE(f);
+        std::string line;
+        while (std::getline(f, line)) {
+            const auto v = plurnk::parse_json(line);
+            REQUIRE(v);
+            const plurnk::json_value* input = v->find("input");
+            REQUIRE(input != nullptr);
+            ++vectors;
+            fn(*v, input->string);
+        }
+    }
+    return vectors;
+}
+
+}  // namespace plurnk::test
