@@ -55,6 +55,12 @@
 //       splits it; an XPath or JSONPath matcher its check_*_matcher accepts; a COPY/MOVE
 //       selection parse_resource_selection reads to the same target and marks (check_body_fast,
 //       from check_regex, check_xpath, check_jsonpath and check_path; private header, as P13).
+//   P15 the lexer's whole-statement fast path (lib/lexer_fast.cpp) changes nothing: with it on
+//       and off, the lexer's output for the whole input (tokens, errors with their token index,
+//       final mode, last opener, open tag, body start) is the same; and lexing the input as a
+//       growing stream (chunks of 1, 3, 7 and 64 bytes, then the end) gives that output too,
+//       with the tokens held after every chunk a prefix of it (check_lexer_fast; private
+//       header, as P13).
 #pragma once
 
 #include <algorithm>
@@ -79,6 +85,11 @@
 #if __has_include("statement_fast.hpp")
 #include "statement_fast.hpp"
 #define PLURNK_FUZZ_HAS_STATEMENT_FAST 1
+#endif
+#if __has_include("lexer_fast.hpp")
+#include "lexer.hpp"
+#include "lexer_fast.hpp"
+#define PLURNK_FUZZ_HAS_LEXER_FAST 1
 #endif
 #if __has_include("body_fast.hpp")
 #include <cmath>
@@ -779,6 +790,92 @@ inline std::string check_format(std::string_view in, tier t, const parse_options
     return {};
 }
 
+#ifdef PLURNK_FUZZ_HAS_LEXER_FAST
+// P15. The lexer's output as text, for comparing and for the message.
+inline std::string lex_dump(const detail::lex_output& o, std::size_t tokens) {
+    std::string s;
+    const auto num = [&s](std::uint64_t v, char after) {
+        s += std::to_string(v);
+        s += after;
+    };
+    for (std::size_t i = 0; i < tokens && i < o.tokens.size(); ++i) {
+        const detail::token& t = o.tokens[i];
+        num(static_cast<int>(t.kind), '/');
+        num(static_cast<int>(t.op), '@');
+        num(t.begin, '-');
+        num(t.end, ' ');
+    }
+    if (tokens < o.tokens.size()) return s;
+    for (const detail::lex_error& e : o.errors) {
+        s += '!';
+        num(e.begin, '-');
+        num(e.end, '#');
+        num(e.token_index, '/');
+        num(static_cast<int>(e.context), '/');
+        num(e.limit, e.turn_depth ? 'T' : ' ');
+    }
+    s += "mode ";
+    num(static_cast<int>(o.final_mode), ' ');
+    s += "open ";
+    num(o.last_open_begin, ' ');
+    s += "tag ";
+    num(o.open_tag_begin, '-');
+    num(o.open_tag_end, ' ');
+    s += "body ";
+    num(o.body_begin, '.');
+    return s;
+}
+
+inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_depth = parse_options{}.max_turn_depth) {
+    struct fast_path_switch {  // constructs with the fast path as asked, back on at the end
+        explicit fast_path_switch(bool on) { detail::set_lexer_fast_path(on); }
+        ~fast_path_switch() { detail::set_lexer_fast_path(true); }
+        fast_path_switch(const fast_path_switch&) = delete;
+        fast_path_switch& operator=(const fast_path_switch&) = delete;
+    };
+    const auto lexer = [max_turn_depth](bool on) {
+        const fast_path_switch s(on);
+        return detail::stream_lexer(max_turn_depth);
+    };
+    detail::stream_lexer steps = lexer(false);
+    steps.advance(in, true);
+    const std::string want = lex_dump(steps.output(), SIZE_MAX);
+    {
+        detail::stream_lexer fast = lexer(true);
+        fast.advance(in, true);
+        const std::string got = lex_dump(fast.output(), SIZE_MAX);
+        if (got != want) return "lexer fast path: the output differs:\n" + got + "\nsteps alone:\n" + want;
+    }
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{64}}) {
+        detail::stream_lexer fast = lexer(true);
+        const detail::token_vector& all = steps.output().tokens;
+        std::size_t checked = 0;  // tokens already compared (those held never change)
+        for (std::size_t at = chunk; at < in.size() + chunk; at += chunk) {
+            const std::size_t upto = std::min(at, in.size());
+            fast.advance(in.substr(0, upto), false);
+            const detail::token_vector& held = fast.output().tokens;
+            for (; checked < held.size(); ++checked) {
+                const detail::token& a = held[checked];
+                const bool same = checked < all.size() && a.begin == all[checked].begin && a.end == all[checked].end &&
+                                  a.kind == all[checked].kind && a.op == all[checked].op;
+                if (!same) {
+                    return "lexer fast path: the tokens held after " + std::to_string(upto) + " bytes in chunks of " +
+                           std::to_string(chunk) + " are not a prefix of the output (token " + std::to_string(checked) +
+                           "):\n" + lex_dump(fast.output(), held.size()) + "\nsteps alone:\n" + want;
+                }
+            }
+        }
+        fast.advance(in, true);
+        const std::string got = lex_dump(fast.output(), SIZE_MAX);
+        if (got != want) {
+            return "lexer fast path: streamed in chunks of " + std::to_string(chunk) + ", the output differs:\n" + got +
+                   "\nsteps alone:\n" + want;
+        }
+    }
+    return {};
+}
+#endif
+
 // Every entry point on one input (the regression test's replay).
 inline std::string check_all(std::string_view in) {
     for (tier t : {tier::parse, tier::statements, tier::log, tier::client}) {
@@ -788,6 +885,9 @@ inline std::string check_all(std::string_view in) {
         if (std::string e = check_statement_fast(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
 #endif
     }
+#ifdef PLURNK_FUZZ_HAS_LEXER_FAST
+    if (std::string e = check_lexer_fast(in); !e.empty()) return e;
+#endif
     if (std::string e = check_parse(in, tier::log, parse_options{2}); !e.empty()) return "log (max_turn_depth 2): " + e;
     for (auto* fn : {&check_url, &check_json, &check_regex, &check_xpath, &check_jsonpath, &check_path}) {
         if (std::string e = fn(in); !e.empty()) return e;

@@ -43,6 +43,8 @@ void stream_lexer::impl::lex_default() {
             out_.open_tag_end = tag_e_ = static_cast<std::uint32_t>(e);
             i_ = e;
             mode_ = mode::slots;
+            // The rest of a well-formed statement in this step too (lexer_fast.cpp).
+            if (fast_ && !hit_end_) lex_statement_fast();
             return;
         }
     }

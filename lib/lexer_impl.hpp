@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lexer.hpp"
+#include "lexer_fast.hpp"
 
 #include "ascii.hpp"
 #include "op_table.hpp"
@@ -87,7 +88,7 @@ inline constexpr stream_lexer::byte_set k_wake_suffix = byte_set_of([](unsigned 
 inline constexpr stream_lexer::byte_set k_wake_blanks = byte_set_of([](unsigned char c) { return c != ' ' && c != '\t'; });
 
 struct stream_lexer::impl {
-    explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth) {}
+    explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth), fast_(lexer_fast_path()) {}
 
     // Returns whether it paused (see stream_lexer::advance()).
     bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause) {
@@ -150,6 +151,7 @@ struct stream_lexer::impl {
     }
 
     std::size_t max_turn_depth_;
+    bool fast_;  // lexer_fast_path() when constructed
     std::string_view s_;
     bool finished_ = false;
     bool eof_emitted_ = false;
@@ -462,6 +464,9 @@ struct stream_lexer::impl {
     void lex_signal_ident();
     void lex_target();
     void lex_body();
+    // The rest of a statement after its opener, in one pass, when it is well formed (lexer_fast.cpp).
+    bool lex_statement_fast();
+    static constexpr std::size_t k_stream_min = 256;
 };
 
 }  // namespace plurnk::detail

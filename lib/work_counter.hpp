@@ -25,6 +25,8 @@ struct work_counts {
     // Statement parser: error cycles copied instead of run (statement_parser.cpp's cycle replay).
     // Not work, and not in total(): tests read it to see that the replay takes the cycles.
     std::uint64_t cycles_replayed = 0;
+    // Lexer: statements its whole-statement fast path took (lexer_fast.cpp). Not work either.
+    std::uint64_t fast_statements = 0;
 
     [[nodiscard]] std::uint64_t total() const noexcept { return bytes_examined + tokens + token_looks + position_bytes + items_copied; }
 };
@@ -55,6 +57,9 @@ inline void count_items_copied(std::uint64_t n) noexcept {
 }
 inline void count_cycles_replayed(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().cycles_replayed += n;
+}
+inline void count_fast_statements(std::uint64_t n) noexcept {
+    if constexpr (k_work_counter) work().fast_statements += n;
 }
 
 }  // namespace plurnk::detail

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// The lexer's whole-statement fast path (lib/lexer_fast.cpp): which statements it takes (rows:
+// input -> taken or not, counted by the work counter's fast_statements), and the differential
+// check that it changes nothing (check_lexer_fast, P15 in fuzz/invariants.hpp): the lexer's
+// output with the path on and off is the same, one-shot and streamed in chunks of 1, 3, 7 and 64
+// bytes, on hand-made rows, on every conformance vector, on every hostile shape and on the
+// benchmark inputs.
+#include <catch2/catch_test_macros.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "../fuzz/invariants.hpp"
+#include "hostile_shapes.hpp"
+#include "lexer.hpp"
+#include "lexer_fast.hpp"
+#include "vectors.hpp"
+#include "work_counter.hpp"
+
+using namespace plurnk::detail;
+
+namespace {
+
+// How many statements of `in` the fast path took, lexed one-shot.
+std::uint64_t taken(std::string_view in) {
+    const std::uint64_t before = work().fast_statements;
+    (void)lex(in, 64);
+    return work().fast_statements - before;
+}
+
+struct row {
+    std::string_view in;
+    std::uint64_t fast;  // statements the fast path takes
+};
+
+// The statements end in a newline unless the row says otherwise: the path does not look at
+// the end of the input (a one-colon close or a close tag right at the end is left to the steps).
+constexpr row k_rows[] = {
+    // Taken: every slot, in any order, with blanks between them.
+    {"<<READ(src/a.ts)<1,40>::READ\n", 1},
+    {"<<FIND[http,retry](src/**/*.ts)<1,20>:/retry(Count|Delay)/i:FIND\n", 1},
+    {"<<EXEC[sh](./)<60,5>:echo run && ls -la\n:EXEC\n", 1},
+    {"<<SEND[102]:Patched the jitter bound.:SEND\n", 1},
+    {"<<KILL[-3]::KILL\n", 1},
+    {"<<SEND[200]:done:SEND\n", 1},
+    {"<<EDIT (src/x.ts) <1.5-2, 3> :body\nwith : colons :EDITx inside:EDIT\n", 1},
+    {"<<FIND[ a , b ](x)::FIND\n", 1},
+    {"<<EXEC[ py3.11+x-y ]:x:EXEC\n", 1},
+    {"<<READ_a1()::READ_a1<<READ(b)::READ\n", 2},
+    {"<<PLAN:p:PLAN <<READ(x)::READ\t\n", 2},
+    {"<<WORK[tag]:w:WORK\n", 1},
+    {"<<READ(a)::READ  \n", 1},    // the fence and an empty body
+    {"<<READ(a):READ  \n", 1},     // the one-colon close, then blanks and a line end
+    {"<<READ(a):READ<<READ(b):READ\r\n", 2},
+    {"<<EDIT(a):b:EDIT", 0},       // the close tag at the end: the steps decide
+    {"<<READ(a):READ", 0},         // the one-colon close at the end
+    {"<<READ(a):READ <", 0},       // a '<' whose next byte has not arrived
+    {"<<READ(a):READ <x:READ\n", 1},  // not a close: the fence, and a body up to `:READ`
+    {"<<READ(a):REA", 0},          // the tag cut short by the end
+    // Declined: what the steps lex with an error or a rule the path does not take.
+    {"<<READ(a\\)b)::READ\n", 0},      // an escape
+    {"<<READ(a(b)c)::READ\n", 0},      // nested parentheses
+    {"<<READ(a<b)::READ\n", 0},        // a '<' in a target
+    {"<<READ(a\nb)::READ\n", 0},       // a line end in a target
+    {"<<READ(a)<>::READ\n", 0},        // an empty scope
+    {"<<READ(a)<1,>::READ\n", 0},      // a scope cut short
+    {"<<READ(a)<1.>::READ\n", 0},
+    {"<<FIND[a<b](x)::FIND\n", 0},     // a '<' in a tag
+    {"<<EXEC[-1]:x:EXEC\n", 0},        // an executor that is a number
+    {"<<SEND[x]:y:SEND\n", 0},         // a word where an integer goes
+    {"<<READ$(a)::READ\n", 0},         // a character no slot starts with
+    {"<<TURN:<<PLAN:p:PLAN\n:TURN\n", 1},  // a TURN is the steps' (its PLAN is taken)
+    {"<<EDIT(a):never closed\n", 0},   // no close tag
+    {"text <<READ(a)::READ\n more", 1},
+};
+
+}  // namespace
+
+TEST_CASE("lexer fast path: the statements it takes", "[lexer_fast]") {
+    if constexpr (!k_work_counter) SKIP("needs the work counter (a build type other than release)");
+    for (const row& r : k_rows) {
+        INFO("input: " << r.in);
+        CHECK(taken(r.in) == r.fast);
+        CHECK(plurnk::fuzz::check_lexer_fast(r.in) == "");
+    }
+}
+
+TEST_CASE("lexer fast path: the steps alone agree on every conformance vector", "[lexer_fast]") {
+    const std::size_t vectors = plurnk::test::for_each_vector([](const plurnk::json_value& v, const std::string& input) {
+        const std::string broken = plurnk::fuzz::check_lexer_fast(input);
+        if (!broken.empty()) {
+            INFO(v.find("id")->string << ": " << input);
+            CHECK(broken == "");
+        }
+    });
+    CHECK(vectors >= 12868);
+}
+
+TEST_CASE("lexer fast path: the steps alone agree on hostile shapes and the benchmark inputs", "[lexer_fast]") {
+    for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
+        for (const std::size_t size : {std::size_t{700}, std::size_t{2500}}) {
+            const std::string in = plurnk::shapes::make(s, size);
+            INFO(s.name << " at " << in.size() << " bytes");
+            CHECK(plurnk::fuzz::check_lexer_fast(in) == "");
+        }
+    }
+    // The turn whole, and the first 64 KB of the statements (the streamed checks feed a byte at
+    // a time); the fast path takes nearly every statement of both.
+    for (const char* name : {"turn-2k.txt", "statements-1m.txt"}) {
+        std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + "/../bench/data/" + name, std::ios::binary);
+        REQUIRE(f);
+        std::ostringstream text;
+        text << f.rdbuf();
+        const std::string in = text.str().substr(0, 64 * 1024);
+        INFO(name);
+        CHECK(plurnk::fuzz::check_lexer_fast(in) == "");
+        if constexpr (k_work_counter) {
+            std::size_t openers = 0;
+            for (std::size_t i = in.find("\n<<"); i != std::string::npos; i = in.find("\n<<", i + 1)) ++openers;
+            CHECK(taken(in) >= openers * 9 / 10);
+        }
+    }
+}
