@@ -124,6 +124,17 @@ public:
     // parse(): no item is ever reported before finish() (no sink), so none is marked as reported.
     void never_fires() noexcept { fires_ = false; }
 
+    // Items and statements built so far (live ones: parse() never shares).
+    [[nodiscard]] std::size_t live_items() const noexcept { return items_.size(); }
+    [[nodiscard]] std::size_t live_statements() const noexcept { return stmts_.size(); }
+    // parse(): room for `items` more items, `statements` of them statements (an estimate), so
+    // that the records do not grow by copying themselves over and over.
+    void expect(std::size_t items, std::size_t statements) {
+        items_.reserve(items_.size() + items);
+        kinds_.reserve(kinds_.size() + items);
+        stmts_.reserve(stmts_.size() + statements);
+    }
+
     // Before the push parser is copied: positions are made countable from near any offset of its
     // input so far (`in`), so that the copy does not count them from far back.
     void mark_positions(std::string_view in) {
