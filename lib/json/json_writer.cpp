@@ -75,7 +75,7 @@ public:
         open('{');
         key("items");
         if (r.items.empty()) {
-            out_ += "[]";
+            out_.append("[]", 2);
         } else {
             open('[');
             bool first = true;
@@ -87,13 +87,11 @@ public:
             close(']');
         }
         if (r.tail) {
-            comma();
-            key("unparsedTail");
+            ckey("unparsedTail");
             open('{');
             key("from");
             pos(r.tail->from);
-            comma();
-            key("reason");
+            ckey("reason");
             str(r.tail->reason);
             span(r.tail->span);
             close('}');
@@ -106,8 +104,7 @@ private:
         open('{');
         key("kind");
         lit("statement");
-        comma();
-        key("statement");
+        ckey("statement");
         stmt(s);
         span(s.span);
         close('}');
@@ -116,22 +113,17 @@ private:
         open('{');
         key("kind");
         lit("error");
-        comma();
-        key("error");
+        ckey("error");
         open('{');
         key("line");
         num(d.position.line);
-        comma();
-        key("column");
+        ckey("column");
         num(d.position.column);
-        comma();
-        key("source");
+        ckey("source");
         lit(d.source == source::lexer ? "lexer" : d.source == source::parser ? "parser" : "visitor");
-        comma();
-        key("severity");
+        ckey("severity");
         lit(d.severity == severity::error ? "error" : "warning");
-        comma();
-        key("message");
+        ckey("message");
         str(d.message);
         close('}');
         span(d.span);
@@ -141,11 +133,9 @@ private:
         open('{');
         key("kind");
         lit("text");
-        comma();
-        key("text");
+        ckey("text");
         str(t.text);
-        comma();
-        key("position");
+        ckey("position");
         pos(t.position);
         span(t.span);
         close('}');
@@ -154,13 +144,11 @@ private:
     // ,"span":{"start":B,"end":E} when spans were asked for.
     void span(const byte_span& sp) {
         if (!spans_) return;
-        comma();
-        key("span");
+        ckey("span");
         open('{');
         key("start");
         offset(sp.begin);
-        comma();
-        key("end");
+        ckey("end");
         offset(sp.end);
         close('}');
     }
@@ -169,18 +157,16 @@ private:
         open('{');
         key("op");
         lit(op_name(s.op));
-        comma();
-        key("suffix");
+        ckey("suffix");
         str(s.suffix);
-        comma();
-        key("signal");
+        ckey("signal");
         switch (s.signal.kind) {
-            case signal::kind_t::none: out_ += "null"; break;
+            case signal::kind_t::none: out_.append("null", 4); break;
             case signal::kind_t::number: append_js_number(out_, s.signal.number); break;
             case signal::kind_t::text: str(s.signal.text); break;
             case signal::kind_t::tags:
                 if (s.signal.tags.empty()) {
-                    out_ += "[]";
+                    out_.append("[]", 2);
                 } else {
                     open('[');
                     bool first = true;
@@ -193,37 +179,30 @@ private:
                 }
                 break;
         }
-        comma();
-        key("target");
+        ckey("target");
         path(s.target);
-        comma();
-        key("lineMarker");
+        ckey("lineMarker");
         marker(s.marker);
-        comma();
-        key("body");
+        ckey("body");
         std::visit([this](const auto& b) { this->body_(b); }, s.body);
-        comma();
-        key("position");
+        ckey("position");
         pos(s.position);
         close('}');
     }
 
-    void body_(const std::monostate&) { out_ += "null"; }
+    void body_(const std::monostate&) { out_.append("null", 4); }
     void body_(const std::string_view& raw) { str(raw); }
     void body_(const matcher_body& m) {
         static constexpr const char* k_dialects[] = {"xpath", "regex", "jsonpath", "semantic", "graph", "glob"};
         open('{');
         key("dialect");
         lit(k_dialects[static_cast<int>(m.dialect)]);
-        comma();
-        key("raw");
+        ckey("raw");
         str(m.raw);
         if (m.dialect == dialect::regex) {
-            comma();
-            key("pattern");
+            ckey("pattern");
             str(m.pattern);
-            comma();
-            key("flags");
+            ckey("flags");
             str(m.flags);
         }
         close('}');
@@ -232,10 +211,9 @@ private:
         open('{');
         key("raw");
         str(b.raw);
-        comma();
-        key("json");
+        ckey("json");
         if (!b.json) {
-            out_ += "null";
+            out_.append("null", 4);
         } else if (!pretty_) {
             raw(*b.json);
         } else {
@@ -247,15 +225,14 @@ private:
         open('{');
         key("target");
         path(r.target);
-        comma();
-        key("lineMarker");
+        ckey("lineMarker");
         marker(r.marker);
         close('}');
     }
 
     void path(const std::optional<parsed_path>& p) {
         if (!p) {
-            out_ += "null";
+            out_.append("null", 4);
             return;
         }
         path(*p);
@@ -265,49 +242,38 @@ private:
         key("kind");
         if (p.kind == parsed_path::kind_t::local) {
             lit("local");
-            comma();
-            key("raw");
+            ckey("raw");
             str(p.raw);
             close('}');
             return;
         }
         lit("url");
-        comma();
-        key("raw");
+        ckey("raw");
         str(p.raw);
-        comma();
-        key("scheme");
+        ckey("scheme");
         str(p.scheme);
-        comma();
-        key("username");
+        ckey("username");
         opt_str(p.username);
-        comma();
-        key("password");
+        ckey("password");
         opt_str(p.password);
-        comma();
-        key("hostname");
+        ckey("hostname");
         opt_str(p.hostname);
-        comma();
-        key("port");
+        ckey("port");
         if (p.port) {
             num(*p.port);
         } else {
-            out_ += "null";
+            out_.append("null", 4);
         }
-        comma();
-        key("pathname");
+        ckey("pathname");
         str(p.pathname);
-        comma();
-        key("query");
+        ckey("query");
         opt_str(p.query);
-        comma();
-        key("fragment");
+        ckey("fragment");
         opt_str(p.fragment);
         if (p.headers) {
-            comma();
-            key("headers");
+            ckey("headers");
             if (p.headers->empty()) {
-                out_ += "[]";
+                out_.append("[]", 2);
             } else {
                 open('[');
                 bool first = true;
@@ -330,13 +296,13 @@ private:
 
     void marker(const std::optional<line_marker>& m) {
         if (!m) {
-            out_ += "null";
+            out_.append("null", 4);
             return;
         }
         open('{');
         key("marks");
         if (m->marks.empty()) {
-            out_ += "[]";
+            out_.append("[]", 2);
         } else {
             open('[');
             bool first = true;
@@ -354,8 +320,7 @@ private:
         open('{');
         key("line");
         num(p.line);
-        comma();
-        key("column");
+        ckey("column");
         num(p.column);
         close('}');
     }
@@ -364,7 +329,7 @@ private:
         if (s) {
             str(*s);
         } else {
-            out_ += "null";
+            out_.append("null", 4);
         }
     }
     void str(std::string_view s) {
@@ -404,12 +369,21 @@ private:
             out_.clear();
         }
     }
-    // A string known to need no escaping (keys, op and enum names).
+    // A string known to need no escaping (op and enum names): one append with its quotes.
     void lit(std::string_view s) {
-        out_ += '"';
-        out_.append(s);
-        out_ += '"';
+        char buf[k_short_lit + 2];
+        if (s.size() > k_short_lit) {
+            out_ += '"';
+            out_.append(s);
+            out_ += '"';
+            return;
+        }
+        buf[0] = '"';
+        std::memcpy(buf + 1, s.data(), s.size());
+        buf[s.size() + 1] = '"';
+        out_.append(buf, s.size() + 2);
     }
+    static constexpr std::size_t k_short_lit = 30;
     void num(std::uint32_t v) {
         char buf[16];
         const auto res = std::to_chars(buf, buf + sizeof buf, v);
@@ -423,9 +397,33 @@ private:
 
     // Object keys: the writer's own (ASCII, nothing to escape) as literals; keys of re-indented
     // SEND JSON go through key_text.
-    void key(std::string_view k) {
-        lit(k);
-        out_.append(pretty_ ? ": " : ":", pretty_ ? 2 : 1);
+    // `"k":` (and a space when pretty) in one append: every key is a literal, its length known
+    // where it is written.
+    template <std::size_t N>
+    void key(const char (&k)[N]) {
+        char buf[N + 3];
+        buf[0] = '"';
+        std::memcpy(buf + 1, k, N - 1);
+        buf[N] = '"';
+        buf[N + 1] = ':';
+        buf[N + 2] = ' ';
+        out_.append(buf, pretty_ ? N + 3 : N + 2);
+    }
+    // comma() and key(k), in one append when compact.
+    template <std::size_t N>
+    void ckey(const char (&k)[N]) {
+        if (pretty_) {
+            comma();
+            key(k);
+            return;
+        }
+        char buf[N + 3];
+        buf[0] = ',';
+        buf[1] = '"';
+        std::memcpy(buf + 2, k, N - 1);
+        buf[N + 1] = '"';
+        buf[N + 2] = ':';
+        out_.append(buf, N + 3);
     }
     void key_text(std::string_view k) {
         str(k);
