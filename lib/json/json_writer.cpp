@@ -3,9 +3,11 @@
 // like JSON.stringify(result) or indented like JSON.stringify(result, null, 2). Strings are
 // escaped as JSON.stringify escapes them; input bytes that are not valid UTF-8 are written as
 // U+FFFD, one replacement per invalid byte, so the output is always valid UTF-8.
-// Speed: keys and the fixed enum words are written as literals without an escape scan, numbers
-// go through std::to_chars, and string values are scanned eight bytes at a time for the bytes
-// that need attention (controls, '"', '\\', non-ASCII), copying clean runs in one append.
+// Speed: output goes into room made ahead in the string (json_out), a key with its comma and
+// colon is one copy of a literal, the fixed enum words are written without an escape scan,
+// numbers go through std::to_chars, and string values are scanned eight bytes at a time for the
+// bytes that need attention (controls, '"', '\\', non-ASCII), copying clean runs at once.
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -48,8 +50,100 @@ std::size_t clean_run_end(std::string_view s, std::size_t i) noexcept {
     return i;
 }
 
-// `text` escaped as in a JSON string literal, without the quotes (append_json_string).
-void append_escaped(std::string& out, std::string_view text);
+// `text` escaped as in a JSON string literal, without the quotes (append_json_string), into a
+// std::string or the writer's json_out.
+template <class Out>
+void append_escaped(Out& out, std::string_view text) {
+    static constexpr char k_hex[] = "0123456789abcdef";
+    std::size_t i = 0;
+    const std::size_t n = text.size();
+    while (i < n) {
+        // Copy the longest run that needs no escaping in one append.
+        const std::size_t run = clean_run_end(text, i);
+        out.append(text.data() + i, run - i);
+        i = run;
+        if (i >= n) break;
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            const std::size_t len = utf8_sequence_length(text, i);
+            if (len == 0) {
+                out.append("\xEF\xBF\xBD", 3);
+                ++i;
+            } else {
+                out.append(text.data() + i, len);
+                i += len;
+            }
+            continue;
+        }
+        switch (c) {
+            case '"': out.append("\\\"", 2); break;
+            case '\\': out.append("\\\\", 2); break;
+            case '\b': out.append("\\b", 2); break;
+            case '\f': out.append("\\f", 2); break;
+            case '\n': out.append("\\n", 2); break;
+            case '\r': out.append("\\r", 2); break;
+            case '\t': out.append("\\t", 2); break;
+            default:
+                out.append("\\u00", 4);
+                out += k_hex[c >> 4];
+                out += k_hex[c & 0xF];
+        }
+        ++i;
+    }
+}
+
+
+// The writer's output: appends go straight into a block of the string resized ahead of them
+// (and cut back to what was written when the writer is done), so each is a bounds check and a
+// copy, not a call into std::string that also writes its terminator. Its API is the part of
+// std::string's that the writer uses.
+class json_out {
+public:
+    explicit json_out(std::string& s) : s_(s), n_(s.size()) { reacquire(); }
+    ~json_out() { s_.resize(n_); }
+    json_out(const json_out&) = delete;
+    json_out& operator=(const json_out&) = delete;
+
+    [[nodiscard]] std::size_t size() const noexcept { return n_; }
+    [[nodiscard]] std::string_view view() const noexcept { return {d_, n_}; }
+    void clear() noexcept { n_ = 0; }
+    json_out& operator+=(char c) {
+        if (n_ == cap_) grow(1);
+        d_[n_++] = c;
+        return *this;
+    }
+    json_out& operator+=(std::string_view v) { return append(v.data(), v.size()); }
+    json_out& append(std::string_view v) { return append(v.data(), v.size()); }
+    json_out& append(const char* p, std::size_t n) {
+        if (cap_ - n_ < n) grow(n);
+        if (n != 0) std::memcpy(d_ + n_, p, n);
+        n_ += n;
+        return *this;
+    }
+    json_out& append(std::size_t count, char c) {
+        if (cap_ - n_ < count) grow(count);
+        if (count != 0) std::memset(d_ + n_, c, count);
+        n_ += count;
+        return *this;
+    }
+
+private:
+    // Room for `more` bytes past n_: at least double, and at least what the string has reserved.
+    [[gnu::noinline]] void grow(std::size_t more) {
+        s_.resize(std::max({2 * s_.size(), n_ + more, k_first, s_.capacity()}));
+        reacquire();
+    }
+    void reacquire() noexcept {
+        d_ = s_.data();
+        cap_ = s_.size();
+    }
+    static constexpr std::size_t k_first = 256;
+
+    std::string& s_;
+    char* d_ = nullptr;
+    std::size_t n_ = 0;    // bytes written (the string's size is cap_ until the end)
+    std::size_t cap_ = 0;
+};
 
 constexpr bool is_continuation(char c) noexcept { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
@@ -162,7 +256,7 @@ private:
         ckey("signal");
         switch (s.signal.kind) {
             case signal::kind_t::none: out_.append("null", 4); break;
-            case signal::kind_t::number: append_js_number(out_, s.signal.number); break;
+            case signal::kind_t::number: number(s.signal.number); break;
             case signal::kind_t::text: str(s.signal.text); break;
             case signal::kind_t::tags:
                 if (s.signal.tags.empty()) {
@@ -308,7 +402,7 @@ private:
             bool first = true;
             for (double d : m->marks) {
                 element(first);
-                append_js_number(out_, d);
+                number(d);
                 maybe_flush();
             }
             close(']');
@@ -334,7 +428,9 @@ private:
     }
     void str(std::string_view s) {
         if (flush_ == nullptr || s.size() <= k_slice_bytes) {
-            append_json_string(out_, s);
+            out_ += '"';
+            append_escaped(out_, s);
+            out_ += '"';
             return;
         }
         // A long string goes out in slices. Each is cut before a byte that starts a code point,
@@ -365,7 +461,7 @@ private:
     }
     void maybe_flush() {
         if (flush_ != nullptr && out_.size() >= k_flush_bytes) {
-            (*flush_)(out_);
+            (*flush_)(out_.view());
             out_.clear();
         }
     }
@@ -384,6 +480,14 @@ private:
         out_.append(buf, s.size() + 2);
     }
     static constexpr std::size_t k_short_lit = 30;
+    // A number as JavaScript writes it (append_js_number, through a scratch string that keeps
+    // its room).
+    void number(double d) {
+        number_.clear();
+        append_js_number(number_, d);
+        out_.append(number_);
+    }
+    std::string number_;
     void num(std::uint32_t v) {
         char buf[16];
         const auto res = std::to_chars(buf, buf + sizeof buf, v);
@@ -494,7 +598,7 @@ private:
         depth_ = base;
     }
 
-    std::string& out_;
+    json_out out_;
     bool pretty_;
     bool spans_;
     const json_flush* flush_ = nullptr;
@@ -509,48 +613,6 @@ void append_json_string(std::string& out, std::string_view text) {
     out += '"';
 }
 
-namespace {
-
-void append_escaped(std::string& out, std::string_view text) {
-    static constexpr char k_hex[] = "0123456789abcdef";
-    std::size_t i = 0;
-    const std::size_t n = text.size();
-    while (i < n) {
-        // Copy the longest run that needs no escaping in one append.
-        const std::size_t run = clean_run_end(text, i);
-        out.append(text.data() + i, run - i);
-        i = run;
-        if (i >= n) break;
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x80) {
-            const std::size_t len = utf8_sequence_length(text, i);
-            if (len == 0) {
-                out += "\xEF\xBF\xBD";
-                ++i;
-            } else {
-                out.append(text.data() + i, len);
-                i += len;
-            }
-            continue;
-        }
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                out += "\\u00";
-                out += k_hex[c >> 4];
-                out += k_hex[c & 0xF];
-        }
-        ++i;
-    }
-}
-
-}  // namespace
 
 void append_json(std::string& out, const parse_result& result, const json_options& options) {
     writer(out, options).result(result);
