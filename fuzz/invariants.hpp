@@ -58,9 +58,9 @@
 //   P15 the lexer's whole-statement fast path (lib/lexer_fast.cpp) changes nothing: with it on
 //       and off, the lexer's output for the whole input (tokens, errors with their token index,
 //       final mode, last opener, open tag, body start) is the same; and lexing the input as a
-//       growing stream (chunks of 1, 3, 7 and 64 bytes, then the end) gives that output too,
-//       with the tokens held after every chunk a prefix of it (check_lexer_fast; private
-//       header, as P13).
+//       growing stream (chunks of 1, 3, 7 and 64 bytes, then the end; with the deferral of a
+//       statement until its close may be here and without) gives that output too, with the
+//       tokens held after every chunk a prefix of it (check_lexer_fast; private header, as P13).
 #pragma once
 
 #include <algorithm>
@@ -846,8 +846,10 @@ inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_de
         const std::string got = lex_dump(fast.output(), SIZE_MAX);
         if (got != want) return "lexer fast path: the output differs:\n" + got + "\nsteps alone:\n" + want;
     }
-    for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{64}}) {
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{64}})
+    for (const bool defer : {false, true}) {
         detail::stream_lexer fast = lexer(true);
+        fast.set_deferral(defer);
         const detail::token_vector& all = steps.output().tokens;
         std::size_t checked = 0;  // tokens already compared (those held never change)
         for (std::size_t at = chunk; at < in.size() + chunk; at += chunk) {
@@ -860,7 +862,8 @@ inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_de
                                   a.kind == all[checked].kind && a.op == all[checked].op;
                 if (!same) {
                     return "lexer fast path: the tokens held after " + std::to_string(upto) + " bytes in chunks of " +
-                           std::to_string(chunk) + " are not a prefix of the output (token " + std::to_string(checked) +
+                           std::to_string(chunk) + (defer ? ", deferring," : "") + " are not a prefix of the output (token " +
+                           std::to_string(checked) +
                            "):\n" + lex_dump(fast.output(), held.size()) + "\nsteps alone:\n" + want;
                 }
             }
@@ -868,8 +871,8 @@ inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_de
         fast.advance(in, true);
         const std::string got = lex_dump(fast.output(), SIZE_MAX);
         if (got != want) {
-            return "lexer fast path: streamed in chunks of " + std::to_string(chunk) + ", the output differs:\n" + got +
-                   "\nsteps alone:\n" + want;
+            return "lexer fast path: streamed in chunks of " + std::to_string(chunk) + (defer ? ", deferring," : "") +
+                   " the output differs:\n" + got + "\nsteps alone:\n" + want;
         }
     }
     return {};

@@ -43,8 +43,8 @@ void stream_lexer::impl::lex_default() {
             out_.open_tag_end = tag_e_ = static_cast<std::uint32_t>(e);
             i_ = e;
             mode_ = mode::slots;
-            // The rest of a well-formed statement in this step too (lexer_fast.cpp).
-            if (fast_ && !hit_end_) lex_statement_fast();
+            // The rest of a well-formed statement in this step too, or later (lexer_fast.cpp).
+            if (fast_ && !hit_end_) start_statement();
             return;
         }
     }
@@ -235,6 +235,7 @@ std::size_t stream_lexer::release(std::string_view input) {
     seen_ = seen_ >= cut ? seen_ - cut : 0;
     until_ = until_ >= cut ? until_ - cut : 0;
     m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
+    m.defer_scan_ = m.defer_scan_ >= cut ? m.defer_scan_ - cut : 0;
     for (impl::run_hint& h : m.hints_) {
         if (h.start != impl::k_none && h.start >= cut) {
             h.start -= cut;
@@ -270,6 +271,12 @@ void stream_lexer::set_token_budget(std::size_t n) noexcept {
 }
 void stream_lexer::set_error_budget(std::size_t n) noexcept { impl_->error_budget_ = n; }
 bool stream_lexer::at_end() const noexcept { return impl_->eof_emitted_; }
+void stream_lexer::set_deferral(bool on) noexcept { impl_->defer_ok_ = on; }
+bool stream_lexer::deferring() const noexcept { return impl_->deferring_; }
+void stream_lexer::stop_deferring() noexcept {
+    impl_->deferring_ = false;
+    sleep_ = sleep_kind::awake;
+}
 void stream_lexer::forget_errors() noexcept { impl_->out_.errors.clear(); }
 void stream_lexer::release_tokens() noexcept {
     impl_->out_.tokens.clear();

@@ -142,6 +142,14 @@ public:
     void release_tokens() noexcept;
     // Forgets the errors so far (the caller has taken them); the tokens stay.
     void forget_errors() noexcept;
+    // A stream may let the lexer defer the rest of a statement after its opener until the
+    // statement's close may have arrived (a ':' and the open tag, and a byte after them), and
+    // then lex it whole (lexer_fast.cpp): nothing in it settles before its close anyway. Off by
+    // default; the tokens are the same either way, only emitted later. deferring() says whether
+    // a statement waits now; stop_deferring() has the next advance() lex it at once.
+    void set_deferral(bool on) noexcept;
+    [[nodiscard]] bool deferring() const noexcept;
+    void stop_deferring() noexcept;
     // A set of bytes, as a table indexed by the byte.
     using byte_set = std::array<bool, 256>;
 
@@ -162,6 +170,7 @@ private:
     template <bool Short>
     bool still_asleep(std::string_view input) noexcept {
         const std::size_t n = input.size();
+        if (n >= wake_at_) return false;
         std::size_t k = seen_;
         switch (sleep_) {
             case sleep_kind::run:
@@ -210,6 +219,7 @@ private:
     std::size_t until_ = 0;            // literal: where it ends; length: the input size that wakes
     std::size_t lit_shift_ = 0;        // literal: how far before the compare it is
     std::size_t seen_ = 0;             // asleep: the input looked at (the run or literal reaches here)
+    std::size_t wake_at_ = k_no_pause; // asleep: an input this long wakes it (a deferred statement's limit)
     impl* impl_;
 };
 

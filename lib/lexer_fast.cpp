@@ -10,9 +10,18 @@
 // TURN, or a look at or past the end of the input (so a streamed step never needs undoing for
 // it); anything else it declines before the lexer's state has changed, and the steps lex the
 // statement from its opener's end as they always did. Up to where it declines it reads exactly
-// the tokens the steps then emit, so no statement is scanned more than twice, and each opener is
-// tried once per step that lexes it. set_lexer_fast_path(false) turns it off (the differential
-// tests and fuzz target compare the two).
+// the tokens the steps then emit, so no statement is scanned more than twice.
+//
+// A growing input (a stream) seldom holds the whole statement when its opener is lexed. The path
+// is tried only once a ':' and the open tag, and a byte after them, have arrived after the
+// opener (close_arrived(), which looks at each byte once); before that, a stream that allows it
+// (stream_lexer::set_deferral) defers the rest of the statement: the lexer sleeps as a body does,
+// waking on a ':' that may start the tag, and reads the statement whole when its close may be
+// there. Nothing inside a statement settles before its close tag, so no event comes later for
+// it. A deferred statement that grows past k_defer_max bytes goes to the steps, which lex it as
+// it arrives: a copy of the stream (a checkpoint) fed a draft that closes it re-reads at most
+// that much. set_lexer_fast_path(false) turns the path off (the differential tests and the fuzz
+// target compare the two).
 #include "lexer_fast.hpp"
 
 #include <algorithm>
@@ -28,11 +37,66 @@ bool fast_path_on = true;
 void set_lexer_fast_path(bool on) noexcept { fast_path_on = on; }
 bool lexer_fast_path() noexcept { return fast_path_on; }
 
+void stream_lexer::impl::start_statement() {
+    if (op_ == plurnk::op::TURN) return;
+    if (finished_) {
+        lex_statement_fast();
+        return;
+    }
+    // A stream: the path reads the statement only when its close may be here (else it would
+    // decline at the end of the input, and the steps would read the same bytes again).
+    defer_scan_ = i_;
+    if (close_arrived()) {
+        lex_statement_fast();
+    } else if (defer_ok_ && s_.size() - i_ < k_defer_max) {
+        deferring_ = true;
+        defer_start_ = i_;
+    }
+}
+
+bool stream_lexer::impl::close_arrived() noexcept {
+    const char* const s = s_.data();
+    const std::size_t n = s_.size();
+    const std::string_view tag = open_tag();
+    std::size_t k = defer_scan_;
+    for (;;) {
+        const void* hit = k < n ? std::memchr(s + k, ':', n - k) : nullptr;
+        if (hit == nullptr) {
+            if constexpr (k_work_counter) examined_ += n - std::min(defer_scan_, n);
+            defer_scan_ = n;
+            return false;
+        }
+        const std::size_t c = static_cast<std::size_t>(static_cast<const char*>(hit) - s);
+        std::size_t m = 0;
+        while (m < tag.size() && c + 1 + m < n && s[c + 1 + m] == tag[m]) ++m;
+        if (m == tag.size() && c + 1 + m < n) {
+            if constexpr (k_work_counter) examined_ += c + 1 + m - defer_scan_;
+            defer_scan_ = c;
+            return true;
+        }
+        if (c + 1 + m >= n) {  // the tag, or the byte after it, has not arrived
+            if constexpr (k_work_counter) examined_ += n - defer_scan_;
+            defer_scan_ = c;
+            return false;
+        }
+        k = c + 1;
+    }
+}
+
+bool stream_lexer::impl::resume_deferred() {
+    if (finished_ || close_arrived()) {
+        deferring_ = false;
+        deferred_tokens_ = out_.tokens.size();
+        if (mode_ == mode::slots) lex_statement_fast();
+        return true;
+    }
+    if (s_.size() - defer_start_ < k_defer_max) return false;
+    deferring_ = false;  // long: the steps take it from here, as it arrives
+    return true;
+}
+
 bool stream_lexer::impl::lex_statement_fast() {
     if (op_ == plurnk::op::TURN) return false;
-    // A stream fed a few bytes at a time has seldom received a statement whole when its opener
-    // is lexed: with less than k_stream_min bytes after it, the steps go on alone.
-    if (!finished_ && s_.size() - i_ < k_stream_min) return false;
     const char* const s = s_.data();
     const std::size_t n = s_.size();
     const std::size_t start = i_;

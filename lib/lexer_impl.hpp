@@ -98,7 +98,16 @@ struct stream_lexer::impl {
         bool budget_spent = false;
         if (!eof_emitted_) {
             hit_end_ = false;
-            while (i_ < s_.size()) {
+            // A statement deferred (lexer_fast.cpp) is lexed once its close may be here (or it
+            // is long); read whole, it may end where the lexer pauses.
+            bool wait = deferring_ && !resume_deferred();
+            if (!wait && !finished_ && i_ >= pause_at && mode_ == mode::normal && !out_.tokens.empty() &&
+                out_.tokens.back().kind == tok::close_tag && out_.tokens.size() > deferred_tokens_) {
+                paused = true;
+                wait = true;
+            }
+            deferred_tokens_ = static_cast<std::size_t>(-1);
+            while (!wait && i_ < s_.size()) {
                 // parse()'s windows end between statements, so their tokens can be forgotten.
                 // Not right after a close tag, though, but one token later: a statement's
                 // recovery may read the token after its close, and stopping before it would have
@@ -135,6 +144,7 @@ struct stream_lexer::impl {
                     paused = true;
                     break;
                 }
+                if (deferring_) break;  // the opener's step deferred the rest of its statement
             }
             if (finished_ && !budget_spent) {
                 emit(tok::eof, s_.size(), s_.size());
@@ -216,6 +226,7 @@ struct stream_lexer::impl {
     // resume point over the bytes that did not wake it.
     static constexpr std::uint8_t k_body_slot = 0xff;  // asleep_: the body scan, not a hint
     static constexpr std::uint8_t k_no_slot = 0xfe;    // asleep_: nothing to move
+    static constexpr std::uint8_t k_defer_slot = 0xfd; // asleep_: a deferred statement's close search
     std::uint8_t asleep_ = k_no_slot;                   // what resume() moves
 
     // Whether the scan of hint `slot`, for the token at `start`, reached the end of the input.
@@ -227,6 +238,7 @@ struct stream_lexer::impl {
         using kind = stream_lexer::sleep_kind;
         l.sleep_ = kind::awake;
         l.seen_ = s_.size();
+        l.wake_at_ = stream_lexer::k_no_pause;
         if (eof_emitted_ || i_ >= s_.size()) return;
         const auto run = [&](std::uint8_t slot, const stream_lexer::byte_set& set) {
             asleep_ = slot;
@@ -234,6 +246,15 @@ struct stream_lexer::impl {
             l.wake_ = &set;
             l.body_run_ = slot == k_body_slot;
         };
+        if (deferring_) {  // as a body waits: for a ':' and the open tag, from defer_scan_
+            run(k_defer_slot, k_wake_body);
+            l.body_run_ = true;
+            l.tag_at_ = tag_b_;
+            l.tag_len_ = tag_e_ - tag_b_;
+            l.seen_ = defer_scan_;
+            l.wake_at_ = defer_start_ + k_defer_max;  // or once it is long
+            return;
+        }
         // The open tag compared from `at` (its first `matched` bytes are), unless it is complete.
         const auto literal = [&](hint_slot slot, std::size_t at) {
             const std::size_t len = tag_e_ - tag_b_;
@@ -296,6 +317,8 @@ struct stream_lexer::impl {
     void resume(std::size_t to) noexcept {
         if (asleep_ == k_body_slot) {
             body_scan_ = to;
+        } else if (asleep_ == k_defer_slot) {
+            defer_scan_ = to;
         } else if (asleep_ != k_no_slot) {
             hints_[asleep_].k = to;
         }
@@ -466,7 +489,23 @@ struct stream_lexer::impl {
     void lex_body();
     // The rest of a statement after its opener, in one pass, when it is well formed (lexer_fast.cpp).
     bool lex_statement_fast();
-    static constexpr std::size_t k_stream_min = 256;
+    // After an opener's step: the fast path when the statement's close may be here, else (a
+    // stream that allows it) the rest of the statement deferred until it may be.
+    void start_statement();
+    // Whether a ':' and the open tag, and a byte after them, lie from defer_scan_ on (which then
+    // moves to the first ':' that may still start them, or the end).
+    bool close_arrived() noexcept;
+    // A deferred statement: false while its close has not arrived; else the deferral ends, the
+    // fast path is tried, and the steps go on.
+    bool resume_deferred();
+    bool defer_ok_ = false;       // stream_lexer::set_deferral
+    bool deferring_ = false;      // the statement after the last opener waits (sleep() says how)
+    std::size_t defer_scan_ = 0;  // where close_arrived() looks from
+    std::size_t defer_start_ = 0;  // where the deferred statement's slots start
+    std::size_t deferred_tokens_ = static_cast<std::size_t>(-1);  // tokens before a resume's fast path
+    // A deferred statement longer than this is lexed by the steps from then on, as it arrives:
+    // a stream copied for drafts then re-reads at most this much of it for a draft that closes it.
+    static constexpr std::size_t k_defer_max = 4096;
 };
 
 }  // namespace plurnk::detail

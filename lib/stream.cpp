@@ -142,6 +142,9 @@ struct stream_parser::state {
         // bytes or so), rather than growing from one by doubling.
         lexer.reserve_tokens(k_first_tokens);
         syntax.reserve_tokens(k_first_tokens);
+        // The rest of a statement is lexed once its close may have arrived (lexer.hpp), except
+        // where what is open is looked at after every feed (the runaway check).
+        lexer.set_deferral(true);
     }
     static constexpr std::size_t k_first_tokens = 512;
 
@@ -370,6 +373,14 @@ struct stream_parser::state {
     // sleeping step are only looked at, inline).
     void lex_deferred(const callback& cb) {
         if (lex_after != 0 && !lexer.stays_asleep(buffer.view())) lex_more(cb);
+    }
+    // And a statement whose lexing waits for its close, lexed now (for what reads the tokens of
+    // what is open: open(), the runaway check).
+    void lex_open_statement(const callback& cb) {
+        lex_deferred(cb);
+        if (!lexer.deferring()) return;
+        lexer.stop_deferring();
+        lex_more(cb);
     }
     // Where the lexer may pause: past the release threshold, far enough that the erase would be
     // amortized (maybe_release()), and a threshold past the last pause that released nothing.
@@ -600,7 +611,7 @@ bool stream_parser::finished() const noexcept { return state_->finished; }
 open_info stream_parser::open() const {
     state& s = *state_;
     if (s.finished) return {};
-    s.lex_deferred(callback_);  // a stream that tells no one may not have lexed it all
+    s.lex_open_statement(callback_);  // it may not have lexed all it was fed
     return s.info();
 }
 
@@ -609,6 +620,8 @@ void stream_parser::set_runaway_limit(std::size_t max_open_bytes, runaway_callba
     s.runaway_limit = max_open_bytes;
     runaway_ = std::move(cb);
     // The check looks at what is lexed after each feed: all of it from now on.
+    s.lexer.set_deferral(max_open_bytes == 0);
+    if (!s.finished && max_open_bytes != 0) s.lex_open_statement(callback_);
     if (!s.finished && s.lex_after != 0) s.lex_more(callback_);
 }
 
