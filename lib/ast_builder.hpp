@@ -124,15 +124,24 @@ public:
     // parse(): no item is ever reported before finish() (no sink), so none is marked as reported.
     void never_fires() noexcept { fires_ = false; }
 
-    // Items and statements built so far (live ones: parse() never shares).
+    // Items and statements built so far (the live ones: those since the last share()).
     [[nodiscard]] std::size_t live_items() const noexcept { return items_.size(); }
     [[nodiscard]] std::size_t live_statements() const noexcept { return stmts_.size(); }
-    // parse(): room for `items` more items, `statements` of them statements (an estimate), so
-    // that the records do not grow by copying themselves over and over.
-    void expect(std::size_t items, std::size_t statements) {
+    // Room for the records of `rest` more bytes of input at the density of the `done` bytes
+    // that built the live records past the given counts (and a tenth more; at most an item per
+    // 4 bytes to come), so that they do not grow by copying themselves over and over: parse()
+    // after its first window, a stream after the first piece of a large chunk. Room left unused
+    // is address space that is never touched.
+    void expect_rest(std::size_t done, std::size_t rest, std::size_t items_before, std::size_t statements_before) {
+        if (done == 0 || rest == 0 || items_.size() < items_before || stmts_.size() < statements_before) return;
+        const auto project = [&](std::size_t n) {
+            const double more = static_cast<double>(n) * static_cast<double>(rest) / static_cast<double>(done) * 1.1;
+            return static_cast<std::size_t>(std::min(more, static_cast<double>(rest / 4)));
+        };
+        const std::size_t items = project(items_.size() - items_before);
         items_.reserve(items_.size() + items);
         kinds_.reserve(kinds_.size() + items);
-        stmts_.reserve(stmts_.size() + statements);
+        stmts_.reserve(stmts_.size() + project(stmts_.size() - statements_before));
     }
 
     // Before the push parser is copied: positions are made countable from near any offset of its

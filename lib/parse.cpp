@@ -10,28 +10,12 @@
 // is the same as streaming the input in any chunks, which the stream tests check on every vector.
 #include "ast_builder.hpp"
 
-#include <algorithm>
-
 namespace plurnk {
 
 namespace {
 // Tokens per window: enough that the per-window work (a parser attempt, a release) is noise,
 // few enough that the tokens stay in cache (16 bytes each).
 constexpr std::size_t k_window = 4096;
-// After the first window, which lexed `done` of `size` bytes: room for the records of the rest
-// at the density seen so far (and a tenth more), so that they do not grow from a window's worth
-// by copying themselves over and over. At most an item per 4 bytes to come is reserved: room
-// left unused is address space that is never touched.
-void project_records(detail::result_builder& b, std::size_t done, std::size_t size) {
-    if (done == 0 || done >= size) return;
-    const std::size_t rest = size - done;
-    const auto project = [&](std::size_t n) {
-        const double more = static_cast<double>(n) * static_cast<double>(rest) / static_cast<double>(done) * 1.1;
-        return static_cast<std::size_t>(std::min(more, static_cast<double>(rest / 4)));
-    };
-    b.expect(project(b.live_items()), project(b.live_statements()));
-}
-
 }  // namespace
 
 parse_result detail::parse_in_windows(std::string_view input, tier t, const parse_options& options,
@@ -66,9 +50,10 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
         const auto& toks = lexer.output().tokens;
         syntax.advance(toks, false);
         b.advance(in, lexer.output(), syntax.tree(), syntax.settled(), {});
-        if (!projected) {
+        if (!projected) {  // room for the rest of the records at the density of the first window
             projected = true;
-            project_records(b, lexer.position(), in.size());
+            const std::size_t done = lexer.position();
+            if (done < in.size()) b.expect_rest(done, in.size() - done, 0, 0);
         }
         // The builder keeps what it needs of each lexer error: the lexer need not (an error-dense
         // statement that stays open would otherwise hold them all).

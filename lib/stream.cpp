@@ -526,11 +526,18 @@ void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, boo
         // long and warm, where appending the whole chunk would copy it all into fresh memory.
         // The buffer's room is made for the whole chunk at once, for when nothing settles.
         if (chunk.size() > k_piece && !buffer.fits(chunk.size())) buffer.grow(chunk.size());
+        // After the first piece, room for the records of the rest at the density seen in it.
+        const std::size_t items = builder.live_items(), statements = builder.live_statements();
+        bool projected = chunk.size() <= 2 * k_piece;
         while (chunk.size() > k_piece) {
             reserve_tokens(k_piece, chunk.size());
             buffer.append(chunk.substr(0, k_piece));
             chunk.remove_prefix(k_piece);
             lex_more(p.callback_);
+            if (!projected) {
+                projected = true;
+                builder.expect_rest(k_piece, chunk.size(), items, statements);
+            }
         }
         if (chunk.empty()) return;
         buffer.append(chunk);
