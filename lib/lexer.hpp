@@ -38,6 +38,27 @@ enum class tok : std::uint8_t {
     eof,
 };
 
+// The first ':' at or after k in `input` that starts `tag` (an open tag), or may once more input
+// arrives (the input ends inside the compare); input.size() when there is none. `matched` is how
+// many of the tag's bytes follow that ':'. The body's sleep (stream_lexer::body_run_end), the
+// fast path's body and the deferred statement's close search (lexer_fast.cpp) share it.
+inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::string_view tag,
+                                  std::size_t& matched) noexcept {
+    const std::size_t n = input.size();
+    for (;;) {
+        const void* hit = k < n ? std::memchr(input.data() + k, ':', n - k) : nullptr;
+        if (hit == nullptr) return n;
+        const std::size_t c = static_cast<std::size_t>(static_cast<const char*>(hit) - input.data());
+        std::size_t m = 0;
+        while (m < tag.size() && c + 1 + m < n && input[c + 1 + m] == tag[m]) ++m;
+        if (m == tag.size() || c + 1 + m == n) {
+            matched = m;
+            return c;
+        }
+        k = c + 1;
+    }
+}
+
 enum class mode : std::uint8_t { normal, slots, signal_tags, signal_int, signal_ident, target, body };
 
 // 12 bytes: a statement that stays open holds all of its tokens.
@@ -199,16 +220,8 @@ private:
     // (lex_body() would skip it too). Returns where the lexer must look: the first ':' that
     // starts the tag or may, or the end.
     std::size_t body_run_end(std::string_view input, std::size_t k) const noexcept {
-        const std::size_t n = input.size();
-        for (;;) {
-            const void* hit = k < n ? std::memchr(input.data() + k, ':', n - k) : nullptr;
-            if (hit == nullptr) return n;
-            const std::size_t c = static_cast<std::size_t>(static_cast<const char*>(hit) - input.data());
-            std::size_t m = 0;
-            while (m < tag_len_ && c + 1 + m < n && input[c + 1 + m] == input[tag_at_ + m]) ++m;
-            if (m == tag_len_ || c + 1 + m == n) return c;
-            k = c + 1;
-        }
+        std::size_t matched = 0;
+        return next_tag_colon(input, k, input.substr(tag_at_, tag_len_), matched);
     }
     bool paused_ = false;              // the last advance() paused (see advance())
     sleep_kind sleep_ = sleep_kind::awake;

@@ -55,32 +55,14 @@ void stream_lexer::impl::start_statement() {
 }
 
 bool stream_lexer::impl::close_arrived() noexcept {
-    const char* const s = s_.data();
     const std::size_t n = s_.size();
     const std::string_view tag = open_tag();
-    std::size_t k = defer_scan_;
-    for (;;) {
-        const void* hit = k < n ? std::memchr(s + k, ':', n - k) : nullptr;
-        if (hit == nullptr) {
-            if constexpr (k_work_counter) examined_ += n - std::min(defer_scan_, n);
-            defer_scan_ = n;
-            return false;
-        }
-        const std::size_t c = static_cast<std::size_t>(static_cast<const char*>(hit) - s);
-        std::size_t m = 0;
-        while (m < tag.size() && c + 1 + m < n && s[c + 1 + m] == tag[m]) ++m;
-        if (m == tag.size() && c + 1 + m < n) {
-            if constexpr (k_work_counter) examined_ += c + 1 + m - defer_scan_;
-            defer_scan_ = c;
-            return true;
-        }
-        if (c + 1 + m >= n) {  // the tag, or the byte after it, has not arrived
-            if constexpr (k_work_counter) examined_ += n - defer_scan_;
-            defer_scan_ = c;
-            return false;
-        }
-        k = c + 1;
-    }
+    std::size_t m = 0;
+    const std::size_t c = next_tag_colon(s_, defer_scan_, tag, m);
+    const bool arrived = c < n && m == tag.size() && c + 1 + m < n;  // and the byte after the tag
+    if constexpr (k_work_counter) examined_ += (arrived ? c + 1 + m : n) - std::min(defer_scan_, n);
+    defer_scan_ = c;
+    return arrived;
 }
 
 bool stream_lexer::impl::resume_deferred() {
@@ -275,19 +257,14 @@ bool stream_lexer::impl::lex_statement_fast() {
                 body_scan_ = b;
                 std::size_t k = b;
                 for (;;) {
-                    const void* hit = k < n ? std::memchr(s + k, ':', n - k) : nullptr;
-                    if (hit == nullptr) {
-                        p = n;
-                        return decline();
-                    }
-                    k = static_cast<std::size_t>(static_cast<const char*>(hit) - s);
-                    const std::size_t bm = tag_match(k + 1);
+                    std::size_t bm = 0;
+                    k = next_tag_colon(s_, k, tag, bm);
                     const std::size_t e = k + 1 + bm;
-                    if (e >= n) {  // the tag, or the byte after it, has not arrived
+                    if (k >= n || e >= n) {  // no close, or the tag or the byte after it has not arrived
                         p = n;
                         return decline();
                     }
-                    if (bm == len && !is_word_char(byte(e))) {
+                    if (!is_word_char(byte(e))) {
                         if (k > b) emit(tok::body_text, b, k);
                         emit(tok::close_tag, k, e);
                         return done(e);
