@@ -147,6 +147,10 @@ constexpr std::string_view k_junk[] = {
 struct run {
     std::string result;
     std::vector<event_record> events;
+    // Each event's item, copied as it was reported (item_list copies its strings), and the final
+    // result: the two must be equal field by field, not only in JSON.
+    plurnk::item_list reported;
+    plurnk::item_list final_items;
 };
 
 // Feeds `input` in the given chunk lengths. When `restore_at` is a chunk boundary index, the
@@ -156,7 +160,10 @@ run stream_run(const vector_case& v, const std::vector<std::size_t>& chunks, std
     run out;
     plurnk::stream_parser p(v.tier);
     p.set_release_threshold(release);
-    p.set_callback([&out](const plurnk::stream_event& ev) { out.events.push_back({ev.index, item_json(ev.value)}); });
+    p.set_callback([&out](const plurnk::stream_event& ev) {
+        out.events.push_back({ev.index, item_json(ev.value)});
+        out.reported.push_back(ev.value);
+    });
     std::size_t at = 0;
     for (std::size_t i = 0; i <= chunks.size(); ++i) {
         if (i == restore_at) {
@@ -165,12 +172,15 @@ run stream_run(const vector_case& v, const std::vector<std::size_t>& chunks, std
             p.feed(junk);
             p = checkpoint;
             out.events.resize(kept);
+            while (out.reported.size() > kept) out.reported.pop_back();
         }
         if (i == chunks.size()) break;
         p.feed(std::string_view(v.input).substr(at, chunks[i]));
         at += chunks[i];
     }
-    out.result = plurnk::to_json(p.finish(), k_spans);
+    const plurnk::parse_result r = p.finish();
+    out.result = plurnk::to_json(r, k_spans);
+    out.final_items = r.items;
     return out;
 }
 
@@ -182,7 +192,11 @@ std::string check_run(const run& r, const vector_case& v) {
     if (r.result != want_json) return "finish() differs from parse():\n  stream:   " + r.result + "\n  one-shot: " + want_json;
     std::vector<bool> claimed(items.size(), false);
     std::vector<std::string> unplaced;
-    for (const auto& e : r.events) {
+    const bool copied = r.reported.size() == r.events.size() && r.final_items.size() == items.size();
+    for (std::size_t k = 0; k < r.events.size(); ++k) {
+        const event_record& e = r.events[k];
+        if (copied && e.index < items.size() && !(r.reported[k] == r.final_items[e.index]))
+            return "event for index " + std::to_string(e.index) + " (" + e.json + ") is not equal to the final item";
         if (e.index == plurnk::stream_event::npos) {
             unplaced.push_back(e.json);
             continue;
