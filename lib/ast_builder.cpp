@@ -347,8 +347,13 @@ void result_builder::add_text(const token& t, const sink& out) {
     items_.back().line = p.line;
     items_.back().column = p.column;
     kinds_.push_back(item_kind::text);
-    settle_last(true, out);
-    if (tier_ == tier::parse) near_miss_advisories(text_item{text(t), p, sp}, out);
+    if (!out && tier_ != tier::parse) {
+        settle_last(true, out);
+        return;
+    }
+    const item it{text_item{text(t), p, sp}};
+    settle_last(true, out, &it);
+    if (tier_ == tier::parse) near_miss_advisories(std::get<text_item>(it), out);
 }
 
 void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out) {
@@ -357,14 +362,17 @@ void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, con
     settle_last(final_now, out);
 }
 
-void result_builder::add_statement(const statement& st, const sink& out) {
+void result_builder::add_statement(statement& st, const sink& out) {
     string_sink sink = live_sink();
     item_rec rec = item_record(st.position, st.span);
     rec.aux = static_cast<std::uint32_t>(frozen_stmts_.size() + stmts_.size());
     stmts_.push_back(encode_statement(st, sink, has_fast_target_ ? &fast_target_ : nullptr));
     items_.push_back(rec);
     kinds_.push_back(item_kind::statement);
-    settle_last(true, out);
+    // The event reports the statement as built (`st` is building_'s): its target, when the
+    // targets' fast path read it, is projected for it as the records' decoding would give it.
+    if (out && has_fast_target_) st.target = url_detail::project_fast(fast_target_.text, target_parts_);
+    settle_last(true, out, &building_);
 }
 
 item result_builder::live_item(std::size_t i) const {
@@ -377,14 +385,18 @@ item result_builder::live_item(std::size_t i) const {
     }
 }
 
-// Bookkeeping for the item just placed at the back of the live records.
-void result_builder::settle_last(bool final_now, const sink& out) {
+void result_builder::settle_last(bool final_now, const sink& out, const item* built) {
     if (!final_now) index_known_ = false;
     const bool fire = final_now && out;
     note_fired(fire);
     if (fire) {
         const std::size_t i = items_.size() - 1;
-        out(live_item(i), index_known_ ? frozen_items_.size() + i : stream_event_npos);
+        const std::size_t index = index_known_ ? frozen_items_.size() + i : stream_event_npos;
+        if (built != nullptr) {
+            out(*built, index);
+        } else {
+            out(live_item(i), index);
+        }
     }
 }
 

@@ -197,8 +197,11 @@ private:
     // Appends an item's records; reports it now when it is final, else at finish().
     void add_text(const token& t, const sink& out);
     void add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out);
-    void add_statement(const statement& st, const sink& out);
-    void settle_last(bool final_now, const sink& out);
+    void add_statement(statement& st, const sink& out);
+    // Bookkeeping for the item just placed at the back of the live records; a final one is
+    // reported, as `built` when given (the item its records were made from, equal to their
+    // decoding), else decoded from the records.
+    void settle_last(bool final_now, const sink& out, const item* built = nullptr);
     [[nodiscard]] text_resolver live_resolver() const noexcept {
         return text_resolver{&input_, byte_base_, in_};
     }
@@ -340,7 +343,9 @@ private:
     std::array<lex_message, 16> lex_messages_{};
 
     // Reused by build_statement so a statement costs no allocations beyond the AST's own.
-    statement statement_;  // the statement being built (its strings view the input or these)
+    // The statement being built (its strings view the input or these), inside an item so that an
+    // event reports it as it is, without decoding its records.
+    item building_{std::in_place_type<statement>};
     // Its target when the targets' fast path read it: the statement's own `target` is then empty
     // and add_statement encodes this one.
     bool has_fast_target_ = false;

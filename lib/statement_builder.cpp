@@ -121,7 +121,7 @@ inline std::string_view joined_text(std::string_view in, const token_vector& tok
 void result_builder::build_statement(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
     // The statement is built in a member reset field by field, not in a fresh 600-byte value.
-    statement& st = statement_;
+    statement& st = std::get<statement>(building_);
     st.signal = signal{};
     st.target.reset();
     st.marker.reset();
