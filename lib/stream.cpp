@@ -401,16 +401,14 @@ struct stream_parser::state {
         const std::size_t from = std::max(tried_tokens, scanned_tokens);
         detail::count_token_looks(toks.size() - from);
         scanned_tokens = toks.size();
-        bool opener = false, other = false;  // a statement's opener; any token but a TURN's `<<TURN:`
-        for (std::size_t i = from; i < toks.size(); ++i) {
-            const detail::tok k = toks[i].kind;
+        // A close tag or a TURN's closer among them ends a step: try. (The last one is kept: the
+        // check below asks whether one came after the first token not settled.)
+        for (std::size_t i = toks.size(); i > from;) {
+            const detail::tok k = toks[--i].kind;
             if (k == detail::tok::close_tag || k == detail::tok::close_turn) {
                 last_close = i;
                 return true;
             }
-            const bool turn = k == detail::tok::opener && toks[i].op == plurnk::op::TURN;
-            opener = opener || (k == detail::tok::opener && !turn);
-            other = other || !(turn || k == detail::tok::colon);
         }
         // A statement under way (the first token not settled is its opener, and no close tag
         // came after it) settles nothing before its close tag: the statement parser would not
@@ -420,6 +418,13 @@ struct stream_parser::state {
         if (settled < toks.size() && toks[settled].kind == detail::tok::opener && toks[settled].op != plurnk::op::TURN &&
             (last_close == npos || last_close < settled)) {
             return false;
+        }
+        bool opener = false, other = false;  // a statement's opener; any token but a TURN's `<<TURN:`
+        for (std::size_t i = from; i < toks.size(); ++i) {
+            const detail::tok k = toks[i].kind;
+            const bool turn = k == detail::tok::opener && toks[i].op == plurnk::op::TURN;
+            opener = opener || (k == detail::tok::opener && !turn);
+            other = other || !(turn || k == detail::tok::colon);
         }
         if (opener) return true;
         const std::size_t pending = tried_tokens - settled;
