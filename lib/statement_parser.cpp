@@ -269,14 +269,20 @@ private:
                 continue;
             }
             if (!finished() && !can_step()) return;
-            if (fast_ && unit_ < 0 && replay(f.phase)) continue;
             if (fast_) {
                 // The steps the fast path can take, each one the machine would take (so each
                 // after can_step()); they never look past the tokens lexed so far, so there is
-                // nothing to undo. The step it declines goes to the productions at once.
+                // nothing to undo. The step it declines goes to the productions at once, after
+                // a look for a repeated cycle (replay()) when it took none: a replay is exact
+                // between any two visits of a loop head, so skipping the look where the fast
+                // path takes a step changes nothing but its cost (a stream that parses each
+                // statement as it closes paid for it once per statement).
+                bool took = false;
                 while (fast_step(f)) {
+                    took = true;
                     if (!finished() && !can_step()) return;
                 }
+                if (!took && unit_ < 0 && replay(f.phase)) continue;
             }
             if (finished()) {
                 // Every token is there: a step cannot run out of them, so nothing to undo.
