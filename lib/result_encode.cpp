@@ -35,35 +35,34 @@ path_ref encode_path(const parsed_path& p, string_sink& sink) {
         return r;
     }
     arena& a = sink.strings();
-    auto* u = static_cast<url_rec*>(a.allocate(sizeof(url_rec), alignof(url_rec)));
-    *u = url_rec{};
-    u->raw = sink.put(p.raw);
-    u->scheme = sink.put(p.scheme);
+    url_rec u;
+    u.raw = sink.put(p.raw);
+    u.scheme = sink.put(p.scheme);
     const auto put_opt = [&](const std::optional<std::string_view>& v, sref& out, std::uint8_t bit) {
         if (!v) return;
         out = sink.put(*v);
-        u->has |= bit;
+        u.has |= bit;
     };
-    put_opt(p.username, u->username, url_username);
-    put_opt(p.password, u->password, url_password);
-    put_opt(p.hostname, u->hostname, url_hostname);
+    put_opt(p.username, u.username, url_username);
+    put_opt(p.password, u.password, url_password);
+    put_opt(p.hostname, u.hostname, url_hostname);
     if (p.port) {
-        u->port = *p.port;
-        u->has |= url_port;
+        u.port = *p.port;
+        u.has |= url_port;
     }
-    u->pathname = sink.put(p.pathname);
-    put_opt(p.query, u->query, url_query);
-    put_opt(p.fragment, u->fragment, url_fragment);
+    u.pathname = sink.put(p.pathname);
+    put_opt(p.query, u.query, url_query);
+    put_opt(p.fragment, u.fragment, url_fragment);
     if (p.headers) {
-        u->has |= url_headers;
+        u.has |= url_headers;
         header* h = p.headers->empty() ? nullptr : a.make_array<header>(p.headers->size());
         for (std::size_t i = 0; i < p.headers->size(); ++i) {
             h[i] = header{a.copy((*p.headers)[i].name), a.copy((*p.headers)[i].value)};
         }
-        u->headers = h;
-        u->header_count = static_cast<std::uint32_t>(p.headers->size());
+        u.headers = h;
+        u.header_count = static_cast<std::uint32_t>(p.headers->size());
     }
-    r.s = sref::arena(u, 0);
+    r.s = sref::arena(pack_url(u, a), 0);
     r.url = true;
     return r;
 }
@@ -79,37 +78,35 @@ path_ref encode_fast_target(const fast_target& t, string_sink& sink) {
         r.s = sink.put(text);
         return r;
     }
-    arena& a = sink.strings();
-    auto* rec = static_cast<url_rec*>(a.allocate(sizeof(url_rec), alignof(url_rec)));
-    *rec = url_rec{};
-    rec->raw = sink.put(text);
-    rec->scheme = sink.put(u.scheme.of(text));
+    url_rec rec;
+    rec.raw = sink.put(text);
+    rec.scheme = sink.put(u.scheme.of(text));
     const auto non_empty = [&](const url_detail::text_part& part, sref& out, std::uint8_t bit) {
         if (!part.present || part.end <= part.begin) return;
         out = sink.put(part.of(text));
-        rec->has |= bit;
+        rec.has |= bit;
     };
-    non_empty(u.username, rec->username, url_username);
-    non_empty(u.password, rec->password, url_password);
-    non_empty(u.hostname, rec->hostname, url_hostname);
+    non_empty(u.username, rec.username, url_username);
+    non_empty(u.password, rec.password, url_password);
+    non_empty(u.hostname, rec.hostname, url_hostname);
     if (u.has_port) {
-        rec->port = u.port_value;
-        rec->has |= url_port;
+        rec.port = u.port_value;
+        rec.has |= url_port;
     }
-    rec->pathname = sink.put(u.pathname.of(text));
+    rec.pathname = sink.put(u.pathname.of(text));
     if (u.query.present) {
-        rec->query = sink.put(u.query.of(text));
-        rec->has |= url_query;
+        rec.query = sink.put(u.query.of(text));
+        rec.has |= url_query;
     } else if (u.fragment.present) {
         const std::string_view fragment = u.fragment.of(text);
         if (const std::size_t q = fragment.find('?'); q != std::string_view::npos) {
             const std::size_t end = fragment.find('#', q + 1);
-            rec->query = sink.put(fragment.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
-            rec->has |= url_query;
+            rec.query = sink.put(fragment.substr(q + 1, end == std::string_view::npos ? end : end - q - 1));
+            rec.has |= url_query;
         }
     }
-    non_empty(u.fragment, rec->fragment, url_fragment);
-    r.s = sref::arena(rec, 0);
+    non_empty(u.fragment, rec.fragment, url_fragment);
+    r.s = sref::arena(pack_url(rec, sink.strings()), 0);
     r.url = true;
     return r;
 }

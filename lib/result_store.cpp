@@ -5,6 +5,7 @@
 #include "result_store.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <iterator>
@@ -184,6 +185,63 @@ stmt_extras unpack_extras(const unsigned char* p) noexcept {
     return x;
 }
 
+namespace {
+
+// A URL's fields in packed order (pack_url), the optional ones only when `has` says so. U is
+// url_rec or const url_rec.
+template <class U, class Op>
+constexpr void each_url_field(std::uint8_t has, U& u, Op&& op) {
+    op(u.raw);
+    op(u.scheme);
+    op(u.pathname);
+    if ((has & url_username) != 0) op(u.username);
+    if ((has & url_password) != 0) op(u.password);
+    if ((has & url_hostname) != 0) op(u.hostname);
+    if ((has & url_port) != 0) op(u.port);
+    if ((has & url_query) != 0) op(u.query);
+    if ((has & url_fragment) != 0) op(u.fragment);
+    if ((has & url_headers) != 0) {
+        op(u.headers);
+        op(u.header_count);
+    }
+}
+
+}  // namespace
+
+// The packed size of a URL by its `has` byte (the seven url_has bits).
+constexpr auto k_url_size = [] {
+    std::array<std::uint8_t, 128> sizes{};
+    for (unsigned has = 0; has < sizes.size(); ++has) {
+        std::size_t size = 1;
+        const url_rec u;
+        each_url_field(static_cast<std::uint8_t>(has), u, [&size](const auto& f) { size += sizeof f; });
+        sizes[has] = static_cast<std::uint8_t>(size);
+    }
+    return sizes;
+}();
+
+const unsigned char* pack_url(const url_rec& u, arena& a) {
+    auto* p = static_cast<unsigned char*>(a.allocate(k_url_size[u.has & 127U], 1));
+    p[0] = u.has;
+    unsigned char* w = p + 1;
+    each_url_field(u.has, u, [&w](const auto& f) {
+        std::memcpy(w, &f, sizeof f);
+        w += sizeof f;
+    });
+    return p;
+}
+
+url_rec unpack_url(const unsigned char* p) noexcept {
+    url_rec u;
+    u.has = p[0];
+    const unsigned char* r = p + 1;
+    each_url_field(u.has, u, [&r](auto& f) {
+        std::memcpy(&f, r, sizeof f);
+        r += sizeof f;
+    });
+    return u;
+}
+
 // ---- records to items ---------------------------------------------------------------------------
 
 namespace {
@@ -198,18 +256,18 @@ parsed_path decode_path(const path_ref& p, const text_resolver& t) {
         out.raw = t.str(p.s);
         return out;
     }
-    const auto* u = reinterpret_cast<const url_rec*>(p.s.address());
+    const url_rec u = unpack_url(reinterpret_cast<const unsigned char*>(p.s.address()));
     out.kind = parsed_path::kind_t::url;
-    out.raw = t.str(u->raw);
-    out.scheme = t.str(u->scheme);
-    out.username = opt((u->has & url_username) != 0, t.str(u->username));
-    out.password = opt((u->has & url_password) != 0, t.str(u->password));
-    out.hostname = opt((u->has & url_hostname) != 0, t.str(u->hostname));
-    if ((u->has & url_port) != 0) out.port = u->port;
-    out.pathname = t.str(u->pathname);
-    out.query = opt((u->has & url_query) != 0, t.str(u->query));
-    out.fragment = opt((u->has & url_fragment) != 0, t.str(u->fragment));
-    if ((u->has & url_headers) != 0) out.headers = std::span<const header>(u->headers, u->header_count);
+    out.raw = t.str(u.raw);
+    out.scheme = t.str(u.scheme);
+    out.username = opt((u.has & url_username) != 0, t.str(u.username));
+    out.password = opt((u.has & url_password) != 0, t.str(u.password));
+    out.hostname = opt((u.has & url_hostname) != 0, t.str(u.hostname));
+    if ((u.has & url_port) != 0) out.port = u.port;
+    out.pathname = t.str(u.pathname);
+    out.query = opt((u.has & url_query) != 0, t.str(u.query));
+    out.fragment = opt((u.has & url_fragment) != 0, t.str(u.fragment));
+    if ((u.has & url_headers) != 0) out.headers = std::span<const header>(u.headers, u.header_count);
     return out;
 }
 

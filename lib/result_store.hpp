@@ -64,13 +64,16 @@ struct item_rec {
 
 enum class body_tag : std::uint8_t { none, text, matcher, send, selection };
 
-// A path: local (its decoded text) or a URL (an arena url_rec).
+// A path: local (its decoded text) or a URL (a packed url_rec in the arena).
 #pragma pack(push, 4)
 struct path_ref {
-    sref s;           // local: the text; url: the url_rec (address, n = 0)
+    sref s;           // local: the text; url: the packed url_rec (address, n = 0)
     bool url = false;
 };
 
+// A URL's fields. In the arena it is packed (pack_url): its `has` byte, then raw, scheme and
+// pathname, then only the fields `has` says are present, back to back (a typical URL takes 49
+// bytes there instead of this struct's 120).
 struct url_rec {
     sref raw, scheme, username, password, hostname, pathname, query, fragment;
     std::uint32_t port = 0;
@@ -270,6 +273,9 @@ private:
 // The packed form of `x` in `a` (nullptr when it holds nothing), and back.
 const unsigned char* pack_extras(const stmt_extras& x, arena& a);
 stmt_extras unpack_extras(const unsigned char* p) noexcept;
+// The packed form of `u` in `a`, and back.
+const unsigned char* pack_url(const url_rec& u, arena& a);
+url_rec unpack_url(const unsigned char* p) noexcept;
 
 // Resolves srefs: the arena by address, input offsets through the pieces, or (while a push
 // parser builds) through its live buffer, which holds every offset from `live_begin` on.
