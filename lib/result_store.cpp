@@ -231,24 +231,9 @@ const unsigned char* pack_url(const url_rec& u, arena& a) {
     return p;
 }
 
-url_rec unpack_url(const unsigned char* p) noexcept {
-    url_rec u;
-    u.has = p[0];
-    const unsigned char* r = p + 1;
-    each_url_field(u.has, u, [&r](auto& f) {
-        std::memcpy(&f, r, sizeof f);
-        r += sizeof f;
-    });
-    return u;
-}
-
 // ---- records to items ---------------------------------------------------------------------------
 
 namespace {
-
-std::optional<std::string_view> opt(bool present, std::string_view s) {
-    return present ? std::optional<std::string_view>(s) : std::nullopt;
-}
 
 parsed_path decode_path(const path_ref& p, const text_resolver& t) {
     parsed_path out;
@@ -256,18 +241,39 @@ parsed_path decode_path(const path_ref& p, const text_resolver& t) {
         out.raw = t.str(p.s);
         return out;
     }
-    const url_rec u = unpack_url(reinterpret_cast<const unsigned char*>(p.s.address()));
+    // The packed URL (pack_url), read field by field in each_url_field's order.
+    const auto* r = reinterpret_cast<const unsigned char*>(p.s.address());
+    const std::uint8_t has = *r++;
+    const auto read = [&r](auto& field) {
+        std::memcpy(&field, r, sizeof field);
+        r += sizeof field;
+    };
+    const auto text = [&read, &t] {
+        sref s;
+        read(s);
+        return t.str(s);
+    };
     out.kind = parsed_path::kind_t::url;
-    out.raw = t.str(u.raw);
-    out.scheme = t.str(u.scheme);
-    out.username = opt((u.has & url_username) != 0, t.str(u.username));
-    out.password = opt((u.has & url_password) != 0, t.str(u.password));
-    out.hostname = opt((u.has & url_hostname) != 0, t.str(u.hostname));
-    if ((u.has & url_port) != 0) out.port = u.port;
-    out.pathname = t.str(u.pathname);
-    out.query = opt((u.has & url_query) != 0, t.str(u.query));
-    out.fragment = opt((u.has & url_fragment) != 0, t.str(u.fragment));
-    if ((u.has & url_headers) != 0) out.headers = std::span<const header>(u.headers, u.header_count);
+    out.raw = text();
+    out.scheme = text();
+    out.pathname = text();
+    if ((has & url_username) != 0) out.username = text();
+    if ((has & url_password) != 0) out.password = text();
+    if ((has & url_hostname) != 0) out.hostname = text();
+    if ((has & url_port) != 0) {
+        std::uint32_t port = 0;
+        read(port);
+        out.port = port;
+    }
+    if ((has & url_query) != 0) out.query = text();
+    if ((has & url_fragment) != 0) out.fragment = text();
+    if ((has & url_headers) != 0) {
+        const header* headers = nullptr;
+        std::uint32_t count = 0;
+        read(headers);
+        read(count);
+        out.headers = std::span<const header>(headers, count);
+    }
     return out;
 }
 

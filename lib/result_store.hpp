@@ -273,9 +273,8 @@ private:
 // The packed form of `x` in `a` (nullptr when it holds nothing), and back.
 const unsigned char* pack_extras(const stmt_extras& x, arena& a);
 stmt_extras unpack_extras(const unsigned char* p) noexcept;
-// The packed form of `u` in `a`, and back.
+// The packed form of `u` in `a` (decode_path reads it back).
 const unsigned char* pack_url(const url_rec& u, arena& a);
-url_rec unpack_url(const unsigned char* p) noexcept;
 
 // Resolves srefs: the arena by address, input offsets through the pieces, or (while a push
 // parser builds) through its live buffer, which holds every offset from `live_begin` on.
