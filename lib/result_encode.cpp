@@ -122,17 +122,19 @@ stmt_rec encode_statement(const statement& st, string_sink& sink, const fast_tar
     stmt_rec r;
     r.end = offset32(st.span.end);
     r.op = st.op;
-    r.suffix = sink.put(st.suffix);
-    r.signal_kind = static_cast<std::uint8_t>(st.signal.kind);
-    if (target != nullptr) {
-        r.target = encode_fast_target(*target, sink);
-        r.bits |= has_target;
-    } else if (st.target) {
-        r.target = encode_path(*st.target, sink);
+    r.signal_kind = static_cast<std::uint8_t>(st.signal.kind) & 0x7FU;
+    if (target != nullptr || st.target) {
+        const path_ref p = target != nullptr ? encode_fast_target(*target, sink) : encode_path(*st.target, sink);
+        r.target = p.s;
+        r.target_url = p.url ? 1 : 0;
         r.bits |= has_target;
     }
     stmt_extras x;
     bool extras = false;
+    if (!st.suffix.empty()) {
+        x.suffix = sink.put(st.suffix);
+        extras = true;
+    }
     if (!st.signal.tags.empty()) {
         const tag_list& t = st.signal.tags;
         // One block of text for all the tags: the input from the first to the last when they

@@ -100,7 +100,7 @@ namespace {
 
 enum extras_field : std::uint16_t {
     x_tags = 1, x_signal_text = 2, x_number = 4, x_marks = 8, x_pattern = 16, x_flags = 32, x_json = 64,
-    x_dest = 128, x_dest_marks = 256,
+    x_dest = 128, x_dest_marks = 256, x_suffix = 512,
 };
 
 // Writes or reads the fields in mask order, each with memcpy (the packed form has no alignment).
@@ -129,6 +129,7 @@ void each_field(std::uint16_t mask, X& x, Op&& op) {
         op(x.dest_marks);
         op(x.dest_mark_count);
     }
+    if ((mask & x_suffix) != 0) op(x.suffix);
 }
 
 // The packed size of each field, by bit (each_field's order).
@@ -142,8 +143,9 @@ constexpr std::size_t k_field_size[] = {
     sizeof(stmt_extras::json),
     sizeof(path_ref::s) + sizeof(path_ref::url),
     sizeof(stmt_extras::dest_marks) + sizeof(stmt_extras::dest_mark_count),
+    sizeof(stmt_extras::suffix),
 };
-static_assert(std::size(k_field_size) == 9 && x_dest_marks == 1U << 8);
+static_assert(std::size(k_field_size) == 10 && x_suffix == 1U << 9);
 
 }  // namespace
 
@@ -158,6 +160,7 @@ const unsigned char* pack_extras(const stmt_extras& x, arena& a) {
     if (x.json.n != 0 || x.json.v != 0) mask |= x_json;
     if (x.dest.url || x.dest.s.n != 0 || x.dest.s.v != 0) mask |= x_dest;
     if (x.dest_marks != nullptr || x.dest_mark_count != 0) mask |= x_dest_marks;
+    if (x.suffix.n != 0) mask |= x_suffix;
     if (mask == 0) return nullptr;
     // (Not a first each_field pass: g++ -O3 unswitches that into every combination of fields.)
     std::size_t size = sizeof mask;
@@ -282,18 +285,19 @@ parsed_path decode_path(const path_ref& p, const text_resolver& t) {
 statement decode_statement(const item_rec& r, const stmt_rec& s, const text_resolver& t) {
     statement st;
     st.op = s.op;
-    st.suffix = t.str(s.suffix);
+
     st.position = position{r.line, r.column};
     st.span = byte_span{r.begin, s.end};
     st.signal.kind = static_cast<signal::kind_t>(s.signal_kind);
     // A statement whose extras are all defaults stores none (nullptr); unpacking that gives the
     // defaults, so every field below reads the same either way.
     const stmt_extras x = unpack_extras(s.extras);
+    st.suffix = t.str(x.suffix);
     st.signal.tags = tag_list(x.tag_base, x.tags, x.tag_count);
     st.signal.number = x.number;
     st.signal.text = t.str(x.signal_text);
     if ((s.bits & has_marker) != 0) st.marker = line_marker{std::span<const double>(x.marks, x.mark_count)};
-    if ((s.bits & has_target) != 0) st.target = decode_path(s.target, t);
+    if ((s.bits & has_target) != 0) st.target = decode_path(path_ref{s.target, s.target_url != 0}, t);
     switch (s.body) {
         case body_tag::none: break;
         case body_tag::text: st.body = t.str(s.body_raw); break;

@@ -98,19 +98,22 @@ struct stmt_extras {
     path_ref dest;                           // COPY/MOVE destination
     const double* dest_marks = nullptr;
     std::uint32_t dest_mark_count = 0;
+    sref suffix;                             // the opener's suffix
 };
 
+// 40 bytes: a statement-dense result holds one per 60 input bytes or so.
 struct stmt_rec {
     std::uint32_t end = 0;  // span end
     plurnk::op op = plurnk::op::PLAN;
-    std::uint8_t signal_kind = 0;  // signal::kind_t
+    std::uint8_t signal_kind : 7 = 0;  // signal::kind_t
+    std::uint8_t target_url : 1 = 0;   // the target is a URL (path_ref::url)
     body_tag body = body_tag::none;
     std::uint8_t bits = 0;  // stmt_bits, and the dialect in bits 5-7
-    sref suffix;
-    path_ref target;
+    sref target;            // has_target: path_ref::s
     sref body_raw;
-    const unsigned char* extras = nullptr;  // packed stmt_extras, or none
+    const unsigned char* extras = nullptr;  // packed stmt_extras (the suffix among them), or none
 };
+static_assert(sizeof(stmt_rec) == 40);
 
 // 16 bytes. The message is arena text with its length in the 4 bytes before it (lstring).
 struct diag_rec {

@@ -107,7 +107,7 @@ std::string encoded_disagreement(std::string_view raw) {
         const plurnk::statement db = plurnk::detail::decode_statement(r, b, t);
         if (!(da == db)) return live ? "encoded from the components, it reads back otherwise (input)" :
                                        "encoded from the components, it reads back otherwise (arena)";
-        if (a.bits != b.bits || a.target.url != b.target.url) return "its record bits differ";
+        if (a.bits != b.bits || a.target_url != b.target_url) return "its record bits differ";
     }
     return {};
 }
