@@ -130,11 +130,8 @@ stmt_rec encode_statement(const statement& st, string_sink& sink, const fast_tar
         r.bits |= has_target;
     }
     stmt_extras x;
-    bool extras = false;
-    if (!st.suffix.empty()) {
-        x.suffix = sink.put(st.suffix);
-        extras = true;
-    }
+    const sref suffix = sink.put(st.suffix);
+    bool extras = suffix.n != 0;
     if (!st.signal.tags.empty()) {
         const tag_list& t = st.signal.tags;
         // One block of text for all the tags: the input from the first to the last when they
@@ -230,7 +227,7 @@ stmt_rec encode_statement(const statement& st, string_sink& sink, const fast_tar
             break;
         }
     }
-    if (extras) r.extras = pack_extras(x, a);
+    if (extras) r.extras = pack_extras(x, suffix, a);
     return r;
 }
 

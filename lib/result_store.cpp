@@ -129,7 +129,6 @@ void each_field(std::uint16_t mask, X& x, Op&& op) {
         op(x.dest_marks);
         op(x.dest_mark_count);
     }
-    if ((mask & x_suffix) != 0) op(x.suffix);
 }
 
 // The packed size of each field, by bit (each_field's order).
@@ -143,13 +142,13 @@ constexpr std::size_t k_field_size[] = {
     sizeof(stmt_extras::json),
     sizeof(path_ref::s) + sizeof(path_ref::url),
     sizeof(stmt_extras::dest_marks) + sizeof(stmt_extras::dest_mark_count),
-    sizeof(stmt_extras::suffix),
+    sizeof(sref),  // the suffix, after the rest
 };
 static_assert(std::size(k_field_size) == 10 && x_suffix == 1U << 9);
 
 }  // namespace
 
-const unsigned char* pack_extras(const stmt_extras& x, arena& a) {
+const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a) {
     std::uint16_t mask = 0;
     if (x.tag_count != 0) mask |= x_tags;
     if (x.signal_text.n != 0) mask |= x_signal_text;
@@ -160,7 +159,7 @@ const unsigned char* pack_extras(const stmt_extras& x, arena& a) {
     if (x.json.n != 0 || x.json.v != 0) mask |= x_json;
     if (x.dest.url || x.dest.s.n != 0 || x.dest.s.v != 0) mask |= x_dest;
     if (x.dest_marks != nullptr || x.dest_mark_count != 0) mask |= x_dest_marks;
-    if (x.suffix.n != 0) mask |= x_suffix;
+    if (suffix.n != 0) mask |= x_suffix;
     if (mask == 0) return nullptr;
     // (Not a first each_field pass: g++ -O3 unswitches that into every combination of fields.)
     std::size_t size = sizeof mask;
@@ -172,10 +171,11 @@ const unsigned char* pack_extras(const stmt_extras& x, arena& a) {
         std::memcpy(w, &f, sizeof f);
         w += sizeof f;
     });
+    if ((mask & x_suffix) != 0) std::memcpy(w, &suffix, sizeof suffix);
     return p;
 }
 
-stmt_extras unpack_extras(const unsigned char* p) noexcept {
+stmt_extras unpack_extras(const unsigned char* p, sref* suffix) noexcept {
     stmt_extras x;
     if (p == nullptr) return x;
     std::uint16_t mask = 0;
@@ -185,6 +185,7 @@ stmt_extras unpack_extras(const unsigned char* p) noexcept {
         std::memcpy(&f, r, sizeof f);
         r += sizeof f;
     });
+    if ((mask & x_suffix) != 0 && suffix != nullptr) std::memcpy(suffix, r, sizeof *suffix);
     return x;
 }
 
@@ -291,8 +292,9 @@ statement decode_statement(const item_rec& r, const stmt_rec& s, const text_reso
     st.signal.kind = static_cast<signal::kind_t>(s.signal_kind);
     // A statement whose extras are all defaults stores none (nullptr); unpacking that gives the
     // defaults, so every field below reads the same either way.
-    const stmt_extras x = unpack_extras(s.extras);
-    st.suffix = t.str(x.suffix);
+    sref suffix;
+    const stmt_extras x = unpack_extras(s.extras, &suffix);
+    st.suffix = t.str(suffix);
     st.signal.tags = tag_list(x.tag_base, x.tags, x.tag_count);
     st.signal.number = x.number;
     st.signal.text = t.str(x.signal_text);

@@ -98,8 +98,9 @@ struct stmt_extras {
     path_ref dest;                           // COPY/MOVE destination
     const double* dest_marks = nullptr;
     std::uint32_t dest_mark_count = 0;
-    sref suffix;                             // the opener's suffix
 };
+// Every statement zeroes one: keep it under the size at which g++ zeroes with `rep stos`.
+static_assert(sizeof(stmt_extras) < 128);
 
 // 40 bytes: a statement-dense result holds one per 60 input bytes or so.
 struct stmt_rec {
@@ -273,9 +274,11 @@ private:
     arena copies_;  // released stream input
 };
 
-// The packed form of `x` in `a` (nullptr when it holds nothing), and back.
-const unsigned char* pack_extras(const stmt_extras& x, arena& a);
-stmt_extras unpack_extras(const unsigned char* p) noexcept;
+// The packed form of `x` and a statement's suffix in `a` (nullptr when they hold nothing), and
+// back. (The suffix is kept apart from stmt_extras, which every statement zeroes: at 128 bytes
+// g++ zeroes it with `rep stos`, which costs more to start than the rest of the encoding.)
+const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a);
+stmt_extras unpack_extras(const unsigned char* p, sref* suffix = nullptr) noexcept;
 // The packed form of `u` in `a` (decode_path reads it back).
 const unsigned char* pack_url(const url_rec& u, arena& a);
 
