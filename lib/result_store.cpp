@@ -191,8 +191,8 @@ stmt_extras unpack_extras(const unsigned char* p, sref* suffix) noexcept {
 
 namespace {
 
-// A URL's fields in packed order (pack_url), the optional ones only when `has` says so. U is
-// url_rec or const url_rec.
+// A URL's fields in packed order (pack_url), the optional ones only when `has` says so. U is a
+// url_fields, const or not.
 template <class U, class Op>
 constexpr void each_url_field(std::uint8_t has, U& u, Op&& op) {
     op(u.raw);
@@ -210,22 +210,22 @@ constexpr void each_url_field(std::uint8_t has, U& u, Op&& op) {
     }
 }
 
-}  // namespace
-
-// The packed size of a URL by its `has` byte (the seven url_has bits).
+// The packed size of a U by its `has` byte (the bits below url_sliced).
+template <class U>
 constexpr auto k_url_size = [] {
     std::array<std::uint8_t, 128> sizes{};
     for (unsigned has = 0; has < sizes.size(); ++has) {
         std::size_t size = 1;
-        const url_rec u;
+        const U u;
         each_url_field(static_cast<std::uint8_t>(has), u, [&size](const auto& f) { size += sizeof f; });
         sizes[has] = static_cast<std::uint8_t>(size);
     }
     return sizes;
 }();
 
-const unsigned char* pack_url(const url_rec& u, arena& a) {
-    auto* p = static_cast<unsigned char*>(a.allocate(k_url_size[u.has & 127U], 1));
+template <class U>
+const unsigned char* pack_fields(const U& u, arena& a) {
+    auto* p = static_cast<unsigned char*>(a.allocate(k_url_size<U>[u.has & 127U], 1));
     p[0] = u.has;
     unsigned char* w = p + 1;
     each_url_field(u.has, u, [&w](const auto& f) {
@@ -235,30 +235,28 @@ const unsigned char* pack_url(const url_rec& u, arena& a) {
     return p;
 }
 
+}  // namespace
+
+const unsigned char* pack_url(const url_rec& u, arena& a) { return pack_fields(u, a); }
+const unsigned char* pack_url(const sliced_url& u, arena& a) { return pack_fields(u, a); }
+
 // ---- records to items ---------------------------------------------------------------------------
 
 namespace {
 
-parsed_path decode_path(const path_ref& p, const text_resolver& t) {
-    parsed_path out;
-    if (!p.url) {
-        out.raw = t.str(p.s);
-        return out;
-    }
-    // The packed URL (pack_url), read field by field in each_url_field's order.
-    const auto* r = reinterpret_cast<const unsigned char*>(p.s.address());
-    const std::uint8_t has = *r++;
+// The fields of a packed URL after raw, in each_url_field's order, each text field resolved by
+// `resolve`.
+template <class Text, class Resolve>
+void read_url_fields(const unsigned char* r, std::uint8_t has, Resolve&& resolve, parsed_path& out) {
     const auto read = [&r](auto& field) {
         std::memcpy(&field, r, sizeof field);
         r += sizeof field;
     };
-    const auto text = [&read, &t] {
-        sref s;
-        read(s);
-        return t.str(s);
+    const auto text = [&read, &resolve] {
+        Text f;
+        read(f);
+        return resolve(f);
     };
-    out.kind = parsed_path::kind_t::url;
-    out.raw = text();
     out.scheme = text();
     out.pathname = text();
     if ((has & url_username) != 0) out.username = text();
@@ -277,6 +275,28 @@ parsed_path decode_path(const path_ref& p, const text_resolver& t) {
         read(headers);
         read(count);
         out.headers = std::span<const header>(headers, count);
+    }
+}
+
+parsed_path decode_path(const path_ref& p, const text_resolver& t) {
+    parsed_path out;
+    if (!p.url) {
+        out.raw = t.str(p.s);
+        return out;
+    }
+    // The packed URL (pack_url): its has byte, raw, then the rest.
+    const auto* r = reinterpret_cast<const unsigned char*>(p.s.address());
+    const std::uint8_t has = r[0];
+    sref raw;
+    std::memcpy(&raw, r + 1, sizeof raw);
+    out.kind = parsed_path::kind_t::url;
+    out.raw = t.str(raw);
+    r += 1 + sizeof raw;
+    if ((has & url_sliced) != 0) {
+        const std::string_view text = out.raw;
+        read_url_fields<url_slice>(r, has, [text](url_slice s) { return text.substr(s.begin, s.len); }, out);
+    } else {
+        read_url_fields<sref>(r, has, [&t](sref s) { return t.str(s); }, out);
     }
     return out;
 }

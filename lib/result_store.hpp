@@ -71,16 +71,28 @@ struct path_ref {
     bool url = false;
 };
 
+// A piece of a URL's raw text: its fields when they all are such pieces (sliced_url).
+struct url_slice {
+    std::uint16_t begin = 0;
+    std::uint16_t len = 0;
+};
+
 // A URL's fields. In the arena it is packed (pack_url): its `has` byte, then raw, scheme and
-// pathname, then only the fields `has` says are present, back to back (a typical URL takes 49
-// bytes there instead of this struct's 120).
-struct url_rec {
-    sref raw, scheme, username, password, hostname, pathname, query, fragment;
+// pathname, then only the fields `has` says are present, back to back. In a url_rec every text
+// field is an sref (a URL with a host takes 49 bytes); in a sliced_url, whose `has` carries
+// url_sliced, every field but raw is a piece of raw (at most 65,535 bytes long), as the
+// targets' fast path reads them (25 bytes).
+template <class Text>
+struct url_fields {
+    sref raw;
+    Text scheme, username, password, hostname, pathname, query, fragment;
     std::uint32_t port = 0;
     std::uint8_t has = 0;  // which optionals are present (url_has)
     const header* headers = nullptr;
     std::uint32_t header_count = 0;
 };
+using url_rec = url_fields<sref>;
+using sliced_url = url_fields<url_slice>;
 
 // What a statement has beyond op, suffix, target and body text. In the arena it is packed: a
 // 16-bit mask of the fields present, then those fields, back to back (pack_extras); absent for a
@@ -154,7 +166,7 @@ struct text_rec {
 
 enum url_has : std::uint8_t {
     url_username = 1, url_password = 2, url_hostname = 4, url_port = 8, url_query = 16, url_fragment = 32,
-    url_headers = 64,
+    url_headers = 64, url_sliced = 128,
 };
 enum stmt_bits : std::uint8_t {
     has_target = 1, has_marker = 2, has_json = 4, has_dest = 8, has_dest_marker = 16,
@@ -281,6 +293,7 @@ const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a);
 stmt_extras unpack_extras(const unsigned char* p, sref* suffix = nullptr) noexcept;
 // The packed form of `u` in `a` (decode_path reads it back).
 const unsigned char* pack_url(const url_rec& u, arena& a);
+const unsigned char* pack_url(const sliced_url& u, arena& a);
 
 // Resolves srefs: the arena by address, input offsets through the pieces, or (while a push
 // parser builds) through its live buffer, which holds every offset from `live_begin` on.

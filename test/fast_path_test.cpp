@@ -132,6 +132,28 @@ TEST_CASE("fast path: local paths and simple URLs take it", "[fast_path]") {
     }
 }
 
+// A URL the fast path read is stored as pieces of its text (url_sliced) when the text fits 16-bit
+// offsets, else field by field; both read back as the projected parsed_path.
+TEST_CASE("fast path: a URL's record, sliced or field by field", "[fast_path]") {
+    for (const std::size_t n : {std::size_t{10}, std::size_t{65500}, std::size_t{70000}}) {
+        const std::string raw = "https://example.com:8443/" + std::string(n, 'a') + "?q=1#top";
+        INFO(raw.size());
+        CHECK(encoded_disagreement(raw) == "");
+        url_parts parts;
+        REQUIRE(plurnk::url_detail::parse_target_fast(raw, parts));
+        plurnk::detail::arena strings;
+        plurnk::detail::string_sink sink(strings);
+        sink.set_live(raw, 0);
+        plurnk::statement bare;
+        bare.op = plurnk::op::READ;
+        const plurnk::detail::fast_target ft{raw, &parts};
+        const plurnk::detail::stmt_rec rec = plurnk::detail::encode_statement(bare, sink, &ft);
+        REQUIRE(rec.target_url == 1);
+        const auto has = *reinterpret_cast<const unsigned char*>(rec.target.address());
+        CHECK(((has & plurnk::detail::url_sliced) != 0) == (raw.size() <= UINT16_MAX));
+    }
+}
+
 TEST_CASE("fast path: what the full parser would change is declined", "[fast_path]") {
     for (std::string_view raw : k_declined) {
         INFO(raw);
