@@ -232,7 +232,8 @@ inline std::string check_result_json(const std::string& compact, const std::stri
 // fed after it and then rolled back. safe_prefix() never shrinks and never passes size(). It
 // and open() are asked after some chunks only (a stream that tells no one lexes and parses in
 // batches, and catches up when asked); halfway a callback is set, after which every item of
-// the result is reported once (those settled before it at finish()).
+// the result is reported once (those settled before it at finish()), and each reported item
+// (copied as it is reported) equals the result's item at the event's index, field by field.
 inline std::string check_stream(std::string_view in, tier t, const std::string& one_shot_json,
                                 const parse_options& options = {}) {
 #if __has_include("plurnk/stream.hpp")
@@ -247,6 +248,8 @@ inline std::string check_stream(std::string_view in, tier t, const std::string& 
     stream_parser p(t, options);
     p.set_release_threshold(1 + static_cast<std::size_t>(h % 64));
     std::size_t safe = 0, events = 0;
+    item_list reported;  // the events' items, copied (item_list copies their strings)
+    std::vector<std::size_t> indices;
     std::size_t i = 0;
     bool checkpointed = false;
     while (i < in.size()) {
@@ -269,13 +272,22 @@ inline std::string check_stream(std::string_view in, tier t, const std::string& 
             p.feed("<<READ(:EDIT\n<<TURN:<<");
             p = saved;
             if (p.size() != i) return "restoring a checkpoint did not restore size()";
-            p.set_callback([&events](const stream_event&) { ++events; });
+            p.set_callback([&events, &reported, &indices](const stream_event& e) {
+                ++events;
+                reported.push_back(e.value);
+                indices.push_back(e.index);
+            });
         }
     }
     if (p.size() != in.size()) return "stream size() differs from the input size";
     const parse_result r = p.finish();
     if (to_json(r) != one_shot_json) return "chunked stream (with a rolled-back checkpoint) differs from one-shot parse";
     if (checkpointed && events != r.items.size()) return "a callback set halfway did not see every item once";
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+        if (indices[k] == stream_event::npos) continue;
+        if (indices[k] >= r.items.size()) return "an event's index is past the result's items";
+        if (!(reported[k] == r.items[indices[k]])) return "an event's item differs from the result's item at its index";
+    }
 #else
     (void)in;
     (void)t;
