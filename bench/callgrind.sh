@@ -49,16 +49,18 @@ jrow statements-1m statements "$data/statements-1m.txt"
 
 echo
 echo "Streamed: a stream_parser fed in N-byte chunks, then finish() (plurnk bench --chunk=N),"
-echo "against the one-shot parse of the same file (instr/call: per feed() call):"
+echo "against the one-shot parse of the same file (instr/call: per feed() call); the rows named"
+echo "'+events' set a callback on the stream (--events), as a server taking each item does:"
 printf '%-22s %8s %12s %10s %10s %10s\n' input chunk instr/run instr/byte instr/call x-one-shot
-srow() {  # srow NAME TIER FILE CHUNK
+srow() {  # srow NAME TIER FILE CHUNK [--events]
     bytes=$(wc -c <"$3")
     one=$(count 'plurnk::parse(*' "$2" "$3" "")
-    fed=$(count '*parse_streamed(*' "$2" "$3" "--chunk=$4")
+    fed=$(count '*parse_streamed(*' "$2" "$3" "--chunk=$4 ${5:-}")
     awk -v n="$1" -v c="$4" -v b="$bytes" -v o="$one" -v f="$fed" \
         'BEGIN { p = f / 2; calls = int((b + c - 1) / c); printf "%-22s %8d %12d %10.1f %10.0f %9.2fx\n", n, c, p, p / b, p / calls, f / o }'
 }
 for chunk in 1 4 16 64; do srow turn-2k parse "$data/turn-2k.txt" "$chunk"; done
+for chunk in 1 4 16 64; do srow turn-2k+events parse "$data/turn-2k.txt" "$chunk" --events; done
 srow statements-1m statements "$data/statements-1m.txt" 16
 srow body-heavy-1m statements "$tmp/body-heavy-1m.txt" 64
 # One feed of the whole file (a large chunk goes in by 64 KB pieces).
