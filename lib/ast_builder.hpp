@@ -353,7 +353,8 @@ private:
     url_detail::url_parts target_parts_;
     std::string target_scratch_, body_scratch_;
     std::vector<std::string_view> tags_scratch_;  // (a tag_list views it while a statement is built)
-    const double* stable_marks_ = nullptr;  // the statement's scope marks, built in the arena
+    const double* stable_marks_ = nullptr;  // the statement's scope marks, when built in the arena
+    std::array<double, k_inline_array> marks_scratch_{};  // ... else here
     path_fields path_;             // the target being built
     selection_fields selection_;   // the COPY/MOVE destination being built
     std::vector<double> dest_marks_;  // its scope's marks, when selection_fast() reads the body

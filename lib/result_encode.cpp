@@ -3,6 +3,7 @@
 #include "result_encode.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -151,11 +152,15 @@ stmt_rec encode_statement(const statement& st, string_sink& sink, const fast_tar
     stmt_extras x;
     const sref suffix = sink.put(st.suffix);
     bool extras = suffix.n != 0;
+    bool tags_far = false, marks_far = false;
+    std::array<tag_list::ref, k_inline_array> inline_refs;
     if (!st.signal.tags.empty()) {
         const tag_list& t = st.signal.tags;
         // One block of text for all the tags: the input from the first to the last when they
         // lie in it in order (what the parser gives), else a copy of each, back to back.
-        auto* refs = a.make_array<tag_list::ref>(t.size());
+        // At most k_inline_array references go into the packed block; more stay in the arena.
+        tags_far = t.size() > k_inline_array;
+        tag_list::ref* refs = tags_far ? a.make_array<tag_list::ref>(t.size()) : inline_refs.data();
         const std::string_view first = t.front(), last = t.back();
         const std::string_view live = sink.live();
         const auto in_live = [&](std::string_view v) {
@@ -198,8 +203,12 @@ stmt_rec encode_statement(const statement& st, string_sink& sink, const fast_tar
         extras = true;
     }
     if (st.marker) {
-        x.marks = copy_array(sink, st.marker->marks);
-        x.mark_count = static_cast<std::uint32_t>(st.marker->marks.size());
+        // At most k_inline_array marks are copied into the packed block; more are referred to
+        // where the builder made them, or copied into the arena.
+        const std::span<const double> marks = st.marker->marks;
+        marks_far = marks.size() > k_inline_array;
+        x.marks = marks_far ? copy_array(sink, marks) : (marks.empty() ? nullptr : marks.data());
+        x.mark_count = static_cast<std::uint32_t>(marks.size());
         r.bits |= has_marker;
         extras = true;
     }
@@ -246,7 +255,7 @@ stmt_rec encode_statement(const statement& st, string_sink& sink, const fast_tar
             break;
         }
     }
-    if (extras) r.extras = pack_extras(x, suffix, a);
+    if (extras) r.extras = pack_extras(x, suffix, a, marks_far, tags_far);
     return r;
 }
 

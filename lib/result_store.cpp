@@ -98,26 +98,26 @@ const char* input_text::find(std::uint64_t offset) const noexcept {
 
 namespace {
 
+// x_tags and x_marks: the references or the marks follow the fields (inline); x_tags_far and
+// x_marks_far: the fields hold a pointer to them.
 enum extras_field : std::uint16_t {
     x_tags = 1, x_signal_text = 2, x_number = 4, x_marks = 8, x_pattern = 16, x_flags = 32, x_json = 64,
-    x_dest = 128, x_dest_marks = 256, x_suffix = 512,
+    x_dest = 128, x_dest_marks = 256, x_suffix = 512, x_tags_far = 1024, x_marks_far = 2048,
 };
 
 // Writes or reads the fields in mask order, each with memcpy (the packed form has no alignment).
-// X is stmt_extras or const stmt_extras.
+// X is stmt_extras or const stmt_extras. The suffix and the inline arrays come after these.
 template <class X, class Op>
 void each_field(std::uint16_t mask, X& x, Op&& op) {
-    if ((mask & x_tags) != 0) {
+    if ((mask & (x_tags | x_tags_far)) != 0) {
         op(x.tag_base);
-        op(x.tags);
         op(x.tag_count);
     }
+    if ((mask & x_tags_far) != 0) op(x.tags);
     if ((mask & x_signal_text) != 0) op(x.signal_text);
     if ((mask & x_number) != 0) op(x.number);
-    if ((mask & x_marks) != 0) {
-        op(x.marks);
-        op(x.mark_count);
-    }
+    if ((mask & (x_marks | x_marks_far)) != 0) op(x.mark_count);
+    if ((mask & x_marks_far) != 0) op(x.marks);
     if ((mask & x_pattern) != 0) op(x.pattern);
     if ((mask & x_flags) != 0) op(x.flags);
     if ((mask & x_json) != 0) op(x.json);
@@ -133,27 +133,33 @@ void each_field(std::uint16_t mask, X& x, Op&& op) {
 
 // The packed size of each field, by bit (each_field's order).
 constexpr std::size_t k_field_size[] = {
-    sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tags) + sizeof(stmt_extras::tag_count),
+    sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tag_count),
     sizeof(stmt_extras::signal_text),
     sizeof(stmt_extras::number),
-    sizeof(stmt_extras::marks) + sizeof(stmt_extras::mark_count),
+    sizeof(stmt_extras::mark_count),
     sizeof(stmt_extras::pattern),
     sizeof(stmt_extras::flags),
     sizeof(stmt_extras::json),
     sizeof(path_ref::s) + sizeof(path_ref::url),
     sizeof(stmt_extras::dest_marks) + sizeof(stmt_extras::dest_mark_count),
     sizeof(sref),  // the suffix, after the rest
+    sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tag_count) + sizeof(stmt_extras::tags),
+    sizeof(stmt_extras::mark_count) + sizeof(stmt_extras::marks),
 };
-static_assert(std::size(k_field_size) == 10 && x_suffix == 1U << 9);
+static_assert(std::size(k_field_size) == 12 && x_marks_far == 1U << 11);
+
+// Where the inline arrays start in a packed block whose fields end at `end` (the block is then
+// 8-byte aligned).
+constexpr std::size_t inline_arrays_at(std::size_t end) noexcept { return (end + 7) & ~std::size_t{7}; }
 
 }  // namespace
 
-const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a) {
+const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a, bool marks_far, bool tags_far) {
     std::uint16_t mask = 0;
-    if (x.tag_count != 0) mask |= x_tags;
+    if (x.tag_count != 0) mask |= tags_far ? x_tags_far : x_tags;
     if (x.signal_text.n != 0) mask |= x_signal_text;
     if (x.number != 0 || std::signbit(x.number)) mask |= x_number;
-    if (x.marks != nullptr || x.mark_count != 0) mask |= x_marks;
+    if (x.marks != nullptr || x.mark_count != 0) mask |= marks_far ? x_marks_far : x_marks;
     if (x.pattern.n != 0) mask |= x_pattern;
     if (x.flags.n != 0) mask |= x_flags;
     if (x.json.n != 0 || x.json.v != 0) mask |= x_json;
@@ -164,7 +170,11 @@ const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a) {
     // (Not a first each_field pass: g++ -O3 unswitches that into every combination of fields.)
     std::size_t size = sizeof mask;
     for (unsigned m = mask; m != 0; m &= m - 1) size += k_field_size[std::countr_zero(m)];
-    auto* p = static_cast<unsigned char*>(a.allocate(size, 1));
+    const std::size_t mark_bytes = (mask & x_marks) != 0 ? x.mark_count * sizeof(double) : 0;
+    const std::size_t ref_bytes = (mask & x_tags) != 0 ? x.tag_count * sizeof(tag_list::ref) : 0;
+    const std::size_t arrays = inline_arrays_at(size);
+    if (mark_bytes + ref_bytes != 0) size = arrays + mark_bytes + ref_bytes;
+    auto* p = static_cast<unsigned char*>(a.allocate(size, mark_bytes + ref_bytes != 0 ? 8 : 1));
     std::memcpy(p, &mask, sizeof mask);
     unsigned char* w = p + sizeof mask;
     each_field(mask, x, [&w](const auto& f) {
@@ -172,6 +182,11 @@ const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a) {
         w += sizeof f;
     });
     if ((mask & x_suffix) != 0) std::memcpy(w, &suffix, sizeof suffix);
+    // (A few: element by element, no call.)
+    auto* marks = reinterpret_cast<double*>(p + arrays);
+    for (std::size_t i = 0; i < mark_bytes / sizeof(double); ++i) marks[i] = x.marks[i];
+    auto* refs = reinterpret_cast<tag_list::ref*>(p + arrays + mark_bytes);
+    for (std::size_t i = 0; i < ref_bytes / sizeof(tag_list::ref); ++i) refs[i] = x.tags[i];
     return p;
 }
 
@@ -185,7 +200,14 @@ stmt_extras unpack_extras(const unsigned char* p, sref* suffix) noexcept {
         std::memcpy(&f, r, sizeof f);
         r += sizeof f;
     });
-    if ((mask & x_suffix) != 0 && suffix != nullptr) std::memcpy(suffix, r, sizeof *suffix);
+    if ((mask & x_suffix) != 0) {
+        if (suffix != nullptr) std::memcpy(suffix, r, sizeof *suffix);
+        r += sizeof(sref);
+    }
+    const std::size_t mark_bytes = (mask & x_marks) != 0 ? x.mark_count * sizeof(double) : 0;
+    const unsigned char* arrays = p + inline_arrays_at(static_cast<std::size_t>(r - p));
+    if (mark_bytes != 0) x.marks = reinterpret_cast<const double*>(arrays);
+    if ((mask & x_tags) != 0) x.tags = reinterpret_cast<const tag_list::ref*>(arrays + mark_bytes);
     return x;
 }
 

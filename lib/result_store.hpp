@@ -95,8 +95,10 @@ using url_rec = url_fields<sref>;
 using sliced_url = url_fields<url_slice>;
 
 // What a statement has beyond op, suffix, target and body text. In the arena it is packed: a
-// 16-bit mask of the fields present, then those fields, back to back (pack_extras); absent for a
-// plain statement.
+// 16-bit mask of the fields present, then those fields, back to back, then (8-byte aligned) the
+// scope marks and the tags' references when there are at most k_inline_array of each, so that a
+// statement's extras are one block (pack_extras); absent for a plain statement. Longer arrays
+// stay where the builder made them in the arena, and the packed form points at them.
 struct stmt_extras {
     const char* tag_base = nullptr;          // signal::kind_t::tags: the tags' text
     const tag_list::ref* tags = nullptr;     // ... each an offset from tag_base and a length
@@ -111,6 +113,7 @@ struct stmt_extras {
     const double* dest_marks = nullptr;
     std::uint32_t dest_mark_count = 0;
 };
+inline constexpr std::size_t k_inline_array = 16;
 // Every statement zeroes one: keep it under the size at which g++ zeroes with `rep stos`.
 static_assert(sizeof(stmt_extras) < 128);
 
@@ -289,7 +292,10 @@ private:
 // The packed form of `x` and a statement's suffix in `a` (nullptr when they hold nothing), and
 // back. (The suffix is kept apart from stmt_extras, which every statement zeroes: at 128 bytes
 // g++ zeroes it with `rep stos`, which costs more to start than the rest of the encoding.)
-const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a);
+// `marks_far`, `tags_far`: x.marks, x.tags stay where they are (in the arena, for good); else
+// they are copied into the block.
+const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a, bool marks_far = false,
+                                 bool tags_far = false);
 stmt_extras unpack_extras(const unsigned char* p, sref* suffix = nullptr) noexcept;
 // The packed form of `u` in `a` (decode_path reads it back).
 const unsigned char* pack_url(const url_rec& u, arena& a);

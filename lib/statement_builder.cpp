@@ -137,15 +137,16 @@ void result_builder::build_statement(const unit& un, const sink& out) {
     std::optional<visitor_failure> failure;
     if (un.target != 0) failure = build_target(st, un);
     if (!failure && un.scope != 0) {
-        // Straight into the arena (a scope can hold a number per two input bytes): room for one
-        // more number than there are separators or signs.
+        // Room for one more number than there are separators or signs. A few go into the
+        // statement's packed extras (from marks_scratch_); more straight into the arena (a scope
+        // can hold a number per two input bytes), where the record refers to them.
         const std::string_view scope = text(toks[un.scope]);
         const auto most = 1 + static_cast<std::size_t>(
                                   std::count_if(scope.begin(), scope.end(), [](char c) { return c == ',' || c == '-'; }));
-        double* marks = strings_.make_array<double>(most);
+        double* marks = most <= marks_scratch_.size() ? marks_scratch_.data() : strings_.make_array<double>(most);
         const std::size_t n = scope_marks(scope, marks);
         st.marker = line_marker{std::span<const double>(marks, n)};
-        stable_marks_ = marks;
+        if (marks != marks_scratch_.data()) stable_marks_ = marks;
     }
     if (!failure && un.body != 0) failure = build_body(st, un);
     if (failure) {

@@ -2,6 +2,8 @@
 // Op and tier names round-trip; the clean() predicate follows the CLI exit rule.
 #include <catch2/catch_test_macros.hpp>
 
+#include <string>
+
 #include "plurnk/plurnk.hpp"
 
 using namespace plurnk;
@@ -74,4 +76,42 @@ TEST_CASE("a statement whose optional parts are all empty reads back as it was s
     CHECK(m.pattern.empty());
     CHECK(m.flags.empty());
     CHECK(to_json(r).find(R"("op":"COPY")") != std::string::npos);
+}
+
+// A statement's scope marks and tag references: a few are packed with its extras, more stay in
+// an array of their own (result_store.hpp, k_inline_array = 16); either way they read back as
+// parsed, with a suffix beside them, from the result and from a copy built by push_back.
+TEST_CASE("scope marks and tags read back, few or many", "[ast]") {
+    for (const int n : {1, 2, 15, 16, 17, 40}) {
+        INFO(n);
+        std::string tags, marks;
+        for (int i = 0; i < n; ++i) {
+            if (i != 0) {
+                tags.push_back(',');
+                marks.push_back(',');
+            }
+            tags.append(1, 't').append(std::to_string(i));
+            marks.append(std::to_string(i + 1));
+        }
+        std::string in = "<<FINDx[";
+        in.append(tags).append("](src/)<").append(marks).append(">:x:FINDx\n");
+        const parse_result r = parse(in, tier::statements);
+        REQUIRE(r.items.size() == 1);
+        plurnk::item_list copy;
+        copy.push_back(r.items[0]);
+        for (const item& it : {r.items[0], copy[0]}) {
+            const statement& s = std::get<statement>(it);
+            CHECK(s.suffix == "x");
+            REQUIRE(s.marker);
+            REQUIRE(s.marker->marks.size() == static_cast<std::size_t>(n));
+            REQUIRE(s.signal.tags.size() == static_cast<std::size_t>(n));
+            for (int i = 0; i < n; ++i) {
+                CHECK(s.marker->marks[static_cast<std::size_t>(i)] == i + 1);
+                const std::string_view tag = s.signal.tags[static_cast<std::size_t>(i)];
+                CHECK(tag.substr(0, 1) == "t");
+                CHECK(tag.substr(1) == std::to_string(i));
+            }
+        }
+        CHECK(copy[0] == r.items[0]);
+    }
 }
