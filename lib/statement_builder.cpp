@@ -37,12 +37,13 @@ double decimal_value(const char* b, const char* e) noexcept {
 }
 
 // Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`) into `m`, which
-// has room for one more than the literal's `,` and `-`; returns how many.
-std::size_t scope_marks(std::string_view s, double* m) {
+// has room for `cap`: one more than the literal's `,` and `-`, which the lexer's scope rule makes
+// enough (each number after the first follows one); returns how many.
+std::size_t scope_marks(std::string_view s, double* m, std::size_t cap) {
     std::size_t n = 0;
     std::size_t i = 0;
     if (i < s.size() && s[i] == '<') ++i;
-    while (i < s.size() && s[i] != '>') {
+    while (i < s.size() && s[i] != '>' && n < cap) {
         const std::size_t start = i;
         if (s[i] == '-') ++i;
         while (i < s.size() && ascii::is_digit(static_cast<unsigned char>(s[i]))) ++i;
@@ -144,7 +145,7 @@ void result_builder::build_statement(const unit& un, const sink& out) {
         const auto most = 1 + static_cast<std::size_t>(
                                   std::count_if(scope.begin(), scope.end(), [](char c) { return c == ',' || c == '-'; }));
         double* marks = most <= marks_scratch_.size() ? marks_scratch_.data() : strings_.make_array<double>(most);
-        const std::size_t n = scope_marks(scope, marks);
+        const std::size_t n = scope_marks(scope, marks, most);
         st.marker = line_marker{std::span<const double>(marks, n)};
         if (marks != marks_scratch_.data()) stable_marks_ = marks;
     }
