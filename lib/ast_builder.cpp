@@ -347,10 +347,6 @@ void result_builder::add_text(const token& t, const sink& out) {
     items_.back().line = p.line;
     items_.back().column = p.column;
     kinds_.push_back(item_kind::text);
-    if (!out && tier_ != tier::parse) {
-        settle_last(true, out);
-        return;
-    }
     const item it{text_item{text(t), p, sp}};
     settle_last(true, out, &it);
     if (tier_ == tier::parse) near_miss_advisories(std::get<text_item>(it), out);

@@ -328,7 +328,6 @@ parsed_path decode_path(const path_ref& p, const text_resolver& t) {
 statement decode_statement(const item_rec& r, const stmt_rec& s, const text_resolver& t) {
     statement st;
     st.op = s.op;
-
     st.position = position{r.line, r.column};
     st.span = byte_span{r.begin, s.end};
     st.signal.kind = static_cast<signal::kind_t>(s.signal_kind);
