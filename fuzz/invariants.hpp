@@ -78,23 +78,23 @@
 #ifdef PLURNK_FUZZ_SIMDJSON
 #include <simdjson.h>
 #endif
-#if __has_include("work_counter.hpp")
-#include "work_counter.hpp"
+#if __has_include("base/work_counter.hpp")
+#include "base/work_counter.hpp"
 #define PLURNK_FUZZ_HAS_WORK_COUNTER 1
 #endif
-#if __has_include("statement_fast.hpp")
-#include "statement_fast.hpp"
+#if __has_include("syntax/clean_step.hpp")
+#include "syntax/clean_step.hpp"
 #define PLURNK_FUZZ_HAS_STATEMENT_FAST 1
 #endif
-#if __has_include("lexer_fast.hpp")
-#include "lexer.hpp"
-#include "lexer_fast.hpp"
+#if __has_include("lex/statement_reader.hpp")
+#include "lex/lexer.hpp"
+#include "lex/statement_reader.hpp"
 #define PLURNK_FUZZ_HAS_LEXER_FAST 1
 #endif
-#if __has_include("body_fast.hpp")
+#if __has_include("builder/body_fast.hpp")
 #include <cmath>
 
-#include "body_fast.hpp"
+#include "builder/body_fast.hpp"
 #define PLURNK_FUZZ_HAS_BODY_FAST 1
 #endif
 

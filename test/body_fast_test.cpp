@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "body_fast.hpp"
+#include "builder/body_fast.hpp"
 #include "plurnk/plurnk.hpp"
 
 namespace {

@@ -20,8 +20,8 @@
 #include "hostile_shapes.hpp"
 #include "plurnk/plurnk.hpp"
 #include "plurnk/stream.hpp"
-#include "statement_fast.hpp"
-#include "work_counter.hpp"
+#include "syntax/clean_step.hpp"
+#include "base/work_counter.hpp"
 
 namespace {
 

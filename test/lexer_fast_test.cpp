@@ -14,10 +14,10 @@
 
 #include "../fuzz/invariants.hpp"
 #include "hostile_shapes.hpp"
-#include "lexer.hpp"
-#include "lexer_fast.hpp"
+#include "lex/lexer.hpp"
+#include "lex/statement_reader.hpp"
 #include "vectors.hpp"
-#include "work_counter.hpp"
+#include "base/work_counter.hpp"
 
 using namespace plurnk::detail;
 

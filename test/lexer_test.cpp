@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "lexer.hpp"
+#include "lex/lexer.hpp"
 
 using namespace plurnk::detail;
 

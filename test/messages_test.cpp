@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "messages.hpp"
+#include "grammar/messages.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
 

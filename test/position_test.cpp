@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "position.hpp"
-#include "utf8.hpp"
+#include "base/position.hpp"
+#include "base/utf8.hpp"
 
 namespace {
 

@@ -14,8 +14,8 @@
 
 #include "../fuzz/invariants.hpp"
 #include "hostile_shapes.hpp"
-#include "lexer.hpp"
-#include "statement_fast.hpp"
+#include "lex/lexer.hpp"
+#include "syntax/clean_step.hpp"
 #include "vectors.hpp"
 
 using namespace plurnk::detail;

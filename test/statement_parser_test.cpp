@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "error_strategy.hpp"
-#include "lexer.hpp"
-#include "send_prediction.hpp"
-#include "statement_parser.hpp"
+#include "syntax/error_strategy.hpp"
+#include "lex/lexer.hpp"
+#include "syntax/send_prediction.hpp"
+#include "syntax/statement_parser.hpp"
 
 using namespace plurnk::detail;
 using plurnk::tier;

@@ -29,9 +29,9 @@
 
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
-#include "ast_builder.hpp"
+#include "builder/result_builder.hpp"
 #include "plurnk/stream.hpp"
-#include "utf8.hpp"
+#include "base/utf8.hpp"
 
 namespace {
 

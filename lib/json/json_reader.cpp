@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "plurnk/json.hpp"
-#include "ascii.hpp"
-#include "utf8.hpp"
+#include "base/ascii.hpp"
+#include "base/utf8.hpp"
 
 namespace plurnk {
 

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "plurnk/json.hpp"
-#include "utf8.hpp"
+#include "base/utf8.hpp"
 
 namespace plurnk {
 

@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "ascii.hpp"
-#include "utf8.hpp"
+#include "base/ascii.hpp"
+#include "base/utf8.hpp"
 
 namespace plurnk::jsonpath_detail {
 

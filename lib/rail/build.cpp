@@ -19,7 +19,7 @@
 #include <string>
 #include <utility>
 
-#include "ascii.hpp"
+#include "base/ascii.hpp"
 #include "plurnk/rail.hpp"
 
 namespace plurnk::rail {

@@ -6,8 +6,8 @@
 #include <iterator>
 #include <string>
 
-#include "ascii.hpp"
-#include "op_table.hpp"
+#include "base/ascii.hpp"
+#include "grammar/op_table.hpp"
 #include "plurnk/parse.hpp"
 #include "plurnk/rail.hpp"
 

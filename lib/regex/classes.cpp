@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ascii.hpp"
+#include "base/ascii.hpp"
 #include "pattern_parser.hpp"
 
 namespace plurnk::regex_detail {

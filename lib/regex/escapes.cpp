@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ascii.hpp"
+#include "base/ascii.hpp"
 #include "pattern_parser.hpp"
 
 namespace plurnk::regex_detail {

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "utf8.hpp"
+#include "base/utf8.hpp"
 
 namespace plurnk::regex_detail {
 

@@ -28,7 +28,7 @@
 
 #include "pattern_parser.hpp"
 #include "plurnk/validate.hpp"
-#include "utf8.hpp"
+#include "base/utf8.hpp"
 
 namespace plurnk {
 

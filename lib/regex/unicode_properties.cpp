@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "ascii.hpp"
+#include "base/ascii.hpp"
 #include "pattern_parser.hpp"
 
 namespace plurnk::regex_detail {

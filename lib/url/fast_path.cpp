@@ -24,7 +24,7 @@
 #include <string>
 #include <string_view>
 
-#include "ascii.hpp"
+#include "base/ascii.hpp"
 #include "url.hpp"
 
 namespace plurnk::url_detail {

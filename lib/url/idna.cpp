@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "utf8.hpp"
+#include "base/utf8.hpp"
 
 namespace plurnk::url_detail {
 namespace {

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "ascii.hpp"
+#include "base/ascii.hpp"
 #include "fast_path.hpp"
 #include "path_fields.hpp"
 #include "plurnk/path.hpp"

@@ -24,8 +24,8 @@
 #include <utility>
 #include <vector>
 
-#include "ascii.hpp"
-#include "utf8.hpp"
+#include "base/ascii.hpp"
+#include "base/utf8.hpp"
 #include "idna.hpp"
 #include "url.hpp"
 #include "plurnk/path.hpp"

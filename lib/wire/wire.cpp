@@ -11,7 +11,7 @@
 
 #include "plurnk/wire.hpp"
 #include "schema_engine.hpp"
-#include "utf8.hpp"
+#include "base/utf8.hpp"
 
 namespace plurnk::wire {
 

@@ -10,7 +10,7 @@
 
 #include "plurnk/plurnk_wire.h"
 #include "plurnk/wire.hpp"
-#include "op_table.hpp"
+#include "grammar/op_table.hpp"
 
 namespace {
 

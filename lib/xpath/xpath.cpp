@@ -18,9 +18,9 @@
 #include <string>
 #include <string_view>
 
-#include "ascii.hpp"
+#include "base/ascii.hpp"
 #include "plurnk/validate.hpp"
-#include "utf8.hpp"
+#include "base/utf8.hpp"
 #include "xml_chars.hpp"
 
 namespace plurnk {

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+// The passes over the built items (see result_builder.hpp), in the reference's order: the parse
+// tier's advisories as items are made (near-miss op names in text, op-shaped text in a PLAN body,
+// a path in EDIT/COPY/MOVE's tag slot), then at finish() the unparsed tail (with the
+// invented-closer advisory) and the turn shape of the parse tier (BEHAVIOUR §4.3).
+#include <cstring>
+#include <optional>
+#include <string>
+#include <unordered_set>
+
+#include "base/ascii.hpp"
+#include "builder/result_builder.hpp"
+#include "grammar/op_table.hpp"
+
+namespace plurnk::detail {
+
+namespace {
+
+using ascii::is_word_char;
+
+// a-z to A-Z; every other byte unchanged.
+char upper_of(char c) noexcept {
+    return ascii::is_lower(static_cast<unsigned char>(c)) ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+// Whether `upper` is `s` with a-z made A-Z (no copy: `s` may be a megabyte-long tag).
+bool equals_upper(std::string_view upper, std::string_view s) noexcept {
+    if (upper.size() != s.size()) return false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (upper[i] != upper_of(s[i])) return false;
+    }
+    return true;
+}
+
+// The suggestion for a near-miss op name (any case), or nullptr.
+const char* near_miss(std::string_view word) {
+    struct entry {
+        const char* word;
+        const char* suggestion;
+    };
+    static constexpr entry k_map[] = {
+        {"CLOSE", "`<<FOLD`"},   {"HIDE", "`<<FOLD`"},    {"COLLAPSE", "`<<FOLD`"}, {"SHOW", "`<<OPEN`"},
+        {"EXPAND", "`<<OPEN`"},  {"DELETE", "`<<KILL`"},  {"REMOVE", "`<<KILL`"},   {"DROP", "`<<KILL`"},
+        {"GET", "`<<READ`"},     {"FETCH", "`<<READ`"},   {"CAT", "`<<READ`"},      {"WRITE", "`<<EDIT`"},
+        {"CREATE", "`<<EDIT`"},  {"UPDATE", "`<<EDIT`"},  {"SET", "`<<EDIT`"},      {"LIST", "`<<FIND`"},
+        {"SEARCH", "`<<FIND`"},  {"GREP", "`<<FIND`"},    {"QUERY", "`<<FIND`"},    {"RUN", "`<<EXEC`"},
+        {"SHELL", "`<<EXEC`"},   {"SPAWN", "`<<WORK(worker://name)` to spawn a worker"},
+        {"DELEGATE", "`<<WORK(worker://name)` to spawn a worker"},
+    };
+    for (const auto& e : k_map) {
+        if (equals_upper(e.word, word)) return e.suggestion;
+    }
+    return nullptr;
+}
+
+bool path_shaped(std::string_view tag) {
+    if (tag.find('/') != std::string_view::npos) return true;
+    // ends with .<letter><alnum>* and the char before the dot is not '/'
+    std::size_t k = tag.size();
+    while (k > 0 && ascii::is_alnum(static_cast<unsigned char>(tag[k - 1]))) {
+        --k;
+    }
+    if (k == tag.size() || k == 0 || tag[k - 1] != '.') return false;
+    const char first = tag[k];
+    if (!ascii::is_alpha(static_cast<unsigned char>(first))) return false;
+    return !(k >= 2 && tag[k - 2] == '/');
+}
+
+position rec_position(const item_rec& r) noexcept { return position{r.line, r.column}; }
+
+}  // namespace
+
+bool result_builder::is_disposition(std::size_t i) const noexcept {
+    if (kinds_[i] != item_kind::statement) return false;
+    const stmt_rec& s = stmts_[items_[i].aux];
+    return s.op == op::SEND && s.signal_kind == static_cast<std::uint8_t>(signal::kind_t::number) &&
+           s.extras != nullptr && is_disposition_code(unpack_extras(s.extras).number);
+}
+
+// Linear in the text item: the words that follow a ':' are collected once, and positions
+// advance with one forward-moving map.
+void result_builder::near_miss_advisories(const text_item& t, const sink& out) {
+    const std::string_view s = t.text;
+    if (s.size() < 2 || std::memchr(s.data(), '<', s.size() - 1) == nullptr || s.find("<<") == std::string_view::npos) return;
+    // `:Word` at a word boundary closes `<<Word`: the maximal word run after a ':' equals Word.
+    std::unordered_set<std::string_view> closers;
+    for (std::size_t f = s.find(':'); f != std::string_view::npos; f = s.find(':', f + 1)) {
+        std::size_t e = f + 1;
+        while (e < s.size() && is_word_char(static_cast<unsigned char>(s[e]))) ++e;
+        if (e > f + 1) closers.insert(s.substr(f + 1, e - f - 1));
+    }
+    if (closers.empty()) return;
+    position_map pm(s);
+    // A hostile text repeats its word: what a word gets (its advisory's message, interned, or
+    // none) is worked out once for a run of the same word.
+    std::string_view last_word;
+    const char* message = nullptr;
+    for (std::size_t i = s.find("<<"); i != std::string_view::npos && i + 2 < s.size(); i = s.find("<<", i + 1)) {
+        std::size_t k = i + 2;
+        while (k < s.size() && ascii::is_alpha(static_cast<unsigned char>(s[k]))) ++k;
+        if (k == i + 2) continue;
+        const std::string_view word = s.substr(i + 2, k - i - 2);
+        if (last_word.data() == nullptr || word != last_word) {
+            last_word = word;
+            const char* suggestion = near_miss(word);
+            message = suggestion == nullptr || closers.count(word) == 0
+                          ? nullptr
+                          : intern(format_message(message_id::near_miss_op, {{"word", word}, {"suggestion", suggestion}}));
+        }
+        if (message == nullptr) continue;
+        // Position of byte i, across any newlines the item holds (a think block, say).
+        const position in_text = pm.at(i);
+        position p = t.position;
+        if (in_text.line == 1) {
+            p.column += in_text.column;
+        } else {
+            p.line += in_text.line - 1;
+            p.column = in_text.column;
+        }
+        add_diagnostic(new_diagnostic{p, source::parser, severity::warning, {}, message_id::near_miss_op,
+                                      byte_span{t.span.begin + i, t.span.begin + k}, message},
+                       true, out);
+    }
+}
+
+std::optional<new_diagnostic> result_builder::plan_body_advisory(const statement& s) const {
+    if (s.op != op::PLAN || !s.suffix.empty()) return std::nullopt;
+    const auto* body = std::get_if<std::string_view>(&s.body);
+    if (body == nullptr) return std::nullopt;
+    const std::string_view b = *body;
+    for (std::size_t i = b.find("<<"); i != std::string_view::npos; i = b.find("<<", i + 1)) {
+        for (int o = 0; o < k_protocol_op_count; ++o) {
+            const std::string_view name = op_name(static_cast<op>(o));
+            if (b.substr(i + 2, name.size()) != name) continue;
+            const std::size_t e = i + 2 + name.size();
+            if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
+            return new_diagnostic{s.position, source::parser, severity::warning,
+                                  format_message(message_id::plan_body_op_text, {{"op", name}}),
+                                  message_id::plan_body_op_text, s.span};
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<new_diagnostic> result_builder::misplaced_target_advisory(const statement& s) const {
+    if (!traits(s.op).path_tag_advisory) return std::nullopt;
+    if (s.target || has_fast_target_ || s.signal.kind != signal::kind_t::tags) return std::nullopt;
+    for (const auto& tag : s.signal.tags) {
+        if (!path_shaped(tag)) continue;
+        const std::string name = std::string(op_name(s.op)).append(s.suffix);
+        return new_diagnostic{s.position, source::parser, severity::warning,
+                              format_message(message_id::misplaced_target, {{"name", name}, {"tag", tag}}),
+                              message_id::misplaced_target, s.span};
+    }
+    return std::nullopt;
+}
+
+void result_builder::apply_tail() {
+    if (lexed_->final_mode == mode::normal) return;
+    const position from = at(lexed_->last_open_begin);
+    const std::string_view tag = in_.substr(lexed_->open_tag_begin, lexed_->open_tag_end - lexed_->open_tag_begin);
+    const std::string line = std::to_string(from.line);
+    message_id id = message_id::tail_statement_unclosed;
+    switch (lexed_->final_mode) {
+        case mode::body: id = message_id::tail_body_unclosed; break;
+        case mode::signal_tags:
+        case mode::signal_int:
+        case mode::signal_ident: id = message_id::tail_signal_unclosed; break;
+        case mode::target: id = message_id::tail_target_unclosed; break;
+        default: break;
+    }
+    // The invented-closer advisory rides the body reason (its id stays the body's). The reason
+    // quotes the tag twice, and the tag may be most of the input: it is sized once.
+    const std::string_view invented = id == message_id::tail_body_unclosed ? invented_closer(tag) : std::string_view{};
+    std::string reason;
+    reason.reserve(message_size(id, {{"tag", tag}, {"line", line}}) +
+                   (invented.empty() ? 0 : message_size(message_id::tail_invented_closer, {{"name", invented}})));
+    append_message(reason, id, {{"tag", tag}, {"line", line}});
+    if (!invented.empty()) append_message(reason, message_id::tail_invented_closer, {{"name", invented}});
+    keep_items([&](std::size_t i) { return rec_position(items_[i]) < from; });
+    tail_ = unparsed_tail{from, std::move(reason), id, span_of(lexed_->last_open_begin, in_.size())};
+}
+
+// §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
+// unclosed body, when it is not the op's own closer; empty otherwise.
+std::string_view result_builder::invented_closer(std::string_view tag) const {
+    const std::string_view body = in_.substr(lexed_->body_begin);
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        if (body[i] != ':') continue;
+        std::size_t k = i + 1;
+        if (k >= body.size() || !ascii::is_upper(static_cast<unsigned char>(body[k]))) continue;
+        ++k;
+        while (k < body.size() && (ascii::is_upper(static_cast<unsigned char>(body[k])) || ascii::is_digit(static_cast<unsigned char>(body[k])) || body[k] == '_')) ++k;
+        if (k - i - 1 < 2) continue;
+        if (k < body.size() && is_word_char(static_cast<unsigned char>(body[k]))) continue;
+        const std::string_view name = body.substr(i + 1, k - i - 1);
+        return equals_upper(name, tag) ? std::string_view{} : name;
+    }
+    return {};
+}
+
+void result_builder::turn_shape() {
+    bool has_plan = false, has_terminal = false, hard_non_parser = false;
+    const auto parser_error = [this](std::size_t i) {
+        if (kinds_[i] != item_kind::diagnostic) return false;
+        const diag_rec& d = diags_[items_[i].aux];
+        return d.severity() == severity::error && d.source() == source::parser;
+    };
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (kinds_[i] == item_kind::statement) {
+            has_plan = has_plan || stmts_[items_[i].aux].op == op::PLAN;
+            has_terminal = has_terminal || is_disposition(i);
+        } else if (kinds_[i] == item_kind::diagnostic) {
+            const diag_rec& d = diags_[items_[i].aux];
+            if (d.severity() == severity::error && d.source() != source::parser) hard_non_parser = true;
+        }
+    }
+    if (!has_plan || !has_terminal) {
+        std::optional<item_rec> first_removed;
+        std::uint64_t removed_end = 0;
+        keep_items([&](std::size_t i) {
+            if (!parser_error(i)) return true;
+            if (!first_removed) {
+                first_removed = items_[i];
+                removed_end = diags_[items_[i].aux].end();
+            }
+            return false;
+        });
+        if (first_removed && !hard_non_parser) {
+            const message_id id = !has_plan ? message_id::turn_missing_plan : message_id::turn_missing_terminal_send;
+            item_rec rec = *first_removed;
+            rec.aux = static_cast<std::uint32_t>(diags_.size());
+            diags_.push_back(diag_rec::make(removed_end, source::parser, severity::error, id, intern(message_template(id))));
+            items_.push_back(rec);
+            kinds_.push_back(item_kind::diagnostic);
+            note_fired(false);
+        }
+        return;
+    }
+    if (hard_non_parser) return;
+    // Mid-termination: parser hard errors after the first disposition SEND.
+    position terminal{};
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (is_disposition(i)) {
+            terminal = rec_position(items_[i]);
+            break;
+        }
+    }
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (parser_error(i) && terminal < rec_position(items_[i])) {
+            diag_rec& d = diags_[items_[i].aux];
+            d.id = static_cast<std::uint8_t>(message_id::turn_ended_by_send);
+            d.message = intern(message_template(message_id::turn_ended_by_send));
+        }
+    }
+}
+
+}  // namespace plurnk::detail

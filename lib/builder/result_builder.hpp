@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+// The result builder (private header): turns the lexer's and the statement parser's output into
+// the result as it settles (BEHAVIOUR §3-§4). Each statement unit becomes its statement or its
+// first error ("one hard error per statement"), with the typed AST built and validated; text
+// tokens become text items; finish() appends the errors no statement claimed, cuts everything from
+// the unparsed tail on, and runs the turn-shape passes of the `parse` tier. parse() and the push
+// parser share it. Items go straight into compact records (result_store.hpp): a text item is
+// its span and position, a statement refers to the input by offset and keeps only decoded text
+// in the arena, equal messages are stored once. Its jobs live in three files:
+//   result_builder.cpp     error claiming and ordering, item emission, stream release
+//   statement_builder.cpp  a statement unit's tokens -> statement (signal, target, scope, body)
+//   passes.cpp             the advisories, the unparsed tail and the turn shape, in the
+//                          reference's order
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/frozen_log.hpp"
+#include "lex/lexer.hpp"
+#include "grammar/messages.hpp"
+#include "plurnk/parse.hpp"
+#include "base/pod_vector.hpp"
+#include "base/position.hpp"
+#include "store/record_writer.hpp"
+#include "store/result_store.hpp"
+#include "syntax/statement_parser.hpp"
+#include "url/path_fields.hpp"
+
+namespace plurnk::detail {
+
+// A hard error waiting for a statement to claim it. Its diagnostic (the message text above all)
+// is made only when it is reported: most errors of an error-dense input are claimed by a
+// statement that shows another one, or fall into the unparsed tail.
+//
+// A lexer error is kept in 8 bytes (parse() lets the lexer forget its errors once they are taken,
+// and an error-dense statement that stays open holds one per bad character): its text is
+// [begin, begin + len), or ends where long_ends_ says when the flag k_long is set; the token at
+// which it is recorded is in the builder's runs (consecutive errors share it).
+struct pending_lex {
+    static constexpr std::uint8_t k_consumed = 1, k_turn_depth = 2, k_long = 4;
+    std::uint32_t begin;
+    std::uint16_t len;
+    lex_context context;
+    std::uint8_t flags;
+};
+static_assert(sizeof(pending_lex) == 8);
+// The lexer errors from `first` on (up to the next run) are recorded when token `token_index`
+// (counted from tok_base_) is fetched.
+struct lex_run {
+    std::uint32_t first;
+    std::uint32_t token_index;
+};
+// The end of a lexer error flagged k_long (by its index in the builder's list).
+struct long_end {
+    std::uint32_t index;
+    std::uint32_t end;
+};
+// A parser error, by its index in syntax_tree::errors.
+struct pending_syn {
+    std::uint64_t recorded;  // when the reference records it: 2 * fetched token + 1 (a lexer error: 2 * fetched)
+    std::uint32_t offset;
+    std::uint32_t index;
+    bool consumed = false;
+};
+
+// A diagnostic on its way into the records: its message is still a string of its own.
+struct new_diagnostic {
+    position at;
+    plurnk::source source = plurnk::source::parser;
+    plurnk::severity severity = plurnk::severity::error;
+    std::string message;
+    message_id id = message_id::external;
+    byte_span span{};
+    const char* interned = nullptr;  // the message already interned (then `message` is empty)
+};
+
+// parse_options::max_input_bytes, capped at what 32-bit offsets can address.
+inline std::size_t input_limit(const parse_options& o) noexcept {
+    return std::min(o.max_input_bytes, parse_options::k_max_input_bytes);
+}
+
+// parse() with windows of `window` tokens (parse.cpp; SIZE_MAX: the whole input in one). Every
+// window size gives the same result; the tests check that.
+parse_result parse_in_windows(std::string_view input, tier t, const parse_options& options, std::size_t window);
+
+// The last item of a result whose input went past max_input_bytes: where parsing stopped and how
+// much was left out.
+void append_input_limit_error(parse_result& r, position end, std::uint64_t parsed, std::uint64_t total);
+
+// Builds the result from the lexer's and the statement parser's output as they settle: units
+// become statements or their first error, text tokens become text items (each followed by its
+// advisories in the parse tier), in token order. finish() appends the unclaimed errors, cuts the
+// unparsed tail and runs the turn-shape passes. The push parser calls advance() after every
+// chunk; parse() calls it once with everything.
+class result_builder {
+public:
+    using sink = std::function<void(const item&, std::size_t index)>;
+
+    explicit result_builder(tier t) : tier_(t) {}
+
+    // The input text the result will view: parse() sets it before finish(); the push parser
+    // appends what it releases, and the rest before finish().
+    [[nodiscard]] input_text& input() noexcept { return input_; }
+
+// Emits what the first `settled` tokens decide. `in` is the whole input so far.
+    void advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
+                 const sink& out);
+
+// Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
+    parse_result finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out);
+
+// Before the builder is copied (a stream checkpoint): its records so far move to the frozen
+// logs, which the copy then shares instead of duplicating them. Items are complete between
+// advance() calls (only finish() revisits them), and so are the carried errors.
+// Not observable: indices, events and the final result are unchanged.
+    void share();
+
+    // parse(): no item is ever reported before finish() (no sink), so none is marked as reported.
+    void never_fires() noexcept { fires_ = false; }
+
+    // Items and statements built so far (the live ones: those since the last share()).
+    [[nodiscard]] std::size_t live_items() const noexcept { return items_.size(); }
+    [[nodiscard]] std::size_t live_statements() const noexcept { return stmts_.size(); }
+    // Room for the records of `rest` more bytes of input at the density of the `done` bytes
+    // that built the live records past the given counts (and a tenth more; at most an item per
+    // 4 bytes to come), so that they do not grow by copying themselves over and over: parse()
+    // after its first window, a stream after the first piece of a large chunk. Room left unused
+    // is address space that is never touched.
+    void expect_rest(std::size_t done, std::size_t rest, std::size_t items_before, std::size_t statements_before) {
+        if (done == 0 || rest == 0 || items_.size() < items_before || stmts_.size() < statements_before) return;
+        const auto project = [&](std::size_t n) {
+            const double more = static_cast<double>(n) * static_cast<double>(rest) / static_cast<double>(done) * 1.1;
+            return static_cast<std::size_t>(std::min(more, static_cast<double>(rest / 4)));
+        };
+        const std::size_t items = project(items_.size() - items_before);
+        items_.reserve(items_.size() + items);
+        kinds_.reserve(kinds_.size() + items);
+        stmts_.reserve(stmts_.size() + project(stmts_.size() - statements_before));
+    }
+
+    // Before the push parser is copied: positions are made countable from near any offset of its
+    // input so far (`in`), so that the copy does not count them from far back.
+    void mark_positions(std::string_view in) {
+        pos_.rebind(in);
+        pos_.mark_through(in.size());
+    }
+
+    // The position of an offset of the input last passed in (after finish() too).
+    position position_of(std::size_t offset) { return at(offset); }
+
+    // Whether every one of `tokens` tokens and every error has been taken (see release()).
+    [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
+        return next_token_ == tokens && lexed_ != nullptr && lex_seen_ == lexed_->errors.size() &&
+               tree_ != nullptr && syn_seen_ == tree_->errors.size();
+    }
+// The push parser drops `dropped`, the first bytes of its input, and the first `tokens` tokens,
+// whose lexer and parser errors are forgotten too: the errors no statement claimed become
+// diagnostics now (they are reported at finish(), before any later one: they were recorded
+// first), the bytes are kept for the items that view them, and later offsets and token indices
+// count from the cut.
+    void release(std::string_view dropped, std::size_t tokens);
+// parse()'s windows: the lexer's errors so far are taken (advance() took them all) and the
+// lexer forgets them; the builder counts from its next error on.
+    void forget_lexer_errors() noexcept { lex_seen_ = 0; }
+// parse()'s windows: the same for the first `tokens` tokens only (the input stays, and every
+// offset with it).
+    void release_tokens(std::size_t tokens);
+
+private:
+    static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
+
+
+    // --- result_builder.cpp: errors, items, emission ---
+    void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
+    void collect_errors();
+    void collect_lex_error(const lex_error& e);
+    new_diagnostic lex_diagnostic(std::size_t k);
+    new_diagnostic syn_diagnostic(const pending_syn& e);
+    [[nodiscard]] std::uint64_t lex_recorded(std::size_t k) const noexcept;
+    std::size_t claim_lex(std::uint32_t lo, std::uint32_t hi);
+    pending_syn* claim_syn(std::uint32_t lo, std::uint32_t hi);
+    void emit_unit(const unit& un, const sink& out);
+    void append_unclaimed();
+    // Calls f(diagnostic) for each error no statement claimed, in recording order.
+    template <class F>
+    void for_each_unclaimed(F f);
+    // Equal messages share one copy in the arena.
+    const char* intern(std::string_view message);
+    // A diagnostic's records: its diag_rec goes to diags_ now, the item record is returned.
+    item_rec diag_records(const new_diagnostic& d);
+    // Appends an item's records; reports it now when it is final, else at finish().
+    void add_text(const token& t, const sink& out);
+    void add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out);
+    void add_statement(statement& st, const sink& out);
+    // Bookkeeping for the item just placed at the back of the live records; a final one is
+    // reported, as `built` when given (the item its records were made from, equal to their
+    // decoding), else decoded from the records.
+    void settle_last(bool final_now, const sink& out, const item* built = nullptr);
+    [[nodiscard]] text_resolver live_resolver() const noexcept {
+        return text_resolver{&input_, byte_base_, in_};
+    }
+    // Strings inside the current input are referred to by offset; the rest are copied.
+    [[nodiscard]] string_sink live_sink() noexcept {
+        string_sink s(strings_);
+        s.set_live(in_, byte_base_);
+        s.set_input(&input_);
+        s.set_stable_array(stable_marks_);
+        return s;
+    }
+    // The item at live index i (an item not shared yet), as a view.
+    [[nodiscard]] item live_item(std::size_t i) const;
+
+    position at(std::size_t offset) { return pos_.at(offset); }
+    std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }
+    // Byte spans (doc/library.md, "Byte spans"): offsets of the input last passed in, made
+    // absolute (past what the push parser released), and the span of a unit's tokens.
+    byte_span span_of(std::size_t begin, std::size_t end) const noexcept { return {byte_base_ + begin, byte_base_ + end}; }
+    byte_span unit_span(const unit& un) const noexcept {
+        return span_of(lexed_->tokens[un.first].begin, lexed_->tokens[un.last].end);
+    }
+
+    template <class V>
+    static void reserve_for(V& v, std::size_t n) {
+        if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
+    }
+
+    // Keeps the items (and their reported flags) for which keep(index) holds (finish() only, when
+    // every item is in the live vectors).
+    template <class Pred>
+    void keep_items(Pred keep) {
+        std::size_t w = 0;
+        for (std::size_t r = 0; r < items_.size(); ++r) {
+            if (!keep(r)) continue;
+            if (w != r) {
+                items_[w] = items_[r];
+                kinds_[w] = kinds_[r];
+                if (fires_) fired_[w] = fired_[r];
+            }
+            ++w;
+        }
+        items_.resize(w);
+        kinds_.resize(w);
+        if (fires_) fired_.resize(w);
+    }
+
+    // --- statement_builder.cpp: a clean unit -> its statement, from the slots the parser noted ---
+    // Why a well-formed statement is not admitted (source: visitor).
+    struct visitor_failure {
+        std::string message;
+        message_id id;
+    };
+    void build_statement(const unit& un, const sink& out);
+    void build_signal(statement& st, const unit& un);
+    std::optional<visitor_failure> build_target(statement& st, const unit& un);
+    std::optional<visitor_failure> build_body(statement& st, const unit& un);
+
+    // --- passes.cpp: advisories, unparsed tail and turn shape of the parse tier (BEHAVIOUR §4.3) ---
+    void near_miss_advisories(const text_item& t, const sink& out);
+    std::optional<new_diagnostic> plan_body_advisory(const statement& s) const;
+    std::optional<new_diagnostic> misplaced_target_advisory(const statement& s) const;
+    void apply_tail();
+    std::string_view invented_closer(std::string_view tag) const;
+    void turn_shape();
+    [[nodiscard]] bool is_disposition(std::size_t i) const noexcept;
+
+    tier tier_;
+    std::string_view in_;
+    const lex_output* lexed_ = nullptr;
+    const syntax_tree* tree_ = nullptr;
+    position_map pos_{std::string_view{}, true};
+    std::size_t next_token_ = 0;
+    std::size_t lex_seen_ = 0, syn_seen_ = 0;
+    bool has_prev_ = false;                 // the last lexer error (for the cascade collapse):
+    static constexpr std::uint32_t k_no_offset = UINT32_MAX;
+    std::uint32_t prev_offset_ = k_no_offset;  // its offset in the current input, or
+    position prev_pos_{};                   // its position, when its text was released
+    lex_context prev_context_ = lex_context::between_statements;
+    pod_vector<pending_lex> lex_errs_;  // offset order = recording order
+    pod_vector<lex_run> lex_runs_;
+    pod_vector<long_end> long_ends_;
+    std::uint32_t turn_limit_ = 0;      // the limit a turn-depth lexer error names (always the same)
+    pod_vector<pending_syn> syn_errs_;  // offset order
+    std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
+    std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
+    bool finishing_ = false;          // in finish()
+    std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
+    std::size_t byte_base_ = 0;         // input bytes released before the current ones (release())
+
+    // The records. Live vectors hold what was built since the last share(); the frozen logs hold
+    // the rest, shared with copies. A statement's or diagnostic's item record refers to its record
+    // by its index over frozen and live together.
+    pod_vector<item_rec> items_;
+    pod_vector<item_kind> kinds_;
+    pod_vector<char> fired_;  // per item: already reported to the sink (unless !fires_: none is)
+    bool fires_ = true;
+    void note_fired(bool fired) {
+        if (fires_) fired_.push_back(fired ? 1 : 0);
+    }
+    pod_vector<stmt_rec> stmts_;
+    pod_vector<diag_rec> diags_;
+    pod_vector<item_rec> carried_;  // unclaimed errors of released input, in recording order (their
+                                    // diag_recs are in diags_ already)
+    frozen_log<item_rec> frozen_items_;
+    frozen_log<item_kind> frozen_kinds_;
+    frozen_log<char> frozen_fired_;
+    frozen_log<stmt_rec> frozen_stmts_;
+    frozen_log<diag_rec> frozen_diags_;
+    frozen_log<item_rec> frozen_carried_;
+    bool index_known_ = true;
+    std::optional<unparsed_tail> tail_;
+
+    arena strings_;  // decoded text (its chunks are shared with copies, see arena)
+    input_text input_;
+    // Recently interned messages (a direct-mapped cache: hostile input repeats a few messages).
+    struct interned {
+        std::size_t hash = 0;
+        const char* s = nullptr;
+    };
+    std::array<interned, 64> intern_{};
+    // Parser errors' interned messages and classes by syntax_error::key(): an error-dense input
+    // repeats a few, and each is rendered once instead of once per error.
+    struct syntax_message {
+        syntax_error::message_key key{};
+        const char* s = nullptr;
+        message_id id = message_id::external;
+    };
+    std::array<syntax_message, 16> syntax_messages_{};
+    // The same for lexer errors, by context and offending text (when it is short): a run of
+    // errors repeats a few characters in a few contexts.
+    struct lex_message {
+        lex_context context{};
+        std::uint8_t len = 0;
+        std::array<char, 14> text{};
+        const char* s = nullptr;
+        message_id id = message_id::external;
+    };
+    std::array<lex_message, 16> lex_messages_{};
+
+    // Reused by build_statement so a statement costs no allocations beyond the AST's own.
+    // The statement being built (its strings view the input or these), inside an item so that an
+    // event reports it as it is, without decoding its records.
+    item building_{std::in_place_type<statement>};
+    // Its target when the targets' fast path read it: the statement's own `target` is then empty
+    // and add_statement encodes this one.
+    bool has_fast_target_ = false;
+    fast_target fast_target_;
+    url_detail::url_parts target_parts_;
+    std::string target_scratch_, body_scratch_;
+    std::vector<std::string_view> tags_scratch_;  // (a tag_list views it while a statement is built)
+    const double* stable_marks_ = nullptr;  // the statement's scope marks, when built in the arena
+    std::array<double, k_inline_array> marks_scratch_{};  // ... else here
+    path_fields path_;             // the target being built
+    selection_fields selection_;   // the COPY/MOVE destination being built
+    std::vector<double> dest_marks_;  // its scope's marks, when selection_fast() reads the body
+    std::optional<std::string> json_;  // the SEND body's JSON being built
+};
+
+}  // namespace plurnk::detail

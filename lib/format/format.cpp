@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+// The canonical producer (include/plurnk/format.hpp). format() writes a statement's parts in slot
+// order after checking, part by part, that the lexer would read each back as written: the signal
+// in the op's signal mode, the target with the three escapes encoded, the scope's numbers in
+// their shortest round-trip decimal form. The suffix is chosen last, from the body text: a body
+// closes early exactly where a ':' is followed by an identifier run equal to OP + suffix, or
+// where the body starts with OP + suffix, blanks and a line break or `<<` (the one-colon empty
+// close), so one scan of the body collects every suffix that would collide and the first safe
+// candidate is taken. format_source() finds each admitted statement's bytes by lexing the input
+// once more: statements are items in token order, each begins at an opener whose position is
+// the statement's and ends at the first close tag after it.
+#include "plurnk/format.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <variant>
+
+#include "lex/lexer.hpp"
+#include "grammar/op_table.hpp"
+#include "base/position.hpp"
+
+namespace plurnk {
+
+namespace {
+
+bool is_ident_char(char c) noexcept {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// The shortest decimal that reads back as `v` (`-?digits(.digits)?`, the scope and signal
+// number syntax); false for infinities and NaN, which have none. Zero is "0", whatever its sign.
+bool append_number(std::string& out, double v) {
+    if (!std::isfinite(v)) return false;
+    if (v == 0) {
+        out += '0';
+        return true;
+    }
+    // The longest fixed form of a double: 309 integer digits, or "0." and 324 decimals, a sign.
+    char buf[512];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+    out.append(buf, r.ptr);
+    return true;
+}
+
+// `<a,b,c>`: false when there is no number or one is not finite.
+bool append_scope(std::string& out, const line_marker& m) {
+    if (m.marks.empty()) return false;
+    out += '<';
+    for (std::size_t i = 0; i < m.marks.size(); ++i) {
+        if (i > 0) out += ',';
+        if (!append_number(out, m.marks[i])) return false;
+    }
+    out += '>';
+    return true;
+}
+
+// Why the tag lexer (SIGNAL_TAGS) would not read `tag` back as one tag, or nullptr.
+const char* tag_problem(std::string_view tag) noexcept {
+    if (tag.empty()) return "is empty";
+    for (const char c : tag) {
+        if (c == ']' || c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            return "holds `]`, `,`, a blank or a line break";
+        }
+    }
+    if (tag.find("<<") != std::string_view::npos) return "holds `<<`";
+    if (tag.back() == '<') return "ends in `<`";
+    return nullptr;
+}
+
+// An EXEC executor: `[A-Za-z_][A-Za-z0-9_.+-]*` (SIGNAL_IDENT).
+bool is_executor(std::string_view s) noexcept {
+    if (s.empty()) return false;
+    const char c = s.front();
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_')) return false;
+    return std::all_of(s.begin() + 1, s.end(), [](char d) { return is_ident_char(d) || d == '.' || d == '+' || d == '-'; });
+}
+
+// Why the target lexer would not read `raw` (decoded text), escapes encoded, back, or nullptr.
+// The three escapes make `\`, `(` and `)` safe; a line break ends the slot, and a `<` is read
+// as a pair with the character after it, which may not be `<`, an escape's backslash or a
+// parenthesis (nor the slot's end).
+const char* target_problem(std::string_view raw) noexcept {
+    if (raw.empty()) return "is empty";
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        const char c = raw[i];
+        if (c == '\r' || c == '\n') return "holds a line break";
+        if (c != '<') continue;
+        if (i + 1 == raw.size()) return "ends in `<`";
+        const char f = raw[i + 1];
+        if (f == '<' || f == '\\' || f == '(' || f == ')') return "holds `<` before `<`, `\\`, `(` or `)`";
+    }
+    return nullptr;
+}
+
+// SPEC §path-parentheses: `\` -> `\\`, `(` -> `\(`, `)` -> `\)`.
+void append_escaped(std::string& out, std::string_view raw) {
+    for (const char c : raw) {
+        if (c == '\\' || c == '(' || c == ')') out += '\\';
+        out += c;
+    }
+}
+
+// A URL target's spelling from its fields (for one built by hand, with an empty raw):
+// scheme://user:password@host:port/path?query#fragment{name: value}...
+std::string compose_url(const parsed_path& p, std::string& why) {
+    std::string s(p.scheme);
+    s += "://";
+    if (p.username || p.password) {
+        s += p.username.value_or("");
+        if (p.password) (s += ':') += *p.password;
+        s += '@';
+    }
+    s += p.hostname.value_or("");
+    if (p.port) (s += ':') += std::to_string(*p.port);
+    s += p.pathname;
+    if (p.query) (s += '?') += *p.query;
+    if (p.fragment) (s += '#') += *p.fragment;
+    if (p.headers) {
+        for (const auto& [name, value] : *p.headers) {
+            const auto blank = [](std::string_view v) {
+                return !v.empty() && (v.front() == ' ' || v.front() == '\t' || v.back() == ' ' || v.back() == '\t');
+            };
+            if (name.empty() || name.find_first_of(":}") != std::string::npos || value.find('}') != std::string::npos ||
+                blank(name) || blank(value)) {
+                why = "a request-metadata block whose name is empty or holds `:` or `}`, whose value holds `}`, "
+                      "or with blanks around them";
+                return {};
+            }
+            (((s += '{') += name) += ": ") += value;
+            s += '}';
+        }
+    }
+    return s;
+}
+
+// The target's text as it goes between the parentheses, or into a COPY/MOVE body (`in_body`,
+// where only the close tag ends it), escapes encoded; false with `why` set when there is none.
+bool append_target(std::string& out, const parsed_path& p, bool in_body, std::string& why) {
+    std::string composed;
+    std::string_view raw = p.raw;
+    if (raw.empty() && p.kind == parsed_path::kind_t::url && !p.scheme.empty()) {
+        composed = compose_url(p, why);
+        if (!why.empty()) return false;
+        raw = composed;
+    }
+    if (const char* problem = in_body ? (raw.empty() ? "is empty" : nullptr) : target_problem(raw)) {
+        why = problem;
+        return false;
+    }
+    append_escaped(out, raw);
+    return true;
+}
+
+enum class signal_slot { tags, number, executor, branch };
+
+signal_slot slot_of(op o) noexcept {
+    switch (o) {
+        case op::SEND:
+        case op::KILL: return signal_slot::number;
+        case op::EXEC: return signal_slot::executor;
+        case op::WORK:
+        case op::FORK: return signal_slot::branch;
+        default: return signal_slot::tags;
+    }
+}
+
+bool has_scope_slot(op o) noexcept {
+    return !(o == op::OPEN || o == op::FOLD || o == op::WORK || o == op::FORK || o == op::KILL);
+}
+
+format_result failure(std::string why) { return format_result{{}, std::move(why)}; }
+
+// The suffixes the body would collide with (see the file comment).
+std::unordered_set<std::string_view> colliding_suffixes(std::string_view name, std::string_view body) {
+    std::unordered_set<std::string_view> out;
+    const auto run_at = [&](std::size_t b) {
+        std::size_t e = b;
+        while (e < body.size() && is_ident_char(body[e])) ++e;
+        return body.substr(b, e - b);
+    };
+    for (std::size_t i = body.find(':'); i != std::string_view::npos; i = body.find(':', i + 1)) {
+        const std::string_view run = run_at(i + 1);
+        if (run.substr(0, name.size()) == name) out.insert(run.substr(name.size()));
+    }
+    if (const std::string_view lead = run_at(0); lead.substr(0, name.size()) == name) {
+        std::size_t k = lead.size();
+        while (k < body.size() && (body[k] == ' ' || body[k] == '\t')) ++k;
+        if (k < body.size() && (body[k] == '\n' || body[k] == '\r' || body.substr(k, 2) == "<<")) {
+            out.insert(lead.substr(name.size()));
+        }
+    }
+    return out;
+}
+
+// The statement's suffix when it is a suffix and safe, else "", "1", "2", ... whichever is
+// first safe (there are at most as many collisions as colons in the body, plus one).
+std::string choose_suffix(std::string_view name, std::string_view own, std::string_view body) {
+    const auto colliding = colliding_suffixes(name, body);
+    if (std::all_of(own.begin(), own.end(), is_ident_char) && colliding.count(own) == 0) return std::string(own);
+    if (colliding.count("") == 0) return {};
+    for (std::size_t n = 1;; ++n) {
+        std::string s = std::to_string(n);
+        if (colliding.count(s) == 0) return s;
+    }
+}
+
+}  // namespace
+
+format_result format(const statement& s) {
+    if (s.op == op::TURN || static_cast<int>(s.op) >= k_op_count) {
+        return failure("TURN wraps a turn; it is not a statement");
+    }
+    const std::string_view name = op_name(s.op);
+    const std::string at = std::string("<<") + std::string(name) + ": ";
+    std::string header;  // the slots
+    std::string why;
+
+    // [signal]
+    const signal_slot slot = slot_of(s.op);
+    switch (s.signal.kind) {
+        case signal::kind_t::none: break;
+        case signal::kind_t::tags:
+            if (slot != signal_slot::tags) return failure(at + "its signal slot takes no tags");
+            header += '[';
+            for (std::size_t i = 0; i < s.signal.tags.size(); ++i) {
+                if (const char* problem = tag_problem(s.signal.tags[i])) {
+                    return failure(at + "tag " + std::to_string(i + 1) + " " + problem);
+                }
+                if (i > 0) header += ',';
+                header += s.signal.tags[i];
+            }
+            header += ']';
+            break;
+        case signal::kind_t::number:
+            if (slot != signal_slot::number) return failure(at + "only SEND and KILL take a number signal");
+            if (!std::isfinite(s.signal.number) || std::trunc(s.signal.number) != s.signal.number) {
+                return failure(at + "the signal code is not an integer");
+            }
+            header += '[';
+            append_number(header, s.signal.number);
+            header += ']';
+            break;
+        case signal::kind_t::text:
+            if (slot == signal_slot::executor) {
+                if (!is_executor(s.signal.text)) return failure(at + "the executor is not `[A-Za-z_][A-Za-z0-9_.+-]*`");
+            } else if (slot == signal_slot::branch) {
+                if (const char* problem = tag_problem(s.signal.text)) return failure(at + "the branch " + problem);
+            } else {
+                return failure(at + "only EXEC, WORK and FORK take a text signal");
+            }
+            ((header += '[') += s.signal.text) += ']';
+            break;
+    }
+    // (target)
+    if (s.target) {
+        header += '(';
+        if (!append_target(header, *s.target, false, why)) return failure(at + "the target " + why);
+        header += ')';
+    }
+    // <scope>
+    if (s.marker) {
+        if (!has_scope_slot(s.op)) return failure(at + "it has no scope slot");
+        if (s.op == op::SEND && !(s.signal.kind == signal::kind_t::number && detail::is_disposition_code(s.signal.number))) {
+            return failure(at + "only a terminal SEND (a disposition code signal) takes a scope");
+        }
+        if (!append_scope(header, *s.marker)) return failure(at + "the scope has no numbers or one is not finite");
+    }
+    // body
+    std::string composed;
+    std::string_view body;
+    if (const auto* text = std::get_if<std::string_view>(&s.body)) {
+        body = *text;
+    } else if (const auto* m = std::get_if<matcher_body>(&s.body)) {
+        body = m->raw;
+    } else if (const auto* send = std::get_if<send_body>(&s.body)) {
+        body = send->raw;
+    } else if (const auto* sel = std::get_if<resource_selection>(&s.body)) {
+        if (!append_target(composed, sel->target, true, why)) return failure(at + "the destination " + why);
+        if (sel->marker && !append_scope(composed, *sel->marker)) {
+            return failure(at + "the destination scope has no numbers or one is not finite");
+        }
+        body = composed;
+    }
+    if ((s.op == op::WORK || s.op == op::FORK) && body.empty()) return failure(at + "it needs a prompt body");
+
+    const std::string tag = std::string(name) + choose_suffix(name, s.suffix, body);
+    std::string out;
+    out.reserve(2 + tag.size() + header.size() + 1 + body.size() + 1 + tag.size());
+    out += "<<";
+    out += tag;
+    out += header;
+    out += ':';
+    out += body;
+    out += ':';
+    out += tag;
+    return format_result{std::move(out), std::nullopt};
+}
+
+format_result format_turn(const parse_result& r) {
+    std::string out;
+    std::optional<text_item> prev_text;
+    bool first = true;
+    for (std::size_t i = 0; i < r.items.size(); ++i) {
+        const item it = r.items[i];
+        if (std::holds_alternative<diagnostic>(it)) continue;
+        const auto* text = std::get_if<text_item>(&it);
+        if (!first) {
+            const bool same_line = text != nullptr && prev_text && text->position.line != 0 &&
+                                   text->position.line == prev_text->position.line;
+            out += same_line ? ' ' : '\n';
+        }
+        first = false;
+        if (text != nullptr) {
+            out += text->text;
+        } else {
+            format_result f = format(std::get<statement>(it));
+            if (!f) return failure("item " + std::to_string(i) + ": " + *f.error);
+            out += f.text;
+        }
+        prev_text = text != nullptr ? std::optional<text_item>(*text) : std::nullopt;
+    }
+    if (!first) out += '\n';
+    return format_result{std::move(out), std::nullopt};
+}
+
+source_format format_source(std::string_view input, tier t, const parse_options& options) {
+    source_format sf;
+    sf.result = parse(input, t, options);
+    const std::string_view in = input.substr(0, std::min(options.max_input_bytes, parse_options::k_max_input_bytes));
+    const detail::lex_output lexed = detail::lex(in, options.max_turn_depth);
+    const detail::token_vector& toks = lexed.tokens;
+    detail::position_map positions(in);
+    sf.text.reserve(input.size() + input.size() / 8);
+    std::size_t copied = 0;  // bytes of `in` already in the text
+    std::size_t k = 0;       // the token to look at next
+    for (const item& it : sf.result.items) {
+        const auto* s = std::get_if<statement>(&it);
+        if (s == nullptr) continue;
+        // The opener written at the statement's position, then the first close tag after it.
+        while (k < toks.size() &&
+               !(toks[k].kind == detail::tok::opener && toks[k].op != op::TURN && positions.at(toks[k].begin) == s->position)) {
+            ++k;
+        }
+        std::size_t close = k;
+        while (close < toks.size() && toks[close].kind != detail::tok::close_tag) ++close;
+        if (close == toks.size()) break;  // (not reached: every statement is a closed unit)
+        const format_result f = format(*s);
+        if (f) {
+            sf.text.append(in.substr(copied, toks[k].begin - copied));
+            sf.text += f.text;
+            copied = toks[close].end;
+        }
+        k = close + 1;
+    }
+    sf.text.append(input.substr(copied));
+    sf.changed = sf.text != input;
+    return sf;
+}
+
+}  // namespace plurnk

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Small AST helpers: op names and the clean-result predicate.
+#include "plurnk/ast.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "grammar/op_table.hpp"
+#include "store/result_store.hpp"
+#include "plurnk/parse.hpp"
+#include "base/utf8.hpp"
+
+namespace plurnk {
+
+namespace {
+constexpr std::array<const char*, 4> k_tier_names = {"parse", "statements", "log", "client"};
+}  // namespace
+
+// (the keywords are string literals, so their data is NUL-terminated)
+const char* op_name(op o) noexcept { return detail::traits(o).keyword.data(); }
+
+std::optional<op> op_from_name(std::string_view word) noexcept {
+    for (const detail::op_traits& t : detail::k_ops) {
+        if (word == t.keyword) return t.op;
+    }
+    return std::nullopt;
+}
+
+bool parse_result::clean() const noexcept {
+    if (tail) return false;
+    const detail::result_store* s = items.store();
+    if (s == nullptr) return true;
+    return std::none_of(s->kinds.begin(), s->kinds.end(),
+                        [](detail::item_kind k) { return k == detail::item_kind::diagnostic; });
+}
+
+std::size_t first_invalid_utf8(std::string_view input) noexcept {
+    for (std::size_t i = 0; i < input.size();) {
+        const std::size_t len = detail::utf8_sequence_length(input, i);
+        if (len == 0) return i;
+        i += len;
+    }
+    return std::string_view::npos;
+}
+
+const char* tier_name(tier t) noexcept { return k_tier_names[static_cast<std::size_t>(t)]; }
+
+std::optional<tier> tier_from_name(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < k_tier_names.size(); ++i) {
+        if (name == k_tier_names[i]) return static_cast<tier>(i);
+    }
+    return std::nullopt;
+}
+
+}  // namespace plurnk

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// The PLURNK lexer (BEHAVIOUR §1). One pass over the input with a small mode enum: DEFAULT
+// (between statements), SLOTS (after an opener), the three signal modes, TARGET and BODY; plus an
+// explicit stack of open TURN suffixes. It imitates the reference ANTLR lexer exactly where that
+// shows: longest match between competing rules, and on a character no rule accepts one error whose
+// text runs from the failed token's start through the failing character, after which lexing
+// resumes after that character in the same mode. Body text, the hot path, is scanned with memchr
+// for ':' followed by a compare against the open tag.
+//
+// The same code lexes a growing input for the push parser: every look past the end of the input
+// marks the step, and a marked step is undone (its token is not yet stable) until more input or the
+// end arrives. Every token kind that can be long (text, target and body runs, tags, executors,
+// integers, scopes, opener suffixes, the close-tag and TURN-suffix compares, the blanks after a
+// one-colon close) remembers how far an undone attempt got, so a long token arriving a few bytes
+// at a time is still scanned once; and the search for a reasoning enclosure's closer remembers
+// where the next closer is (or that there is none so far), so a run of unclosed openers costs
+// one search, not one per opener. The step undone last may go to sleep (stream_lexer::advance()):
+// while new bytes cannot change it (none of its run's wake set, a literal that keeps matching, a
+// keyword still short of its bytes), advance() checks them inline and runs no step. The push
+// parser may ask the lexer to pause after a close tag, to release what came before.
+// work_counter.hpp counts the bytes examined.
+#include "lex/lexer_state.hpp"
+
+namespace plurnk::detail {
+
+
+// DEFAULT: openers, whitespace, reasoning enclosures, TURN closers, text.
+void stream_lexer::impl::lex_default() {
+    const std::size_t start = i_;
+    const unsigned char c = at(i_);
+    if (is_whitespace(c)) {
+        while (avail(i_) && is_whitespace(at(i_))) ++i_;
+        return;
+    }
+    if (c == '<' && has(i_ + 1) && at(i_ + 1) == '<') {
+        const int kw = keyword_at(i_ + 2);
+        if (kw >= 0) {
+            const std::size_t e = run_end(h_opener, start, i_ + 6, [](unsigned char b) { return k_word_chars[b]; });
+            op_ = static_cast<plurnk::op>(kw);
+            emit(tok::opener, start, e);
+            out_.last_open_begin = static_cast<std::uint32_t>(start);
+            out_.open_tag_begin = tag_b_ = static_cast<std::uint32_t>(start + 2);
+            out_.open_tag_end = tag_e_ = static_cast<std::uint32_t>(e);
+            i_ = e;
+            mode_ = mode::slots;
+            // The rest of a well-formed statement in this step too, or later (statement_reader.cpp).
+            if (fast_ && !hit_end_) start_statement();
+            return;
+        }
+    }
+    const std::size_t text_end = scan_text(i_);
+    // Competing rules that may be longer: a complete reasoning enclosure, a TURN closer.
+    std::size_t special_end = 0;
+    if (c == '<') {
+        special_end = enclosure_end(i_);
+    } else if (c == ':' && !turn_stack_.empty()) {
+        special_end = close_turn_end(i_);
+    }
+    if (special_end > 0 && special_end >= text_end) {
+        if (c == ':') {
+            op_ = plurnk::op::TURN;
+            emit(tok::close_turn, start, special_end);
+            turn_stack_.pop_back();
+        } else {
+            emit(tok::text, start, special_end);
+        }
+        i_ = special_end;
+        return;
+    }
+    if (text_end == start) {
+        fail(start, start + 1, lex_context::between_statements);
+        return;
+    }
+    emit(tok::text, start, text_end);
+    i_ = text_end;
+}
+
+
+// End of the maximal TEXT run starting at `start` (BEHAVIOUR §1.1 rule 5).
+std::size_t stream_lexer::impl::scan_text(std::size_t start) noexcept {
+    run_hint& hint = hints_[h_text];
+    std::size_t k = (hint.start == start) ? hint.k : start;
+    for (;;) {
+        // Bytes that are neither whitespace nor '<' only extend the run.
+        while (k < s_.size() && !k_wake_text[at(k)]) ++k;
+        const bool was_hit = hit_end_;
+        hit_end_ = false;
+        const std::size_t before = k;
+        if (!has(k)) {
+            if (hit_end_) hint = run_hint{start, k, 0};  // the run reached the end: resume here
+            hit_end_ = hit_end_ || was_hit;
+            break;
+        }
+        const unsigned char c = at(k);
+        bool stop = false;
+        if (is_whitespace(c)) {
+            stop = true;
+        } else if (c == '<') {
+            if (!has(k + 1)) {
+                stop = true;
+            } else if (at(k + 1) == '<') {
+                if (keyword_at(k + 2) >= 0) {
+                    stop = true;
+                } else {
+                    k += 2;
+                }
+            } else {
+                k += 2;
+            }
+        } else {
+            ++k;
+        }
+        if (hit_end_) {
+            // This iteration needs input that has not arrived: remember where it began.
+            hint = run_hint{start, before, 0};
+            return before;
+        }
+        hit_end_ = was_hit;
+        if (stop) break;
+    }
+    return k;
+}
+
+
+// End of a complete `<think>…</think>` or `<|channel>…<channel|>` at k, or 0.
+std::size_t stream_lexer::impl::enclosure_end(std::size_t k) noexcept {
+    static constexpr std::string_view k_pairs[2][2] = {{"<think>", "</think>"}, {"<|channel>", "<channel|>"}};
+    for (std::size_t n = 0; n < 2; ++n) {
+        if (!starts_with(k, k_pairs[n][0])) continue;
+        const std::size_t close = next_closer(closers_[n], k + k_pairs[n][0].size(), k_pairs[n][1]);
+        if (close != k_none) return close + k_pairs[n][1].size();
+        if (!finished_) hit_end_ = true;
+        return 0;
+    }
+    return 0;
+}
+
+
+// The first `closer` starting at or after q, or k_none. Queries move forward (openers come in
+// input order; a retried step asks the same q again), so with the memo each byte is searched
+// about once however many openers share one closer, or none.
+std::size_t stream_lexer::impl::next_closer(closer_memo& m, std::size_t q, std::string_view closer) noexcept {
+    if (m.from != k_none && q >= m.from) {
+        if (m.at != k_none && m.at >= q) return m.at;
+        if (m.at == k_none && m.searched > q) q = m.searched;  // none in [q, searched)
+        else m.from = q;
+    } else {
+        m.from = q;
+    }
+    const std::size_t close = q < s_.size() ? s_.find(closer, q) : std::string_view::npos;
+    if constexpr (k_work_counter) examined_ += (close == std::string_view::npos ? s_.size() : close + closer.size()) - std::min(q, s_.size());
+    if (close != std::string_view::npos) {
+        m.at = close;
+        return close;
+    }
+    m.at = k_none;
+    // A closer starting before size - |closer| + 1 would have fit: those starts are checked.
+    const std::size_t fit = s_.size() >= closer.size() ? s_.size() - closer.size() + 1 : 0;
+    m.searched = std::max(q, fit);
+    if (m.from > m.searched) m.from = m.searched;
+    return k_none;
+}
+
+
+// End of `:TURN<suffix>` closing the innermost open TURN at k, or 0.
+std::size_t stream_lexer::impl::close_turn_end(std::size_t k) noexcept {
+    const std::string_view suffix = suffix_of(turn_stack_.back());
+    if (!starts_with(k + 1, traits(plurnk::op::TURN).keyword)) return 0;
+    if (!starts_with_resumable(h_turn_suffix, k + 5, suffix)) return 0;
+    const std::size_t e = k + 5 + suffix.size();
+    if (has(e) && is_word_char(at(e))) return 0;
+    return e;
+}
+
+stream_lexer::stream_lexer(std::size_t max_turn_depth) : impl_(new impl(max_turn_depth)) {}
+stream_lexer::~stream_lexer() { delete impl_; }
+stream_lexer::stream_lexer(const stream_lexer& other) : impl_(new impl(*other.impl_)) {}
+stream_lexer& stream_lexer::operator=(const stream_lexer& other) {
+    if (this != &other) *impl_ = *other.impl_;
+    return *this;
+}
+// Out of line (stream_lexer::advance() is inline): a step asleep first takes the bytes seen
+// since it stalled, then the steps run, and the step undone last (if any) may go to sleep.
+void stream_lexer::advance_steps(std::string_view input, bool finished, std::size_t pause_at) {
+    if (sleep_ != sleep_kind::awake) impl_->resume(seen_);
+    paused_ = impl_->advance(input, finished, pause_at);
+    if (paused_) {
+        sleep_ = sleep_kind::awake;  // no step was undone
+    } else {
+        impl_->sleep(*this);
+    }
+}
+const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
+std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
+
+bool stream_lexer::can_release(std::string_view input) const noexcept {
+    const impl& m = *impl_;
+    // Between statements (an open TURN's suffix is kept aside), and not inside a UTF-8 sequence
+    // (positions restart counting at the cut).
+    return !m.eof_emitted_ && m.mode_ == mode::normal && m.depth_ == 0 && m.i_ > 0 &&
+           m.i_ <= input.size() && static_cast<unsigned char>(input[m.i_ - 1]) < 0x80;
+}
+
+bool stream_lexer::turns_touched() const noexcept { return !impl_->turn_stack_.empty() || impl_->turn_since_release_; }
+
+std::size_t stream_lexer::release(std::string_view input) {
+    impl& m = *impl_;
+    m.turn_since_release_ = false;
+    const std::size_t cut = m.i_;
+    const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
+    // The open TURNs' suffixes are in the input being dropped: keep their text aside, each once.
+    // Closed TURNs' text stays in the store (a step that closed one can be undone until it
+    // settles) until it is more than what is live, then the store is rebuilt: each kept byte is
+    // copied O(1) times however often input is released.
+    const auto keep = [&input, &m](impl::open_turn& t, std::string& store) {
+        const std::string_view text = m.suffix_of(t, input);
+        t.b = static_cast<std::uint32_t>(store.size());
+        store.append(text);
+        t.e = static_cast<std::uint32_t>(store.size());
+        t.kept = true;
+        return text.size();
+    };
+    std::size_t live = 0, copied = 0;
+    for (impl::open_turn& t : m.turn_stack_) {
+        if (!t.kept) copied += keep(t, m.turn_suffixes_);
+        live += t.e - t.b;
+    }
+    if (m.turn_suffixes_.size() > 2 * live + 256) {
+        std::string store;
+        for (impl::open_turn& t : m.turn_stack_) copied += keep(t, store);
+        m.turn_suffixes_ = std::move(store);
+    }
+    count_bytes(copied);
+    m.i_ = 0;
+    seen_ = seen_ >= cut ? seen_ - cut : 0;
+    until_ = until_ >= cut ? until_ - cut : 0;
+    m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
+    m.defer_scan_ = m.defer_scan_ >= cut ? m.defer_scan_ - cut : 0;
+    for (impl::run_hint& h : m.hints_) {
+        if (h.start != impl::k_none && h.start >= cut) {
+            h.start -= cut;
+            h.k -= cut;
+        } else {
+            h = impl::run_hint{};
+        }
+    }
+    for (impl::closer_memo& c : m.closers_) {
+        if (c.from != impl::k_none && c.from >= cut) {
+            c.from -= cut;
+            if (c.at != impl::k_none) c.at -= cut;
+            c.searched = c.searched >= cut ? c.searched - cut : 0;
+        } else {
+            c = impl::closer_memo{};
+        }
+    }
+    shift(m.tag_b_);
+    shift(m.tag_e_);
+    shift(m.out_.last_open_begin);
+    shift(m.out_.open_tag_begin);
+    shift(m.out_.open_tag_end);
+    shift(m.out_.body_begin);
+    m.out_.tokens.clear();
+    m.out_.errors.clear();
+    m.s_ = {};
+    return cut;
+}
+
+void stream_lexer::set_token_budget(std::size_t n) noexcept {
+    impl_->token_budget_ = n;
+    impl_->stop_after_ = static_cast<std::size_t>(-1);
+}
+void stream_lexer::set_error_budget(std::size_t n) noexcept { impl_->error_budget_ = n; }
+bool stream_lexer::at_end() const noexcept { return impl_->eof_emitted_; }
+void stream_lexer::set_deferral(bool on) noexcept { impl_->defer_ok_ = on; }
+bool stream_lexer::deferring() const noexcept { return impl_->deferring_; }
+void stream_lexer::stop_deferring() noexcept {
+    impl_->deferring_ = false;
+    sleep_ = sleep_kind::awake;
+}
+void stream_lexer::forget_errors() noexcept { impl_->out_.errors.clear(); }
+void stream_lexer::release_tokens() noexcept {
+    impl_->out_.tokens.clear();
+    impl_->out_.errors.clear();
+}
+
+lex_output stream_lexer::take_output() noexcept { return std::move(impl_->out_); }
+void stream_lexer::reserve_tokens(std::size_t n) { impl_->out_.tokens.reserve(n); }
+
+work_counts& work() noexcept {
+    thread_local work_counts counts;
+    return counts;
+}
+
+lex_output lex(std::string_view input, std::size_t max_turn_depth) {
+    stream_lexer l(max_turn_depth);
+    // Room for the densest common shapes (a token per 3 bytes): untouched reserve is only address
+    // space, while growing copies every token and touches twice the memory.
+    l.reserve_tokens(input.size() / 3 + 4);
+    l.advance(input, true);
+    return l.take_output();
+}
+
+}  // namespace plurnk::detail

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// The PLURNK lexer (BEHAVIOUR §1): a single-pass, mode-switching scanner over a byte view.
+// Private header.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grammar/messages.hpp"
+#include "plurnk/ast.hpp"
+#include "base/pod_vector.hpp"
+#include "base/work_counter.hpp"
+
+namespace plurnk::detail {
+
+enum class tok : std::uint8_t {
+    opener,       // <<OPsuffix (DEFAULT)
+    text,         // text between statements (DEFAULT), incl. reasoning enclosures
+    close_turn,   // :TURNsuffix (DEFAULT, a TURN body open)
+    lbrack,       // [ (SLOTS)
+    lparen,       // ( (SLOTS)
+    scope,        // <1,2> (SLOTS)
+    colon,        // : body fence (SLOTS)
+    close_tag,    // :OPsuffix (BODY, or the one-colon close in SLOTS)
+    tag,          // SIGNAL_TAGS
+    comma,        // SIGNAL_TAGS
+    rbrack,       // ] (all signal modes)
+    disposition,  // one of the disposition codes (SIGNAL_INT; op_table.hpp)
+    integer,      // -?digits (SIGNAL_INT)
+    ident,        // executor (SIGNAL_IDENT)
+    target_text,  // target content run or escape (TARGET)
+    rparen,       // ) closing the target (TARGET)
+    body_text,    // body content (BODY)
+    eof,
+};
+
+// The first ':' at or after k in `input` that starts `tag` (an open tag), or may once more input
+// arrives (the input ends inside the compare); input.size() when there is none. `matched` is how
+// many of the tag's bytes follow that ':'. The body's sleep (stream_lexer::body_run_end), the
+// fast path's body and the deferred statement's close search (statement_reader.cpp) share it.
+inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::string_view tag,
+                                  std::size_t& matched) noexcept {
+    const std::size_t n = input.size();
+    for (;;) {
+        const void* hit = k < n ? std::memchr(input.data() + k, ':', n - k) : nullptr;
+        if (hit == nullptr) return n;
+        const std::size_t c = static_cast<std::size_t>(static_cast<const char*>(hit) - input.data());
+        std::size_t m = 0;
+        while (m < tag.size() && c + 1 + m < n && input[c + 1 + m] == tag[m]) ++m;
+        if (m == tag.size() || c + 1 + m == n) {
+            matched = m;
+            return c;
+        }
+        k = c + 1;
+    }
+}
+
+enum class mode : std::uint8_t { normal, slots, signal_tags, signal_int, signal_ident, target, body };
+
+// 12 bytes: a statement that stays open holds all of its tokens.
+struct token {
+    std::uint32_t begin = 0;  // byte offsets into the input
+    std::uint32_t end = 0;
+    tok kind = tok::eof;
+    plurnk::op op = plurnk::op::PLAN;  // opener, close_tag, close_turn: the op of the open tag
+};
+static_assert(sizeof(token) == 12);
+// The lexer's tokens: realloc'd, not copied, as they grow (pod_vector.hpp).
+using token_vector = pod_vector<token>;
+
+// A lexer error. The message is built only for the errors that are reported (most of a cascade
+// is collapsed away), so a hostile run of bad characters costs no string per character.
+struct lex_error {
+    std::uint32_t begin = 0;        // offset of the failed token's first char
+    std::uint32_t end = 0;          // end of the offending text (the failing character included)
+    std::uint32_t token_index = 0;  // the token lexed next: the error is recorded when it is fetched
+    std::uint32_t limit = 0;        // the exceeded limit, for a turn-depth error
+    lex_context context = lex_context::between_statements;  // the mode it happened in
+    bool turn_depth = false;        // `<<TURN` past parse_options::max_turn_depth
+
+    // The message class and text (messages.cpp); `input` is the lexed input.
+    [[nodiscard]] message_id id() const noexcept;
+    [[nodiscard]] std::string message(std::string_view input) const;
+};
+
+struct lex_output {
+    token_vector tokens;  // ends with one eof token
+    std::vector<lex_error> errors;
+    mode final_mode = mode::normal;
+    std::uint32_t last_open_begin = 0;  // offset of the last opener (for unparsedTail)
+    std::uint32_t open_tag_begin = 0;   // open tag text (keyword+suffix) of the last opener
+    std::uint32_t open_tag_end = 0;
+    std::uint32_t body_begin = 0;       // first byte of the last body (invented-closer scan)
+};
+
+// Lexes the whole input.
+lex_output lex(std::string_view input, std::size_t max_turn_depth);
+
+// The same lexer over a growing input. advance() emits only tokens that more input cannot change
+// (a step whose decision looked at the end of the input is undone and retried when more arrives;
+// long runs resume where the last attempt stopped, so the total work stays linear). With
+// `finished` it lexes to the end and appends the eof token, exactly as lex() does.
+class stream_lexer {
+public:
+    explicit stream_lexer(std::size_t max_turn_depth);
+    ~stream_lexer();
+    stream_lexer(const stream_lexer&);
+    stream_lexer& operator=(const stream_lexer&);
+
+    // Lexes what `input` (the whole input so far) adds. Inline, for the streamed case where most
+    // feeds do nothing else: the step undone last may be asleep (see sleep_kind), and while the
+    // new bytes cannot wake it no step is tried and undone. Returns whether it ran steps (only
+    // then can there be new tokens). An unfinished input may pause at `pause_at`: lexing stops
+    // after the first close tag that ends there or later (everything before it may then be
+    // released), paused() says so, and the next advance() goes on from there.
+    static constexpr std::size_t k_no_pause = static_cast<std::size_t>(-1);
+    bool advance(std::string_view input, bool finished, std::size_t pause_at = k_no_pause) {
+        if (!finished && stays_asleep(input)) return false;
+        advance_steps(input, finished, pause_at);
+        return true;
+    }
+    // advance() past its inline check, for a caller that made it (stays_asleep() said no).
+    [[gnu::noinline]] void advance_steps(std::string_view input, bool finished, std::size_t pause_at);
+    [[nodiscard]] bool paused() const noexcept { return paused_; }
+    // Whether advance(input, false) would run no step. The short form is for inputs that grew by
+    // at most k_short bytes since the last look, and calls nothing.
+    bool stays_asleep(std::string_view input) noexcept { return sleep_ != sleep_kind::awake && still_asleep<false>(input); }
+    static constexpr std::size_t k_short = 8;
+    bool stays_asleep_short(std::string_view input) noexcept {
+        return sleep_ != sleep_kind::awake && still_asleep<true>(input);
+    }
+    [[nodiscard]] const lex_output& output() const noexcept;
+    // Moves the output out (the lexer is spent afterwards).
+    [[nodiscard]] lex_output take_output() noexcept;
+    void reserve_tokens(std::size_t n);
+    // Offset where the next token will start (everything before it is lexed).
+    [[nodiscard]] std::size_t position() const noexcept;
+    // Whether everything before position() can be dropped: the lexer is between statements (a
+    // TURN may be open). release(input) then drops it: the tokens and errors so far are forgotten
+    // (the caller has taken them), the open TURNs' suffixes are kept aside, and offsets count from
+    // the old position(), which it returns; the caller erases that many bytes from the front of
+    // the input it passes to advance().
+    [[nodiscard]] bool can_release(std::string_view input) const noexcept;
+    // Whether a TURN body may be open, or may have been opened since the last release: when not,
+    // the tokens a release drops open and close no turn.
+    [[nodiscard]] bool turns_touched() const noexcept;
+    std::size_t release(std::string_view input);
+
+    // parse() lexes in windows: advance() stops between two statements once `n` tokens are held (the
+    // eof token comes only when the input is all lexed: at_end() says so), and release_tokens()
+    // forgets the tokens and errors so far (the caller has taken them), keeping the input and
+    // every offset as they are.
+    // (Past a close tag it stops one token later, in normal mode.)
+    void set_token_budget(std::size_t n) noexcept;
+    // And advance() stops anywhere (inside a statement too) once `n` errors are held, so that the
+    // caller can take them and forget_errors().
+    void set_error_budget(std::size_t n) noexcept;
+    [[nodiscard]] bool at_end() const noexcept;
+    void release_tokens() noexcept;
+    // Forgets the errors so far (the caller has taken them); the tokens stay.
+    void forget_errors() noexcept;
+    // A stream may let the lexer defer the rest of a statement after its opener until the
+    // statement's close may have arrived (a ':' and the open tag, and a byte after them), and
+    // then lex it whole (statement_reader.cpp): nothing in it settles before its close anyway. Off by
+    // default; the tokens are the same either way, only emitted later. deferring() says whether
+    // a statement waits now; stop_deferring() has the next advance() lex it at once.
+    void set_deferral(bool on) noexcept;
+    [[nodiscard]] bool deferring() const noexcept;
+    void stop_deferring() noexcept;
+    // A set of bytes, as a table indexed by the byte.
+    using byte_set = std::array<bool, 256>;
+
+private:
+    struct impl;
+
+    // How the step undone last waits for more input: not at all (the next byte may decide it);
+    // in a run that reached the end (a body waiting for its ':', a text or target run, a tag, an
+    // integer, an executor, an opener's suffix, the digits of a scope, the blanks after a
+    // one-colon close), which only the bytes of its wake set can end or change; in the middle of
+    // a literal (a close tag after its ':', a one-colon close), which the byte that matches it
+    // only extends; or on a length (the four keyword bytes after a `<<`, looked at together).
+    enum class sleep_kind : std::uint8_t { awake, run, literal, length };
+
+    // Whether the bytes of `input` past seen_ (Short: at most k_short of them) leave the step
+    // asleep. Those before the first that wakes it are seen either way: the run or the literal
+    // reaches past them.
+    template <bool Short>
+    bool still_asleep(std::string_view input) noexcept {
+        const std::size_t n = input.size();
+        if (n >= wake_at_) return false;
+        std::size_t k = seen_;
+        switch (sleep_) {
+            case sleep_kind::run:
+                if (!Short && body_run_ && n - k > k_short) {  // (a few bytes: no call)
+                    k = body_run_end(input, k);
+                } else {
+                    const byte_set& wake = *wake_;
+                    while (k < n && !wake[static_cast<unsigned char>(input[k])]) ++k;
+                }
+                break;
+            case sleep_kind::literal:
+                // The literal is earlier in the input, lit_shift_ bytes before the compare.
+                while (k < n && k < until_ && input[k] == input[k - lit_shift_]) ++k;
+                break;
+            case sleep_kind::length:
+                if (n < until_) k = n;
+                break;
+            case sleep_kind::awake: break;
+        }
+        count_bytes(k - seen_);
+        seen_ = k;
+        return k == n;
+    }
+    // A body waits for its close tag: a ':' and the open tag (at tag_at_). memchr finds each ':',
+    // and one whose next bytes differ from the tag before the input ends starts no close tag
+    // (lex_body() would skip it too). Returns where the lexer must look: the first ':' that
+    // starts the tag or may, or the end.
+    std::size_t body_run_end(std::string_view input, std::size_t k) const noexcept {
+        std::size_t matched = 0;
+        return next_tag_colon(input, k, input.substr(tag_at_, tag_len_), matched);
+    }
+    bool paused_ = false;              // the last advance() paused (see advance())
+    sleep_kind sleep_ = sleep_kind::awake;
+    bool body_run_ = false;            // run: a body (its wake set is ':' and it checks the tag)
+    const byte_set* wake_ = nullptr;   // run: its wake set
+    std::size_t tag_at_ = 0;           // body: where the open tag is in the input
+    std::size_t tag_len_ = 0;          // body: its length
+    std::size_t until_ = 0;            // literal: where it ends; length: the input size that wakes
+    std::size_t lit_shift_ = 0;        // literal: how far before the compare it is
+    std::size_t seen_ = 0;             // asleep: the input looked at (the run or literal reaches here)
+    std::size_t wake_at_ = k_no_pause; // asleep: an input this long wakes it (a deferred statement's limit)
+    impl* impl_;
+};
+
+}  // namespace plurnk::detail

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: MIT
+// The lexer's state and primitives (private header), shared by its two halves: lexer.cpp (the
+// stepping loop, DEFAULT mode between statements, the public API) and modes_statement.cpp (the
+// modes inside a statement: SLOTS, the scope and one-colon close, the three signal modes, TARGET
+// and BODY). See lexer.cpp for how the lexer works.
+#pragma once
+
+#include "lex/lexer.hpp"
+#include "lex/statement_reader.hpp"
+
+#include "base/ascii.hpp"
+#include "grammar/op_table.hpp"
+#include "base/utf8.hpp"
+#include "base/work_counter.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace plurnk::detail {
+
+
+// Four bytes as one number, so a keyword test is sixteen integer compares.
+constexpr std::uint32_t word4(unsigned char a, unsigned char b, unsigned char c, unsigned char d) noexcept {
+    return std::uint32_t{a} | std::uint32_t{b} << 8 | std::uint32_t{c} << 16 | std::uint32_t{d} << 24;
+}
+inline constexpr std::array<std::uint32_t, k_op_count> k_keyword_words = [] {
+    std::array<std::uint32_t, k_op_count> w{};
+    for (std::size_t n = 0; n < k_op_count; ++n) {
+        const std::string_view k = k_ops[n].keyword;
+        w[n] = word4(static_cast<unsigned char>(k[0]), static_cast<unsigned char>(k[1]),
+                     static_cast<unsigned char>(k[2]), static_cast<unsigned char>(k[3]));
+    }
+    return w;
+}();
+
+// The mode `[` enters: by the shape of the op's signal (op_table.hpp).
+constexpr mode signal_mode(plurnk::op o) noexcept {
+    switch (traits(o).signal) {
+        case signal_shape::integer:
+        case signal_shape::kill_integer:
+        case signal_shape::disposition: return mode::signal_int;
+        case signal_shape::ident: return mode::signal_ident;
+        case signal_shape::tags:
+        case signal_shape::branch: return mode::signal_tags;
+    }
+    return mode::signal_tags;
+}
+
+// (the character classes are ascii.hpp's)
+using ascii::is_digit;
+using ascii::is_whitespace;
+using ascii::is_word_char;  // an identifier character: op suffixes, executors
+
+// The wake sets of the runs a stalled step can sleep in (stream_lexer::advance(); sleep()
+// below says when each applies): the bytes that could end the run or change how it ends.
+constexpr stream_lexer::byte_set byte_set_of(bool (*in)(unsigned char)) noexcept {
+    stream_lexer::byte_set s{};
+    for (int c = 0; c < 256; ++c) s[static_cast<std::size_t>(c)] = in(static_cast<unsigned char>(c));
+    return s;
+}
+// lex_body(): only a ':' can start the close tag.
+inline constexpr stream_lexer::byte_set k_wake_body = byte_set_of([](unsigned char c) { return c == ':'; });
+// lex_target(): escapes, parentheses, line ends and '<' (which may start a stop pair).
+inline constexpr stream_lexer::byte_set k_wake_target = byte_set_of([](unsigned char c) {
+    return c == '\\' || c == '(' || c == ')' || c == '\r' || c == '\n' || c == '<';
+});
+// scan_text(): whitespace ends the run, '<' may start an opener.
+inline constexpr stream_lexer::byte_set k_wake_text =
+    byte_set_of([](unsigned char c) { return is_whitespace(c) || c == '<'; });
+// lex_signal_tags(): the stops of a tag, and '<' (the byte after it decides).
+inline constexpr stream_lexer::byte_set k_wake_tag = byte_set_of([](unsigned char c) {
+    return c == ']' || c == ',' || is_whitespace(c) || c == '<';
+});
+// The characters of an op name's suffix (`<<READ_x1`): word characters.
+inline constexpr stream_lexer::byte_set k_word_chars = byte_set_of([](unsigned char c) { return is_word_char(c); });
+// Integers and the digits of a scope: anything but a digit.
+inline constexpr stream_lexer::byte_set k_wake_digits = byte_set_of([](unsigned char c) { return !is_digit(c); });
+// lex_signal_ident(): anything an executor name cannot hold.
+inline constexpr stream_lexer::byte_set k_wake_ident = byte_set_of([](unsigned char c) {
+    return !(is_word_char(c) || c == '.' || c == '+' || c == '-');
+});
+// An opener's suffix: anything but a word character.
+inline constexpr stream_lexer::byte_set k_wake_suffix = byte_set_of([](unsigned char c) { return !is_word_char(c); });
+// The blanks after a one-colon close: anything but a blank.
+inline constexpr stream_lexer::byte_set k_wake_blanks = byte_set_of([](unsigned char c) { return c != ' ' && c != '\t'; });
+
+struct stream_lexer::impl {
+    explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth), fast_(lexer_fast_path()) {}
+
+    // Returns whether it paused (see stream_lexer::advance()).
+    bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause) {
+        s_ = in;
+        finished_ = finished;
+        bool paused = false;
+        bool budget_spent = false;
+        if (!eof_emitted_) {
+            hit_end_ = false;
+            // A statement deferred (statement_reader.cpp) is lexed once its close may be here (or it
+            // is long); read whole, it may end where the lexer pauses.
+            bool wait = deferring_ && !resume_deferred();
+            if (!wait && !finished_ && i_ >= pause_at && mode_ == mode::normal && !out_.tokens.empty() &&
+                out_.tokens.back().kind == tok::close_tag && out_.tokens.size() > deferred_tokens_) {
+                paused = true;
+                wait = true;
+            }
+            deferred_tokens_ = static_cast<std::size_t>(-1);
+            while (!wait && i_ < s_.size()) {
+                // parse()'s windows end between statements, so their tokens can be forgotten.
+                // Not right after a close tag, though, but one token later: a statement's
+                // recovery may read the token after its close, and stopping before it would have
+                // the parser's step undone and the statement parsed again.
+                if (out_.tokens.size() >= token_budget_ && mode_ == mode::normal) {
+                    const bool after_close = !out_.tokens.empty() && out_.tokens.back().kind == tok::close_tag;
+                    if (!after_close || out_.tokens.size() >= stop_after_) {
+                        budget_spent = true;
+                        break;
+                    }
+                    if (stop_after_ == static_cast<std::size_t>(-1)) stop_after_ = out_.tokens.size() + 1;
+                }
+                // Inside a statement too once its errors are many: the caller takes them (an
+                // error-dense statement that stays open would otherwise hold them all here).
+                if (out_.errors.size() >= error_budget_) {
+                    budget_spent = true;
+                    break;
+                }
+                if (finished_) {
+                    // The whole input is here: no step looks past its end (has() marks none),
+                    // so none is undone and none needs a snapshot; and nothing pauses.
+                    step();
+                    continue;
+                }
+                const saved_state saved = save();
+                hit_end_ = false;
+                step();
+                if (hit_end_ && !finished_) {
+                    restore(saved);
+                    break;
+                }
+                if (i_ >= pause_at && mode_ == mode::normal && out_.tokens.size() > saved.tokens &&
+                    out_.tokens.back().kind == tok::close_tag && !finished_) {
+                    paused = true;
+                    break;
+                }
+                if (deferring_) break;  // the opener's step deferred the rest of its statement
+            }
+            if (finished_ && !budget_spent) {
+                emit(tok::eof, s_.size(), s_.size());
+                eof_emitted_ = true;
+                out_.final_mode = mode_;
+            }
+        }
+        if constexpr (k_work_counter) {
+            count_bytes(examined_);
+            count_tokens(emitted_);
+            examined_ = emitted_ = 0;
+        }
+        return paused;
+    }
+
+    std::size_t max_turn_depth_;
+    bool fast_;  // lexer_fast_path() when constructed
+    std::string_view s_;
+    bool finished_ = false;
+    bool eof_emitted_ = false;
+    std::size_t token_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_token_budget
+    std::size_t stop_after_ = static_cast<std::size_t>(-1);  // the budget is spent after a close tag: stop here
+    std::size_t error_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_error_budget
+    bool hit_end_ = false;
+    std::size_t i_ = 0;
+    mode mode_ = mode::normal;
+    plurnk::op op_ = plurnk::op::PLAN;
+    std::uint32_t tag_b_ = 0, tag_e_ = 0;  // open tag (keyword + suffix) of the current statement
+    int depth_ = 0;
+    // An open TURN's suffix: [b, e) of the input, or of turn_suffixes_ once the input before it
+    // was released (the closer is matched against it).
+    struct open_turn {
+        std::uint32_t b = 0, e = 0;
+        bool kept = false;  // in turn_suffixes_
+    };
+    std::vector<open_turn> turn_stack_;  // open TURN suffixes
+    std::string turn_suffixes_;          // the kept ones (only the open TURNs' as of the last release)
+    std::string_view suffix_of(const open_turn& t, std::string_view input) const noexcept {
+        return (t.kept ? std::string_view(turn_suffixes_) : input).substr(t.b, t.e - t.b);
+    }
+    std::string_view suffix_of(const open_turn& t) const noexcept { return suffix_of(t, s_); }
+    bool depth_reported_ = false;  // the max_turn_depth diagnostic is given once per input
+    bool turn_since_release_ = false;  // a TURN body was opened since the last release (an undone
+                                       // step may leave it set: it only ever says "maybe")
+    lex_output out_;
+
+    mutable std::uint64_t examined_ = 0;  // work counter (work_counter.hpp), flushed per advance()
+    std::uint64_t emitted_ = 0;
+
+    // Resume hints for tokens an undone attempt already scanned: valid for the same token start
+    // (the input only grows, so what was scanned stays scanned). An undone step is retried at the
+    // same offset and in the same mode, so one hint per scanner suffices.
+    static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+    std::size_t body_scan_ = 0;
+    struct run_hint {
+        std::size_t start = k_none;
+        std::size_t k = 0;
+        int depth = 0;  // scanner state at k (target depth, scope phase)
+    };
+    enum hint_slot : std::uint8_t {
+        h_text, h_target, h_opener, h_tag, h_int, h_ident, h_scope, h_colon_tag, h_colon_blanks,
+        h_turn_suffix, h_body_tag, h_count
+    };
+    std::array<run_hint, h_count> hints_{};
+
+    // Where the next reasoning-enclosure closer is: no closer starts in [from, at), and one starts
+    // at `at`; or, with at == k_none, none starts before `searched`. One per closer.
+    struct closer_memo {
+        std::size_t from = k_none;
+        std::size_t at = k_none;
+        std::size_t searched = 0;
+    };
+    std::array<closer_memo, 2> closers_{};
+
+    // ---- The step undone last, asleep (stream_lexer::advance()) ----
+    // sleep() says how it waits, when it can tell: the step is a run that reached the end of the
+    // input and nothing else in it looked there; or a literal compare that reached the end; or
+    // a keyword test short of its four bytes. resume() then moves the run's or the compare's
+    // resume point over the bytes that did not wake it.
+    static constexpr std::uint8_t k_body_slot = 0xff;  // asleep_: the body scan, not a hint
+    static constexpr std::uint8_t k_no_slot = 0xfe;    // asleep_: nothing to move
+    static constexpr std::uint8_t k_defer_slot = 0xfd; // asleep_: a deferred statement's close search
+    std::uint8_t asleep_ = k_no_slot;                   // what resume() moves
+
+    // Whether the scan of hint `slot`, for the token at `start`, reached the end of the input.
+    bool stalled_at_end(hint_slot slot, std::size_t start) const noexcept {
+        return hints_[slot].start == start && hints_[slot].k == s_.size();
+    }
+
+    void sleep(stream_lexer& l) noexcept {
+        using kind = stream_lexer::sleep_kind;
+        l.sleep_ = kind::awake;
+        l.seen_ = s_.size();
+        l.wake_at_ = stream_lexer::k_no_pause;
+        if (eof_emitted_ || i_ >= s_.size()) return;
+        const auto run = [&](std::uint8_t slot, const stream_lexer::byte_set& set) {
+            asleep_ = slot;
+            l.sleep_ = kind::run;
+            l.wake_ = &set;
+            l.body_run_ = slot == k_body_slot;
+        };
+        if (deferring_) {  // as a body waits: for a ':' and the open tag, from defer_scan_
+            run(k_defer_slot, k_wake_body);
+            l.body_run_ = true;
+            l.tag_at_ = tag_b_;
+            l.tag_len_ = tag_e_ - tag_b_;
+            l.seen_ = defer_scan_;
+            l.wake_at_ = defer_start_ + k_defer_max;  // or once it is long
+            return;
+        }
+        // The open tag compared from `at` (its first `matched` bytes are), unless it is complete.
+        const auto literal = [&](hint_slot slot, std::size_t at) {
+            const std::size_t len = tag_e_ - tag_b_;
+            if (s_.size() - at >= len) return;
+            asleep_ = slot;
+            l.sleep_ = kind::literal;
+            l.until_ = at + len;
+            l.lit_shift_ = at - tag_b_;
+        };
+        switch (mode_) {
+            case mode::body:
+                if (body_scan_ == s_.size()) {
+                    run(k_body_slot, k_wake_body);
+                    l.tag_at_ = tag_b_;
+                    l.tag_len_ = tag_e_ - tag_b_;
+                } else if (stalled_at_end(h_body_tag, body_scan_ + 1)) {
+                    literal(h_body_tag, body_scan_ + 1);  // the close tag after the ':' at body_scan_
+                }
+                break;
+            case mode::target:
+                if (stalled_at_end(h_target, i_)) run(h_target, k_wake_target);
+                break;
+            case mode::normal:
+                if (stalled_at_end(h_opener, i_)) {
+                    run(h_opener, k_wake_suffix);
+                } else if (s_[i_] != '<' && s_[i_] != ':') {
+                    // (A run starting with '<' or ':' competes with an enclosure or a TURN closer.)
+                    if (stalled_at_end(h_text, i_)) run(h_text, k_wake_text);
+                } else if (s_[i_] == '<' && s_.size() - i_ >= 2 && s_.size() - i_ < 6 && s_[i_ + 1] == '<') {
+                    // keyword_at() looks at the four bytes after `<<` only once all are there.
+                    asleep_ = k_no_slot;
+                    l.sleep_ = kind::length;
+                    l.until_ = i_ + 6;
+                }
+                break;
+            case mode::signal_tags:
+                if (stalled_at_end(h_tag, i_)) run(h_tag, k_wake_tag);
+                break;
+            case mode::signal_int:
+                if (stalled_at_end(h_int, i_)) run(h_int, k_wake_digits);
+                break;
+            case mode::signal_ident:
+                if (stalled_at_end(h_ident, i_)) run(h_ident, k_wake_ident);
+                break;
+            case mode::slots:
+                // lex_scope() in the digits of a number (phase 1 or 2); the blanks after a
+                // one-colon close; the one-colon close's tag.
+                if (stalled_at_end(h_scope, i_) && (hints_[h_scope].depth == 1 || hints_[h_scope].depth == 2)) {
+                    run(h_scope, k_wake_digits);
+                } else if (stalled_at_end(h_colon_blanks, i_)) {
+                    run(h_colon_blanks, k_wake_blanks);
+                } else if (s_[i_] == ':' && op_ != plurnk::op::TURN && stalled_at_end(h_colon_tag, i_ + 1)) {
+                    literal(h_colon_tag, i_ + 1);
+                }
+                break;
+        }
+    }
+
+    // The step asleep is retried: its run or compare reaches `to` (the bytes before did not wake it).
+    void resume(std::size_t to) noexcept {
+        if (asleep_ == k_body_slot) {
+            body_scan_ = to;
+        } else if (asleep_ == k_defer_slot) {
+            defer_scan_ = to;
+        } else if (asleep_ != k_no_slot) {
+            hints_[asleep_].k = to;
+        }
+    }
+
+    struct saved_state {
+        std::size_t i;
+        mode m;
+        plurnk::op o;
+        std::uint32_t tb, te;
+        int depth;
+        std::size_t turns;
+        open_turn turn_top;
+        std::size_t tokens, errors;
+        std::uint32_t last_open_begin, open_tag_begin, open_tag_end, body_begin;
+        bool depth_reported;
+    };
+
+    saved_state save() const {
+        return saved_state{i_, mode_, op_, tag_b_, tag_e_, depth_, turn_stack_.size(),
+                           turn_stack_.empty() ? open_turn{} : turn_stack_.back(),
+                           out_.tokens.size(), out_.errors.size(), out_.last_open_begin, out_.open_tag_begin,
+                           out_.open_tag_end, out_.body_begin, depth_reported_};
+    }
+
+    void restore(const saved_state& st) {
+        i_ = st.i;
+        mode_ = st.m;
+        op_ = st.o;
+        tag_b_ = st.tb;
+        tag_e_ = st.te;
+        depth_ = st.depth;
+        if (turn_stack_.size() > st.turns) turn_stack_.pop_back();
+        if (turn_stack_.size() < st.turns) turn_stack_.push_back(st.turn_top);
+        out_.tokens.resize(st.tokens);
+        out_.errors.resize(st.errors);
+        out_.last_open_begin = st.last_open_begin;
+        out_.open_tag_begin = st.open_tag_begin;
+        out_.open_tag_end = st.open_tag_end;
+        out_.body_begin = st.body_begin;
+        depth_reported_ = st.depth_reported;
+    }
+
+    void step() {
+        switch (mode_) {
+            case mode::normal: lex_default(); break;
+            case mode::slots: lex_slots(); break;
+            case mode::signal_tags: lex_signal_tags(); break;
+            case mode::signal_int: lex_signal_int(); break;
+            case mode::signal_ident: lex_signal_ident(); break;
+            case mode::target: lex_target(); break;
+            case mode::body: lex_body(); break;
+        }
+    }
+
+    unsigned char at(std::size_t k) const noexcept {
+        if constexpr (k_work_counter) ++examined_;
+        return static_cast<unsigned char>(s_[k]);
+    }
+    // Whether s_[k] exists. Asking past the end of an unfinished input marks the step unstable.
+    bool has(std::size_t k) noexcept {
+        if (k < s_.size()) return true;
+        if (!finished_) hit_end_ = true;
+        return false;
+    }
+    // Whether s_[k] exists, for scans whose result cannot change with more input.
+    bool avail(std::size_t k) const noexcept { return k < s_.size(); }
+    // s_.substr(k, lit.size()) == lit, looking at no more than it needs.
+    bool starts_with(std::size_t k, std::string_view lit) noexcept {
+        for (std::size_t n = 0; n < lit.size(); ++n) {
+            if (!has(k + n)) return false;
+            if (at(k + n) != static_cast<unsigned char>(lit[n])) return false;
+        }
+        return true;
+    }
+    // starts_with() for literals that may be long (an open tag, a TURN suffix): when the input
+    // ends inside the compare, the matched length is kept in `h` and the next attempt at the same
+    // k goes on from there.
+    bool starts_with_resumable(hint_slot slot, std::size_t k, std::string_view lit) noexcept {
+        run_hint& h = hints_[slot];
+        std::size_t n = h.start == k ? h.k - k : 0;  // h.k: the first offset not yet compared
+        for (; n < lit.size(); ++n) {
+            if (!has(k + n)) {
+                if (!finished_) h = run_hint{k, k + n, 0};
+                return false;
+            }
+            if (at(k + n) != static_cast<unsigned char>(lit[n])) return false;
+        }
+        return true;
+    }
+    // End of the run of bytes satisfying `pred` from k, for the token starting at `start`; an
+    // attempt that reached the end of an unfinished input is resumed where it stopped.
+    template <class Pred>
+    std::size_t run_end(hint_slot slot, std::size_t start, std::size_t k, Pred pred) noexcept {
+        run_hint& h = hints_[slot];
+        if (h.start == start && h.k > k) k = h.k;
+        // As `while (has(k) && pred(at(k))) ++k;`, with the input's bounds in registers.
+        const char* const p = s_.data();
+        const std::size_t n = s_.size();
+        const std::size_t from = k;
+        while (k < n && pred(static_cast<unsigned char>(p[k]))) ++k;
+        if constexpr (k_work_counter) examined_ += k - from + (k < n ? 1 : 0);
+        if (k >= n && !finished_) {
+            hit_end_ = true;
+            h = run_hint{start, k, 0};
+        }
+        return k;
+    }
+    std::string_view open_tag() const noexcept { return s_.substr(tag_b_, tag_e_ - tag_b_); }
+
+    // Length in bytes of the code point at k (1 for a byte outside a well-formed sequence).
+    std::size_t cp_len(std::size_t k) noexcept {
+        const std::size_t want = utf8_expected_length(at(k));
+        if (want <= 1) return 1;
+        for (std::size_t n = 1; n < want; ++n) {
+            if (!has(k + n)) return 1;
+        }
+        const std::size_t len = utf8_sequence_length(s_, k);
+        return len == 0 ? 1 : len;
+    }
+
+    void emit(tok kind, std::size_t b, std::size_t e) {
+        if constexpr (k_work_counter) ++emitted_;
+        out_.tokens.push_back(token{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), kind, op_});
+    }
+
+    // Records an error for a token that started at `start` and failed at `fail_at` (the failing
+    // character is included when present), then resumes after the failing character, as the
+    // ANTLR lexer's recover() does.
+    void fail(std::size_t start, std::size_t fail_at, lex_context context) {
+        const std::size_t end = has(fail_at) ? fail_at + cp_len(fail_at) : s_.size();
+        lex_error e;
+        e.begin = static_cast<std::uint32_t>(start);
+        e.end = static_cast<std::uint32_t>(end);
+        e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
+        e.context = context;
+        out_.errors.push_back(std::move(e));
+        i_ = end > start ? end : start + 1;
+    }
+
+    // Which keyword (if any) starts at s_[k].
+    int keyword_at(std::size_t k) noexcept {
+        if (!has(k + 3)) return -1;
+        const std::uint32_t w = word4(at(k), at(k + 1), at(k + 2), at(k + 3));
+        for (std::size_t n = 0; n < k_keyword_words.size(); ++n) {
+            if (w == k_keyword_words[n]) return static_cast<int>(n);
+        }
+        return -1;
+    }
+
+    // DEFAULT mode (lexer.cpp)
+    void lex_default();
+    std::size_t scan_text(std::size_t start) noexcept;
+    std::size_t enclosure_end(std::size_t k) noexcept;
+    std::size_t next_closer(closer_memo& m, std::size_t q, std::string_view closer) noexcept;
+    std::size_t close_turn_end(std::size_t k) noexcept;
+
+    // the modes inside a statement (modes_statement.cpp)
+    void lex_slots();
+    void lex_scope();
+    void lex_slot_colon();
+    bool skip_blanks();
+    void close_signal();
+    void lex_signal_tags();
+    void lex_signal_int();
+    void lex_signal_ident();
+    void lex_target();
+    void lex_body();
+    // The rest of a statement after its opener, in one pass, when it is well formed (statement_reader.cpp).
+    bool lex_statement_fast();
+    // After an opener's step: the fast path when the statement's close may be here, else (a
+    // stream that allows it) the rest of the statement deferred until it may be.
+    void start_statement();
+    // Whether a ':' and the open tag, and a byte after them, lie from defer_scan_ on (which then
+    // moves to the first ':' that may still start them, or the end).
+    bool close_arrived() noexcept;
+    // A deferred statement: false while its close has not arrived; else the deferral ends, the
+    // fast path is tried, and the steps go on.
+    bool resume_deferred();
+    bool defer_ok_ = false;       // stream_lexer::set_deferral
+    bool deferring_ = false;      // the statement after the last opener waits (sleep() says how)
+    std::size_t defer_scan_ = 0;  // where close_arrived() looks from
+    std::size_t defer_start_ = 0;  // where the deferred statement's slots start
+    std::size_t deferred_tokens_ = static_cast<std::size_t>(-1);  // tokens before a resume's fast path
+    // A deferred statement longer than this is lexed by the steps from then on, as it arrives:
+    // a stream copied for drafts then re-reads at most this much of it for a draft that closes it.
+    static constexpr std::size_t k_defer_max = 4096;
+};
+
+}  // namespace plurnk::detail

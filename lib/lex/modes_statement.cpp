@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+// The lexer inside a statement (BEHAVIOUR §1): SLOTS after an opener, the `<L>` scope and the
+// one-colon close, the three signal modes, TARGET and BODY. State and primitives: lexer_state.hpp.
+#include "lex/lexer_state.hpp"
+
+namespace plurnk::detail {
+
+
+// SLOTS: header slots after an opener, any order.
+void stream_lexer::impl::lex_slots() {
+    const std::size_t start = i_;
+    const unsigned char c = at(i_);
+    switch (c) {
+        case ' ': case '\t': case '\r': case '\n':
+            while (avail(i_) && is_whitespace(at(i_))) ++i_;
+            return;
+        case '[':
+            emit(tok::lbrack, start, start + 1);
+            ++i_;
+            mode_ = signal_mode(op_);
+            return;
+        case '(':
+            emit(tok::lparen, start, start + 1);
+            ++i_;
+            depth_ = 0;
+            mode_ = mode::target;
+            return;
+        case '<':
+            lex_scope();
+            return;
+        case ':':
+            lex_slot_colon();
+            return;
+        default:
+            fail(start, start, (c == '$' || c == '~' || c == '@') ? lex_context::matcher_redirect : lex_context::slots);
+    }
+}
+
+
+// <scope>: '<' NUM (('-' | ',' | ', ') NUM)* '>' with NUM = '-'? digits ('.' digits)?
+// An attempt that reaches the end of an unfinished input keeps its phase and offset.
+void stream_lexer::impl::lex_scope() {
+    const std::size_t start = i_;
+    run_hint& hint = hints_[h_scope];
+    std::size_t k = start + 1;
+    int phase = 0;  // 0: a NUM starts at k; 1: in its integer digits; 2: in its fraction; 3: separator
+    if (hint.start == start) {
+        k = hint.k;
+        phase = hint.depth;
+    }
+    const auto park = [&](std::size_t at_k, int at_phase) {
+        if (!finished_) hint = run_hint{start, at_k, at_phase};
+    };
+    for (;;) {
+        if (phase == 0) {
+            const std::size_t num = k;
+            if (has(k) && at(k) == '-') ++k;
+            if (!has(k) || !is_digit(at(k))) {
+                if (!avail(k)) park(num, 0);
+                return fail(start, k, lex_context::slots);
+            }
+            phase = 1;
+        }
+        if (phase == 1) {
+            while (has(k) && is_digit(at(k))) ++k;
+            if (!avail(k)) {
+                park(k, 1);
+                return fail(start, k, lex_context::slots);
+            }
+            if (at(k) == '.') {
+                ++k;
+                if (!has(k) || !is_digit(at(k))) {
+                    if (!avail(k)) park(k - 1, 1);
+                    return fail(start, k, lex_context::slots);
+                }
+                phase = 2;
+            }
+        }
+        if (phase == 2) {
+            while (has(k) && is_digit(at(k))) ++k;
+            if (!avail(k)) {
+                park(k, 2);
+                return fail(start, k, lex_context::slots);
+            }
+        }
+        const std::size_t sep = k;
+        if (!has(k)) {
+            park(sep, 3);
+            return fail(start, k, lex_context::slots);
+        }
+        const unsigned char c = at(k);
+        if (c == '>') {
+            emit(tok::scope, start, k + 1);
+            i_ = k + 1;
+            return;
+        }
+        if (c == '-') {
+            ++k;
+        } else if (c == ',') {
+            ++k;
+            if (has(k) && at(k) == ' ') ++k;
+            if (!avail(k)) {
+                park(sep, 3);
+                return fail(start, k, lex_context::slots);
+            }
+        } else {
+            return fail(start, k, lex_context::slots);
+        }
+        phase = 0;
+    }
+}
+
+
+// ':' in SLOTS: the one-colon empty close, a TURN body opener, or the body fence.
+void stream_lexer::impl::lex_slot_colon() {
+    const std::size_t start = i_;
+    if (op_ != plurnk::op::TURN && starts_with_resumable(h_colon_tag, start + 1, open_tag())) {
+        const std::size_t e = start + 1 + (tag_e_ - tag_b_);
+        const std::size_t k = run_end(h_colon_blanks, start, e, [](unsigned char b) { return b == ' ' || b == '\t'; });
+        if (!has(k) || at(k) == '\n' || at(k) == '\r' || (at(k) == '<' && has(k + 1) && at(k + 1) == '<')) {
+            emit(tok::close_tag, start, e);
+            // The blanks [e, k) are whitespace between statements: skip them here, so a long
+            // run is not scanned a second time (by every draft fed to a checkpoint, too).
+            i_ = k;
+            mode_ = mode::normal;
+            return;
+        }
+    }
+    emit(tok::colon, start, start + 1);
+    ++i_;
+    if (op_ == plurnk::op::TURN) {
+        turn_since_release_ = true;
+        if (turn_stack_.size() < max_turn_depth_) {
+            turn_stack_.push_back(open_turn{tag_b_ + 4, tag_e_, false});
+        } else if (!depth_reported_) {
+            // parse_options::max_turn_depth: the body is still lexed as statements, but no
+            // `:TURN` will close it. Said once: a hostile run of openers past the limit would
+            // otherwise double the diagnostics (each opener is a parser error already).
+            depth_reported_ = true;
+            lex_error e;
+            e.begin = e.end = out_.last_open_begin;
+            e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
+            e.context = lex_context::turn_depth;
+            e.turn_depth = true;
+            e.limit = static_cast<std::uint32_t>(max_turn_depth_);
+            out_.errors.push_back(e);
+        }
+        mode_ = mode::normal;
+    } else {
+        out_.body_begin = static_cast<std::uint32_t>(i_);
+        body_scan_ = i_;
+        mode_ = mode::body;
+    }
+}
+
+
+bool stream_lexer::impl::skip_blanks() {
+    if (at(i_) == ' ' || at(i_) == '\t') {
+        while (avail(i_) && (at(i_) == ' ' || at(i_) == '\t')) ++i_;
+        return true;
+    }
+    return false;
+}
+
+
+void stream_lexer::impl::close_signal() {
+    emit(tok::rbrack, i_, i_ + 1);
+    ++i_;
+    mode_ = mode::slots;
+}
+
+
+// SIGNAL_TAGS: comma-separated tags.
+void stream_lexer::impl::lex_signal_tags() {
+    if (skip_blanks()) return;
+    const std::size_t start = i_;
+    const unsigned char c = at(i_);
+    if (c == ']') return close_signal();
+    if (c == ',') {
+        emit(tok::comma, start, start + 1);
+        ++i_;
+        return;
+    }
+    run_hint& hint = hints_[h_tag];
+    std::size_t k = hint.start == start ? hint.k : start;
+    for (;;) {
+        if (!has(k)) {
+            if (!finished_) hint = run_hint{start, k, 0};
+            break;
+        }
+        const unsigned char d = at(k);
+        if (d == ']' || d == ',' || d == '\r' || d == '\n' || d == ' ' || d == '\t') break;
+        if (d == '<') {
+            if (!has(k + 1)) {
+                if (!finished_) hint = run_hint{start, k, 0};
+                break;
+            }
+            const unsigned char f = at(k + 1);
+            if (f == ']' || f == ',' || f == '<' || f == '\r' || f == '\n' || f == ' ' || f == '\t') break;
+            k += 2;
+            continue;
+        }
+        ++k;
+    }
+    if (k == start) {
+        // Only '<' (followed by a stop char or the end), CR or LF get here.
+        return fail(start, c == '<' ? start + 1 : start, lex_context::tags);
+    }
+    emit(tok::tag, start, k);
+    i_ = k;
+}
+
+
+// SIGNAL_INT: SEND/KILL integer or disposition.
+void stream_lexer::impl::lex_signal_int() {
+    if (skip_blanks()) return;
+    const std::size_t start = i_;
+    const unsigned char c = at(i_);
+    if (c == ']') return close_signal();
+    std::size_t k = i_;
+    if (c == '-') ++k;
+    if (!has(k) || !is_digit(at(k))) return fail(start, k, lex_context::integer);
+    k = run_end(h_int, start, k, is_digit);
+    const std::string_view digits = s_.substr(start, k - start);
+    emit(is_disposition_digits(digits) ? tok::disposition : tok::integer, start, k);
+    i_ = k;
+}
+
+
+// SIGNAL_IDENT: EXEC executor.
+void stream_lexer::impl::lex_signal_ident() {
+    if (skip_blanks()) return;
+    const std::size_t start = i_;
+    const unsigned char c = at(i_);
+    if (c == ']') return close_signal();
+    if (ascii::is_alpha(c) || c == '_') {
+        const std::size_t k = run_end(h_ident, start, i_ + 1, [](unsigned char b) {
+            return is_word_char(b) || b == '.' || b == '+' || b == '-';
+        });
+        emit(tok::ident, start, k);
+        i_ = k;
+        return;
+    }
+    fail(start, start, (c == '-' || is_digit(c)) ? lex_context::exec_redirect : lex_context::ident);
+}
+
+
+// TARGET: escapes, balanced parentheses, text runs; ')' at depth 0 closes.
+void stream_lexer::impl::lex_target() {
+    const std::size_t start = i_;
+    std::size_t k = i_;
+    int depth = depth_;
+    run_hint& hint = hints_[h_target];
+    if (hint.start == start) {
+        k = hint.k;
+        depth = hint.depth;
+    }
+    for (;;) {
+        // Bytes outside the wake set are plain text: no decision to make, no look past the end.
+        const std::size_t plain = k;
+        while (k < s_.size() && !k_wake_target[static_cast<unsigned char>(s_[k])]) ++k;
+        if constexpr (k_work_counter) examined_ += k - plain;
+        const std::size_t before = k;
+        const int depth_before = depth;
+        if (!has(k)) {
+            if (hit_end_) hint = run_hint{start, before, depth_before};
+            break;
+        }
+        const unsigned char c = at(k);
+        bool stop = false;
+        if (c == '\\') {
+            // `\\`, `\(` and `\)` are escapes; a lone backslash is plain text.
+            k += (has(k + 1) && (at(k + 1) == '\\' || at(k + 1) == '(' || at(k + 1) == ')')) ? 2 : 1;
+        } else if (c == '(') {
+            ++depth;
+            ++k;
+        } else if (c == ')') {
+            if (depth == 0) {
+                stop = true;
+            } else {
+                --depth;
+                ++k;
+            }
+        } else if (c == '\r' || c == '\n') {
+            stop = true;
+        } else if (c == '<') {
+            if (!has(k + 1)) {
+                stop = true;
+            } else {
+                const unsigned char f = at(k + 1);
+                if (f == '\\' || f == '(' || f == ')' || f == '<' || f == '\r' || f == '\n') {
+                    stop = true;
+                } else {
+                    k += 2;
+                }
+            }
+        } else {
+            ++k;
+        }
+        if (hit_end_) {
+            hint = run_hint{start, before, depth_before};
+            return;
+        }
+        if (stop) break;
+    }
+    if (hit_end_) return;
+    depth_ = depth;
+    if (k > start) {
+        emit(tok::target_text, start, k);
+        i_ = k;
+        // The `)` that stopped the run closes the target: emitted in this step, as the next one
+        // would (it has been looked at already, so nothing past it is).
+        if (depth == 0 && k < s_.size() && s_[k] == ')') {
+            emit(tok::rparen, k, k + 1);
+            ++i_;
+            mode_ = mode::slots;
+        }
+        return;
+    }
+    const unsigned char c = at(start);
+    if (c == ')') {
+        emit(tok::rparen, start, start + 1);
+        ++i_;
+        mode_ = mode::slots;
+        return;
+    }
+    fail(start, c == '<' ? start + 1 : start, lex_context::target);
+}
+
+
+// BODY: opaque text up to the exact close tag (':' + open tag, not followed by an ident char).
+void stream_lexer::impl::lex_body() {
+    const std::size_t start = i_;
+    const std::string_view tag = open_tag();
+    std::size_t k = body_scan_ > start ? body_scan_ : start;
+    for (;;) {
+        const void* hit = k < s_.size() ? std::memchr(s_.data() + k, ':', s_.size() - k) : nullptr;
+        if constexpr (k_work_counter) {
+            examined_ += (hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - s_.data()) + 1 : s_.size()) - std::min(k, s_.size());
+        }
+        if (hit == nullptr) {
+            if (!finished_) {
+                hit_end_ = true;
+                body_scan_ = s_.size();
+                return;
+            }
+            emit(tok::body_text, start, s_.size());
+            i_ = s_.size();
+            return;
+        }
+        k = static_cast<std::size_t>(static_cast<const char*>(hit) - s_.data());
+        const bool was_hit = hit_end_;
+        hit_end_ = false;
+        bool closes = false;
+        if (starts_with_resumable(h_body_tag, k + 1, tag)) {
+            const std::size_t e = k + 1 + tag.size();
+            closes = !(has(e) && is_word_char(at(e)));
+            if (!hit_end_ && closes) {
+                if (k > start) emit(tok::body_text, start, k);
+                emit(tok::close_tag, k, e);
+                i_ = e;
+                mode_ = mode::normal;
+                return;
+            }
+        }
+        if (hit_end_) {
+            body_scan_ = k;  // this ':' is undecided until more input arrives
+            return;
+        }
+        hit_end_ = was_hit;
+        ++k;
+    }
+}
+
+}  // namespace plurnk::detail

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+// The lexer's fast path for a whole statement (BEHAVIOUR §1). Most statements are well formed,
+// and for them the modes inside a statement (modes_statement.cpp) take one step per token, each
+// step with the step loop's bookkeeping around it: about 2,000 instructions for a statement of
+// 60 bytes. Right after an opener, lex_statement_fast() reads the rest of such a statement in one
+// pass (blanks, signal, target, scope, the one-colon close, or the fence, the body and its close
+// tag) and emits the tokens the steps would, leaving the lexer in the state they would.
+//
+// It takes only what it decides without an error, an escape, a nested or stop-paired target, a
+// TURN, or a look at or past the end of the input (so a streamed step never needs undoing for
+// it); anything else it declines before the lexer's state has changed, and the steps lex the
+// statement from its opener's end as they always did. Up to where it declines it reads exactly
+// the tokens the steps then emit, so no statement is scanned more than twice.
+//
+// A growing input (a stream) seldom holds the whole statement when its opener is lexed. The path
+// is tried only once a ':' and the open tag, and a byte after them, have arrived after the
+// opener (close_arrived(), which looks at each byte once); before that, a stream that allows it
+// (stream_lexer::set_deferral) defers the rest of the statement: the lexer sleeps as a body does,
+// waking on a ':' that may start the tag, and reads the statement whole when its close may be
+// there. Nothing inside a statement settles before its close tag, so no event comes later for
+// it. A deferred statement that grows past k_defer_max bytes goes to the steps, which lex it as
+// it arrives: a copy of the stream (a checkpoint) fed a draft that closes it re-reads at most
+// that much. set_lexer_fast_path(false) turns the path off (the differential tests and the fuzz
+// target compare the two).
+#include "lex/statement_reader.hpp"
+
+#include <algorithm>
+
+#include "lex/lexer_state.hpp"
+
+namespace plurnk::detail {
+
+namespace {
+bool fast_path_on = true;
+}  // namespace
+
+void set_lexer_fast_path(bool on) noexcept { fast_path_on = on; }
+bool lexer_fast_path() noexcept { return fast_path_on; }
+
+void stream_lexer::impl::start_statement() {
+    if (op_ == plurnk::op::TURN) return;
+    if (finished_) {
+        lex_statement_fast();
+        return;
+    }
+    // A stream: the path reads the statement only when its close may be here (else it would
+    // decline at the end of the input, and the steps would read the same bytes again).
+    defer_scan_ = i_;
+    if (close_arrived()) {
+        lex_statement_fast();
+    } else if (defer_ok_ && s_.size() - i_ < k_defer_max) {
+        deferring_ = true;
+        defer_start_ = i_;
+    }
+}
+
+bool stream_lexer::impl::close_arrived() noexcept {
+    const std::size_t n = s_.size();
+    const std::string_view tag = open_tag();
+    std::size_t m = 0;
+    const std::size_t c = next_tag_colon(s_, defer_scan_, tag, m);
+    const bool arrived = c < n && m == tag.size() && c + 1 + m < n;  // and the byte after the tag
+    if constexpr (k_work_counter) examined_ += (arrived ? c + 1 + m : n) - std::min(defer_scan_, n);
+    defer_scan_ = c;
+    return arrived;
+}
+
+bool stream_lexer::impl::resume_deferred() {
+    if (finished_ || close_arrived()) {
+        deferring_ = false;
+        deferred_tokens_ = out_.tokens.size();
+        if (mode_ == mode::slots) lex_statement_fast();
+        return true;
+    }
+    if (s_.size() - defer_start_ < k_defer_max) return false;
+    deferring_ = false;  // long: the steps take it from here, as it arrives
+    return true;
+}
+
+bool stream_lexer::impl::lex_statement_fast() {
+    if (op_ == plurnk::op::TURN) return false;
+    const char* const s = s_.data();
+    const std::size_t n = s_.size();
+    const std::size_t start = i_;
+    const std::size_t mark = out_.tokens.size();
+    const std::string_view tag = open_tag();
+    const std::size_t len = tag.size();
+    const auto byte = [s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    // How many bytes of the open tag match at k (fewer when the input ends or a byte differs).
+    const auto tag_match = [&](std::size_t k) {
+        const std::size_t most = std::min(len, n - std::min(k, n));
+        std::size_t m = 0;
+        while (m < most && s[k + m] == tag[m]) ++m;
+        return m;
+    };
+    std::size_t p = start;
+    // What a target and a fence change, put back when the path declines.
+    const int depth = depth_;
+    const std::uint32_t body_begin = out_.body_begin;
+    const std::size_t body_scan = body_scan_;
+    // Nothing emitted stays, and nothing else is changed.
+    const auto decline = [&] {
+        if constexpr (k_work_counter) examined_ += std::min(p + 1, n) - start;
+        out_.tokens.resize(mark);
+        depth_ = depth;
+        out_.body_begin = body_begin;
+        body_scan_ = body_scan;
+        return false;
+    };
+    // The statement ends at `end`: the lexer goes on there, between statements.
+    const auto done = [&](std::size_t end) {
+        if constexpr (k_work_counter) examined_ += std::min(end + 1, n) - start;
+        count_fast_statements(1);
+        i_ = end;
+        mode_ = mode::normal;
+        return true;
+    };
+    for (;;) {
+        if (p >= n) return decline();
+        const unsigned char c = byte(p);
+        if (is_whitespace(c)) {
+            while (p < n && is_whitespace(byte(p))) ++p;
+            continue;
+        }
+        switch (c) {
+            case '(': {  // a target of plain text, closed at depth 0
+                std::size_t q = p + 1;
+                while (q < n && !k_wake_target[byte(q)]) ++q;
+                if (q >= n || s[q] != ')') {
+                    p = q;
+                    return decline();
+                }
+                emit(tok::lparen, p, p + 1);
+                depth_ = 0;
+                if (q > p + 1) emit(tok::target_text, p + 1, q);
+                emit(tok::rparen, q, q + 1);
+                p = q + 1;
+                break;
+            }
+            case '<': {  // a scope: NUM (('-' | ',' | ', ') NUM)* '>', NUM = '-'? digits ('.' digits)?
+                std::size_t q = p + 1;
+                bool closed = false;
+                for (;;) {
+                    if (q < n && s[q] == '-') ++q;
+                    if (q >= n || !is_digit(byte(q))) break;
+                    while (q < n && is_digit(byte(q))) ++q;
+                    if (q < n && s[q] == '.') {
+                        ++q;
+                        if (q >= n || !is_digit(byte(q))) break;
+                        while (q < n && is_digit(byte(q))) ++q;
+                    }
+                    if (q >= n) break;
+                    if (s[q] == '>') {
+                        closed = true;
+                        break;
+                    }
+                    if (s[q] == '-') {
+                        ++q;
+                    } else if (s[q] == ',') {
+                        ++q;
+                        if (q < n && s[q] == ' ') ++q;
+                    } else {
+                        break;
+                    }
+                }
+                if (!closed) {
+                    p = q;
+                    return decline();
+                }
+                emit(tok::scope, p, q + 1);
+                p = q + 1;
+                break;
+            }
+            case '[': {  // a signal in the op's signal mode, up to its `]`
+                emit(tok::lbrack, p, p + 1);
+                ++p;
+                const mode m = signal_mode(op_);
+                for (;;) {
+                    if (p >= n) return decline();
+                    const unsigned char d = byte(p);
+                    if (d == ' ' || d == '\t') {
+                        while (p < n && (s[p] == ' ' || s[p] == '\t')) ++p;
+                        continue;
+                    }
+                    if (d == ']') {
+                        emit(tok::rbrack, p, p + 1);
+                        ++p;
+                        break;
+                    }
+                    std::size_t q = p;
+                    if (m == mode::signal_tags) {
+                        if (d == ',') {
+                            emit(tok::comma, p, p + 1);
+                            ++p;
+                            continue;
+                        }
+                        // A tag: up to a stop; a '<' (which the next byte decides) declines.
+                        while (q < n && s[q] != ']' && s[q] != ',' && s[q] != '\r' && s[q] != '\n' && s[q] != ' ' &&
+                               s[q] != '\t' && s[q] != '<') {
+                            ++q;
+                        }
+                        if (q >= n || q == p || s[q] == '<') {
+                            p = q;
+                            return decline();
+                        }
+                        emit(tok::tag, p, q);
+                    } else if (m == mode::signal_int) {
+                        if (d == '-') ++q;
+                        if (q >= n || !is_digit(byte(q))) {
+                            p = q;
+                            return decline();
+                        }
+                        while (q < n && is_digit(byte(q))) ++q;
+                        if (q >= n) {
+                            p = q;
+                            return decline();
+                        }
+                        emit(is_disposition_digits(s_.substr(p, q - p)) ? tok::disposition : tok::integer, p, q);
+                    } else {  // an executor
+                        if (!(ascii::is_alpha(d) || d == '_')) return decline();
+                        ++q;
+                        while (q < n && (is_word_char(byte(q)) || s[q] == '.' || s[q] == '+' || s[q] == '-')) ++q;
+                        if (q >= n) {
+                            p = q;
+                            return decline();
+                        }
+                        emit(tok::ident, p, q);
+                    }
+                    p = q;
+                }
+                break;
+            }
+            case ':': {
+                // The one-colon close: `:` and the open tag, blanks, then a line end or `<<`.
+                const std::size_t m = tag_match(p + 1);
+                if (m == len) {
+                    const std::size_t e = p + 1 + len;
+                    std::size_t k = e;
+                    while (k < n && (s[k] == ' ' || s[k] == '\t')) ++k;
+                    if (k >= n || (s[k] == '<' && k + 1 >= n)) {  // the end, or a '<' whose next byte has not arrived
+                        p = k;
+                        return decline();
+                    }
+                    if (s[k] == '\n' || s[k] == '\r' || (s[k] == '<' && s[k + 1] == '<')) {
+                        emit(tok::close_tag, p, e);
+                        return done(k);
+                    }
+                } else if (p + 1 + m >= n) {
+                    p = n;
+                    return decline();
+                }
+                // The fence, then the body up to the first ':' + open tag not followed by a word
+                // character.
+                emit(tok::colon, p, p + 1);
+                const std::size_t b = p + 1;
+                out_.body_begin = static_cast<std::uint32_t>(b);
+                body_scan_ = b;
+                std::size_t k = b;
+                for (;;) {
+                    std::size_t bm = 0;
+                    k = next_tag_colon(s_, k, tag, bm);
+                    const std::size_t e = k + 1 + bm;
+                    if (k >= n || e >= n) {  // no close, or the tag or the byte after it has not arrived
+                        p = n;
+                        return decline();
+                    }
+                    if (!is_word_char(byte(e))) {
+                        if (k > b) emit(tok::body_text, b, k);
+                        emit(tok::close_tag, k, e);
+                        return done(e);
+                    }
+                    ++k;
+                }
+            }
+            default:  // anything else is for the steps (an error, or a rule this path does not take)
+                return decline();
+        }
+    }
+}
+
+}  // namespace plurnk::detail

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: MIT
+// The push parser: the one-shot pipeline (lexer, statement parser, result builder) run over a
+// growing input. Each feed() appends to the buffer, lexes the tokens that became stable, lets the
+// statement parser take the steps those tokens allow, and reports the items that settled.
+// finish() runs the same code to the end, so its result is parse() of the concatenation for any
+// chunking. A feed of a few bytes that cannot wake the lexer's sleeping step (lexer.hpp) appends
+// them and returns, inline and calling nothing: servers feed a token of about 4 bytes at a time.
+// A statement-parser step that ran out of tokens is retried only when a token that can end a step
+// arrives (a close tag, a TURN closer, an opener after text) or when the pending tokens have
+// doubled, so retries cost amortized O(1) per token. Settled input is dropped at the end of a
+// statement (the lexer pauses there for the parser and builder to catch up), and a large chunk
+// goes in by 64 KB pieces, so memory follows what is open however the input is cut.
+//
+// A stream that tells no one (no callback, no runaway check) reports nothing before finish(),
+// so it does the same work in batches: it lexes once 1 KB has arrived since it last did, and
+// parses and builds where input can be released. Whatever asks where the parse stands
+// (safe_prefix(), open(), set_callback(), set_runaway_limit()) catches it up first.
+//
+// open() folds the settled tokens, once each, into what is open (the last opener not closed yet,
+// which slot it is in, the stack of open TURN bodies) and scans the held input once for openers
+// swallowed after the open statement's own; the runaway check reads that after each feed().
+#include "plurnk/stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "builder/result_builder.hpp"
+#include "base/work_counter.hpp"
+
+namespace plurnk {
+
+namespace {
+
+// The input held: bytes that grow at the end and drop a settled prefix. Not a std::string, whose
+// append is a call into the standard library: a feed of a token's few bytes is most of what a
+// stream does, and here it is a bounds check and a few moves, inline.
+class input_buffer {
+public:
+    input_buffer() = default;
+    input_buffer(const input_buffer& o) { *this = o; }
+    input_buffer& operator=(const input_buffer& o) {
+        if (this != &o) {
+            size_ = 0;
+            if (o.size_ > cap_) {
+                data_ = std::make_unique_for_overwrite<char[]>(o.size_);
+                cap_ = o.size_;
+            }
+            if (o.size_ != 0) std::memcpy(data_.get(), o.data_.get(), o.size_);
+            size_ = o.size_;
+        }
+        return *this;
+    }
+    input_buffer(input_buffer&& o) noexcept
+        : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)), cap_(std::exchange(o.cap_, 0)) {}
+    input_buffer& operator=(input_buffer&& o) noexcept {
+        data_ = std::move(o.data_);
+        size_ = std::exchange(o.size_, 0);
+        cap_ = std::exchange(o.cap_, 0);
+        return *this;
+    }
+    ~input_buffer() = default;
+
+    [[nodiscard]] std::string_view view() const noexcept { return {data_.get(), size_}; }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+    // Whether n more bytes fit without growing.
+    [[nodiscard]] bool fits(std::size_t n) const noexcept { return n <= cap_ - size_; }
+    void append(std::string_view s) {
+        if (!fits(s.size())) grow(s.size());
+        if (s.size() > 16) {
+            std::memcpy(data_.get() + size_, s.data(), s.size());
+        } else {
+            copy_short(data_.get() + size_, s.data(), s.size());
+        }
+        size_ += s.size();
+    }
+    // The same for at most 16 bytes that fit: a few moves, no call.
+    void append_short(std::string_view s) noexcept {
+        copy_short(data_.get() + size_, s.data(), s.size());
+        size_ += s.size();
+    }
+    // Hands the block over (with the bytes held and its capacity); the buffer is left empty.
+    struct taken {
+        std::unique_ptr<char[]> block;
+        std::size_t size = 0;
+        std::size_t capacity = 0;
+    };
+    taken take() noexcept {
+        return taken{std::move(data_), std::exchange(size_, 0), std::exchange(cap_, 0)};
+    }
+    [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+    // Drops the first n bytes.
+    void erase_front(std::size_t n) noexcept {
+        std::memmove(data_.get(), data_.get() + n, size_ - n);
+        size_ -= n;
+    }
+
+    // Room for `more` bytes past size_, at least doubling (appends stay amortized O(1) a byte).
+    [[gnu::noinline]] void grow(std::size_t more) {
+        const std::size_t cap = std::max({size_ + more, 2 * cap_, k_first_room});
+        auto d = std::make_unique_for_overwrite<char[]>(cap);
+        if (size_ != 0) std::memcpy(d.get(), data_.get(), size_);
+        data_ = std::move(d);
+        cap_ = cap;
+    }
+
+private:
+    // memcpy() of n <= 16 bytes, as two overlapping fixed-size moves.
+    static void copy_short(char* d, const char* s, std::size_t n) noexcept {
+        if (n >= 8) {
+            std::memcpy(d, s, 8);
+            std::memcpy(d + n - 8, s + n - 8, 8);
+        } else if (n >= 4) {
+            std::memcpy(d, s, 4);
+            std::memcpy(d + n - 4, s + n - 4, 4);
+        } else if (n != 0) {
+            d[0] = s[0];
+            d[n / 2] = s[n / 2];
+            d[n - 1] = s[n - 1];
+        }
+    }
+
+    // The first room: what is held before a release can happen (the default release threshold),
+    // so that a stream of small feeds does not grow it from a few bytes by doubling.
+    static constexpr std::size_t k_first_room = stream_parser::k_default_release_threshold;
+
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0;
+    std::size_t cap_ = 0;
+};
+
+}  // namespace
+
+struct stream_parser::state {
+    state(tier tr, const parse_options& o)
+        : t(tr), options(o), limit(detail::input_limit(o)), lexer(o.max_turn_depth), syntax(tr), builder(tr) {
+        // Room for the tokens of the first release threshold's worth of input (a token per 8
+        // bytes or so), rather than growing from one by doubling.
+        lexer.reserve_tokens(k_first_tokens);
+        syntax.reserve_tokens(k_first_tokens);
+        // The rest of a statement is lexed once its close may have arrived (lexer.hpp), except
+        // where what is open is looked at after every feed (the runaway check).
+        lexer.set_deferral(true);
+    }
+    static constexpr std::size_t k_first_tokens = 512;
+
+    tier t;
+    parse_options options;
+    std::size_t limit;  // detail::input_limit(options)
+    input_buffer buffer;
+    detail::stream_lexer lexer;
+    detail::stream_syntax syntax;
+    detail::result_builder builder;
+    bool finished = false;
+    std::uint64_t total = 0;  // bytes fed, including any past max_input_bytes
+    std::size_t released = 0;  // settled bytes dropped from the front of `buffer`
+    std::size_t release_threshold = stream_parser::k_default_release_threshold;
+
+    // Drops the settled input when everything before the lexer's position is taken: no statement
+    // open, every token parsed and reported. What stays is the unsettled rest, so memory follows
+    // what is still open. Done only when at least release_threshold bytes can go, so the
+    // erase's cost (the bytes kept) is amortized by the bytes dropped.
+    void maybe_release() {
+        const std::size_t tokens = lexer.output().tokens.size();
+        if (!release_due() || !builder.can_release(tokens)) return;
+        builder.release(buffer.view().substr(0, lexer.position()), tokens);
+        syntax.release(tokens);
+        // No statement is open (can_release says so). The dropped tokens are folded first when
+        // they may open or close a TURN body (those open stay open: the lexer keeps their
+        // suffixes); then folding starts over without them.
+        if (lexer.turns_touched() || !open_state.turns.empty()) fold_tokens();
+        open_state.scan = 0;
+        open_state.has = false;
+        const std::size_t cut = lexer.release(buffer.view());
+        buffer.erase_front(cut);
+        released += cut;
+        tried_tokens = 0;
+        scanned_tokens = 0;
+        built_settled = 0;
+        built_errors = 0;
+        pause_from = 0;
+        last_close = npos;
+    }
+    // Whether the lexer and the statement parser are where maybe_release() can drop the input:
+    // past the threshold, nothing open, every token parsed, and the erase amortized.
+    [[nodiscard]] bool release_due() const {
+        return lexer_releasable() && syntax.can_release(lexer.output().tokens.size());
+    }
+    // The lexer's part of it.
+    [[nodiscard]] bool lexer_releasable() const {
+        if (release_threshold == 0 || lexer.position() < release_threshold) return false;
+        if (2 * lexer.position() < buffer.size()) return false;  // keep the erase amortized
+        return lexer.can_release(buffer.view());
+    }
+    std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
+    std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
+    std::size_t built_settled = 0;   // syntax.settled() at the last builder.advance()
+    std::size_t built_errors = 0;    // lexer and parser errors at the last builder.advance()
+
+    // ---- What is open (open(), the runaway check) ----
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+    struct open_tracker {
+        std::size_t scan = 0;            // tokens folded in so far
+        bool has = false;                // a statement is open
+        open_info::where_t where = open_info::where_t::none;
+        plurnk::op op = plurnk::op::PLAN;
+        std::string suffix;
+        std::size_t begin = 0;           // absolute offset of its `<<`
+        std::size_t opener_scan = 0;     // absolute offset where the swallowed-opener scan resumes
+        std::size_t openers = 0;
+        std::vector<std::pair<std::size_t, std::string>> turns;  // open TURN bodies: begin, suffix
+    };
+    open_tracker open_state;
+    std::size_t runaway_limit = 0;
+    std::size_t fired_statement = npos;  // begin of the statement / TURN a runaway was reported for
+    std::size_t fired_turn = npos;
+
+    // Folds the tokens lexed since the last call (tokens are only appended, or all dropped by a
+    // release, which happens only with no statement open).
+    void fold_tokens() {
+        using W = open_info::where_t;
+        open_tracker& o = open_state;
+        const auto& toks = lexer.output().tokens;
+        for (; o.scan < toks.size(); ++o.scan) {
+            const detail::token& t = toks[o.scan];
+            switch (t.kind) {
+                case detail::tok::opener:
+                    o.has = true;
+                    o.op = t.op;
+                    o.where = W::slots;
+                    o.begin = released + t.begin;
+                    o.suffix = t.end > t.begin + 6 ? std::string(buffer.view().substr(t.begin + 6, t.end - t.begin - 6)) : std::string();
+                    o.openers = 0;
+                    o.opener_scan = o.begin + 2;
+                    break;
+                case detail::tok::lbrack: o.where = W::signal; break;
+                case detail::tok::lparen: o.where = W::target; break;
+                case detail::tok::rbrack:
+                case detail::tok::rparen:
+                case detail::tok::scope: o.where = W::slots; break;
+                case detail::tok::colon:
+                    if (o.has && o.op == plurnk::op::TURN) {
+                        o.turns.emplace_back(o.begin, std::move(o.suffix));
+                        o.has = false;
+                    } else {
+                        o.where = W::body;
+                    }
+                    break;
+                case detail::tok::close_turn:
+                    if (!o.turns.empty()) o.turns.pop_back();
+                    break;
+                case detail::tok::close_tag:
+                case detail::tok::text:
+                case detail::tok::eof: o.has = false; break;
+                default: break;
+            }
+        }
+        if (!o.has) return;
+        // Openers at the start of a line after the open statement's own, each position looked at
+        // once.
+        const std::string_view in = buffer.view();
+        std::size_t i = std::max(o.opener_scan, released) - released;
+        for (;;) {
+            i = in.find("<<", i);
+            if (i == std::string_view::npos) {
+                i = in.empty() ? 0 : in.size() - 1;  // a `<` at the end may start one
+                break;
+            }
+            if (i + 6 > in.size()) break;  // its keyword has not arrived yet
+            if (at_line_start(in, i) && op_from_name(in.substr(i + 2, 4))) ++o.openers;
+            ++i;
+        }
+        o.opener_scan = std::max(o.opener_scan, released + i);
+    }
+
+    // Whether only spaces and tabs stand between buffer[i] and a line end before it. (The open
+    // statement's `<<` is held, and it comes before i, so the look back stays in the buffer.)
+    static bool at_line_start(std::string_view in, std::size_t i) noexcept {
+        while (i > 0 && (in[i - 1] == ' ' || in[i - 1] == '\t')) --i;
+        return i > 0 && (in[i - 1] == '\n' || in[i - 1] == '\r');
+    }
+
+    open_info info() {
+        fold_tokens();
+        open_info r;
+        const open_tracker& o = open_state;
+        r.turn_depth = o.turns.size();
+        const std::size_t end = released + buffer.size();
+        if (o.has) {
+            r.where = o.where;
+            r.op = o.op;
+            r.suffix = o.suffix;
+            r.begin = o.begin;
+            r.openers = o.openers;
+        } else if (!o.turns.empty()) {
+            r.where = open_info::where_t::turn;
+            r.op = plurnk::op::TURN;
+            r.begin = o.turns.back().first;
+            r.suffix = o.turns.back().second;
+        } else {
+            return r;
+        }
+        r.bytes = end - r.begin;
+        return r;
+    }
+
+    [[gnu::noinline]] void check_runaway(const runaway_callback& cb) {
+        using W = open_info::where_t;
+        if (runaway_limit == 0 || !cb) return;
+        const open_info o = info();
+        if (o.where == W::none) return;
+        const bool fire = o.bytes > runaway_limit;
+        std::size_t& fired = o.where == W::turn ? fired_turn : fired_statement;
+        if (!fire || fired == o.begin) return;
+        fired = o.begin;
+        cb(o);
+    }
+
+    // The rest of a feed() that left its fast path: the chunk did not fit (in the buffer's room
+    // or under the input limit) and is not `appended` yet, or the lexer's step woke. The lexer
+    // runs its steps, then the statement parser and the builder take the tokens lexed so far
+    // when worth_trying() says so. Out of line: most feeds do not get here, and need not pay for
+    // what it keeps in registers.
+    [[gnu::noinline]] void feed_on(stream_parser& p, std::string_view chunk, bool appended);
+    static constexpr std::size_t k_piece = 64 * 1024;
+    // finish() hands over a buffer holding at least this much (below it, a copy is cheap).
+    static constexpr std::size_t k_take_over = 64 * 1024;
+    // Before a piece of n bytes of a large chunk with `rest` bytes to go (the piece included):
+    // when the tokens would outgrow their room, they are piling up (nothing settles to be
+    // released), and they get room for the rest of the chunk at once, as the one-shot lexer
+    // reserves for its input (a token per 3 bytes); doubling would copy them and touch up to
+    // twice their memory. Room that stays unused is address space only.
+    void reserve_tokens(std::size_t n, std::size_t rest) {
+        const auto& toks = lexer.output().tokens;
+        const std::size_t need = toks.size() + n / 3 + 4;
+        if (need <= toks.capacity()) return;
+        const std::size_t want = std::max(toks.empty() ? need : toks.size() + rest / 3 + 4, 2 * toks.capacity());
+        lexer.reserve_tokens(want);
+        syntax.reserve_tokens(want);
+    }
+    void parse_more(const callback& cb);
+    // The builder on what settled since it last ran (with `cb` for events), then a release.
+    void build(const callback& cb);
+
+    // The lexer on what the buffer holds, then the statement parser and the builder when
+    // worth_trying() says so. The lexer pauses at a statement's close tag where a release could
+    // happen (pause_at()), and the parser and builder catch up there, so settled input is
+    // dropped at the end of a statement whatever the chunking, not only when a chunk happens to
+    // end between two statements.
+    void lex_more(const callback& cb);
+    void lex_steps(const callback& cb);
+    // A stream that tells no one (no callback, no runaway check) has nothing to report before
+    // finish(), and lexes only once k_lazy bytes have arrived since it last did: feed() of a few
+    // bytes then appends them and returns, and the lexer runs on larger pieces, as for larger
+    // chunks (the result is the same for every chunking). What asks where the parse stands
+    // (safe_prefix(), open(), set_callback(), set_runaway_limit()) catches up first.
+    // lex_after: the buffer size at which feed() lexes again; 0 when every feed lexes.
+    static constexpr std::size_t k_lazy = 1024;
+    std::size_t lex_after = 0;
+    // The lexer and the statement parser up to date, at least as far as a callback would have
+    // them: the parser tries when worth_trying() says so, or with `always` (once, for
+    // set_callback(): a call per feed that always tried could retry a long step at each).
+    void catch_up(const callback& cb, bool always) {
+        if (finished) return;
+        lex_deferred(cb);
+        if (worth_trying() || (always && tried_tokens != lexer.output().tokens.size())) parse_more(cb);
+    }
+    // The bytes such a stream has not lexed yet, lexed now (those that cannot wake the lexer's
+    // sleeping step are only looked at, inline).
+    void lex_deferred(const callback& cb) {
+        if (lex_after != 0 && !lexer.stays_asleep(buffer.view())) lex_more(cb);
+    }
+    // And a statement whose lexing waits for its close, lexed now (for what reads the tokens of
+    // what is open: open(), the runaway check).
+    void lex_open_statement(const callback& cb) {
+        lex_deferred(cb);
+        if (!lexer.deferring()) return;
+        lexer.stop_deferring();
+        lex_more(cb);
+    }
+    // Where the lexer may pause: past the release threshold, far enough that the erase would be
+    // amortized (maybe_release()), and a threshold past the last pause that released nothing.
+    std::size_t pause_at() const noexcept {
+        if (release_threshold == 0) return detail::stream_lexer::k_no_pause;
+        return std::max({release_threshold, pause_from, (buffer.size() + 1) / 2});
+    }
+    std::size_t pause_from = 0;
+
+    // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
+    // until the next attempt (that was quadratic on a long run of tokens that end no step).
+    bool worth_trying() {
+        const auto& toks = lexer.output().tokens;
+        if (toks.size() == tried_tokens) return false;
+        // No token since the last look: the answer is still the last one, which was no (a yes
+        // ran the parser, which sets tried_tokens).
+        if (toks.size() == scanned_tokens) return false;
+        const std::size_t from = std::max(tried_tokens, scanned_tokens);
+        detail::count_token_looks(toks.size() - from);
+        scanned_tokens = toks.size();
+        // A close tag or a TURN's closer among them ends a step: try. (The last one is kept: the
+        // check below asks whether one came after the first token not settled.)
+        for (std::size_t i = toks.size(); i > from;) {
+            const detail::tok k = toks[--i].kind;
+            if (k == detail::tok::close_tag || k == detail::tok::close_turn) {
+                last_close = i;
+                return true;
+            }
+        }
+        // A statement under way (the first token not settled is its opener, and no close tag
+        // came after it) settles nothing before its close tag: the statement parser would not
+        // even try its step (syntax_parser::can_step()). A TURN's opener is not such a
+        // statement: its steps end at its `:`.
+        const std::size_t settled = syntax.settled();
+        if (settled < toks.size() && toks[settled].kind == detail::tok::opener && toks[settled].op != plurnk::op::TURN &&
+            (last_close == npos || last_close < settled)) {
+            return false;
+        }
+        bool opener = false, other = false;  // a statement's opener; any token but a TURN's `<<TURN:`
+        for (std::size_t i = from; i < toks.size(); ++i) {
+            const detail::tok k = toks[i].kind;
+            const bool turn = k == detail::tok::opener && toks[i].op == plurnk::op::TURN;
+            opener = opener || (k == detail::tok::opener && !turn);
+            other = other || !(turn || k == detail::tok::colon);
+        }
+        if (opener) return true;
+        const std::size_t pending = tried_tokens - settled;
+        // Nothing new but TURN openers and colons: inside a turn each `<<TURN:` is an error that
+        // no statement claims (reported at finish()), so nothing is held back by waiting for a
+        // few, and the statement parser then sees a repeated cycle's next tokens and copies the
+        // cycle instead of running it.
+        if (!other) return toks.size() - tried_tokens >= std::max(pending, k_turn_batch);
+        return toks.size() - tried_tokens >= pending;
+    }
+    static constexpr std::size_t k_turn_batch = 32;
+    std::size_t last_close = npos;  // index of the last close tag or TURN closer worth_trying() saw
+};
+
+stream_parser::stream_parser(tier t, const parse_options& options) : state_(std::make_unique<state>(t, options)) {}
+stream_parser::~stream_parser() = default;
+// A copy shares the items built so far (share() hands them to a reference-counted log first), so
+// it costs O(retained()) rather than O(history). `other` is const, its state is not: sharing does
+// not change what it reports.
+stream_parser::stream_parser(const stream_parser& other) : callback_(other.callback_), runaway_(other.runaway_) {
+    other.state_->builder.share();
+    other.state_->builder.mark_positions(other.state_->buffer.view());
+    state_ = std::make_unique<state>(*other.state_);
+}
+stream_parser& stream_parser::operator=(const stream_parser& other) {
+    if (this != &other) {
+        other.state_->builder.share();
+        other.state_->builder.mark_positions(other.state_->buffer.view());
+        state_ = std::make_unique<state>(*other.state_);
+        callback_ = other.callback_;
+        runaway_ = other.runaway_;
+    }
+    return *this;
+}
+stream_parser::stream_parser(stream_parser&&) noexcept = default;
+stream_parser& stream_parser::operator=(stream_parser&&) noexcept = default;
+
+// What settled before the callback is set was settled with no one to tell (a parser with no
+// callback parses and builds in batches): the parser catches up, and what settled is built now,
+// with no events (such items are reported at finish()); events follow from there.
+void stream_parser::set_callback(callback cb) {
+    if (!state_->finished && cb && !callback_) {
+        state_->catch_up(nullptr, true);
+        state_->build(nullptr);
+        state_->lex_after = 0;  // from now on every feed lexes
+    }
+    callback_ = std::move(cb);
+}
+
+namespace {
+detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
+    if (!cb) return {};
+    return [&cb](const item& it, std::size_t index) { cb(stream_event{it, index}); };
+}
+
+}  // namespace
+
+void stream_parser::state::parse_more(const callback& cb) {
+    const detail::lex_output& lexed = lexer.output();
+    syntax.advance(lexed.tokens, false);
+    tried_tokens = lexed.tokens.size();
+    // With no callback, nothing is reported before finish(): the builder runs when the input can
+    // be released, on every statement settled since, rather than once per statement (its code
+    // and data are fetched once per batch). What it builds is the same either way.
+    if (cb || release_due()) build(cb);
+}
+
+void stream_parser::state::build(const callback& cb) {
+    // The builder takes settled tokens and new errors: with neither there is nothing for it to do
+    // (nor to release, which needs every token settled).
+    const detail::lex_output& lexed = lexer.output();
+    const std::size_t settled = syntax.settled();
+    const std::size_t errors = lexed.errors.size() + syntax.tree().errors.size();
+    if (settled == built_settled && errors == built_errors) return;
+    built_settled = settled;
+    built_errors = errors;
+    builder.advance(buffer.view(), lexed, syntax.tree(), settled, make_sink(cb));
+    maybe_release();
+}
+
+// The common feed, all inline and with no call but in tail position (so it saves no registers):
+// the chunk fits, and the lexer's step stays asleep. The rest is feed_on().
+void stream_parser::feed(std::string_view chunk) {
+    state& s = *state_;
+    if (s.finished || chunk.empty()) return;
+    if (chunk.size() > detail::stream_lexer::k_short || !s.buffer.fits(chunk.size()) ||
+        chunk.size() > s.limit - (s.released + s.buffer.size())) {
+        return s.feed_on(*this, chunk, false);
+    }
+    s.total += chunk.size();
+    s.buffer.append_short(chunk);
+    if (s.buffer.size() < s.lex_after) return;  // a stream that tells no one lexes later
+    if (s.lex_after != 0 || !s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
+    if (s.runaway_limit != 0) return s.check_runaway(runaway_);
+}
+
+void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, bool appended) {
+    if (!appended) {
+        total += chunk.size();
+        chunk = chunk.substr(0, limit - (released + buffer.size()));
+        // A large chunk goes in by pieces, each taken as a feed of its own (without the runaway
+        // check, which looks at the end of the chunk): what settles in a piece is released
+        // before the next is appended, so the buffer and the token vectors stay about a piece
+        // long and warm, where appending the whole chunk would copy it all into fresh memory.
+        // The buffer's room is made for the whole chunk at once, for when nothing settles.
+        if (chunk.size() > k_piece && !buffer.fits(chunk.size())) buffer.grow(chunk.size());
+        // After the first piece, room for the records of the rest at the density seen in it.
+        const std::size_t items = builder.live_items(), statements = builder.live_statements();
+        bool projected = chunk.size() <= 2 * k_piece;
+        while (chunk.size() > k_piece) {
+            reserve_tokens(k_piece, chunk.size());
+            buffer.append(chunk.substr(0, k_piece));
+            chunk.remove_prefix(k_piece);
+            lex_more(p.callback_);
+            if (!projected) {
+                projected = true;
+                builder.expect_rest(k_piece, chunk.size(), items, statements);
+            }
+        }
+        if (chunk.empty()) return;
+        buffer.append(chunk);
+        if (buffer.size() < lex_after) return;  // a stream that tells no one lexes later
+    }
+    lex_more(p.callback_);
+    if (runaway_limit != 0) check_runaway(p.runaway_);
+}
+
+void stream_parser::state::lex_more(const callback& cb) {
+    lex_steps(cb);
+    lex_after = cb || runaway_limit != 0 ? 0 : buffer.size() + k_lazy;
+}
+
+void stream_parser::state::lex_steps(const callback& cb) {
+    if (lexer.stays_asleep(buffer.view())) return;
+    for (;;) {
+        const std::size_t before = released;
+        lexer.advance_steps(buffer.view(), false, pause_at());
+        // With no callback nothing is reported before finish(): the statement parser runs only
+        // where the input may then be released (so memory follows what is open as it does with
+        // a callback), on every token lexed since, rather than at each token that may end a step.
+        if ((cb || lexer_releasable()) && worth_trying()) parse_more(cb);
+        if (!lexer.paused()) return;
+        // A pause that released nothing: none before another threshold's worth of input.
+        if (released == before) pause_from = lexer.position() + release_threshold;
+    }
+}
+
+parse_result stream_parser::finish() {
+    state& s = *state_;
+    if (s.finished) return {};
+    s.finished = true;
+    const std::string_view in = s.buffer.view();
+    s.lexer.advance(in, true);
+    s.syntax.advance(s.lexer.output().tokens, true);
+    // The result views the input held. A large buffer that is mostly full is handed over as it
+    // is (the block stays where it is, and `in` with it); the rest is copied, so that a result
+    // does not keep a mostly empty block alive.
+    if (in.size() >= state::k_take_over && s.buffer.capacity() - in.size() <= s.buffer.capacity() / 4) {
+        auto [block, size, capacity] = s.buffer.take();
+        s.builder.input().append_owned(s.released, std::move(block), size, capacity);
+        s.released += size;  // what size() and safe_prefix() count; retained() is 0 now
+    } else {
+        s.builder.input().append_copy(s.released, in);
+    }
+    parse_result r = s.builder.finish(in, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
+    const std::size_t kept = s.released + s.buffer.size();
+    if (s.total > kept) {
+        detail::append_input_limit_error(r, s.builder.position_of(in.size()), kept, s.total);
+        if (callback_) {
+            const item last = r.items.back();
+            callback_(stream_event{last, r.items.size() - 1});
+        }
+    }
+    return r;
+}
+
+std::size_t stream_parser::size() const noexcept { return state_->released + state_->buffer.size(); }
+
+std::size_t stream_parser::retained() const noexcept { return state_->buffer.size(); }
+
+void stream_parser::set_release_threshold(std::size_t bytes) noexcept { state_->release_threshold = bytes; }
+
+std::size_t stream_parser::safe_prefix() const {
+    state& s = *state_;
+    // A parser with no callback may not have lexed and parsed all it was fed (lex_more()).
+    if (!callback_) s.catch_up(callback_, false);
+    if (s.finished) return s.released + s.buffer.size();
+    const auto& toks = s.lexer.output().tokens;
+    const std::size_t settled = s.syntax.settled();
+    if (settled < toks.size()) return s.released + toks[settled].begin;
+    return s.released + s.lexer.position();
+}
+
+bool stream_parser::finished() const noexcept { return state_->finished; }
+
+open_info stream_parser::open() const {
+    state& s = *state_;
+    if (s.finished) return {};
+    s.lex_open_statement(callback_);  // it may not have lexed all it was fed
+    return s.info();
+}
+
+void stream_parser::set_runaway_limit(std::size_t max_open_bytes, runaway_callback cb) {
+    state& s = *state_;
+    s.runaway_limit = max_open_bytes;
+    runaway_ = std::move(cb);
+    // The check looks at what is lexed after each feed: all of it from now on.
+    s.lexer.set_deferral(max_open_bytes == 0);
+    if (!s.finished && max_open_bytes != 0) s.lex_open_statement(callback_);
+    if (!s.finished && s.lex_after != 0) s.lex_more(callback_);
+}
+
+}  // namespace plurnk

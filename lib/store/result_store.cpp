@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+// The result storage (see result_store.hpp): the arena and the input pieces, records to items
+// (decode) and items to records (encode, for items built by hand), and the public item_list and
+// AST equality on top of them.
+#include "store/result_store.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <iterator>
+#include <cstring>
+#include <stdexcept>
+
+#include "plurnk/parse.hpp"
+
+namespace plurnk::detail {
+
+// ---- arena --------------------------------------------------------------------------------------
+
+// A new chunk: the larger of what is asked and the bytes held so far (so chunks double while
+// small), from 1 KB up to 64 KB; a larger request gets a chunk of its own size. Chunks stay where
+// the allocator reuses freed memory: a stream copied for a checkpoint starts a chunk of its own,
+// and with megabyte chunks each copy after a long history wrote into fresh pages, faulted in one
+// by one (bench_stream's BM_feed_after: 64 KB fed after 16 MB cost 1.5x the same after 1 KB on a
+// machine with costly page faults; 0.97x with 64 KB chunks).
+void* arena::grow(std::size_t n, std::size_t align) {
+    constexpr std::size_t k_min = 1024, k_max = std::size_t{64} << 10;
+    const std::size_t size = std::max(n + align, std::clamp(total_, k_min, k_max));
+    auto c = std::make_shared<chunk>();
+    c->data = std::make_unique_for_overwrite<char[]>(size);
+    c->prev = std::move(head_);
+    head_ = std::move(c);
+    total_ += size;
+    ++chunks_;
+    cur_ = head_->data.get();
+    left_ = size;
+    return allocate(n, align);
+}
+
+// ---- input pieces -------------------------------------------------------------------------------
+
+void input_text::set_copied(std::string_view in) {
+    pieces_.clear();
+    owned_.clear();
+    if (in.empty()) {
+        pieces_.assign(1, piece{0, {}});
+        return;
+    }
+    // A plain block: a std::string would zero it first.
+    auto block = std::make_unique_for_overwrite<char[]>(in.size());
+    std::memcpy(block.get(), in.data(), in.size());
+    append_owned(0, std::move(block), in.size(), in.size());
+}
+
+void input_text::append_copy(std::uint64_t begin, std::string_view bytes) {
+    if (bytes.empty()) return;
+    const std::string_view copy = copies_.copy(bytes);
+    // Bytes that land right after the last piece, in the same chunk, extend it.
+    if (!pieces_.empty()) {
+        piece& last = pieces_.back();
+        if (last.begin + last.bytes.size() == begin && last.bytes.data() + last.bytes.size() == copy.data()) {
+            last.bytes = std::string_view(last.bytes.data(), last.bytes.size() + copy.size());
+            return;
+        }
+    }
+    pieces_.push_back(piece{begin, copy});
+}
+
+void input_text::append_owned(std::uint64_t begin, std::unique_ptr<char[]> block, std::size_t size,
+                              std::size_t capacity) {
+    if (size == 0) return;
+    std::shared_ptr<const char[]> data(std::move(block));
+    pieces_.push_back(piece{begin, std::string_view(data.get(), size)});
+    owned_.push_back(owned_block{std::move(data), capacity});
+}
+
+std::size_t input_text::bytes() const noexcept {
+    std::size_t n = copies_.capacity() + pieces_.capacity() * sizeof(piece);
+    for (const auto& b : owned_) n += b.capacity;
+    return n;
+}
+
+std::size_t input_text::blocks() const noexcept {
+    return copies_.chunks() + (pieces_.capacity() > 0 ? 1 : 0) + (owned_.capacity() > 0 ? 1 : 0) + 2 * owned_.size();
+}
+
+const char* input_text::find(std::uint64_t offset) const noexcept {
+    // The last piece starting at or before offset.
+    auto it = std::upper_bound(pieces_.begin(), pieces_.end(), offset,
+                               [](std::uint64_t o, const piece& p) { return o < p.begin; });
+    if (it == pieces_.begin()) return nullptr;
+    --it;
+    return it->bytes.data() + (offset - it->begin);
+}
+
+// ---- packed extras ------------------------------------------------------------------------------
+
+namespace {
+
+// x_tags and x_marks: the references or the marks follow the fields (inline); x_tags_far and
+// x_marks_far: the fields hold a pointer to them.
+enum extras_field : std::uint16_t {
+    x_tags = 1, x_signal_text = 2, x_number = 4, x_marks = 8, x_pattern = 16, x_flags = 32, x_json = 64,
+    x_dest = 128, x_dest_marks = 256, x_suffix = 512, x_tags_far = 1024, x_marks_far = 2048,
+};
+
+// Writes or reads the fields in mask order, each with memcpy (the packed form has no alignment).
+// X is stmt_extras or const stmt_extras. The suffix and the inline arrays come after these.
+template <class X, class Op>
+void each_field(std::uint16_t mask, X& x, Op&& op) {
+    if ((mask & (x_tags | x_tags_far)) != 0) {
+        op(x.tag_base);
+        op(x.tag_count);
+    }
+    if ((mask & x_tags_far) != 0) op(x.tags);
+    if ((mask & x_signal_text) != 0) op(x.signal_text);
+    if ((mask & x_number) != 0) op(x.number);
+    if ((mask & (x_marks | x_marks_far)) != 0) op(x.mark_count);
+    if ((mask & x_marks_far) != 0) op(x.marks);
+    if ((mask & x_pattern) != 0) op(x.pattern);
+    if ((mask & x_flags) != 0) op(x.flags);
+    if ((mask & x_json) != 0) op(x.json);
+    if ((mask & x_dest) != 0) {
+        op(x.dest.s);
+        op(x.dest.url);
+    }
+    if ((mask & x_dest_marks) != 0) {
+        op(x.dest_marks);
+        op(x.dest_mark_count);
+    }
+}
+
+// The packed size of each field, by bit (each_field's order).
+constexpr std::size_t k_field_size[] = {
+    sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tag_count),
+    sizeof(stmt_extras::signal_text),
+    sizeof(stmt_extras::number),
+    sizeof(stmt_extras::mark_count),
+    sizeof(stmt_extras::pattern),
+    sizeof(stmt_extras::flags),
+    sizeof(stmt_extras::json),
+    sizeof(path_ref::s) + sizeof(path_ref::url),
+    sizeof(stmt_extras::dest_marks) + sizeof(stmt_extras::dest_mark_count),
+    sizeof(sref),  // the suffix, after the rest
+    sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tag_count) + sizeof(stmt_extras::tags),
+    sizeof(stmt_extras::mark_count) + sizeof(stmt_extras::marks),
+};
+static_assert(std::size(k_field_size) == 12 && x_marks_far == 1U << 11);
+
+// Where the inline arrays start in a packed block whose fields end at `end` (the block is then
+// 8-byte aligned).
+constexpr std::size_t inline_arrays_at(std::size_t end) noexcept { return (end + 7) & ~std::size_t{7}; }
+
+}  // namespace
+
+const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a, bool marks_far, bool tags_far) {
+    std::uint16_t mask = 0;
+    if (x.tag_count != 0) mask |= tags_far ? x_tags_far : x_tags;
+    if (x.signal_text.n != 0) mask |= x_signal_text;
+    if (x.number != 0 || std::signbit(x.number)) mask |= x_number;
+    if (x.marks != nullptr || x.mark_count != 0) mask |= marks_far ? x_marks_far : x_marks;
+    if (x.pattern.n != 0) mask |= x_pattern;
+    if (x.flags.n != 0) mask |= x_flags;
+    if (x.json.n != 0 || x.json.v != 0) mask |= x_json;
+    if (x.dest.url || x.dest.s.n != 0 || x.dest.s.v != 0) mask |= x_dest;
+    if (x.dest_marks != nullptr || x.dest_mark_count != 0) mask |= x_dest_marks;
+    if (suffix.n != 0) mask |= x_suffix;
+    if (mask == 0) return nullptr;
+    // (Not a first each_field pass: g++ -O3 unswitches that into every combination of fields.)
+    std::size_t size = sizeof mask;
+    for (unsigned m = mask; m != 0; m &= m - 1) size += k_field_size[std::countr_zero(m)];
+    const std::size_t mark_bytes = (mask & x_marks) != 0 ? x.mark_count * sizeof(double) : 0;
+    const std::size_t ref_bytes = (mask & x_tags) != 0 ? x.tag_count * sizeof(tag_list::ref) : 0;
+    const std::size_t arrays = inline_arrays_at(size);
+    if (mark_bytes + ref_bytes != 0) size = arrays + mark_bytes + ref_bytes;
+    auto* p = static_cast<unsigned char*>(a.allocate(size, mark_bytes + ref_bytes != 0 ? 8 : 1));
+    std::memcpy(p, &mask, sizeof mask);
+    unsigned char* w = p + sizeof mask;
+    each_field(mask, x, [&w](const auto& f) {
+        std::memcpy(w, &f, sizeof f);
+        w += sizeof f;
+    });
+    if ((mask & x_suffix) != 0) std::memcpy(w, &suffix, sizeof suffix);
+    // (A few: element by element, no call.)
+    auto* marks = reinterpret_cast<double*>(p + arrays);
+    for (std::size_t i = 0; i < mark_bytes / sizeof(double); ++i) marks[i] = x.marks[i];
+    auto* refs = reinterpret_cast<tag_list::ref*>(p + arrays + mark_bytes);
+    for (std::size_t i = 0; i < ref_bytes / sizeof(tag_list::ref); ++i) refs[i] = x.tags[i];
+    return p;
+}
+
+stmt_extras unpack_extras(const unsigned char* p, sref* suffix) noexcept {
+    stmt_extras x;
+    if (p == nullptr) return x;
+    std::uint16_t mask = 0;
+    std::memcpy(&mask, p, sizeof mask);
+    const unsigned char* r = p + sizeof mask;
+    each_field(mask, x, [&r](auto& f) {
+        std::memcpy(&f, r, sizeof f);
+        r += sizeof f;
+    });
+    if ((mask & x_suffix) != 0) {
+        if (suffix != nullptr) std::memcpy(suffix, r, sizeof *suffix);
+        r += sizeof(sref);
+    }
+    const std::size_t mark_bytes = (mask & x_marks) != 0 ? x.mark_count * sizeof(double) : 0;
+    const unsigned char* arrays = p + inline_arrays_at(static_cast<std::size_t>(r - p));
+    if (mark_bytes != 0) x.marks = reinterpret_cast<const double*>(arrays);
+    if ((mask & x_tags) != 0) x.tags = reinterpret_cast<const tag_list::ref*>(arrays + mark_bytes);
+    return x;
+}
+
+namespace {
+
+// A URL's fields in packed order (pack_url), the optional ones only when `has` says so. U is a
+// url_fields, const or not.
+template <class U, class Op>
+constexpr void each_url_field(std::uint8_t has, U& u, Op&& op) {
+    op(u.raw);
+    op(u.scheme);
+    op(u.pathname);
+    if ((has & url_username) != 0) op(u.username);
+    if ((has & url_password) != 0) op(u.password);
+    if ((has & url_hostname) != 0) op(u.hostname);
+    if ((has & url_port) != 0) op(u.port);
+    if ((has & url_query) != 0) op(u.query);
+    if ((has & url_fragment) != 0) op(u.fragment);
+    if ((has & url_headers) != 0) {
+        op(u.headers);
+        op(u.header_count);
+    }
+}
+
+// The packed size of a U by its `has` byte (the bits below url_sliced).
+template <class U>
+constexpr auto k_url_size = [] {
+    std::array<std::uint8_t, 128> sizes{};
+    for (unsigned has = 0; has < sizes.size(); ++has) {
+        std::size_t size = 1;
+        const U u;
+        each_url_field(static_cast<std::uint8_t>(has), u, [&size](const auto& f) { size += sizeof f; });
+        sizes[has] = static_cast<std::uint8_t>(size);
+    }
+    return sizes;
+}();
+
+template <class U>
+const unsigned char* pack_fields(const U& u, arena& a) {
+    auto* p = static_cast<unsigned char*>(a.allocate(k_url_size<U>[u.has & 127U], 1));
+    p[0] = u.has;
+    unsigned char* w = p + 1;
+    each_url_field(u.has, u, [&w](const auto& f) {
+        std::memcpy(w, &f, sizeof f);
+        w += sizeof f;
+    });
+    return p;
+}
+
+}  // namespace
+
+const unsigned char* pack_url(const url_rec& u, arena& a) { return pack_fields(u, a); }
+const unsigned char* pack_url(const sliced_url& u, arena& a) { return pack_fields(u, a); }
+
+// ---- records to items ---------------------------------------------------------------------------
+
+namespace {
+
+// The fields of a packed URL after raw, in each_url_field's order, each text field resolved by
+// `resolve`.
+template <class Text, class Resolve>
+void read_url_fields(const unsigned char* r, std::uint8_t has, Resolve&& resolve, parsed_path& out) {
+    const auto read = [&r](auto& field) {
+        std::memcpy(&field, r, sizeof field);
+        r += sizeof field;
+    };
+    const auto text = [&read, &resolve] {
+        Text f;
+        read(f);
+        return resolve(f);
+    };
+    out.scheme = text();
+    out.pathname = text();
+    if ((has & url_username) != 0) out.username = text();
+    if ((has & url_password) != 0) out.password = text();
+    if ((has & url_hostname) != 0) out.hostname = text();
+    if ((has & url_port) != 0) {
+        std::uint32_t port = 0;
+        read(port);
+        out.port = port;
+    }
+    if ((has & url_query) != 0) out.query = text();
+    if ((has & url_fragment) != 0) out.fragment = text();
+    if ((has & url_headers) != 0) {
+        const header* headers = nullptr;
+        std::uint32_t count = 0;
+        read(headers);
+        read(count);
+        out.headers = std::span<const header>(headers, count);
+    }
+}
+
+parsed_path decode_path(const path_ref& p, const text_resolver& t) {
+    parsed_path out;
+    if (!p.url) {
+        out.raw = t.str(p.s);
+        return out;
+    }
+    // The packed URL (pack_url): its has byte, raw, then the rest.
+    const auto* r = reinterpret_cast<const unsigned char*>(p.s.address());
+    const std::uint8_t has = r[0];
+    sref raw;
+    std::memcpy(&raw, r + 1, sizeof raw);
+    out.kind = parsed_path::kind_t::url;
+    out.raw = t.str(raw);
+    r += 1 + sizeof raw;
+    if ((has & url_sliced) != 0) {
+        const std::string_view text = out.raw;
+        read_url_fields<url_slice>(r, has, [text](url_slice s) { return text.substr(s.begin, s.len); }, out);
+    } else {
+        read_url_fields<sref>(r, has, [&t](sref s) { return t.str(s); }, out);
+    }
+    return out;
+}
+
+}  // namespace
+
+statement decode_statement(const item_rec& r, const stmt_rec& s, const text_resolver& t) {
+    statement st;
+    st.op = s.op;
+    st.position = position{r.line, r.column};
+    st.span = byte_span{r.begin, s.end};
+    st.signal.kind = static_cast<signal::kind_t>(s.signal_kind);
+    // A statement whose extras are all defaults stores none (nullptr); unpacking that gives the
+    // defaults, so every field below reads the same either way.
+    sref suffix;
+    const stmt_extras x = unpack_extras(s.extras, &suffix);
+    st.suffix = t.str(suffix);
+    st.signal.tags = tag_list(x.tag_base, x.tags, x.tag_count);
+    st.signal.number = x.number;
+    st.signal.text = t.str(x.signal_text);
+    if ((s.bits & has_marker) != 0) st.marker = line_marker{std::span<const double>(x.marks, x.mark_count)};
+    if ((s.bits & has_target) != 0) st.target = decode_path(path_ref{s.target, s.target_url != 0}, t);
+    switch (s.body) {
+        case body_tag::none: break;
+        case body_tag::text: st.body = t.str(s.body_raw); break;
+        case body_tag::matcher: {
+            matcher_body m;
+            m.dialect = static_cast<dialect>(s.bits >> k_dialect_shift);
+            m.raw = t.str(s.body_raw);
+            m.pattern = t.str(x.pattern);
+            m.flags = t.str(x.flags);
+            st.body = m;
+            break;
+        }
+        case body_tag::send: {
+            send_body b;
+            b.raw = t.str(s.body_raw);
+            if ((s.bits & has_json) != 0) b.json = t.str(x.json);
+            st.body = b;
+            break;
+        }
+        case body_tag::selection: {
+            resource_selection sel;
+            sel.target = decode_path(x.dest, t);
+            if ((s.bits & has_dest_marker) != 0) {
+                sel.marker = line_marker{std::span<const double>(x.dest_marks, x.dest_mark_count)};
+            }
+            st.body = sel;
+            break;
+        }
+    }
+    return st;
+}
+
+diagnostic decode_diagnostic(const item_rec& r, const diag_rec& d, const text_resolver& t) {
+    (void)t;
+    return diagnostic{position{r.line, r.column}, d.source(), d.severity(), d.text(), d.message_id(),
+                      byte_span{r.begin, static_cast<std::size_t>(d.end())}};
+}
+
+text_item decode_text(const item_rec& r, const text_resolver& t) {
+    return text_item{t.str(sref::input(r.begin, r.aux - r.begin)), position{r.line, r.column},
+                     byte_span{r.begin, r.aux}};
+}
+
+item result_store::decode(std::size_t i) const {
+    const item_rec& r = items[i];
+    const text_resolver t = resolver();
+    switch (kinds[i]) {
+        case item_kind::statement: return decode_statement(r, stmts[r.aux], t);
+        case item_kind::diagnostic: return decode_diagnostic(r, diags[r.aux], t);
+        case item_kind::text: return decode_text(r, t);
+        case item_kind::text_owned: break;
+    }
+    const text_rec& x = texts[r.aux];
+    return text_item{t.str(x.text), position{r.line, r.column}, byte_span{r.begin, static_cast<std::size_t>(x.end)}};
+}
+
+}  // namespace plurnk::detail

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+// The storage behind a parse_result (private header): compact records, one per item, and the
+// text they refer to. An item is 17 bytes (a 16-byte record and a kind byte); a statement adds a
+// 56-byte record and, when it has a signal, a scope or a structured body, an extras record in the
+// arena; a diagnostic adds 24 bytes and shares its message text with every equal message.
+// Strings are `sref`s: an input slice by absolute offset (resolved through the input pieces) or
+// arena bytes by address. Items are made on access (decode()), as views of this storage.
+//
+// Text lives in two places. The input: one piece for parse() (the caller's bytes when borrowed,
+// else a copy), and for the push parser the released input appended piece by piece, then the
+// rest at finish(). The arena: decoded text (escaped targets, URL parts, canonical JSON,
+// messages), tag and header lists and scope marks, in chunks that never move. Both are shared by
+// copies: a stream checkpoint shares every full chunk and piece and writes its own from then on,
+// so copying costs O(pieces + chunks), not O(history).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plurnk/ast.hpp"
+#include "base/pod_vector.hpp"
+
+namespace plurnk::detail {
+
+// A string held by a store.
+#pragma pack(push, 4)
+struct sref {
+    static constexpr std::uint64_t k_arena = std::uint64_t{1} << 63;
+    std::uint64_t v = 0;  // k_arena set: the arena address in the low bits; else an input offset
+    std::uint32_t n = 0;  // length in bytes
+
+    [[nodiscard]] bool in_arena() const noexcept { return (v & k_arena) != 0; }
+    [[nodiscard]] const char* address() const noexcept {
+        return reinterpret_cast<const char*>(static_cast<std::uintptr_t>(v & ~k_arena));
+    }
+    static sref input(std::size_t offset, std::size_t len) noexcept {
+        return sref{static_cast<std::uint64_t>(offset), static_cast<std::uint32_t>(len)};
+    }
+    static sref arena(const void* p, std::size_t len) noexcept {
+        return sref{static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p)) | k_arena,
+                    static_cast<std::uint32_t>(len)};
+    }
+};
+#pragma pack(pop)
+static_assert(sizeof(sref) == 12);
+
+// What an item is. A parsed text item is the input under its span; one built by hand keeps its
+// text in a record of its own (text_rec).
+enum class item_kind : std::uint8_t { statement = 0, diagnostic = 1, text = 2, text_owned = 3 };
+
+// One item: its span and position. For a parsed text item `aux` is the span's end; otherwise it
+// is the index of its record (stmt_rec, diag_rec or text_rec), which holds the span's end.
+struct item_rec {
+    std::uint32_t begin = 0;
+    std::uint32_t aux = 0;
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+};
+
+enum class body_tag : std::uint8_t { none, text, matcher, send, selection };
+
+// A path: local (its decoded text) or a URL (a packed url_rec in the arena).
+#pragma pack(push, 4)
+struct path_ref {
+    sref s;           // local: the text; url: the packed url_rec (address, n = 0)
+    bool url = false;
+};
+
+// A piece of a URL's raw text: its fields when they all are such pieces (sliced_url).
+struct url_slice {
+    std::uint16_t begin = 0;
+    std::uint16_t len = 0;
+};
+
+// A URL's fields. In the arena it is packed (pack_url): its `has` byte, then raw, scheme and
+// pathname, then only the fields `has` says are present, back to back. In a url_rec every text
+// field is an sref (a URL with a host takes 49 bytes); in a sliced_url, whose `has` carries
+// url_sliced, every field but raw is a piece of raw (at most 65,535 bytes long), as the
+// targets' fast path reads them (25 bytes).
+template <class Text>
+struct url_fields {
+    sref raw;
+    Text scheme, username, password, hostname, pathname, query, fragment;
+    std::uint32_t port = 0;
+    std::uint8_t has = 0;  // which optionals are present (url_has)
+    const header* headers = nullptr;
+    std::uint32_t header_count = 0;
+};
+using url_rec = url_fields<sref>;
+using sliced_url = url_fields<url_slice>;
+
+// What a statement has beyond op, suffix, target and body text. In the arena it is packed: a
+// 16-bit mask of the fields present, then those fields, back to back, then (8-byte aligned) the
+// scope marks and the tags' references when there are at most k_inline_array of each, so that a
+// statement's extras are one block (pack_extras); absent for a plain statement. Longer arrays
+// stay where the builder made them in the arena, and the packed form points at them.
+struct stmt_extras {
+    const char* tag_base = nullptr;          // signal::kind_t::tags: the tags' text
+    const tag_list::ref* tags = nullptr;     // ... each an offset from tag_base and a length
+    std::uint32_t tag_count = 0;
+    sref signal_text;                        // signal::kind_t::text
+    double number = 0;                       // signal::kind_t::number
+    const double* marks = nullptr;           // lineMarker
+    std::uint32_t mark_count = 0;
+    sref pattern, flags;                     // regex matcher
+    sref json;                               // SEND body JSON
+    path_ref dest;                           // COPY/MOVE destination
+    const double* dest_marks = nullptr;
+    std::uint32_t dest_mark_count = 0;
+};
+inline constexpr std::size_t k_inline_array = 16;
+// Every statement zeroes one: keep it under the size at which g++ zeroes with `rep stos`.
+static_assert(sizeof(stmt_extras) < 128);
+
+// 40 bytes: a statement-dense result holds one per 60 input bytes or so.
+struct stmt_rec {
+    std::uint32_t end = 0;  // span end
+    plurnk::op op = plurnk::op::PLAN;
+    std::uint8_t signal_kind : 7 = 0;  // signal::kind_t
+    std::uint8_t target_url : 1 = 0;   // the target is a URL (path_ref::url)
+    body_tag body = body_tag::none;
+    std::uint8_t bits = 0;  // stmt_bits, and the dialect in bits 5-7
+    sref target;            // has_target: path_ref::s
+    sref body_raw;
+    const unsigned char* extras = nullptr;  // packed stmt_extras (the suffix among them), or none
+};
+static_assert(sizeof(stmt_rec) == 40);
+
+// 16 bytes. The message is arena text with its length in the 4 bytes before it (lstring).
+struct diag_rec {
+    const char* message = nullptr;
+    std::uint32_t end_lo = 0;  // span end: the input-limit error's can pass 4 GiB
+    std::uint16_t end_hi = 0;
+    std::uint8_t id = 0;       // message_id
+    std::uint8_t source_severity = 0;  // source << 4 | severity
+
+    static diag_rec make(std::uint64_t end, plurnk::source src, plurnk::severity sev, plurnk::message_id id,
+                         const char* message) noexcept {
+        return diag_rec{message, static_cast<std::uint32_t>(end), static_cast<std::uint16_t>(end >> 32),
+                        static_cast<std::uint8_t>(id),
+                        static_cast<std::uint8_t>(static_cast<unsigned>(src) << 4 | static_cast<unsigned>(sev))};
+    }
+    [[nodiscard]] std::uint64_t end() const noexcept { return std::uint64_t{end_hi} << 32 | end_lo; }
+    [[nodiscard]] plurnk::source source() const noexcept { return static_cast<plurnk::source>(source_severity >> 4); }
+    [[nodiscard]] plurnk::severity severity() const noexcept {
+        return static_cast<plurnk::severity>(source_severity & 15);
+    }
+    [[nodiscard]] plurnk::message_id message_id() const noexcept { return static_cast<plurnk::message_id>(id); }
+    [[nodiscard]] std::string_view text() const noexcept {
+        if (message == nullptr) return {};
+        std::uint32_t n = 0;
+        std::memcpy(&n, message - 4, 4);
+        return {message, n};
+    }
+};
+static_assert(sizeof(diag_rec) == 16);
+static_assert(k_message_count <= 256);
+
+struct text_rec {
+    std::uint64_t end = 0;
+    sref text;
+};
+#pragma pack(pop)
+
+enum url_has : std::uint8_t {
+    url_username = 1, url_password = 2, url_hostname = 4, url_port = 8, url_query = 16, url_fragment = 32,
+    url_headers = 64, url_sliced = 128,
+};
+enum stmt_bits : std::uint8_t {
+    has_target = 1, has_marker = 2, has_json = 4, has_dest = 8, has_dest_marker = 16,
+};
+inline constexpr int k_dialect_shift = 5;
+
+// Bytes in chunks that never move: decoded text and the arrays statements point at.
+class arena {
+public:
+    arena() = default;
+    // A copy shares every chunk and never writes into them (its next allocation starts a chunk of
+    // its own), so what either side allocates later is invisible to the other.
+    arena(const arena& o) noexcept : head_(o.head_), total_(o.total_), chunks_(o.chunks_) {}
+    arena& operator=(const arena& o) noexcept {
+        head_ = o.head_;
+        total_ = o.total_;
+        chunks_ = o.chunks_;
+        cur_ = nullptr;
+        left_ = 0;
+        return *this;
+    }
+    arena(arena&&) noexcept = default;
+    arena& operator=(arena&&) noexcept = default;
+
+    void* allocate(std::size_t n, std::size_t align) {
+        const std::size_t pad = (align - (reinterpret_cast<std::uintptr_t>(cur_) & (align - 1))) & (align - 1);
+        if (cur_ == nullptr || pad + n > left_) return grow(n, align);
+        char* p = cur_ + pad;
+        cur_ = p + n;
+        left_ -= pad + n;
+        return p;
+    }
+    // A copy of `s`, followed by a NUL (so the C API can hand it out as it is).
+    std::string_view copy(std::string_view s) {
+        if (s.empty()) return {};
+        char* p = static_cast<char*>(allocate(s.size() + 1, 1));
+        std::memcpy(p, s.data(), s.size());
+        p[s.size()] = '\0';
+        return {p, s.size()};
+    }
+    // A copy of `s` with its length in the 4 bytes before it and a NUL after (diag_rec::text).
+    const char* lstring(std::string_view s) {
+        char* p = static_cast<char*>(allocate(s.size() + 5, 4));
+        const auto n = static_cast<std::uint32_t>(s.size());
+        std::memcpy(p, &n, 4);
+        if (!s.empty()) std::memcpy(p + 4, s.data(), s.size());
+        p[4 + s.size()] = '\0';
+        return p + 4;
+    }
+    template <class T>
+    T* make_array(std::size_t n) {
+        return static_cast<T*>(allocate(n * sizeof(T), alignof(T)));
+    }
+    // Bytes and chunks held (memory accounting).
+    [[nodiscard]] std::size_t capacity() const noexcept { return total_; }
+    [[nodiscard]] std::size_t chunks() const noexcept { return chunks_; }
+
+private:
+    struct chunk {
+        std::unique_ptr<char[]> data;
+        std::shared_ptr<chunk> prev;
+        // Unlinks the chain one chunk at a time: a long history must not recurse.
+        ~chunk() {
+            std::shared_ptr<chunk> p = std::move(prev);
+            while (p && p.use_count() == 1) {
+                std::shared_ptr<chunk> next = std::move(p->prev);
+                p = std::move(next);
+            }
+        }
+    };
+    void* grow(std::size_t n, std::size_t align);
+
+    std::shared_ptr<chunk> head_;
+    char* cur_ = nullptr;
+    std::size_t left_ = 0;
+    std::size_t total_ = 0;
+    std::size_t chunks_ = 0;
+};
+
+// The input bytes items refer to, by absolute offset: pieces in offset order, each contiguous.
+class input_text {
+public:
+    struct piece {
+        std::uint64_t begin = 0;  // absolute offset of bytes[0]
+        std::string_view bytes;
+    };
+    // parse(): the whole input, borrowed (the caller keeps it) or owned.
+    void set_borrowed(std::string_view in) {
+        pieces_.assign(1, piece{0, in});
+    }
+    void set_copied(std::string_view in);
+    // The push parser: `bytes` at absolute offset `begin` are released (copied here).
+    void append_copy(std::uint64_t begin, std::string_view bytes);
+    // The push parser's finish(): its buffer taken over, `size` bytes at absolute offset `begin`
+    // in a block of `capacity` bytes (counted as held).
+    void append_owned(std::uint64_t begin, std::unique_ptr<char[]> block, std::size_t size, std::size_t capacity);
+
+    [[nodiscard]] const char* at(std::uint64_t offset) const noexcept {
+        if (pieces_.size() == 1) return pieces_[0].bytes.data() + (offset - pieces_[0].begin);
+        return find(offset);
+    }
+    // Bytes and heap blocks held (memory accounting).
+    [[nodiscard]] std::size_t bytes() const noexcept;
+    [[nodiscard]] std::size_t blocks() const noexcept;
+    [[nodiscard]] std::uint64_t end() const noexcept {
+        return pieces_.empty() ? 0 : pieces_.back().begin + pieces_.back().bytes.size();
+    }
+
+private:
+    const char* find(std::uint64_t offset) const noexcept;
+    std::vector<piece> pieces_;
+    struct owned_block {
+        std::shared_ptr<const char[]> data;
+        std::size_t capacity = 0;
+    };
+    std::vector<owned_block> owned_;
+    arena copies_;  // released stream input
+};
+
+// The packed form of `x` and a statement's suffix in `a` (nullptr when they hold nothing), and
+// back. (The suffix is kept apart from stmt_extras, which every statement zeroes: at 128 bytes
+// g++ zeroes it with `rep stos`, which costs more to start than the rest of the encoding.)
+// `marks_far`, `tags_far`: x.marks, x.tags stay where they are (in the arena, for good); else
+// they are copied into the block.
+const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a, bool marks_far = false,
+                                 bool tags_far = false);
+stmt_extras unpack_extras(const unsigned char* p, sref* suffix = nullptr) noexcept;
+// The packed form of `u` in `a` (decode_path reads it back).
+const unsigned char* pack_url(const url_rec& u, arena& a);
+const unsigned char* pack_url(const sliced_url& u, arena& a);
+
+// Resolves srefs: the arena by address, input offsets through the pieces, or (while a push
+// parser builds) through its live buffer, which holds every offset from `live_begin` on.
+struct text_resolver {
+    const input_text* input = nullptr;
+    std::uint64_t live_begin = UINT64_MAX;
+    std::string_view live;
+
+    [[nodiscard]] std::string_view str(const sref& s) const noexcept {
+        if (s.n == 0) return {};
+        if (s.in_arena()) return {s.address(), s.n};
+        if (s.v >= live_begin) return {live.data() + (s.v - live_begin), s.n};
+        return {input->at(s.v), s.n};
+    }
+};
+
+// Items of records, as views (statement, diagnostic, text item).
+statement decode_statement(const item_rec& r, const stmt_rec& s, const text_resolver& t);
+diagnostic decode_diagnostic(const item_rec& r, const diag_rec& d, const text_resolver& t);
+text_item decode_text(const item_rec& r, const text_resolver& t);
+
+// What parse_result::items holds.
+class result_store {
+public:
+    pod_vector<item_rec> items;
+    pod_vector<item_kind> kinds;
+    pod_vector<stmt_rec> stmts;
+    pod_vector<diag_rec> diags;
+    pod_vector<text_rec> texts;  // text items built by hand
+    input_text input;
+    arena strings;
+
+    [[nodiscard]] text_resolver resolver() const noexcept { return text_resolver{&input, UINT64_MAX, {}}; }
+    [[nodiscard]] item decode(std::size_t i) const;
+
+    // Appends an item built by hand, copying its strings into the arena.
+    void append(const item& it);
+};
+
+
+}  // namespace plurnk::detail

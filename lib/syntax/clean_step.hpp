@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// The statement parser's fast path (private header): most statements are well formed, and for
+// them the reference's error strategy (match, sync, the follow sets) only ever takes its "the
+// expected token is there" branch. clean_statement() checks that a statement is one of those by
+// looking at its tokens once; the parser (statement_parser.cpp) then records the unit directly,
+// as the productions would have, and runs the productions only for the rest. It accepts exactly
+// the token sequences on which op_statement_body() takes no error branch, and notes the slots
+// where the productions note them: signal = the `[` and signal_end one past the `]`, target and
+// target_end likewise, scope = the `<L>` token, body = the first body token (0 when there is
+// none) and body_end = the close tag (the productions note where the body loop stopped, body or
+// not). It declines at the first token that does not fit, which is a token the productions look
+// at too: declining costs no more than they then spend on the same tokens. Inline: it runs once
+// per statement, and a call's overhead is a good part of a short statement's check.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "grammar/op_table.hpp"
+#include "syntax/statement_parser.hpp"
+
+namespace plurnk::detail {
+
+// Where the inside of a signal (the tokens after its `[`, from i) stops: at its `]` when it fits
+// `shape` (`fits`), else at the first token that does not.
+inline std::size_t fast_signal_stop(const token* tk, std::size_t i, std::size_t n, signal_shape shape, bool& fits) noexcept {
+    fits = false;
+    switch (shape) {
+        case signal_shape::tags:  // (TAG | ',')*
+            while (i < n && (tk[i].kind == tok::tag || tk[i].kind == tok::comma)) ++i;
+            break;
+        case signal_shape::integer:  // INT?
+            if (i < n && tk[i].kind == tok::integer) ++i;
+            break;
+        case signal_shape::kill_integer:  // (INT | DISP)?
+            if (i < n && (tk[i].kind == tok::integer || tk[i].kind == tok::disposition)) ++i;
+            break;
+        case signal_shape::ident:  // IDENT?
+            if (i < n && tk[i].kind == tok::ident) ++i;
+            break;
+        case signal_shape::disposition:  // DISP
+            if (i >= n || tk[i].kind != tok::disposition) return i;
+            ++i;
+            break;
+        case signal_shape::branch:  // TAG
+            if (i >= n || tk[i].kind != tok::tag) return i;
+            ++i;
+            break;
+    }
+    fits = i < n && tk[i].kind == tok::rbrack;
+    return i;
+}
+
+// Whether the statement at toks[at] (an opener of op `o`) is a clean op statement in the given
+// form (`terminal`: the terminal SEND, `[DISP]` before a scope), with every one of its tokens
+// lexed: the op's admitted slots at most once each in any order, the signal shape the op takes,
+// an optional `:`, body text (required for WORK/FORK) and the close tag. Then `u` is the unit the
+// productions would record (first/last, the slot indices as they note them, clean,
+// terminal_send). Anything else returns false. `looked` is set to the tokens examined either way.
+inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op o, bool terminal, unit& u,
+                            std::size_t& looked) noexcept {
+    const token* tk = toks.data();
+    const std::size_t n = toks.size();
+    const op_traits& traits_of = traits(o);
+    // rules_for() in statement_parser.cpp: the terminal SEND takes a disposition, and a scope.
+    const signal_shape shape = terminal ? signal_shape::disposition : traits_of.signal;
+    const bool scope_admitted = terminal || traits_of.scope;
+    u = unit{};
+    std::size_t i = at + 1;
+    bool sig = false, tgt = false, scp = false;
+    bool ok = false;
+    for (;;) {  // the slots, each at most once (a second one is the productions' error too)
+        if (i >= n) break;
+        const tok k = tk[i].kind;
+        if (k == tok::lbrack) {
+            if (sig) break;
+            sig = true;
+            bool fits = false;
+            const std::size_t close = fast_signal_stop(tk, i + 1, n, shape, fits);
+            if (!fits) {
+                i = close;
+                break;
+            }
+            u.signal = static_cast<std::uint32_t>(i);
+            u.signal_end = static_cast<std::uint32_t>(close + 1);
+            i = close + 1;
+        } else if (k == tok::lparen) {
+            if (tgt) break;
+            tgt = true;
+            std::size_t j = i + 1;
+            while (j < n && tk[j].kind == tok::target_text) ++j;
+            if (j >= n || tk[j].kind != tok::rparen) {
+                i = j;
+                break;
+            }
+            u.target = static_cast<std::uint32_t>(i);
+            u.target_end = static_cast<std::uint32_t>(j + 1);
+            i = j + 1;
+        } else if (k == tok::scope) {
+            // The terminal SEND's scope comes after its disposition.
+            if (!scope_admitted || scp || (terminal && !sig)) break;
+            scp = true;
+            u.scope = static_cast<std::uint32_t>(i);
+            ++i;
+        } else {
+            // COLON? BODY* CLOSE. The terminal SEND has its disposition by now: the productions
+            // would not require it, but predict_send() picks the terminal form only with it.
+            if (terminal && !sig) break;
+            if (k == tok::colon) ++i;
+            const std::size_t body = i;
+            while (i < n && tk[i].kind == tok::body_text) ++i;
+            if (i >= n || tk[i].kind != tok::close_tag) break;
+            const bool has_body = i > body;
+            if (traits_of.body_required && !has_body) break;  // WORK/FORK: the productions' error
+            u.body = has_body ? static_cast<std::uint32_t>(body) : 0;
+            u.body_end = static_cast<std::uint32_t>(i);
+            ok = true;
+            break;
+        }
+    }
+    looked = (i < n ? i : n - 1) - at + 1;
+    if (!ok) return false;
+    u.first = static_cast<std::uint32_t>(at);
+    u.last = static_cast<std::uint32_t>(i);
+    u.clean = true;
+    u.terminal_send = terminal;
+    return true;
+}
+
+// The fast path on or off for the parsers this thread constructs from now on (on by default).
+// For the differential tests and the fuzz target that compare it with the productions alone;
+// results are the same either way.
+void set_statement_fast_path(bool on) noexcept;
+[[nodiscard]] bool statement_fast_path() noexcept;
+
+}  // namespace plurnk::detail

@@ -1,0 +1,1005 @@
+// SPDX-License-Identifier: MIT
+// The statement parser: recursive descent over the token stream for the four document tiers
+// (BEHAVIOUR §2), in three layers: token_cursor.hpp reads the tokens and records the tree,
+// error_strategy.hpp is the reference's ANTLR error handling, and this file holds the
+// productions, one function per rule. The top-level rules run as a resumable machine so that a
+// stream can stop between any two steps; a statement is parsed within one step.
+// Grammar (tokens from the lexer):
+//   document   : turn_content EOF
+//   turn_content: TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*
+//   statements : statement* EOF          client: (statement | look | buff)* EOF
+//   log        : turn+ EOF               turn  : TURN_OPEN slots? COLON turn_content CLOSE_TURN
+//   op statement: OPEN slots? COLON? BODY* CLOSE   (WORK/FORK: a body is required)
+//   slots      : the op's signal, target and scope slots, any order, each at most once
+#include "syntax/statement_parser.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "syntax/error_strategy.hpp"
+#include "syntax/send_prediction.hpp"
+#include "syntax/clean_step.hpp"
+#include "grammar/token.hpp"
+#include "base/work_counter.hpp"
+
+namespace plurnk::detail {
+
+namespace {
+
+// Slot admission per op (BEHAVIOUR §2.2), from its op_table row.
+struct slot_rules {
+    bool signal = true;
+    bool target = true;
+    bool scope = true;
+    signal_shape shape = signal_shape::tags;
+    bool body_required = false;  // WORK/FORK: an empty body is an error
+};
+
+slot_rules rules_for(plurnk::op o, bool terminal_send) {
+    const op_traits& t = traits(o);
+    slot_rules r;
+    r.scope = t.scope;
+    r.shape = t.signal;
+    r.body_required = t.body_required;
+    if (o == plurnk::op::SEND && terminal_send) {  // the terminal SEND: a disposition, and a scope
+        r.shape = signal_shape::disposition;
+        r.scope = true;
+    }
+    return r;
+}
+
+tset slot_first(const slot_rules& r) {
+    tset s = 0;
+    if (r.signal) s |= bit(tok::lbrack);
+    if (r.target) s |= bit(tok::lparen);
+    if (r.scope) s |= bit(tok::scope);
+    return s;
+}
+
+class syntax_parser : public error_strategy {
+    using rp = recovery_point;
+
+public:
+    explicit syntax_parser(tier t) : tier_(t), fast_(statement_fast_path()) {
+        switch (t) {
+            case tier::parse: push_frame(rule::document, 0, 0); break;
+            case tier::statements:
+            case tier::client: push_frame(rule::sequence, 0, 0); break;
+            case tier::log: push_frame(rule::log, 0, 0); break;
+        }
+    }
+
+    // Parses as far as `toks` allows. Without `finished`, a step that would look past the last
+    // token is undone and retried on the next call; with it, `toks` ends with the eof token and
+    // parsing runs to the end.
+    void advance(const token_vector& toks, bool finished) {
+        attach(toks, finished);
+        // The last close among the new tokens is the first one found from the newest back.
+        for (std::size_t i = toks.size(); i > scanned_;) {
+            const tok k = toks[--i].kind;
+            if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) {
+                last_close_ = i;
+                break;
+            }
+        }
+        scanned_ = toks.size();
+        if (toks.empty()) return;
+        run_machine();
+        if constexpr (k_work_counter) count_token_looks(take_looks());
+    }
+
+    void reserve_errors(std::size_t n) { tree_.errors.reserve(n); }
+    // Room for `n` tokens, and for the units they may hold (a statement is rarely under 8 tokens).
+    void reserve_tokens(std::size_t n) {
+        tree_.token_unit.reserve(n);
+        tree_.units.reserve(n / 8 + 4);
+    }
+
+    // See stream_syntax::release().
+    [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
+        return !finished() && unit_ < 0 && index() == tokens && tokens > 0;
+    }
+    void release(std::size_t tokens) {
+        scanned_ = 0;
+        last_close_ = npos_;
+        release_tokens(tokens);
+        release_recovery(tokens);
+        anchors_ = {};
+    }
+    // Tokens before this index are settled: their units and errors can no longer change.
+    [[nodiscard]] std::size_t settled() const noexcept { return index(); }
+
+    // See stream_syntax::dump_state().
+    [[nodiscard]] std::string dump_state() const {
+        std::string s;
+        const auto num = [&s](const char* name, auto v) {
+            s += name;
+            s += '=';
+            s += std::to_string(v);
+            s += ' ';
+        };
+        num("p", index());
+        num("fetched", fetched());
+        num("unit", unit_);
+        num("unit_errors", unit_errors_);
+        num("scanned", scanned_);
+        num("last_close", last_close_);
+        num("recovering", rs_.recovering);
+        num("last_error_index", rs_.last_error_index);
+        num("last_error_points", rs_.last_error_points);
+        num("events", rs_.events);
+        num("point", static_cast<int>(rs_.point));
+        num("pending_mismatch", rs_.pending_mismatch);
+        num("pending_token", rs_.pending_token);
+        num("pending_expected", rs_.pending_expected);
+        s += "\nfollow";
+        for (const tset f : follow_) num("", f);
+        s += "\nframes";
+        for (const frame& f : frames_) {
+            num(" r", static_cast<int>(f.r));
+            num("phase", f.phase);
+            num("resume", f.resume);
+            num("consume_set", f.consume_set);
+            num("consume_then", f.consume_then);
+        }
+        for (const unit& u : tree_.units) {
+            s += "\nunit ";
+            for (const std::uint32_t v : {u.first, u.last, u.signal, u.signal_end, u.target, u.target_end, u.scope,
+                                          u.body, u.body_end}) {
+                num("", v);
+            }
+            num("clean", u.clean);
+            num("terminal", u.terminal_send);
+        }
+        s += "\ntoken_unit";
+        for (const std::int32_t i : tree_.token_unit) num("", i);
+        for (const syntax_error& e : tree_.errors) {
+            s += "\nerror ";
+            num("offset", e.offset);
+            num("fetched", e.fetched);
+            num("expected", e.expected);
+            num("at", static_cast<int>(e.at.kind));
+            num("begin", e.at.begin);
+            num("end", e.at.end);
+            num("op", static_cast<int>(e.at.op));
+            num("shape", static_cast<int>(e.kind));
+        }
+        return s;
+    }
+
+private:
+    // --- units ----------------------------------------------------------------------------------
+    int begin_unit() {
+        const int saved = unit_;
+        tree_.units.push_back(unit{});
+        unit_ = static_cast<int>(tree_.units.size()) - 1;
+        unit_errors_ = error_events();
+        return saved;
+    }
+    unit& cur_unit() { return tree_.units[static_cast<std::size_t>(unit_)]; }
+    // Records the current token index in a slot field of the open unit (a TURN's slots have none).
+    void note_slot(std::uint32_t unit::*field) {
+        if (unit_ >= 0) cur_unit().*field = static_cast<std::uint32_t>(index());
+    }
+    void end_unit(int saved) {
+        unit& u = tree_.units[static_cast<std::size_t>(unit_)];
+        u.clean = u.clean && error_events() == unit_errors_;
+        unit_ = saved;
+    }
+
+    // --- the top-level rules as a resumable machine ------------------------------------------------
+    // document, turn_content, statements/client, log and turn keep their position in frames, so
+    // parsing can stop between any two steps and go on when more tokens arrive. Each step is atomic:
+    // it runs to its end or, when it needs a token not lexed yet, is undone as a whole. Skipping
+    // tokens during recovery is a step per token, so it never repeats work.
+    enum class rule : std::uint8_t { document, turn_content, sequence, log, turn };
+    enum phase : int {
+        P_START, P_FAIL, P_CONSUME, P_EXIT,
+        // document
+        P_DOC_EOF,
+        // turn_content
+        P_LEAD, P_LEAD_BACK, P_PLAN, P_LOOP_ENTRY, P_DECIDE, P_LOOP_BACK, P_TERMINAL, P_TRAIL_ENTRY, P_TRAIL,
+        P_TRAIL_BACK,
+        // sequence
+        P_SEQ_LOOP, P_SEQ_BACK, P_SEQ_EOF,
+        // log
+        P_LOG_TURN, P_LOG_BACK, P_LOG_NEXT, P_LOG_EOF,
+        // turn
+        P_TURN_SLOTS, P_TURN_COLON, P_TURN_CLOSE,
+    };
+    struct frame {
+        rule r;
+        int phase = P_START;
+        int resume = P_EXIT;     // the parent's phase when this frame exits
+        tset consume_set = 0;    // P_CONSUME: skip to a token in this set,
+        int consume_then = P_EXIT;  // then go on here
+    };
+
+    void push_frame(rule r, tset follow, int parent_resume) {
+        if (!frames_.empty()) frames_.back().phase = parent_resume;
+        frames_.push_back(frame{r});
+        follow_.push_back(follow);
+    }
+    void pop_frame() {
+        frames_.pop_back();
+        follow_.pop_back();
+    }
+
+    // A step's undo record: every layer's state, and the stepped frame (a step changes only
+    // the last frame, and may push one).
+    struct snapshot {
+        position at;
+        recovery_state rs;
+        std::size_t follow, frames, unit_errors;
+        frame last;
+    };
+
+    snapshot take() const {
+        return snapshot{save_position(), rs_, follow_.size(), frames_.size(), unit_errors_, frames_.back()};
+    }
+
+    void restore(const snapshot& s) {
+        restore_position(s.at);
+        rs_ = s.rs;
+        follow_.resize(s.follow);
+        frames_.resize(s.frames);
+        frames_.back() = s.last;
+        unit_errors_ = s.unit_errors;
+    }
+
+    void run_machine() {
+        while (!frames_.empty()) {
+            frame& f = frames_.back();
+            if (f.phase == P_EXIT) {
+                pop_frame();
+                continue;
+            }
+            if (f.phase == P_CONSUME) {
+                // One token at a time: what is skipped stays skipped.
+                const symbol t = la();
+                if (take_starved()) return;
+                if (t == sym(tok::eof) || (f.consume_set & bit(t))) {
+                    f.phase = f.consume_then;
+                } else {
+                    consume();
+                }
+                continue;
+            }
+            if (!finished() && !can_step()) return;
+            if (fast_) {
+                // The steps the fast path can take, each one the machine would take (so each
+                // after can_step()); they never look past the tokens lexed so far, so there is
+                // nothing to undo. The step it declines goes to the productions at once, after
+                // a look for a repeated cycle (replay()) when it took none: a replay is exact
+                // between any two visits of a loop head, so skipping the look where the fast
+                // path takes a step changes nothing but its cost (a stream that parses each
+                // statement as it closes paid for it once per statement).
+                bool took = false;
+                while (fast_step(f)) {
+                    took = true;
+                    if (!finished() && !can_step()) return;
+                }
+                if (!took && unit_ < 0 && replay(f.phase)) continue;
+            }
+            if (finished()) {
+                // Every token is there: a step cannot run out of them, so nothing to undo.
+                step(frames_.size() - 1);
+                continue;
+            }
+            const snapshot snap = take();
+            step(frames_.size() - 1);
+            if (take_starved()) {
+                restore(snap);
+                return;
+            }
+        }
+    }
+
+    // Cheap checks that a step cannot finish with the tokens lexed so far (it would only be
+    // undone): the next token is not there yet, or a statement starts with no close tag after it.
+    // (A TURN opener is not such a statement: the turn rule's steps end at its `:`, and its close
+    // comes after the turn's content, so waiting for it would hold every token of an open turn.)
+    bool can_step() const {
+        const auto& toks = tokens();
+        if (index() >= toks.size()) return false;
+        const token& t = toks[index()];
+        if (t.kind == tok::opener && t.op != plurnk::op::TURN && (last_close_ == npos_ || last_close_ < index())) {
+            return false;
+        }
+        return true;
+    }
+    static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
+
+    // --- cycle replay ---------------------------------------------------------------------------
+    // Hostile input can drive the machine round one error cycle for every few tokens: `<<TURN:`
+    // repeated in a log opens a turn, fails its content, recovers, closes the turn and loops, nine
+    // steps each time. The machine reads tokens' kinds and ops only. So when it comes back to a
+    // loop head (a rule's phase where it loops) in the state it had there one cycle before, token
+    // indices taken from the cursor and counts from the cycle's start, and the tokens the next
+    // cycle will read repeat, kind for kind, the ones the last cycle read, the next cycle does what
+    // the last one did, moved along: its errors, units and token marks are the last cycle's,
+    // shifted. The cycle is then copied instead of run, as often as the tokens keep repeating.
+    // Part of the fast path: with it off, every cycle runs (the tests compare the two).
+    static constexpr std::size_t k_anchor_depth = 4;
+    struct anchor {
+        bool valid = false;
+        std::uint8_t depth = 0;
+        std::size_t p = 0, fetched = 0, errors = 0, units = 0, unit_errors = 0;
+        recovery_state rs;
+        std::array<frame, k_anchor_depth> frames{};
+        std::array<tset, k_anchor_depth> follow{};
+    };
+    // One anchor per loop-head phase.
+    static int anchor_slot(int phase) {
+        switch (phase) {
+            case P_LOG_TURN: return 0;
+            case P_DECIDE: return 1;
+            case P_LOOP_BACK: return 2;
+            case P_SEQ_LOOP: return 3;
+            case P_SEQ_BACK: return 4;
+            default: return -1;
+        }
+    }
+    static constexpr std::size_t k_anchor_slots = 5;
+
+    anchor capture() const {
+        anchor a;
+        if (frames_.size() > k_anchor_depth) return a;
+        a.valid = true;
+        a.depth = static_cast<std::uint8_t>(frames_.size());
+        a.p = index();
+        a.fetched = fetched();
+        a.errors = tree_.errors.size();
+        a.units = tree_.units.size();
+        a.unit_errors = unit_errors_;
+        a.rs = rs_;
+        std::copy(frames_.begin(), frames_.end(), a.frames.begin());
+        std::copy(follow_.begin(), follow_.end(), a.follow.begin());
+        return a;
+    }
+
+    // What one cycle from `a` to `b` changes, `k` times over.
+    struct cycle {
+        std::size_t tokens = 0, errors = 0, units = 0, events = 0;
+        bool units_begun = false;
+    };
+    static anchor shifted(anchor a, const cycle& c, std::size_t k) {
+        a.p += k * c.tokens;
+        a.fetched += k * c.tokens;
+        a.errors += k * c.errors;
+        a.units += k * c.units;
+        a.rs.events += k * c.events;
+        if (a.rs.last_error_index >= 0) a.rs.last_error_index += static_cast<long>(k * c.tokens);
+        a.rs.pending_token += k * c.tokens;
+        if (c.units_begun) a.unit_errors += k * c.events;
+        return a;
+    }
+
+    // Whether `b` is `a` one cycle on: the same frames, and the same recovery state with token
+    // indices taken from the cursor.
+    static bool same_state(const anchor& a, const anchor& b) {
+        using diff = std::ptrdiff_t;
+        const auto rel = [](std::size_t v, std::size_t p) { return static_cast<diff>(v) - static_cast<diff>(p); };
+        if (!a.valid || !b.valid || a.depth != b.depth || b.p <= a.p || b.errors < a.errors || b.units < a.units) {
+            return false;
+        }
+        for (std::size_t i = 0; i < a.depth; ++i) {
+            const frame& x = a.frames[i];
+            const frame& y = b.frames[i];
+            if (x.r != y.r || x.phase != y.phase || x.resume != y.resume || x.consume_set != y.consume_set ||
+                x.consume_then != y.consume_then || a.follow[i] != b.follow[i]) {
+                return false;
+            }
+        }
+        const recovery_state& r = a.rs;
+        const recovery_state& q = b.rs;
+        if (r.recovering != q.recovering || r.last_error_points != q.last_error_points || r.point != q.point ||
+            r.pending_mismatch != q.pending_mismatch || r.pending_expected != q.pending_expected ||
+            rel(r.pending_token, a.p) != rel(q.pending_token, b.p) || rel(a.fetched, a.p) != rel(b.fetched, b.p)) {
+            return false;
+        }
+        if ((r.last_error_index < 0) != (q.last_error_index < 0)) return false;
+        if (r.last_error_index >= 0 && r.last_error_index - static_cast<long>(a.p) != q.last_error_index - static_cast<long>(b.p)) {
+            return false;
+        }
+        // unit_errors_ is the event count when the last unit began: moved on by the cycle only
+        // if the cycle began one.
+        if (b.units == a.units) return a.unit_errors == b.unit_errors;
+        return rel(a.unit_errors, a.rs.events) == rel(b.unit_errors, b.rs.events);
+    }
+
+    static bool same_symbol(const token& x, const token& y) { return x.kind == y.kind && x.op == y.op; }
+
+    // At a loop head with no unit open: replays the cycle since this head's last visit as often as
+    // it provably repeats. True: the state moved on (the machine looks again from the top).
+    bool replay(int phase) {
+        const int slot = anchor_slot(phase);
+        if (slot < 0) return false;
+        anchor& last = anchors_[static_cast<std::size_t>(slot)];
+        const anchor now = capture();
+        const std::size_t k = same_state(last, now) ? replay_cycles(last, now) : 0;
+        if (k == 0) {
+            last = now;
+            return false;
+        }
+        return true;
+    }
+
+    // Copies the cycle a → b forward k ≥ 0 times, k as large as the tokens allow; returns k.
+    std::size_t replay_cycles(anchor& a, const anchor& b) {
+        const auto& toks = tokens();
+        const cycle c{b.p - a.p, b.errors - a.errors, b.units - a.units, b.rs.events - a.rs.events, b.units > a.units};
+        const std::size_t len = c.tokens;
+        // The tokens the cycle read: from its start (or the pending error's token, which a report
+        // reads) to the last one fetched or stepped at.
+        const std::size_t lo = std::min(a.p, a.rs.pending_token);
+        const std::size_t hi = std::max(b.fetched, b.p);
+        if (hi - lo > 4 * len + 64 || hi + len >= toks.size()) return 0;
+        // First the tokens: the next cycle's must repeat the ones this cycle read (where most
+        // tries that fail stop). Each comparison counts as a token fetch for the work counter.
+        std::size_t checked = lo + len - 1;  // tokens through here repeat the ones `len` before
+        const auto repeats_through = [&](std::size_t end) {
+            const std::size_t from = checked;
+            while (checked < end && same_symbol(toks[checked + 1], toks[checked + 1 - len])) ++checked;
+            count_looks(checked - from + 1);
+            return checked >= end;
+        };
+        if (!repeats_through(hi + len)) return 0;
+        // Each error's token, by index (tokens are in input order; one that is not found once,
+        // or is found twice, stops the replay).
+        std::array<std::size_t, 16> at{};
+        if (c.errors > at.size()) return 0;
+        for (std::size_t e = 0; e < c.errors; ++e) {
+            const token& t = tree_.errors[a.errors + e].at;
+            const token* first = std::lower_bound(toks.begin() + lo, toks.begin() + hi + 1, t.begin,
+                                                  [](const token& x, std::uint32_t b) { return x.begin < b; });
+            std::size_t found = npos_;
+            for (const token* u = first; u != toks.begin() + hi + 1 && u->begin == t.begin; ++u) {
+                if (u->end == t.end && u->kind == t.kind && u->op == t.op) {
+                    if (found != npos_) return 0;
+                    found = static_cast<std::size_t>(u - toks.begin());
+                }
+            }
+            if (found == npos_) return 0;
+            at[e] = found;
+        }
+        // Each token mark, by unit; and whether a step of the cycle starts at an opener that
+        // can_step() holds back until a close tag is lexed.
+        bool opener = false;
+        for (std::size_t i = a.p; i < b.p; ++i) {
+            const std::int32_t m = tree_.token_unit[i];
+            if (m >= 0 && static_cast<std::size_t>(m) < a.units) return 0;
+        }
+        for (std::size_t i = a.p; i <= b.p; ++i) {
+            opener = opener || (toks[i].kind == tok::opener && toks[i].op != plurnk::op::TURN);
+        }
+        std::size_t k = 0;
+        for (;;) {
+            const std::size_t shift = (k + 1) * len;
+            const std::size_t end = hi + shift;
+            if (end >= toks.size()) break;
+            if (!finished() && opener && (last_close_ == npos_ || last_close_ < b.p + shift)) break;
+            if (!repeats_through(end)) break;
+            for (std::size_t e = 0; e < c.errors; ++e) {
+                syntax_error x = tree_.errors[a.errors + e];
+                x.at = toks[at[e] + shift];
+                x.offset = x.at.begin;
+                x.fetched += static_cast<std::uint32_t>(shift);
+                tree_.errors.push_back(x);
+            }
+            for (std::size_t u = 0; u < c.units; ++u) {
+                unit x = tree_.units[a.units + u];
+                for (std::uint32_t unit::*field : {&unit::signal, &unit::signal_end, &unit::target, &unit::target_end,
+                                                   &unit::scope, &unit::body, &unit::body_end}) {
+                    if (x.*field != 0) x.*field += static_cast<std::uint32_t>(shift);
+                }
+                if (x.first <= x.last) {
+                    x.first += static_cast<std::uint32_t>(shift);
+                    x.last += static_cast<std::uint32_t>(shift);
+                }
+                tree_.units.push_back(x);
+            }
+            for (std::size_t i = a.p; i < b.p; ++i) {
+                const std::int32_t m = tree_.token_unit[i];
+                tree_.token_unit[i + shift] = m < 0 ? -1 : m + static_cast<std::int32_t>((k + 1) * c.units);
+            }
+            count_looks(hi - lo + 1);
+            ++k;
+        }
+        if (k == 0) return 0;
+        count_cycles_replayed(k);
+        const anchor to = shifted(b, c, k);
+        jump(to.p, to.fetched);
+        rs_ = to.rs;
+        unit_errors_ = to.unit_errors;
+        a = shifted(b, c, k - 1);  // the head one cycle back, so that a later call can go on
+        return k;
+    }
+
+    // --- the fast path (clean_step.hpp) -----------------------------------------------------
+    // A step the machine is about to take (can_step() said so), taken without the productions
+    // when the tokens it reads are lexed and fit without an error: a clean statement, or the one
+    // token a loop checks. It leaves the state the productions would leave, field by field, and
+    // never looks past the lexed tokens; false: nothing changed, the productions take the step.
+    bool fast_step(frame& f) {
+        const auto& toks = tokens();
+        if (index() >= toks.size() || unit_ >= 0) return false;
+        const token& t = toks[index()];
+        const bool opener = t.kind == tok::opener;
+        if (f.r == rule::sequence) {
+            const tset first = tier_ == tier::client ? k_client_openers : k_protocol_openers;
+            switch (f.phase) {
+                case P_SEQ_LOOP:  // statement_rule(): any op of the tier, SEND mid or terminal
+                    if (!opener || !(first & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;
+                    f.phase = P_SEQ_BACK;
+                    return true;
+                case P_SEQ_BACK: return fast_pass(f, rp::sequence_loop_back, first | bit(tok::eof), P_SEQ_LOOP);
+                default: return false;
+            }
+        }
+        if (f.r != rule::turn_content) return false;
+        const tset loop_next = bit(tok::text) | k_mid_openers;
+        switch (f.phase) {
+            case P_PLAN:
+                if (!opener || t.op != plurnk::op::PLAN || !fast_unit(plurnk::op::PLAN, true, false)) return false;
+                f.phase = P_LOOP_ENTRY;
+                return true;
+            case P_LOOP_ENTRY: return fast_pass(f, rp::turn_loop, loop_next, P_DECIDE);
+            case P_DECIDE:
+                if (t.kind == tok::text) {  // set_point(turn_choice), then match(turn_loop, TEXT)
+                    // A run of TEXT tokens: before each but the first, the loop back passes (the
+                    // token is TEXT) and the decision takes it. The cursor ends past the run,
+                    // each token of it fetched, the last match's mark kept.
+                    std::size_t last = index();
+                    while (last + 1 < toks.size() && toks[last + 1].kind == tok::text) ++last;
+                    (void)la();
+                    count_looks(2 * (last - index()));
+                    matched(rp::turn_loop);
+                    jump(last + 1, std::max(fetched(), last));
+                    f.phase = P_LOOP_BACK;
+                    return true;
+                }
+                // A mid statement; a SEND by prediction: a clean terminal SEND is also the step
+                // after (P_TERMINAL), as nothing can come between them.
+                if (!opener || !(k_mid_openers & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;
+                f.phase = tree_.units.back().terminal_send ? P_TRAIL_ENTRY : P_LOOP_BACK;
+                return true;
+            case P_LOOP_BACK: return fast_pass(f, rp::turn_loop_back, loop_next, P_DECIDE);
+            case P_TERMINAL:
+                if (!opener || t.op != plurnk::op::SEND || !fast_unit(plurnk::op::SEND, false, true)) return false;
+                f.phase = P_TRAIL_ENTRY;
+                return true;
+            default: return false;
+        }
+    }
+
+    // One clean statement of op `o` at the cursor, in its mid form or (a SEND) its terminal form,
+    // as the productions would parse it. predict_send() picks the form that is clean, when one
+    // is: a clean terminal SEND has a disposition where the mid form dies, a clean mid one lacks
+    // the disposition the terminal form needs before its colon, body or close. Its fetches stop
+    // at the close tag, which the statement fetches anyway.
+    bool fast_unit(plurnk::op o, bool mid, bool terminal) {
+        unit u;
+        std::size_t looked = 0, more = 0;
+        bool ok = mid && clean_statement(tokens(), index(), o, false, u, looked);
+        if (!ok && terminal) {
+            ok = clean_statement(tokens(), index(), o, true, u, more);
+            looked += more;
+        }
+        if (!ok) {
+            count_looks(looked);
+            return false;
+        }
+        // begin_unit(), op_statement() taking no error branch (its last match is the close), end_unit()
+        unit_errors_ = error_events();
+        append_clean_unit(u, looked);
+        matched(rp::op_close);
+        return true;
+    }
+
+    // sync() at a loop entry or sync_back() at a loop back, the current token in `next`: no
+    // error, nothing to skip, the loop goes on at `then`.
+    bool fast_pass(frame& f, recovery_point at, tset next, int then) {
+        if (recovering() || !(next & bit(symbol_of(tokens()[index()])))) return false;
+        set_point(at);
+        (void)la();
+        f.phase = then;
+        return true;
+    }
+
+    // The catch block of an outer rule: report and arrange to skip to the recovery set.
+    void fail_frame(std::size_t fi) {
+        report_and_note();
+        frame& f = frames_[fi];
+        f.consume_set = recovery_set();
+        f.consume_then = P_EXIT;
+        f.phase = P_CONSUME;
+    }
+
+    void go(std::size_t fi, int phase) { frames_[fi].phase = phase; }
+    void skip_then(std::size_t fi, tset set, int then) {
+        if (set == 0) return go(fi, then);
+        frames_[fi].consume_set = set;
+        frames_[fi].consume_then = then;
+        frames_[fi].phase = P_CONSUME;
+    }
+
+    void step(std::size_t fi) {
+        switch (frames_[fi].r) {
+            case rule::document: return step_document(fi);
+            case rule::turn_content: return step_turn_content(fi);
+            case rule::sequence: return step_sequence(fi);
+            case rule::log: return step_log(fi);
+            case rule::turn: return step_turn(fi);
+        }
+    }
+
+    // document : turn_content EOF
+    void step_document(std::size_t fi) {
+        switch (frames_[fi].phase) {
+            case P_START: return push_frame(rule::turn_content, bit(tok::eof), P_DOC_EOF);
+            case P_DOC_EOF:
+                if (!match(rp::document_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
+                return go(fi, P_EXIT);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
+        }
+    }
+
+    // turn_content : TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*
+    void step_turn_content(std::size_t fi) {
+        const tset lead = bit(tok::text) | bit(plurnk::op::PLAN);
+        const tset loop_next = bit(tok::text) | k_mid_openers;
+        const tset trail = bit(tok::text) | bit(k_eps);
+        switch (frames_[fi].phase) {
+            case P_START:
+                if (!sync(rp::turn_lead, lead, sync_kind::loop_entry)) return go(fi, P_FAIL);
+                return go(fi, P_LEAD);
+            case P_LEAD:
+                if (la() != sym(tok::text)) return go(fi, P_PLAN);
+                if (!match(rp::turn_lead, sym(tok::text), lead)) return go(fi, P_FAIL);
+                return go(fi, P_LEAD_BACK);
+            case P_LEAD_BACK: return skip_then(fi, sync_back(rp::turn_lead_back, lead), P_LEAD);
+            case P_PLAN:
+                statement_unit(plurnk::op::PLAN, false, loop_next);
+                return go(fi, P_LOOP_ENTRY);
+            case P_LOOP_ENTRY:
+                if (!sync(rp::turn_loop, loop_next, sync_kind::loop_entry)) return go(fi, P_FAIL);
+                return go(fi, P_DECIDE);
+            case P_DECIDE: {
+                set_point(rp::turn_choice);
+                const symbol t = la();
+                bool more = false;
+                if (t == sym(tok::text)) {
+                    more = true;
+                } else if (is_opener(t) && (k_mid_openers & bit(t)) && t != sym(plurnk::op::SEND)) {
+                    more = true;
+                } else if (t == sym(plurnk::op::SEND)) {
+                    std::size_t died = 0;
+                    const send_alt alt = predict_send(*this, died);
+                    if (alt == send_alt::none) {
+                        fail_no_viable(died, loop_next);
+                        return go(fi, P_FAIL);
+                    }
+                    more = alt == send_alt::mid;
+                } else {
+                    fail_no_viable(index(), loop_next);
+                    return go(fi, P_FAIL);
+                }
+                if (!more) return go(fi, P_TERMINAL);
+                if (t == sym(tok::text)) {
+                    if (!match(rp::turn_loop, sym(tok::text), loop_next)) return go(fi, P_FAIL);
+                } else {
+                    statement_unit(static_cast<plurnk::op>(t), false, loop_next);
+                }
+                return go(fi, P_LOOP_BACK);
+            }
+            case P_LOOP_BACK: return skip_then(fi, sync_back(rp::turn_loop_back, loop_next), P_DECIDE);
+            case P_TERMINAL:
+                statement_unit(plurnk::op::SEND, true, bit(tok::text) | bit(k_eps));
+                return go(fi, P_TRAIL_ENTRY);
+            case P_TRAIL_ENTRY:
+                if (!sync(rp::turn_trail, trail, sync_kind::loop_entry)) return go(fi, P_FAIL);
+                return go(fi, P_TRAIL);
+            case P_TRAIL:
+                if (la() != sym(tok::text)) return go(fi, P_EXIT);
+                if (!match(rp::turn_trail, sym(tok::text), trail)) return go(fi, P_FAIL);
+                return go(fi, P_TRAIL_BACK);
+            case P_TRAIL_BACK: return skip_then(fi, sync_back(rp::turn_trail_back, trail), P_TRAIL);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
+        }
+    }
+
+    // statements : statement* EOF ; client : (statement | look | buff)* EOF
+    void step_sequence(std::size_t fi) {
+        const tset first = tier_ == tier::client ? k_client_openers : k_protocol_openers;
+        const tset next = first | bit(tok::eof);
+        switch (frames_[fi].phase) {
+            case P_START:
+                if (!sync(rp::sequence_loop, next, sync_kind::loop_entry)) return go(fi, P_FAIL);
+                return go(fi, P_SEQ_LOOP);
+            case P_SEQ_LOOP:
+                if (!(is_opener(la()) && (first & bit(la())))) return go(fi, P_SEQ_EOF);
+                statement_rule(first, next);
+                return go(fi, P_SEQ_BACK);
+            case P_SEQ_BACK: return skip_then(fi, sync_back(rp::sequence_loop_back, next), P_SEQ_LOOP);
+            case P_SEQ_EOF:
+                if (!match(rp::sequence_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
+                return go(fi, P_EXIT);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
+        }
+    }
+
+    // log : turn+ EOF
+    void step_log(std::size_t fi) {
+        const tset turn_open = bit(plurnk::op::TURN);
+        switch (frames_[fi].phase) {
+            case P_START:
+                if (!sync(rp::log_first_turn, turn_open, sync_kind::block_start)) return go(fi, P_FAIL);
+                return go(fi, P_LOG_TURN);
+            case P_LOG_TURN: return push_frame(rule::turn, turn_open | bit(tok::eof), P_LOG_BACK);
+            case P_LOG_BACK: return skip_then(fi, sync_back(rp::log_loop_back, turn_open | bit(tok::eof)), P_LOG_NEXT);
+            case P_LOG_NEXT: return go(fi, la() == sym(plurnk::op::TURN) ? P_LOG_TURN : P_LOG_EOF);
+            case P_LOG_EOF:
+                if (!match(rp::log_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
+                return go(fi, P_EXIT);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
+        }
+    }
+
+    // turn : TURN_OPEN slots? COLON turn_content CLOSE_TURN
+    void step_turn(std::size_t fi) {
+        const slot_rules r = rules_for(plurnk::op::TURN, false);
+        const tset slots = slot_first(r);
+        switch (frames_[fi].phase) {
+            case P_START:
+                if (!match(rp::turn_open, sym(plurnk::op::TURN), slots | bit(tok::colon))) return go(fi, P_FAIL);
+                return go(fi, P_TURN_SLOTS);
+            case P_TURN_SLOTS:
+                if (!sync(rp::turn_slots, slots | bit(tok::colon), sync_kind::block_start)) return go(fi, P_FAIL);
+                if (slots & bit(la())) slot_rule(r, bit(tok::colon));
+                return go(fi, P_TURN_COLON);
+            case P_TURN_COLON:
+                if (!match(rp::turn_colon, sym(tok::colon), bit(tok::text) | bit(plurnk::op::PLAN))) return go(fi, P_FAIL);
+                return push_frame(rule::turn_content, bit(tok::close_turn), P_TURN_CLOSE);
+            case P_TURN_CLOSE:
+                if (!match(rp::turn_close, sym(tok::close_turn), bit(k_eps))) return go(fi, P_FAIL);
+                return go(fi, P_EXIT);
+            case P_FAIL: return fail_frame(fi);
+            default: return go(fi, P_EXIT);
+        }
+    }
+
+    // statement : one of the op statements (SEND: mid or terminal, by prediction)
+    void statement_rule(tset first, tset follow) {
+        rule_scope scope(*this, follow);
+        const int saved = begin_unit();
+        set_point(rp::statement_choice);
+        const symbol t = la();
+        bool ok = true;
+        if (t == sym(plurnk::op::SEND)) {
+            std::size_t died = 0;
+            const send_alt alt = predict_send(*this, died);
+            if (alt == send_alt::none) {
+                ok = fail_no_viable(died, first);
+            } else {
+                op_statement(plurnk::op::SEND, alt == send_alt::terminal, bit(k_eps));
+            }
+        } else {
+            op_statement(static_cast<plurnk::op>(t), false, bit(k_eps));
+        }
+        if (!ok) report_and_recover();
+        end_unit(saved);
+    }
+
+    // A statement-level unit in the parse/log tiers: plan, mid statement or terminal SEND.
+    void statement_unit(plurnk::op o, bool terminal, tset follow) {
+        rule_scope scope(*this, follow);
+        const int saved = begin_unit();
+        op_statement(o, terminal, bit(k_eps));
+        end_unit(saved);
+    }
+
+    // op statement : OPEN slots? COLON? BODY* CLOSE
+    void op_statement(plurnk::op o, bool terminal, tset follow) {
+        rule_scope scope(*this, follow);
+        tree_.units[static_cast<std::size_t>(unit_)].clean = true;
+        tree_.units[static_cast<std::size_t>(unit_)].terminal_send = terminal;
+        if (!op_statement_body(o, terminal)) report_and_recover();
+    }
+
+    // The rule body of op_statement (false: the rule failed, its caller recovers).
+    bool op_statement_body(plurnk::op o, bool terminal) {
+        const slot_rules r = rules_for(o, terminal);
+        const tset slots = slot_first(r);
+        const tset tail = bit(tok::colon) | bit(tok::body_text) | bit(tok::close_tag);
+        if (!match(rp::op_open, static_cast<int>(o), slots | tail)) return false;
+        if (!sync(rp::op_slots, slots | tail, sync_kind::block_start)) return false;
+        if (slots & bit(la())) slot_rule(r, tail);
+        if (!sync(rp::op_colon, tail, sync_kind::block_start)) return false;
+        if (la() == sym(tok::colon) && !match(rp::op_colon, sym(tok::colon), bit(tok::body_text) | bit(tok::close_tag))) return false;
+        const tset body_next = bit(tok::body_text) | bit(tok::close_tag);
+        if (!sync(rp::op_body, body_next, sync_kind::loop_entry)) return false;
+        bool has_body = false;
+        cur_unit().body = static_cast<std::uint32_t>(index());
+        while (la() == sym(tok::body_text)) {
+            has_body = true;
+            if (!match(rp::op_body, sym(tok::body_text), body_next)) return false;
+            if (!sync(rp::op_body_back, body_next, sync_kind::loop_back)) return false;
+        }
+        cur_unit().body_end = static_cast<std::uint32_t>(index());
+        if (!has_body) cur_unit().body = 0;
+        if (r.body_required && !has_body && la() == sym(tok::close_tag) && !recovering()) {
+            // WORK/FORK need a prompt (BEHAVIOUR §2.2); the reference pins no wording.
+            add_error(lt(), syntax_error::shape::body_content, 0);
+        }
+        return match(rp::op_close, sym(tok::close_tag), bit(k_eps));
+    }
+
+    // slots : the admitted slots in any order, each at most once; ends at anything else.
+    void slot_rule(const slot_rules& r, tset follow) {
+        rule_scope scope(*this, follow);
+        bool sig = false, tgt = false, scp = false;
+        const tset all = slot_first(r) | bit(k_eps);
+        for (;;) {
+            const symbol t = la();
+            if (t == sym(tok::lbrack) && r.signal && !sig) {
+                sig = true;
+                note_slot(&unit::signal);
+                signal_rule(r.shape, all);
+                note_slot(&unit::signal_end);
+            } else if (t == sym(tok::lparen) && r.target && !tgt) {
+                tgt = true;
+                note_slot(&unit::target);
+                target_rule(all);
+                note_slot(&unit::target_end);
+            } else if (t == sym(tok::scope) && r.scope && !scp && (r.shape != signal_shape::disposition || sig)) {
+                scp = true;
+                note_slot(&unit::scope);
+                if (!match(rp::scope, sym(tok::scope), all)) {
+                    report_and_recover();
+                    return;
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    // signal : '[' (TAG | ',')* ']'          tags (and branch: '[' TAG ']')
+    //        | '[' value? ']'                integer, kill integer, executor
+    //        | '[' DISPOSITION ']'           the terminal SEND
+    void signal_rule(signal_shape shape, tset follow) {
+        rule_scope scope(*this, follow);
+        if (!signal_body(shape)) report_and_recover();
+    }
+
+    bool signal_body(signal_shape shape) {
+        switch (shape) {
+            case signal_shape::tags: {
+                const tset items = bit(tok::tag) | bit(tok::comma) | bit(tok::rbrack);
+                if (!match(rp::signal_open, sym(tok::lbrack), items)) return false;
+                if (!sync(rp::signal_item, items, sync_kind::loop_entry)) return false;
+                if (fast_) take_item_run(items);
+                while (la() == sym(tok::tag) || la() == sym(tok::comma)) {
+                    if (!match_set(rp::signal_item, bit(tok::tag) | bit(tok::comma))) return false;
+                    if (!sync(rp::signal_item_back, items, sync_kind::loop_back)) return false;
+                }
+                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
+            }
+            case signal_shape::integer:
+            case signal_shape::kill_integer:
+            case signal_shape::ident: {
+                const tset value = shape == signal_shape::ident     ? bit(tok::ident)
+                                   : shape == signal_shape::integer ? bit(tok::integer)
+                                                                    : (bit(tok::integer) | bit(tok::disposition));
+                if (!match(rp::signal_open, sym(tok::lbrack), value | bit(tok::rbrack))) return false;
+                if (!sync(rp::signal_item, value | bit(tok::rbrack), sync_kind::block_start)) return false;
+                if ((value & bit(la())) && !match_set(rp::signal_item, value)) return false;
+                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
+            }
+            case signal_shape::disposition:
+            case signal_shape::branch: {
+                const symbol value = shape == signal_shape::branch ? sym(tok::tag) : sym(tok::disposition);
+                if (!match(rp::signal_open, sym(tok::lbrack), bit(value))) return false;
+                if (!match(rp::signal_item, value, bit(tok::rbrack))) return false;
+                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
+            }
+        }
+        return true;
+    }
+
+    // Part of the fast path: a run of tags and commas, each followed by a tag, a comma or `]`, as
+    // the loop above takes it: per token match_set() passes (ending any error condition) and the
+    // loop back's sync() passes on the token after it. Taken at once, with what they leave: each
+    // token consumed into the unit, the one after the run fetched, the loop back's mark set.
+    void take_item_run(tset items) {
+        const auto& toks = tokens();
+        const auto item = [](const token& t) { return t.kind == tok::tag || t.kind == tok::comma; };
+        std::size_t p = index();
+        if (!(p + 1 < toks.size() && item(toks[p]) && (items & bit(symbol_of(toks[p + 1]))))) return;
+        (void)la();
+        matched(rp::signal_item);
+        const std::size_t first = p;
+        do {
+            consume();
+            ++p;
+        } while (p + 1 < toks.size() && item(toks[p]) && (items & bit(symbol_of(toks[p + 1]))));
+        count_looks(3 * (p - first) - 1);
+        set_point(rp::signal_item_back);
+        (void)la();
+    }
+
+    // target : '(' TARGET_TEXT* ')'
+    void target_rule(tset follow) {
+        rule_scope scope(*this, follow);
+        if (!target_body()) report_and_recover();
+    }
+
+    bool target_body() {
+        const tset next = bit(tok::target_text) | bit(tok::rparen);
+        if (!match(rp::target_open, sym(tok::lparen), next)) return false;
+        if (!sync(rp::target_text, next, sync_kind::loop_entry)) return false;
+        while (la() == sym(tok::target_text)) {
+            if (!match(rp::target_text, sym(tok::target_text), next)) return false;
+            if (!sync(rp::target_text_back, next, sync_kind::loop_back)) return false;
+        }
+        return match(rp::target_close, sym(tok::rparen), bit(k_eps));
+    }
+
+    tier tier_;
+    bool fast_;  // statement_fast_path() when constructed
+    std::vector<frame> frames_;
+    std::size_t scanned_ = 0;                                // tokens checked for close tags
+    std::size_t last_close_ = static_cast<std::size_t>(-1);  // index of the last close tag or eof
+    std::size_t unit_errors_ = 0;                            // error_events() when the open unit began
+    std::array<anchor, k_anchor_slots> anchors_{};           // cycle replay: each loop head's last visit
+};
+
+}  // namespace
+
+struct stream_syntax::impl {
+    explicit impl(tier t) : parser(t) {}
+    syntax_parser parser;
+};
+
+stream_syntax::stream_syntax(tier t) : impl_(new impl(t)) {}
+stream_syntax::~stream_syntax() { delete impl_; }
+stream_syntax::stream_syntax(const stream_syntax& other) : impl_(new impl(*other.impl_)) {}
+stream_syntax& stream_syntax::operator=(const stream_syntax& other) {
+    if (this != &other) *impl_ = *other.impl_;
+    return *this;
+}
+void stream_syntax::advance(const token_vector& tokens, bool finished) {
+    impl_->parser.advance(tokens, finished);
+}
+const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.tree(); }
+std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settled(); }
+bool stream_syntax::can_release(std::size_t tokens) const noexcept { return impl_->parser.can_release(tokens); }
+void stream_syntax::release(std::size_t tokens) { impl_->parser.release(tokens); }
+std::string stream_syntax::dump_state() const { return impl_->parser.dump_state(); }
+
+namespace {
+thread_local bool fast_path_on = true;
+}  // namespace
+
+void set_statement_fast_path(bool on) noexcept { fast_path_on = on; }
+bool statement_fast_path() noexcept { return fast_path_on; }
+void stream_syntax::reserve_tokens(std::size_t n) { impl_->parser.reserve_tokens(n); }
+
+syntax_tree parse_syntax(const lex_output& lexed, tier t) {
+    syntax_parser p(t);
+    // At most about one error per two tokens: reserving that much is address space only (a
+    // large vector's untouched pages cost nothing), and growing would copy and touch it twice.
+    p.reserve_errors(lexed.tokens.size() / 2 + 1);
+    p.advance(lexed.tokens, true);
+    return p.take_tree();
+}
+
+}  // namespace plurnk::detail

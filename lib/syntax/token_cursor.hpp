@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// The statement parser's first layer (private header): the token stream as the parser reads it,
+// and the syntax tree it records into. Every look at a token counts as fetching it from the
+// lexer (the reference records a lexer error when the parser first fetches the token after it,
+// which orders the diagnostics); consuming a token records it in the unit being parsed.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "syntax/statement_parser.hpp"
+#include "grammar/token.hpp"
+#include "base/work_counter.hpp"
+
+namespace plurnk::detail {
+
+class token_cursor {
+public:
+    // Reads `toks` from here on; with `finished` they end with the eof token.
+    void attach(const token_vector& toks, bool finished) {
+        toks_ = &toks;
+        finished_ = finished;
+        tree_.token_unit.resize(toks.size(), -1);
+    }
+
+    [[nodiscard]] symbol la(std::size_t k = 1) const { return symbol_of(lt(k)); }
+    [[nodiscard]] const token& lt(std::size_t k = 1) const { return tok_at(p_ + k - 1); }
+    // Past the tokens lexed so far an unfinished stream has no answer yet: the cursor answers
+    // with an eof token and notes that it is starved, so the parser's step, which then runs out
+    // quickly (every loop and recovery stops at eof), is undone and retried when more tokens
+    // arrive. A finished stream answers with its own eof token.
+    [[nodiscard]] const token& tok_at(std::size_t i) const {
+        if constexpr (k_work_counter) ++looks_;
+        const auto& toks = *toks_;
+        if (i >= toks.size()) {
+            if (!finished_) {
+                starved_ = true;
+                return k_past_end;
+            }
+            i = toks.size() - 1;
+        }
+        fetched_ = std::max(fetched_, i);
+        return toks[i];
+    }
+    // Whether a look went past the tokens lexed so far since the last take_starved().
+    [[nodiscard]] bool take_starved() noexcept { return std::exchange(starved_, false); }
+
+    // Moves past the current token, recording it in the open unit. At the eof token of a
+    // finished stream, or past the tokens lexed so far (a starved step), it stays put.
+    void consume() {
+        if (p_ >= toks_->size()) return;
+        if (unit_ >= 0) {
+            unit& u = tree_.units[static_cast<std::size_t>(unit_)];
+            if (u.first > u.last) u.first = static_cast<std::uint32_t>(p_);
+            u.last = static_cast<std::uint32_t>(p_);
+            tree_.token_unit[p_] = unit_;
+        }
+        if (p_ + 1 < toks_->size() || (!finished_ && p_ < toks_->size())) ++p_;
+    }
+
+    [[nodiscard]] std::size_t index() const noexcept { return p_; }
+    [[nodiscard]] std::size_t fetched() const noexcept { return fetched_; }
+    [[nodiscard]] bool finished() const noexcept { return finished_; }
+    [[nodiscard]] const token_vector& tokens() const noexcept { return *toks_; }
+    [[nodiscard]] const syntax_tree& tree() const noexcept { return tree_; }
+    syntax_tree take_tree() { return std::move(tree_); }
+
+protected:
+    // The cursor's part of a step snapshot.
+    struct position {
+        std::size_t p, fetched, units, errors;
+    };
+    [[nodiscard]] position save_position() const {
+        return position{p_, fetched_, tree_.units.size(), tree_.errors.size()};
+    }
+    void restore_position(const position& s) {
+        for (std::size_t i = s.p; i <= p_ && i < tree_.token_unit.size(); ++i) tree_.token_unit[i] = -1;
+        p_ = s.p;
+        fetched_ = s.fetched;
+        tree_.units.resize(s.units);
+        tree_.errors.resize(s.errors);
+        unit_ = -1;
+    }
+
+    // Forgets the first `tokens` tokens (see stream_syntax::release()).
+    void release_tokens(std::size_t tokens) {
+        p_ = 0;
+        fetched_ = fetched_ >= tokens ? fetched_ - tokens : 0;
+        tree_.token_unit.clear();
+        tree_.units.clear();
+        tree_.errors.clear();
+        toks_ = nullptr;
+    }
+
+    // Token fetches since the last call, for the work counter (work_counter.hpp).
+    std::uint64_t take_looks() { return std::exchange(looks_, 0); }
+
+    // The fast path (clean_step.hpp): appends a clean unit whose tokens [u.first, u.last] are
+    // all lexed, u.first being the current token, and leaves what fetching and consuming them one
+    // by one into it would: each marked as the unit's, the cursor past the last one, which counts
+    // as fetched. No unit may be open. `looked` tokens count as fetches for the work counter.
+    void append_clean_unit(const unit& u, std::size_t looked) {
+        if constexpr (k_work_counter) looks_ += looked;
+        const auto index = static_cast<std::int32_t>(tree_.units.size());
+        tree_.units.push_back(u);
+        std::fill(tree_.token_unit.begin() + u.first, tree_.token_unit.begin() + u.last + 1, index);
+        fetched_ = std::max<std::size_t>(fetched_, u.last);
+        // consume() moves past every token but a finished stream's eof, which a unit never holds.
+        p_ = u.last + 1;
+    }
+    // A replayed cycle (statement_parser.cpp): the cursor and the fetch mark where running it
+    // would have left them.
+    void jump(std::size_t p, std::size_t fetched) {
+        p_ = p;
+        fetched_ = fetched;
+    }
+    // Fetches the fast path made and dropped (it declined): for the work counter only.
+    void count_looks(std::size_t looked) {
+        if constexpr (k_work_counter) looks_ += looked;
+    }
+
+    syntax_tree tree_;
+    int unit_ = -1;  // the unit consumed tokens are recorded in, or -1
+
+private:
+    const token_vector* toks_ = nullptr;
+    bool finished_ = false;
+    std::size_t p_ = 0;
+    mutable std::size_t fetched_ = 0;
+    mutable std::uint64_t looks_ = 0;
+    mutable bool starved_ = false;
+    static constexpr token k_past_end{};
+};
+
+}  // namespace plurnk::detail
