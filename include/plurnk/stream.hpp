@@ -75,6 +75,16 @@ public:
     // Ends the input and returns the final result. Further feed() calls are ignored.
     [[nodiscard]] parse_result finish();
 
+    // What finish() would report now, without ending the input: calls `cb` with each statement
+    // and text item that the end of input would settle and no event has reported yet, as finish()
+    // would report them (index included). The parser is unchanged (it works on a copy of what it
+    // holds), so it costs O(retained()) plus the work the end would do on what is pending, not
+    // O(history). Diagnostics are left out: those the end adds are decided over the whole turn.
+    // For a parser with a callback (a parser without one reports its items at finish()).
+    // Returns where the unparsed tail would begin (the unclosed statement's `<<`), or size() when
+    // the end would leave none.
+    std::size_t peek_end(const callback& cb) const;
+
     // Bytes fed so far and kept (at most parse_options::max_input_bytes; past it, fed bytes are
     // only counted, and finish() reports them as parse() does).
     [[nodiscard]] std::size_t size() const noexcept;

@@ -115,6 +115,16 @@ public:
 // Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
     parse_result finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out);
 
+// What finish() would add to the items now, without finishing (the push parser's peek_end(), on
+// a copy): everything lexed and parsed as at the end, the items built up to the unparsed tail's
+// opener and reported to `out` as advance() reports them. Statements and text items are those
+// finish() would report; diagnostics are not all there (the turn-shape passes and the unclaimed
+// errors belong to finish(), which looks at the whole turn). Costs what is pending, not the turn.
+    void settle_end(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out) {
+        if (lexed.final_mode != mode::normal) cut_ = lexed.last_open_begin;
+        advance(in, lexed, tree, lexed.tokens.size(), out);
+    }
+
 // Before the builder is copied (a stream checkpoint): its records so far move to the frozen
 // logs, which the copy then shares instead of duplicating them. Items are complete between
 // advance() calls (only finish() revisits them), and so are the carried errors.

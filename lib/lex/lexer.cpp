@@ -124,11 +124,11 @@ std::size_t stream_lexer::impl::scan_text(std::size_t start) noexcept {
 
 // End of a complete `<think>…</think>` or `<|channel>…<channel|>` at k, or 0.
 std::size_t stream_lexer::impl::enclosure_end(std::size_t k) noexcept {
-    static constexpr std::string_view k_pairs[2][2] = {{"<think>", "</think>"}, {"<|channel>", "<channel|>"}};
     for (std::size_t n = 0; n < 2; ++n) {
-        if (!starts_with(k, k_pairs[n][0])) continue;
-        const std::size_t close = next_closer(closers_[n], k + k_pairs[n][0].size(), k_pairs[n][1]);
-        if (close != k_none) return close + k_pairs[n][1].size();
+        const enclosure_pair& pair = k_enclosures[n];
+        if (!starts_with(k, pair.open)) continue;
+        const std::size_t close = next_closer(closers_[n], k + pair.open.size(), pair.close);
+        if (close != k_none) return close + pair.close.size();
         if (!finished_) hit_end_ = true;
         return 0;
     }

@@ -59,6 +59,14 @@ inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::st
     }
 }
 
+// The reasoning enclosures (BEHAVIOUR §1.1 rule 3): an opener at the start of a token and the
+// first closer after it make one text token. Also read by the serving layer (lib/serve/), which
+// streams their bodies as reasoning.
+struct enclosure_pair {
+    std::string_view open, close;
+};
+inline constexpr enclosure_pair k_enclosures[2] = {{"<think>", "</think>"}, {"<|channel>", "<channel|>"}};
+
 enum class mode : std::uint8_t { normal, slots, signal_tags, signal_int, signal_ident, target, body };
 
 // 12 bytes: a statement that stays open holds all of its tokens.

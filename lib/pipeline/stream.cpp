@@ -436,6 +436,38 @@ struct stream_parser::state {
         return toks.size() - tried_tokens >= pending;
     }
     static constexpr std::size_t k_turn_batch = 32;
+
+    // peek_end() without a copy, in its common case: all that is pending is a statement (not a
+    // TURN) whose close tag has not arrived: no `:` and its tag anywhere after its opener (a
+    // conservative test: such bytes that are no close tag send it the long way), so the end of
+    // input settles no item and makes that statement the unparsed tail. Returns where it begins
+    // (else npos). Each byte is searched about once: the search resumes where it stopped.
+    [[nodiscard]] std::size_t open_to_the_end() const {
+        const auto& toks = lexer.output().tokens;
+        const std::size_t first = syntax.settled();
+        if (first >= toks.size() || toks[first].kind != detail::tok::opener || toks[first].op == plurnk::op::TURN) {
+            return npos;
+        }
+        const std::string_view in = buffer.view();
+        const detail::token& t = toks[first];
+        const std::size_t opener = released + t.begin;
+        if (close_scan_opener != opener) {
+            close_scan_opener = opener;
+            close_scan_from = released + t.end;
+        }
+        const std::string_view tag = in.substr(t.begin + 2, t.end - t.begin - 2);
+        for (std::size_t at = close_scan_from - released; at < in.size();) {
+            const std::size_t colon = in.find(':', at);
+            if (colon == std::string_view::npos) break;
+            if (in.substr(colon + 1, tag.size()) == tag) return npos;  // (or the start of one)
+            if (in.size() - colon - 1 < tag.size()) return npos;      // a close may be arriving
+            at = colon + 1;
+        }
+        close_scan_from = released + in.size();
+        return opener;
+    }
+    mutable std::size_t close_scan_opener = npos;  // open_to_the_end(): the opener searched after
+    mutable std::size_t close_scan_from = 0;       // and how far (absolute offsets)
     std::size_t last_close = npos;  // index of the last close tag or TURN closer worth_trying() saw
 };
 
@@ -599,6 +631,22 @@ parse_result stream_parser::finish() {
         }
     }
     return r;
+}
+
+std::size_t stream_parser::peek_end(const callback& cb) const {
+    if (state_->finished || !callback_) return size();
+    if (const std::size_t tail = state_->open_to_the_end(); tail != state::npos) return tail;
+    stream_parser copy(*this);  // what is held, and the items built so far shared, not copied
+    state& s = *copy.state_;
+    const std::string_view in = s.buffer.view();
+    s.lexer.advance(in, true);
+    s.syntax.advance(s.lexer.output().tokens, true);
+    const detail::lex_output& lexed = s.lexer.output();
+    const detail::result_builder::sink out = [&cb](const item& it, std::size_t index) {
+        if (cb && !std::holds_alternative<diagnostic>(it)) cb(stream_event{it, index});
+    };
+    s.builder.settle_end(in, lexed, s.syntax.tree(), out);
+    return lexed.final_mode != detail::mode::normal ? s.released + lexed.last_open_begin : size();
 }
 
 std::size_t stream_parser::size() const noexcept { return state_->released + state_->buffer.size(); }
