@@ -7,6 +7,8 @@
 //     Nothing is asked before finish(), so the stream lexes and parses in batches.
 //   BM_feed_turn_2k_events/N, BM_feed_turn_2k_polled/N: the same with a callback that counts
 //     the events, and with safe_prefix() asked after every feed.
+//   BM_feed_turn_2k_deltas/N, BM_feed_turn_2k_deltas_peek/N: a delta_stream fed in N-byte chunks
+//     (with peek_end() after every feed), against the events stream: ns/call of each, x_events.
 //   BM_feed_after: 64 KB of a long turn fed in 4-byte chunks after 1 KB and after 16 MB of it
 //     (the per-byte cost must not grow with what came before): ns/byte of each and x_1k.
 //   BM_feed_large/MB: one feed() of MB megabytes (turn-2k.txt repeated, and a long turn of
@@ -131,6 +133,42 @@ void BM_feed_turn_2k_polled(benchmark::State& state) {
     feed_all(state, plurnk::bench::data_file("turn-2k.txt"), plurnk::tier::parse, use::polled);
 }
 BENCHMARK(BM_feed_turn_2k_polled)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Iterations(20);
+
+// A delta per feed (include/plurnk/serve.hpp) against the stream fed with a callback that counts
+// its events, interleaved: what the split into content, reasoning and statements adds per feed,
+// and with peek_end() asked after every feed (the adapter rule of doc/serving.md).
+std::size_t delta_parse(const std::string& input, std::size_t chunk, bool peek) {
+    plurnk::delta_stream s;
+    std::size_t calls = 0, bytes = 0;
+    for (std::size_t i = 0; i < input.size(); i += chunk, ++calls) {
+        const plurnk::delta d = s.feed(std::string_view(input).substr(i, chunk));
+        bytes += d.content.size() + d.reasoning.size() + d.statements.size();
+        if (peek) bytes += s.peek_end().statements.size();
+    }
+    bytes += s.end().content.size();
+    auto r = s.finish();
+    benchmark::DoNotOptimize(r);
+    benchmark::DoNotOptimize(bytes);
+    return calls;
+}
+
+void feed_deltas(benchmark::State& state, bool peek) {
+    const std::string& input = plurnk::bench::data_file("turn-2k.txt");
+    const auto chunk = static_cast<std::size_t>(state.range(0));
+    std::size_t calls = 0;
+    interleaved t;
+    t.run(state, [&] { calls = delta_parse(input, chunk, peek); },
+          [&] { benchmark::DoNotOptimize(stream_parse(input, plurnk::tier::parse, chunk, use::events)); });
+    state.counters["ns/call"] = t.a_ns / static_cast<double>(calls);
+    state.counters["events_ns/call"] = t.b_ns / static_cast<double>(calls);
+    state.counters["x_events"] = t.a_ns / t.b_ns;
+}
+
+void BM_feed_turn_2k_deltas(benchmark::State& state) { feed_deltas(state, false); }
+BENCHMARK(BM_feed_turn_2k_deltas)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Iterations(20);
+
+void BM_feed_turn_2k_deltas_peek(benchmark::State& state) { feed_deltas(state, true); }
+BENCHMARK(BM_feed_turn_2k_deltas_peek)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Iterations(20);
 
 void BM_feed_turn_16m(benchmark::State& state) { feed_all(state, big_turn(), plurnk::tier::parse); }
 BENCHMARK(BM_feed_turn_16m)->Arg(4)->Arg(64)->Unit(benchmark::kMillisecond)->Iterations(3);

@@ -80,6 +80,16 @@ int main(void) {
     OFF(plurnk_open, turn_depth, op + 2 * S + 3 * Z);
     SIZE(plurnk_open, op + 2 * S + 4 * Z);
 
+    OFF(plurnk_delta, struct_size, 0);
+    OFF(plurnk_delta, content, up(Z, P));
+    OFF(plurnk_delta, reasoning, up(Z, P) + S);
+    OFF(plurnk_delta, statement_count, up(Z, P) + 2 * S);
+    OFF(plurnk_delta, first_call, up(Z, P) + 2 * S + Z);
+    OFF(plurnk_delta, runaway_count, up(Z, P) + 2 * S + 2 * Z);
+    OFF(plurnk_delta, ends_turn, up(Z, P) + 2 * S + 3 * Z);
+    OFF(plurnk_delta, reserved, up(Z, P) + 2 * S + 3 * Z + 4);
+    SIZE(plurnk_delta, up(up(Z, P) + 2 * S + 3 * Z + 8, P));
+
     OFF(plurnk_signal, struct_size, 0);
     OFF(plurnk_signal, kind, Z);
     OFF(plurnk_signal, reserved, Z + 4);

@@ -69,6 +69,7 @@ typedef enum plurnk_status PLURNK_ENUM_INT {
     PLURNK_ERR_POISONED = 7,           /* an earlier failure left the stream unusable; restore it */
     PLURNK_ERR_INTERNAL = 8,           /* an unexpected internal failure (a bug: please report) */
     PLURNK_NOT_PRESENT = 9,            /* a statement accessor: the statement has no such part */
+    PLURNK_ERR_DRAFT_OPEN = 10,        /* a delta stream's end or finish while a draft is open */
     PLURNK_STATUS_COUNT
 } plurnk_status;
 
@@ -494,6 +495,99 @@ PLURNK_API plurnk_status plurnk_format_result(const plurnk_result* result, char*
  * the input, else 0. */
 PLURNK_API plurnk_status plurnk_format_source(const char* input, size_t len, plurnk_tier tier, char** out,
                                               size_t* out_len, int* changed);
+
+/* ---- Serving: deltas and the OpenAI-compatible mapping (doc/serving.md) ----
+ * A delta stream is a push parser for a server: each feed returns what it settled as a delta,
+ * split into the turn's three channels (content: the prose; reasoning: the bodies of <think> and
+ * channel blocks, streamed as they arrive; statements: each one tool call), and the
+ * concatenation of the deltas equals the split of the whole turn (plurnk_openai_message_json),
+ * however the input was cut. It is the C++ plurnk::delta_stream (include/plurnk/serve.hpp). */
+
+typedef struct plurnk_delta_stream plurnk_delta_stream; /* a push parser that returns deltas */
+
+/* A delta, filled by the functions that return one. Its strings are borrowed: valid until the
+ * next call on the stream that returns a delta (feed, end, peek_end, accept), or its restore or
+ * free. Its statements and runaways are read with plurnk_delta_stream_statement and
+ * plurnk_delta_stream_runaway, under the same rule. */
+typedef struct plurnk_delta {
+    size_t struct_size;     /* in: sizeof(plurnk_delta); out: the bytes filled */
+    plurnk_str content;     /* prose appended (bytes of the input; never half a UTF-8 sequence) */
+    plurnk_str reasoning;   /* reasoning appended (the same) */
+    size_t statement_count; /* statements settled */
+    size_t first_call;      /* statement i is tool call number first_call + i of the turn */
+    size_t runaway_count;   /* runaway events raised (plurnk_stream_options.max_open_bytes) */
+    int32_t ends_turn;      /* 1: a terminal SEND is among the statements, outside any reasoning */
+    uint32_t reserved;      /* 0 */
+} plurnk_delta;
+
+/* plurnk_delta_stream_accept: keep the whole draft. */
+#define PLURNK_ALL_CHUNKS SIZE_MAX
+
+/* Creates a delta stream (options as for plurnk_stream_create_ex; NULL: the defaults). The
+ * caller owns *out: release it with plurnk_delta_stream_free. */
+PLURNK_API plurnk_status plurnk_delta_stream_create(plurnk_tier tier, const plurnk_stream_options* options,
+                                                    plurnk_delta_stream** out);
+/* Releases a delta stream. NULL does nothing. */
+PLURNK_API void plurnk_delta_stream_free(plurnk_delta_stream* stream);
+
+/* Appends `len` bytes and fills *out with what they settled. During a draft *out is empty (the
+ * draft's deltas are held until accept). PLURNK_ERR_FINISHED after the end. */
+PLURNK_API plurnk_status plurnk_delta_stream_feed(plurnk_delta_stream* stream, const char* data, size_t len,
+                                                  plurnk_delta* out);
+/* Ends the input and fills *out with the last delta (the rest of the prose, a terminal SEND).
+ * PLURNK_ERR_DRAFT_OPEN during a draft; an empty delta when the stream has ended already. */
+PLURNK_API plurnk_status plurnk_delta_stream_end(plurnk_delta_stream* stream, plurnk_delta* out);
+/* Fills *out with what plurnk_delta_stream_end would give now, without ending: O(what is
+ * pending). The adapter rule (doc/serving.md): when a framework never says the turn ended, after
+ * each feed peek; when the peek's ends_turn is 1, end the stream and send what the end gives. */
+PLURNK_API plurnk_status plurnk_delta_stream_peek_end(plurnk_delta_stream* stream, plurnk_delta* out);
+/* The final result (ends the input first if needed), a new handle the caller owns; equal to
+ * plurnk_parse of everything fed. PLURNK_ERR_DRAFT_OPEN during a draft. */
+PLURNK_API plurnk_status plurnk_delta_stream_finish(plurnk_delta_stream* stream, plurnk_result** out);
+/* 1 once the stream has ended, else 0 (also for NULL). */
+PLURNK_API int plurnk_delta_stream_ended(const plurnk_delta_stream* stream);
+
+/* Speculative decoding: plurnk_delta_stream_draft starts a draft (or continues the open one);
+ * chunks fed from then on are held. accept keeps the first `chunks` chunks of the draft
+ * (PLURNK_ALL_CHUNKS: all) and fills *out with what they settled; reject drops the draft. What a
+ * rejected chunk settled (statements, prose, runaways) is never delivered. */
+PLURNK_API plurnk_status plurnk_delta_stream_draft(plurnk_delta_stream* stream);
+PLURNK_API plurnk_status plurnk_delta_stream_accept(plurnk_delta_stream* stream, size_t chunks, plurnk_delta* out);
+PLURNK_API plurnk_status plurnk_delta_stream_reject(plurnk_delta_stream* stream);
+/* 1 while a draft is open, else 0 (also for NULL). */
+PLURNK_API int plurnk_delta_stream_drafting(const plurnk_delta_stream* stream);
+
+/* Checkpoint and restore, as for plurnk_stream (a draft in progress included). */
+PLURNK_API plurnk_status plurnk_delta_stream_checkpoint(const plurnk_delta_stream* stream, plurnk_delta_stream** out);
+PLURNK_API plurnk_status plurnk_delta_stream_restore(plurnk_delta_stream* stream, const plurnk_delta_stream* checkpoint);
+
+/* Statement `i` of the last delta: its index in the final result's items in *index (when not
+ * NULL; PLURNK_NO_INDEX while not known) and a view of it in *item (borrowed like the delta). */
+PLURNK_API plurnk_status plurnk_delta_stream_statement(plurnk_delta_stream* stream, size_t i, size_t* index,
+                                                       plurnk_item* item);
+/* Runaway event `i` of the last delta (borrowed like the delta). */
+PLURNK_API plurnk_status plurnk_delta_stream_runaway(plurnk_delta_stream* stream, size_t i, plurnk_open* out);
+/* The last delta as the `delta` of an OpenAI chat.completion.chunk ({"content":…,
+ * "reasoning_content":…,"tool_calls":[…]}, each member only when present; {} when empty), tool
+ * call ids `id_prefix` + call number (NULL: "call_"). Borrowed like the delta. */
+PLURNK_API plurnk_status plurnk_delta_stream_chunk_json(plurnk_delta_stream* stream, const char* id_prefix,
+                                                        plurnk_str* out);
+/* The last failed call on this stream ("" for NULL). */
+PLURNK_API const char* plurnk_delta_stream_last_error(const plurnk_delta_stream* stream);
+
+/* A statement's tool call {"id":…,"type":"function","function":{"name":…,"arguments":…}} (call
+ * number `call`, id `id_prefix` + call; NULL: "call_"), or with arguments_only its arguments
+ * object alone, in a library-allocated string (release it with plurnk_free_string). */
+PLURNK_API plurnk_status plurnk_statement_tool_call(const plurnk_statement* statement, size_t call,
+                                                    const char* id_prefix, int arguments_only, char** out,
+                                                    size_t* out_len);
+/* Parses `input` and returns the assistant message of a chat.completion for the whole turn
+ * ({"role":"assistant","content":…,"reasoning_content":…,"tool_calls":[…]}), library-allocated. */
+PLURNK_API plurnk_status plurnk_openai_message_json(const char* input, size_t len, plurnk_tier tier,
+                                                    const char* id_prefix, char** out, size_t* out_len);
+/* A request's `tools` for the ops of `tier` (one function per op, its parameters the statement
+ * schema's fields): static text, never freed. */
+PLURNK_API plurnk_status plurnk_openai_tools_json(plurnk_tier tier, plurnk_str* out);
 
 #ifdef __cplusplus
 }

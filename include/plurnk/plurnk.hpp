@@ -10,6 +10,7 @@
 #include "plurnk/path.hpp"
 #include "plurnk/rail.hpp"
 #include "plurnk/result.hpp"
+#include "plurnk/serve.hpp"
 #include "plurnk/stream.hpp"
 #include "plurnk/validate.hpp"
 #include "plurnk/version.hpp"

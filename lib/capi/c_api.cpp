@@ -42,6 +42,7 @@ constexpr const char* k_status_messages[] = {
     "an earlier failure left the stream unusable (restore it from a checkpoint)",
     "internal error",
     "the statement has no such part",
+    "a draft is open: accept or reject it first",
 };
 static_assert(std::size(k_status_messages) == PLURNK_STATUS_COUNT, "one message per plurnk_status");
 

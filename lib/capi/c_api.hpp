@@ -113,6 +113,9 @@ void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) no
 
 // A whole view of `o` (its suffix borrowed).
 plurnk_open open_view(const plurnk::open_info& o) noexcept;
+// The engine options for C options (NULL: the defaults), or a failure naming the field.
+plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options& po, std::size_t& release,
+                           std::size_t& max_open) noexcept;
 
 // A copy of an event kept for polling (an event's item views the stream's buffers, which the
 // next feed changes).

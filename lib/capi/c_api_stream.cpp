@@ -65,6 +65,8 @@ plurnk_status check_mutable(const plurnk_stream* s, const char* fn) noexcept {
     return PLURNK_OK;
 }
 
+}  // namespace
+
 // The engine options for C options (NULL: the defaults), or a failure naming the field.
 plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options& po, std::size_t& release,
                            std::size_t& max_open) noexcept {
@@ -101,7 +103,6 @@ plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options
     return PLURNK_OK;
 }
 
-}  // namespace
 }  // namespace plurnk::capi
 
 using namespace plurnk::capi;
