@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The serving loop of doc/python.md: model deltas in (OpenAI-style streaming chunks, as
-server-sent events), each statement dispatched the moment it is settled, only settled text shown
-to the user, speculative draft tokens rolled back when the verifier rejects them.
+server-sent events), each statement dispatched the moment it is settled, only settled prose shown
+to the user (never a statement's source), speculative draft tokens rolled back when the verifier
+rejects them.
 
 usage: serve.py [RECORDED_STREAM]   (default: serve-deltas.sse beside this script)
 
@@ -27,38 +28,21 @@ def chunks(lines):
 
 
 def serve(lines, dispatch, show):
-    parser = plurnk.StreamParser()
-    draft, checkpoint, held = [], None, []
-
-    def act(events):
-        for e in events:
-            dispatch(e.item)
-
+    s = plurnk.DeltaStream()
+    def emit(d):
+        for call in d.statements:
+            dispatch(call.statement)        # settled: no later token changes it
+        show(d.content)                     # prose only, never a statement's source
     for chunk in chunks(lines):
-        if "x_verify" in chunk:
-            accepted = chunk["x_verify"]["accepted"]
-            if accepted == len(draft):
-                act(held)                       # the whole draft stands: act on what it settled
-            else:
-                parser.restore(checkpoint)      # rewind, then replay the accepted tokens only
-                for token in draft[:accepted]:
-                    act(parser.feed(token))
-            draft, checkpoint, held = [], None, []
-            show(parser.take_safe())
+        if "x_verify" in chunk:             # the verifier kept the first N draft tokens
+            emit(s.accept(chunk["x_verify"]["accepted"]))
             continue
         delta = chunk["choices"][0]["delta"]
-        token = delta.get("content") or ""
         if delta.get("x_draft"):
-            if checkpoint is None:
-                checkpoint = parser.checkpoint()
-            draft.append(token)
-            held += parser.feed(token)          # hold the draft's events until it is verified
-        else:
-            act(parser.feed(token))
-            show(parser.take_safe())
-    act(parser.end())
-    show(parser.take_safe())
-    return parser.finish()
+            s.draft()                       # a draft's deltas are held until it is accepted
+        emit(s.feed(delta.get("content") or ""))
+    emit(s.end())
+    return s.finish()
 
 
 def main(argv):
@@ -67,18 +51,16 @@ def main(argv):
         lines = f.readlines()
 
     def dispatch(item):
-        if isinstance(item, plurnk.Statement):
-            where = f"({item.target.raw})" if item.target else ""
-            print(f"\n  >> dispatch {item.op}{item.suffix}{where} at line {item.position.line}", file=sys.stderr)
-        elif isinstance(item, plurnk.Diagnostic):
-            print(f"\n  !! {item.severity} at {item.position.line}:{item.position.column}: {item.message}",
-                  file=sys.stderr)
+        where = f"({item.target.raw})" if item.target else ""
+        print(f"\n  >> dispatch {item.op}{item.suffix}{where} at line {item.position.line}", file=sys.stderr)
 
     def show(text):
         sys.stdout.write(text)
         sys.stdout.flush()
 
     result = serve(lines, dispatch, show)
+    for d in result.diagnostics:
+        print(f"\n  !! {d.severity} at {d.position.line}:{d.position.column}: {d.message}", file=sys.stderr)
     print(f"\n-- turn done: {len(result.statements)} statements, ok={result.ok}", file=sys.stderr)
     return 0 if result.ok else 1
 

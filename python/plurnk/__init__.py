@@ -27,11 +27,14 @@ from ._model import (Body, Diagnostic, Event, Item, LineMarker, LocalPath, Match
                      PathResult, Position, ResourceSelection, SelectionResult, SendBody, Signal, Span, Statement, Text,
                      UnparsedTail, Url, UrlPath, Verdict, _registry)
 from ._plurnk import Checkpoint, StreamParser, gbnf, has_glob, parse_url, validate_jsonpath, validate_regex, validate_xpath
+from . import _serve
+from ._serve import Call, Delta, DeltaStream, Draft, openai_tools, project
 
 __version__: str = _plurnk.__version__
 language_version: str = _plurnk.language_version
 
 _plurnk._register(_registry(), ParseResult)
+_serve._register(_registry(), ParseResult, Span)
 
 TIERS = ("parse", "statements", "log", "client")
 
@@ -83,6 +86,7 @@ def format_source(text: Union[str, bytes], tier: str = "parse") -> Union[str, by
 
 __all__ = [
     "parse", "ParseResult", "StreamParser", "Checkpoint", "Event", "TIERS",
+    "DeltaStream", "Delta", "Call", "Draft", "project", "openai_tools",
     "Statement", "Diagnostic", "Text", "Position", "Span", "UnparsedTail", "Item", "OpenInfo",
     "LocalPath", "UrlPath", "Path", "LineMarker", "Matcher", "SendBody", "ResourceSelection", "Signal", "Body",
     "validate_regex", "validate_xpath", "validate_jsonpath", "validate_url", "Verdict", "parse_url", "Url",

@@ -9,6 +9,8 @@ from ._model import (Body as Body, Diagnostic as Diagnostic, Event as Event, Ite
                      SelectionResult as SelectionResult, SendBody as SendBody, Signal as Signal,
                      Statement as Statement, Text as Text, UnparsedTail as UnparsedTail, Url as Url,
                      UrlPath as UrlPath, Verdict as Verdict)
+from ._serve import (Call as Call, Delta as Delta, DeltaStream as DeltaStream, Draft as Draft,
+                     openai_tools as openai_tools, project as project)
 from ._plurnk import (Checkpoint as Checkpoint, StreamParser as StreamParser, gbnf as gbnf, has_glob as has_glob,
                       parse_url as parse_url, validate_jsonpath as validate_jsonpath,
                       validate_regex as validate_regex, validate_xpath as validate_xpath)
