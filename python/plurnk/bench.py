@@ -180,10 +180,45 @@ def stream_rows(text, tier, repeat):
     print(f"| re extractor over text so far per token | {fmt_time(rr)} | {rr / s:.1f} |")
 
 
+def delta_rows(text, tier, repeat):
+    """A Delta per feed (DeltaStream.feed, its prose read) against StreamParser.feed (the events
+    list), interleaved: runs of the two alternate and each side's best counts; and with
+    peek_end() after every feed (the adapter rule of doc/serving.md)."""
+    print(f"\ndeltas over turn-2k.txt ({len(text)} bytes, tier {tier}), interleaved with StreamParser\n")
+    print("| chunk | StreamParser ns/feed | DeltaStream ns/feed | x | + peek_end ns/feed | x |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for size in (1, 4, 16, 64):
+        pieces = [text[i:i + size] for i in range(0, len(text), size)]
+
+        def events():
+            p = plurnk.StreamParser(tier)
+            feed = p.feed
+            t0 = time.thread_time_ns()
+            for c in pieces:
+                feed(c)
+            return (time.thread_time_ns() - t0) / len(pieces)
+
+        def deltas(peek):
+            s = plurnk.DeltaStream(tier)
+            feed, peek_end = s.feed, s.peek_end
+            t0 = time.thread_time_ns()
+            for c in pieces:
+                feed(c).content
+                if peek:
+                    peek_end()
+            return (time.thread_time_ns() - t0) / len(pieces)
+
+        e = d = dp = float("inf")
+        for _ in range(repeat):
+            e, d, dp = min(e, events()), min(d, deltas(False)), min(dp, deltas(True))
+        print(f"| {size} | {e:.0f} | {d:.0f} | {d / e:.2f} | {dp:.0f} | {dp / e:.2f} |")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m plurnk.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.path.join("bench", "data"), help="folder with statements-1m.txt, turn-2k.txt")
     ap.add_argument("--repeat", type=int, default=7, help="runs per figure; the best counts (default 7)")
+    ap.add_argument("--deltas", action="store_true", help="only the delta rows (DeltaStream against StreamParser)")
     a = ap.parse_args(argv)
     try:
         with open(os.path.join(a.data, "statements-1m.txt"), encoding="utf-8") as f:
@@ -194,9 +229,13 @@ def main(argv=None):
         print(f"plurnk.bench: {e} (run from the top of the tree or pass --data)", file=sys.stderr)
         return 2
     print(f"plurnk {plurnk.__version__}, Python {sys.version.split()[0]}, best of {a.repeat}, thread CPU time")
+    if a.deltas:
+        delta_rows(turn, "parse", max(a.repeat, 15))
+        return 0
     parse_rows("statements-1m.txt", big, "statements", a.repeat)
     parse_rows("turn-2k.txt", turn, "parse", max(a.repeat, 50))
     stream_rows(turn, "parse", a.repeat)
+    delta_rows(turn, "parse", max(a.repeat, 15))
     return 0
 
 
