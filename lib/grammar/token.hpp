@@ -1,15 +1,50 @@
 // SPDX-License-Identifier: MIT
-// The statement parser's view of a token (private header): one symbol per token, so that a set
-// of symbols is one 64-bit mask. An opener is its op (0..15); every other token kind follows, in
-// the lexer's `tok` order. k_eps marks "the rule may end here", as ANTLR's nextTokens() does.
+// The token vocabulary (private header): the kinds of token the lexer emits and the statement
+// parser reads, a token as a byte range of the input, and the parser's view of a token: one
+// symbol per token, so that a set of symbols is one 64-bit mask. An opener is its op (0..15);
+// every other token kind follows, in `tok` order. k_eps marks "the rule may end here", as
+// ANTLR's nextTokens() does.
 #pragma once
 
 #include <cstdint>
 
-#include "lex/lexer.hpp"
+#include "base/pod_vector.hpp"
 #include "grammar/op_table.hpp"
+#include "plurnk/ast.hpp"
 
 namespace plurnk::detail {
+
+enum class tok : std::uint8_t {
+    opener,       // <<OPsuffix (DEFAULT)
+    text,         // text between statements (DEFAULT), incl. reasoning enclosures
+    close_turn,   // :TURNsuffix (DEFAULT, a TURN body open)
+    lbrack,       // [ (SLOTS)
+    lparen,       // ( (SLOTS)
+    scope,        // <1,2> (SLOTS)
+    colon,        // : body fence (SLOTS)
+    close_tag,    // :OPsuffix (BODY, or the one-colon close in SLOTS)
+    tag,          // SIGNAL_TAGS
+    comma,        // SIGNAL_TAGS
+    rbrack,       // ] (all signal modes)
+    disposition,  // one of the disposition codes (SIGNAL_INT; op_table.hpp)
+    integer,      // -?digits (SIGNAL_INT)
+    ident,        // executor (SIGNAL_IDENT)
+    target_text,  // target content run or escape (TARGET)
+    rparen,       // ) closing the target (TARGET)
+    body_text,    // body content (BODY)
+    eof,
+};
+
+// 12 bytes: a statement that stays open holds all of its tokens.
+struct token {
+    std::uint32_t begin = 0;  // byte offsets into the input
+    std::uint32_t end = 0;
+    tok kind = tok::eof;
+    plurnk::op op = plurnk::op::PLAN;  // opener, close_tag, close_turn: the op of the open tag
+};
+static_assert(sizeof(token) == 12);
+// The lexer's tokens: realloc'd, not copied, as they grow (pod_vector.hpp).
+using token_vector = pod_vector<token>;
 
 using symbol = int;
 using tset = std::uint64_t;

@@ -10,33 +10,13 @@
 #include <string_view>
 #include <vector>
 
-#include "grammar/messages.hpp"
-#include "plurnk/ast.hpp"
 #include "base/pod_vector.hpp"
 #include "base/work_counter.hpp"
+#include "grammar/messages.hpp"
+#include "grammar/token.hpp"
+#include "plurnk/ast.hpp"
 
 namespace plurnk::detail {
-
-enum class tok : std::uint8_t {
-    opener,       // <<OPsuffix (DEFAULT)
-    text,         // text between statements (DEFAULT), incl. reasoning enclosures
-    close_turn,   // :TURNsuffix (DEFAULT, a TURN body open)
-    lbrack,       // [ (SLOTS)
-    lparen,       // ( (SLOTS)
-    scope,        // <1,2> (SLOTS)
-    colon,        // : body fence (SLOTS)
-    close_tag,    // :OPsuffix (BODY, or the one-colon close in SLOTS)
-    tag,          // SIGNAL_TAGS
-    comma,        // SIGNAL_TAGS
-    rbrack,       // ] (all signal modes)
-    disposition,  // one of the disposition codes (SIGNAL_INT; op_table.hpp)
-    integer,      // -?digits (SIGNAL_INT)
-    ident,        // executor (SIGNAL_IDENT)
-    target_text,  // target content run or escape (TARGET)
-    rparen,       // ) closing the target (TARGET)
-    body_text,    // body content (BODY)
-    eof,
-};
 
 // The first ':' at or after k in `input` that starts `tag` (an open tag), or may once more input
 // arrives (the input ends inside the compare); input.size() when there is none. `matched` is how
@@ -68,17 +48,6 @@ struct enclosure_pair {
 inline constexpr enclosure_pair k_enclosures[2] = {{"<think>", "</think>"}, {"<|channel>", "<channel|>"}};
 
 enum class mode : std::uint8_t { normal, slots, signal_tags, signal_int, signal_ident, target, body };
-
-// 12 bytes: a statement that stays open holds all of its tokens.
-struct token {
-    std::uint32_t begin = 0;  // byte offsets into the input
-    std::uint32_t end = 0;
-    tok kind = tok::eof;
-    plurnk::op op = plurnk::op::PLAN;  // opener, close_tag, close_turn: the op of the open tag
-};
-static_assert(sizeof(token) == 12);
-// The lexer's tokens: realloc'd, not copied, as they grow (pod_vector.hpp).
-using token_vector = pod_vector<token>;
 
 // A lexer error. The message is built only for the errors that are reported (most of a cascade
 // is collapsed away), so a hostile run of bad characters costs no string per character.
