@@ -84,6 +84,7 @@
 #endif
 #if __has_include("syntax/clean_step.hpp")
 #include "syntax/clean_step.hpp"
+#include "syntax/statement_parser.hpp"
 #define PLURNK_FUZZ_HAS_STATEMENT_FAST 1
 #endif
 #if __has_include("lex/statement_reader.hpp")

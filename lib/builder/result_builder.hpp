@@ -22,14 +22,14 @@
 #include <vector>
 
 #include "base/frozen_log.hpp"
-#include "lex/lexer.hpp"
-#include "grammar/messages.hpp"
-#include "plurnk/parse.hpp"
 #include "base/pod_vector.hpp"
 #include "base/position.hpp"
+#include "grammar/messages.hpp"
+#include "lex/lexer.hpp"
+#include "plurnk/parse.hpp"
 #include "store/record_writer.hpp"
 #include "store/result_store.hpp"
-#include "syntax/statement_parser.hpp"
+#include "syntax/spans.hpp"
 #include "url/path_fields.hpp"
 
 namespace plurnk::detail {

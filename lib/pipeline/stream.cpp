@@ -28,8 +28,10 @@
 #include <utility>
 #include <vector>
 
-#include "builder/result_builder.hpp"
 #include "base/work_counter.hpp"
+#include "builder/result_builder.hpp"
+#include "lex/lexer.hpp"
+#include "syntax/statement_parser.hpp"
 
 namespace plurnk {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "grammar/op_table.hpp"
-#include "syntax/statement_parser.hpp"
+#include "syntax/spans.hpp"
 
 namespace plurnk::detail {
 

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "syntax/statement_parser.hpp"
-#include "grammar/token.hpp"
 #include "base/work_counter.hpp"
+#include "grammar/token.hpp"
+#include "syntax/spans.hpp"
 
 namespace plurnk::detail {
 
