@@ -7,11 +7,8 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <unordered_map>
 
-#include "lex/lexer.hpp"
-#include "syntax/statement_parser.hpp"
 #include "grammar/token.hpp"
 
 namespace plurnk {
@@ -217,18 +214,6 @@ std::string make_expected_list(tset set, bool oxford) {
     return out;
 }
 
-// How a token shows in a parser message: a disposition quoted, anything else by its type's name.
-void append_token_display(std::string& out, const token& t, std::string_view in) {
-    const symbol ty = symbol_of(t);
-    if (ty == sym(tok::disposition)) {
-        out += '\'';
-        out.append(in.substr(t.begin, t.end - t.begin));
-        out += '\'';
-        return;
-    }
-    out += token_type_name(ty);
-}
-
 }  // namespace
 
 const std::string& expected_list(std::uint64_t set, bool oxford) {
@@ -240,61 +225,6 @@ const std::string& expected_list(std::uint64_t set, bool oxford) {
         it = cache.emplace(key, make_expected_list(set, oxford)).first;
     }
     return it->second;
-}
-
-// --- the lexer's and the statement parser's errors, rendered when reported ----------------------
-
-message_id lex_error::id() const noexcept {
-    if (turn_depth) return message_id::turn_depth;
-    return end > begin ? message_id::unrecognized_character : message_id::unrecognized_end_of_input;
-}
-
-std::string lex_error::message(std::string_view input) const {
-    std::string m;
-    const message_id i = id();
-    if (i == message_id::turn_depth) {
-        char digits[16];
-        const auto n = std::to_chars(digits, digits + sizeof digits, limit).ptr;
-        append_message(m, i, {{"limit", std::string_view(digits, static_cast<std::size_t>(n - digits))}});
-        return m;
-    }
-    const std::string_view ctx = lex_context_text(context);
-    m.reserve(48 + (end - begin) + ctx.size());
-    append_message(m, i, {{"text", input.substr(begin, end - begin)}, {"context", ctx}});
-    return m;
-}
-
-message_id syntax_error::id() const {
-    switch (kind) {
-        case shape::unexpected:
-            return expected_list(expected, false).empty() ? message_id::nothing_expected : message_id::unexpected_token;
-        case shape::unexpected_oxford:
-            return expected_list(expected, true).empty() ? message_id::nothing_expected : message_id::mismatched_token;
-        case shape::missing:
-            return expected_list(expected, false).empty() ? message_id::missing_more_input : message_id::missing_token;
-        case shape::body_content: return message_id::missing_body;
-    }
-    return message_id::unexpected_token;
-}
-
-std::optional<syntax_error::message_key> syntax_error::key() const noexcept {
-    const symbol ty = symbol_of(at);
-    if (ty == sym(tok::disposition)) return std::nullopt;  // append_token_display shows its text
-    return message_key{expected, ty, kind};
-}
-
-std::string syntax_error::message(std::string_view in) const {
-    std::string found;
-    append_token_display(found, at, in);
-    const message_id i = id();
-    std::string_view list;
-    if (i == message_id::unexpected_token || i == message_id::mismatched_token || i == message_id::missing_token) {
-        list = expected_list(expected, kind == shape::unexpected_oxford);
-    }
-    std::string m;
-    m.reserve(96);
-    append_message(m, i, {{"found", found}, {"expected", list}});
-    return m;
 }
 
 }  // namespace detail

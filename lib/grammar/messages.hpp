@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The core's message table (private header): one template per message_id
 // (include/plurnk/diagnostic.hpp), the lexer's mode contexts, the token vocabulary of parser
-// messages, and the rendering every stage uses, so every core message is made here
-// (messages.cpp). The texts are the reference implementation's, byte for byte; doc/diagnostics.md
-// lists them and test/messages_test.cpp checks that it does.
+// messages, and the rendering every stage uses, so the wording of every core message is here
+// (messages.cpp; the lexer's and the parser's errors fill it in lex/lex_error.cpp and
+// syntax/parser_error.cpp). The texts are the reference implementation's, byte for byte;
+// doc/diagnostics.md lists them and test/messages_test.cpp checks that it does.
 #pragma once
 
 #include <cstdint>

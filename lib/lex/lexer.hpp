@@ -59,7 +59,7 @@ struct lex_error {
     lex_context context = lex_context::between_statements;  // the mode it happened in
     bool turn_depth = false;        // `<<TURN` past parse_options::max_turn_depth
 
-    // The message class and text (messages.cpp); `input` is the lexed input.
+    // The message class and text (lex_error.cpp); `input` is the lexed input.
     [[nodiscard]] message_id id() const noexcept;
     [[nodiscard]] std::string message(std::string_view input) const;
 };

@@ -32,7 +32,7 @@ struct syntax_error {
     token at;                   // the offending token
     shape kind = shape::unexpected;
 
-    // The message class and text (messages.cpp); `input` is the parsed input.
+    // The message class and text (parser_error.cpp); `input` is the parsed input.
     [[nodiscard]] message_id id() const;
     [[nodiscard]] std::string message(std::string_view input) const;
 
