@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Small AST helpers: op names and the clean-result predicate.
+// Small AST helpers: op names, tier names, the first invalid UTF-8 byte.
 #include "plurnk/ast.hpp"
 
-#include <algorithm>
 #include <array>
 
-#include "grammar/op_table.hpp"
-#include "store/result_store.hpp"
-#include "plurnk/parse.hpp"
 #include "base/utf8.hpp"
+#include "grammar/op_table.hpp"
+#include "plurnk/parse.hpp"
 
 namespace plurnk {
 
@@ -24,14 +22,6 @@ std::optional<op> op_from_name(std::string_view word) noexcept {
         if (word == t.keyword) return t.op;
     }
     return std::nullopt;
-}
-
-bool parse_result::clean() const noexcept {
-    if (tail) return false;
-    const detail::result_store* s = items.store();
-    if (s == nullptr) return true;
-    return std::none_of(s->kinds.begin(), s->kinds.end(),
-                        [](detail::item_kind k) { return k == detail::item_kind::diagnostic; });
 }
 
 std::size_t first_invalid_utf8(std::string_view input) noexcept {
