@@ -29,7 +29,7 @@
 
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
-#include "builder/result_builder.hpp"
+#include "pipeline/pipeline.hpp"
 #include "plurnk/stream.hpp"
 #include "base/utf8.hpp"
 

@@ -80,19 +80,6 @@ struct new_diagnostic {
     const char* interned = nullptr;  // the message already interned (then `message` is empty)
 };
 
-// parse_options::max_input_bytes, capped at what 32-bit offsets can address.
-inline std::size_t input_limit(const parse_options& o) noexcept {
-    return std::min(o.max_input_bytes, parse_options::k_max_input_bytes);
-}
-
-// parse() with windows of `window` tokens (parse.cpp; SIZE_MAX: the whole input in one). Every
-// window size gives the same result; the tests check that.
-parse_result parse_in_windows(std::string_view input, tier t, const parse_options& options, std::size_t window);
-
-// The last item of a result whose input went past max_input_bytes: where parsing stopped and how
-// much was left out.
-void append_input_limit_error(parse_result& r, position end, std::uint64_t parsed, std::uint64_t total);
-
 // Builds the result from the lexer's and the statement parser's output as they settle: units
 // become statements or their first error, text tokens become text items (each followed by its
 // advisories in the parse tier), in token order. finish() appends the unclaimed errors, cuts the

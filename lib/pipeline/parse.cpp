@@ -8,9 +8,7 @@
 // that stays open (their tokens wait for it; the lexer's errors do not: it also stops every
 // k_window errors, anywhere, and the builder takes them). The result is the push parser's, so it
 // is the same as streaming the input in any chunks, which the stream tests check on every vector.
-#include "builder/result_builder.hpp"
-#include "lex/lexer.hpp"
-#include "syntax/statement_parser.hpp"
+#include "pipeline/pipeline.hpp"
 
 namespace plurnk {
 

@@ -29,9 +29,7 @@
 #include <vector>
 
 #include "base/work_counter.hpp"
-#include "builder/result_builder.hpp"
-#include "lex/lexer.hpp"
-#include "syntax/statement_parser.hpp"
+#include "pipeline/pipeline.hpp"
 
 namespace plurnk {
 
