@@ -286,11 +286,6 @@ void stream_lexer::release_tokens() noexcept {
 lex_output stream_lexer::take_output() noexcept { return std::move(impl_->out_); }
 void stream_lexer::reserve_tokens(std::size_t n) { impl_->out_.tokens.reserve(n); }
 
-work_counts& work() noexcept {
-    thread_local work_counts counts;
-    return counts;
-}
-
 lex_output lex(std::string_view input, std::size_t max_turn_depth) {
     stream_lexer l(max_turn_depth);
     // Room for the densest common shapes (a token per 3 bytes): untouched reserve is only address
