@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The storage behind a parse_result (private header): compact records, one per item, and the
-// text they refer to. An item is 17 bytes (a 16-byte record and a kind byte); a statement adds a
-// 56-byte record and, when it has a signal, a scope or a structured body, an extras record in the
-// arena; a diagnostic adds 24 bytes and shares its message text with every equal message.
+// text they refer to. An item is 17 bytes (a 16-byte item_rec and a kind byte); a statement adds
+// a 40-byte stmt_rec and, when it has a suffix, a signal, a scope or a structured body, its
+// extras packed in the arena (a URL target's fields too); a diagnostic adds a 16-byte diag_rec
+// and shares its message text with every equal message. (The static_asserts below hold the sizes.)
 // Strings are `sref`s: an input slice by absolute offset (resolved through the input pieces) or
 // arena bytes by address. Items are made on access (decode()), as views of this storage.
 //
