@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "plurnk/plurnk.hpp"
-#include "store/record_writer.hpp"
+#include "builder/fast_target.hpp"
 #include "url/fast_path.hpp"
 #include "url/fast_path_check.hpp"
 

@@ -24,6 +24,7 @@
 #include "base/frozen_log.hpp"
 #include "base/pod_vector.hpp"
 #include "base/position.hpp"
+#include "builder/fast_target.hpp"
 #include "grammar/messages.hpp"
 #include "lex/lexer.hpp"
 #include "plurnk/parse.hpp"

@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "store/result_store.hpp"
-#include "url/fast_path.hpp"
 
 namespace plurnk::detail {
 
@@ -63,18 +62,11 @@ private:
     std::uint64_t live_begin_ = 0;
 };
 
-// A target the targets' fast path read (lib/url/fast_path.hpp): its text and components, not yet
-// projected onto a parsed_path.
-struct fast_target {
-    std::string_view text;
-    const url_detail::url_parts* parts = nullptr;
-};
-
 // The records of a statement (and its extras and URL records in the arena). The span's begin and
 // the position go to the item record; spans must fit 32 bits (std::length_error otherwise).
-// `target`, when given, is the statement's target (its own `target` is then empty), encoded
-// straight from the fast path's components as url_detail::project_fast would give them.
-stmt_rec encode_statement(const statement& st, string_sink& sink, const fast_target* target = nullptr);
+// `target`, when given, is the statement's target already encoded (its own `target` is then
+// empty): the builder's records of a target the URL fast path read (builder/fast_target.hpp).
+stmt_rec encode_statement(const statement& st, string_sink& sink, const path_ref* target = nullptr);
 item_rec item_record(position p, byte_span span);
 
 }  // namespace plurnk::detail

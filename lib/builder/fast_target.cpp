@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// A target the URL fast path read, to records (see fast_target.hpp).
+#include "builder/fast_target.hpp"
+
+#include <cstdint>
+
+namespace plurnk::detail {
+
+namespace {
+
+// The fields of a URL the targets' fast path read, as encode_path(url_detail::project_fast(...))
+// would store them (project_fast's empty-to-absent rules and its reading of the query off a
+// fragment included); `piece(begin, end)` makes a text field of text[begin, end).
+template <class Fields, class Piece>
+Fields fast_url_fields(const url_detail::url_parts& u, std::string_view text, Piece&& piece) {
+    Fields rec;
+    rec.scheme = piece(u.scheme.begin, u.scheme.end);
+    const auto non_empty = [&](const url_detail::text_part& part, auto& out, std::uint8_t bit) {
+        if (!part.present || part.end <= part.begin) return;
+        out = piece(part.begin, part.end);
+        rec.has |= bit;
+    };
+    non_empty(u.username, rec.username, url_username);
+    non_empty(u.password, rec.password, url_password);
+    non_empty(u.hostname, rec.hostname, url_hostname);
+    if (u.has_port) {
+        rec.port = u.port_value;
+        rec.has |= url_port;
+    }
+    rec.pathname = piece(u.pathname.begin, u.pathname.end);
+    if (u.query.present) {
+        rec.query = piece(u.query.begin, u.query.end);
+        rec.has |= url_query;
+    } else if (u.fragment.present) {
+        const std::string_view fragment = u.fragment.of(text);
+        if (const std::size_t q = fragment.find('?'); q != std::string_view::npos) {
+            const std::size_t end = fragment.find('#', q + 1);
+            rec.query = piece(u.fragment.begin + q + 1, end == std::string_view::npos ? u.fragment.end : u.fragment.begin + end);
+            rec.has |= url_query;
+        }
+    }
+    non_empty(u.fragment, rec.fragment, url_fragment);
+    return rec;
+}
+
+}  // namespace
+
+// A target the fast path read: a local path's text, or a URL whose fields are pieces of its
+// text (sliced_url; an sref each when the text is too long for 16-bit offsets).
+path_ref encode_fast_target(const fast_target& t, string_sink& sink) {
+    const url_detail::url_parts& u = *t.parts;
+    const std::string_view text = t.text;
+    path_ref r;
+    r.s = sink.put(text);
+    if (u.kind == url_detail::url_parts::kind_t::local) return r;
+    const unsigned char* packed = nullptr;
+    if (text.size() <= UINT16_MAX) {
+        sliced_url rec = fast_url_fields<sliced_url>(u, text, [](std::size_t b, std::size_t e) {
+            return url_slice{static_cast<std::uint16_t>(b), static_cast<std::uint16_t>(e - b)};
+        });
+        rec.raw = r.s;
+        rec.has |= url_sliced;
+        packed = pack_url(rec, sink.strings());
+    } else {
+        url_rec rec = fast_url_fields<url_rec>(u, text, [&](std::size_t b, std::size_t e) {
+            return sink.put(text.substr(b, e - b));
+        });
+        rec.raw = r.s;
+        packed = pack_url(rec, sink.strings());
+    }
+    r.s = sref::arena(packed, 0);
+    r.url = true;
+    return r;
+}
+
+}  // namespace plurnk::detail
