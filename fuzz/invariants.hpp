@@ -83,13 +83,14 @@
 #define PLURNK_FUZZ_HAS_WORK_COUNTER 1
 #endif
 #if __has_include("syntax/clean_step.hpp")
+#include "base/fast_paths.hpp"
 #include "syntax/clean_step.hpp"
 #include "syntax/statement_parser.hpp"
 #define PLURNK_FUZZ_HAS_STATEMENT_FAST 1
 #endif
-#if __has_include("lex/statement_reader.hpp")
+#if __has_include("base/fast_paths.hpp")
+#include "base/fast_paths.hpp"
 #include "lex/lexer.hpp"
-#include "lex/statement_reader.hpp"
 #define PLURNK_FUZZ_HAS_LEXER_FAST 1
 #endif
 #if __has_include("builder/body_fast.hpp")
@@ -429,16 +430,11 @@ inline std::string check_parse(std::string_view in, tier t, const parse_options&
 // (each comparison costs the whole state).
 inline constexpr std::size_t k_lockstep_tokens = 512;
 inline std::string check_statement_fast(std::string_view in, tier t) {
-    struct fast_path_switch {  // constructs with the fast path as asked, back on at the end
-        explicit fast_path_switch(bool on) { detail::set_statement_fast_path(on); }
-        ~fast_path_switch() { detail::set_statement_fast_path(true); }
-        fast_path_switch(const fast_path_switch&) = delete;
-        fast_path_switch& operator=(const fast_path_switch&) = delete;
-    };
+    using fast_path_switch = detail::fast_paths_scope;  // the parser's fast path as asked
     const detail::lex_output lexed = detail::lex(in, parse_options{}.max_turn_depth);
     const detail::token_vector& toks = lexed.tokens;
     const auto parser = [t](bool on) {
-        const fast_path_switch s(on);
+        const fast_path_switch s({.statement = on});
         return detail::stream_syntax(t);
     };
     detail::stream_syntax fast = parser(true), full = parser(false);
@@ -485,7 +481,7 @@ inline std::string check_statement_fast(std::string_view in, tier t) {
         const std::string on = to_json(detail::parse_in_windows(in, t, {}, w), json_options{.spans = true});
         std::string off;
         {
-            const fast_path_switch s(false);
+            const fast_path_switch s({.statement = false});
             off = to_json(detail::parse_in_windows(in, t, {}, w), json_options{.spans = true});
         }
         if (on != off) return "fast path: the result differs in windows of " + std::to_string(w) + " tokens";
@@ -840,14 +836,9 @@ inline std::string lex_dump(const detail::lex_output& o, std::size_t tokens) {
 }
 
 inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_depth = parse_options{}.max_turn_depth) {
-    struct fast_path_switch {  // constructs with the fast path as asked, back on at the end
-        explicit fast_path_switch(bool on) { detail::set_lexer_fast_path(on); }
-        ~fast_path_switch() { detail::set_lexer_fast_path(true); }
-        fast_path_switch(const fast_path_switch&) = delete;
-        fast_path_switch& operator=(const fast_path_switch&) = delete;
-    };
+    using fast_path_switch = detail::fast_paths_scope;  // the lexer's fast path as asked
     const auto lexer = [max_turn_depth](bool on) {
-        const fast_path_switch s(on);
+        const fast_path_switch s({.lexer = on});
         return detail::stream_lexer(max_turn_depth);
     };
     detail::stream_lexer steps = lexer(false);

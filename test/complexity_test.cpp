@@ -20,7 +20,7 @@
 #include "hostile_shapes.hpp"
 #include "plurnk/plurnk.hpp"
 #include "plurnk/stream.hpp"
-#include "syntax/clean_step.hpp"
+#include "base/fast_paths.hpp"
 #include "base/work_counter.hpp"
 
 namespace {
@@ -184,10 +184,12 @@ TEST_CASE("the cycle replay takes repeated error cycles", "[complexity]") {
                       << " cycles replayed");
             CHECK(work().cycles_replayed - before >= cycles * 9 / 10);
         }
-        plurnk::detail::set_statement_fast_path(false);
         const std::uint64_t before = work().cycles_replayed;
-        const std::string off = plurnk::to_json(plurnk::parse(in, s->tier));
-        plurnk::detail::set_statement_fast_path(true);
+        std::string off;
+        {
+            const plurnk::detail::fast_paths_scope replay_off({.statement = false});
+            off = plurnk::to_json(plurnk::parse(in, s->tier));
+        }
         CHECK(work().cycles_replayed == before);
         CHECK(off == plurnk::to_json(plurnk::parse(in, s->tier)));
     }

@@ -15,7 +15,7 @@
 #include "../fuzz/invariants.hpp"
 #include "hostile_shapes.hpp"
 #include "lex/lexer.hpp"
-#include "lex/statement_reader.hpp"
+#include "base/fast_paths.hpp"
 #include "vectors.hpp"
 #include "base/work_counter.hpp"
 
@@ -85,6 +85,19 @@ TEST_CASE("lexer fast path: the statements it takes", "[lexer_fast]") {
         CHECK(taken(r.in) == r.fast);
         CHECK(plurnk::fuzz::check_lexer_fast(r.in) == "");
     }
+}
+
+// check_lexer_fast compares the path with the steps alone only if the switch turns it off: with
+// fast_paths::lexer off (for the lexers this thread constructs), no statement is taken.
+TEST_CASE("lexer fast path: its switch turns it off", "[lexer_fast]") {
+    if constexpr (!k_work_counter) return;
+    const std::string_view in = "<<READ(src/a.ts)<1,40>::READ\n<<FIND[a](b)::FIND\n";
+    CHECK(taken(in) == 2);
+    {
+        const fast_paths_scope off({.lexer = false});
+        CHECK(taken(in) == 0);
+    }
+    CHECK(taken(in) == 2);
 }
 
 TEST_CASE("lexer fast path: the steps alone agree on every conformance vector", "[lexer_fast]") {

@@ -6,9 +6,9 @@
 #pragma once
 
 #include "lex/lexer.hpp"
-#include "lex/statement_reader.hpp"
 
 #include "base/ascii.hpp"
+#include "base/fast_paths.hpp"
 #include "grammar/op_table.hpp"
 #include "base/utf8.hpp"
 #include "base/work_counter.hpp"
@@ -88,7 +88,7 @@ inline constexpr stream_lexer::byte_set k_wake_suffix = byte_set_of([](unsigned 
 inline constexpr stream_lexer::byte_set k_wake_blanks = byte_set_of([](unsigned char c) { return c != ' ' && c != '\t'; });
 
 struct stream_lexer::impl {
-    explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth), fast_(lexer_fast_path()) {}
+    explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth), fast_(thread_fast_paths().lexer) {}
 
     // Returns whether it paused (see stream_lexer::advance()).
     bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause) {
@@ -161,7 +161,7 @@ struct stream_lexer::impl {
     }
 
     std::size_t max_turn_depth_;
-    bool fast_;  // lexer_fast_path() when constructed
+    bool fast_;  // thread_fast_paths().lexer when constructed
     std::string_view s_;
     bool finished_ = false;
     bool eof_emitted_ = false;

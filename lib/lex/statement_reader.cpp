@@ -20,22 +20,13 @@
 // there. Nothing inside a statement settles before its close tag, so no event comes later for
 // it. A deferred statement that grows past k_defer_max bytes goes to the steps, which lex it as
 // it arrives: a copy of the stream (a checkpoint) fed a draft that closes it re-reads at most
-// that much. set_lexer_fast_path(false) turns the path off (the differential tests and the fuzz
-// target compare the two).
-#include "lex/statement_reader.hpp"
-
+// that much. fast_paths::lexer (base/fast_paths.hpp) turns the path off (the differential tests
+// and the fuzz target compare the two).
 #include <algorithm>
 
 #include "lex/lexer_state.hpp"
 
 namespace plurnk::detail {
-
-namespace {
-bool fast_path_on = true;
-}  // namespace
-
-void set_lexer_fast_path(bool on) noexcept { fast_path_on = on; }
-bool lexer_fast_path() noexcept { return fast_path_on; }
 
 void stream_lexer::impl::start_statement() {
     if (op_ == plurnk::op::TURN) return;

@@ -127,10 +127,4 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
     return true;
 }
 
-// The fast path on or off for the parsers this thread constructs from now on (on by default).
-// For the differential tests and the fuzz target that compare it with the productions alone;
-// results are the same either way.
-void set_statement_fast_path(bool on) noexcept;
-[[nodiscard]] bool statement_fast_path() noexcept;
-
 }  // namespace plurnk::detail

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/fast_paths.hpp"
 #include "syntax/error_strategy.hpp"
 #include "syntax/send_prediction.hpp"
 #include "syntax/clean_step.hpp"
@@ -63,7 +64,7 @@ class syntax_parser : public error_strategy {
     using rp = recovery_point;
 
 public:
-    explicit syntax_parser(tier t) : tier_(t), fast_(statement_fast_path()) {
+    explicit syntax_parser(tier t) : tier_(t), fast_(thread_fast_paths().statement) {
         switch (t) {
             case tier::parse: push_frame(rule::document, 0, 0); break;
             case tier::statements:
@@ -954,7 +955,7 @@ private:
     }
 
     tier tier_;
-    bool fast_;  // statement_fast_path() when constructed
+    bool fast_;  // thread_fast_paths().statement when constructed
     std::vector<frame> frames_;
     std::size_t scanned_ = 0;                                // tokens checked for close tags
     std::size_t last_close_ = static_cast<std::size_t>(-1);  // index of the last close tag or eof
@@ -985,12 +986,6 @@ bool stream_syntax::can_release(std::size_t tokens) const noexcept { return impl
 void stream_syntax::release(std::size_t tokens) { impl_->parser.release(tokens); }
 std::string stream_syntax::dump_state() const { return impl_->parser.dump_state(); }
 
-namespace {
-thread_local bool fast_path_on = true;
-}  // namespace
-
-void set_statement_fast_path(bool on) noexcept { fast_path_on = on; }
-bool statement_fast_path() noexcept { return fast_path_on; }
 void stream_syntax::reserve_tokens(std::size_t n) { impl_->parser.reserve_tokens(n); }
 
 syntax_tree parse_syntax(const lex_output& lexed, tier t) {
