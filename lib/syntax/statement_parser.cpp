@@ -15,11 +15,13 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "base/fast_paths.hpp"
+#include "grammar/statement_shape.hpp"
 #include "syntax/error_strategy.hpp"
 #include "syntax/send_prediction.hpp"
 #include "syntax/clean_step.hpp"
@@ -29,36 +31,6 @@
 namespace plurnk::detail {
 
 namespace {
-
-// Slot admission per op (BEHAVIOUR §2.2), from its op_table row.
-struct slot_rules {
-    bool signal = true;
-    bool target = true;
-    bool scope = true;
-    signal_shape shape = signal_shape::tags;
-    bool body_required = false;  // WORK/FORK: an empty body is an error
-};
-
-slot_rules rules_for(plurnk::op o, bool terminal_send) {
-    const op_traits& t = traits(o);
-    slot_rules r;
-    r.scope = t.scope;
-    r.shape = t.signal;
-    r.body_required = t.body_required;
-    if (o == plurnk::op::SEND && terminal_send) {  // the terminal SEND: a disposition, and a scope
-        r.shape = signal_shape::disposition;
-        r.scope = true;
-    }
-    return r;
-}
-
-tset slot_first(const slot_rules& r) {
-    tset s = 0;
-    if (r.signal) s |= bit(tok::lbrack);
-    if (r.target) s |= bit(tok::lparen);
-    if (r.scope) s |= bit(tok::scope);
-    return s;
-}
 
 class syntax_parser : public error_strategy {
     using rp = recovery_point;
@@ -756,7 +728,7 @@ private:
 
     // turn : TURN_OPEN slots? COLON turn_content CLOSE_TURN
     void step_turn(std::size_t fi) {
-        const slot_rules r = rules_for(plurnk::op::TURN, false);
+        const statement_shape& r = shapes_->of(plurnk::op::TURN);
         const tset slots = slot_first(r);
         switch (frames_[fi].phase) {
             case P_START:
@@ -817,7 +789,7 @@ private:
 
     // The rule body of op_statement (false: the rule failed, its caller recovers).
     bool op_statement_body(plurnk::op o, bool terminal) {
-        const slot_rules r = rules_for(o, terminal);
+        const statement_shape& r = shapes_->of(o, terminal);
         const tset slots = slot_first(r);
         const tset tail = bit(tok::colon) | bit(tok::body_text) | bit(tok::close_tag);
         if (!match(rp::op_open, static_cast<int>(o), slots | tail)) return false;
@@ -844,7 +816,7 @@ private:
     }
 
     // slots : the admitted slots in any order, each at most once; ends at anything else.
-    void slot_rule(const slot_rules& r, tset follow) {
+    void slot_rule(const statement_shape& r, tset follow) {
         rule_scope scope(*this, follow);
         bool sig = false, tgt = false, scp = false;
         const tset all = slot_first(r) | bit(k_eps);
@@ -853,14 +825,14 @@ private:
             if (t == sym(tok::lbrack) && r.signal && !sig) {
                 sig = true;
                 note_slot(&unit::signal);
-                signal_rule(r.shape, all);
+                signal_rule(r.holds, all);
                 note_slot(&unit::signal_end);
             } else if (t == sym(tok::lparen) && r.target && !tgt) {
                 tgt = true;
                 note_slot(&unit::target);
                 target_rule(all);
                 note_slot(&unit::target_end);
-            } else if (t == sym(tok::scope) && r.scope && !scp && (r.shape != signal_shape::disposition || sig)) {
+            } else if (t == sym(tok::scope) && r.scope && !scp && (!r.scope_after_signal || sig)) {
                 scp = true;
                 note_slot(&unit::scope);
                 if (!match(rp::scope, sym(tok::scope), all)) {
@@ -882,47 +854,39 @@ private:
     }
 
     bool signal_body(signal_shape shape) {
-        switch (shape) {
-            case signal_shape::tags: {
-                const tset items = bit(tok::tag) | bit(tok::comma) | bit(tok::rbrack);
-                if (!match(rp::signal_open, sym(tok::lbrack), items)) return false;
-                if (!sync(rp::signal_item, items, sync_kind::loop_entry)) return false;
-                if (fast_) take_item_run(items);
-                while (la() == sym(tok::tag) || la() == sym(tok::comma)) {
-                    if (!match_set(rp::signal_item, bit(tok::tag) | bit(tok::comma))) return false;
-                    if (!sync(rp::signal_item_back, items, sync_kind::loop_back)) return false;
-                }
-                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
+        const signal_content c = content_of(shape);
+        if (c.max == signal_content::k_any) {  // '[' (item)* ']'
+            const tset items = c.items | bit(tok::rbrack);
+            if (!match(rp::signal_open, sym(tok::lbrack), items)) return false;
+            if (!sync(rp::signal_item, items, sync_kind::loop_entry)) return false;
+            if (fast_) take_item_run(c.items, items);
+            while (c.items & bit(la())) {
+                if (!match_set(rp::signal_item, c.items)) return false;
+                if (!sync(rp::signal_item_back, items, sync_kind::loop_back)) return false;
             }
-            case signal_shape::integer:
-            case signal_shape::kill_integer:
-            case signal_shape::ident: {
-                const tset value = shape == signal_shape::ident     ? bit(tok::ident)
-                                   : shape == signal_shape::integer ? bit(tok::integer)
-                                                                    : (bit(tok::integer) | bit(tok::disposition));
-                if (!match(rp::signal_open, sym(tok::lbrack), value | bit(tok::rbrack))) return false;
-                if (!sync(rp::signal_item, value | bit(tok::rbrack), sync_kind::block_start)) return false;
-                if ((value & bit(la())) && !match_set(rp::signal_item, value)) return false;
-                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
-            }
-            case signal_shape::disposition:
-            case signal_shape::branch: {
-                const symbol value = shape == signal_shape::branch ? sym(tok::tag) : sym(tok::disposition);
-                if (!match(rp::signal_open, sym(tok::lbrack), bit(value))) return false;
-                if (!match(rp::signal_item, value, bit(tok::rbrack))) return false;
-                return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
-            }
+            return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
         }
-        return true;
+        if (c.min == 0) {  // '[' item? ']'
+            if (!match(rp::signal_open, sym(tok::lbrack), c.items | bit(tok::rbrack))) return false;
+            if (!sync(rp::signal_item, c.items | bit(tok::rbrack), sync_kind::block_start)) return false;
+            if ((c.items & bit(la())) && !match_set(rp::signal_item, c.items)) return false;
+            return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
+        }
+        // '[' item ']': a required item is one token kind
+        const symbol value = std::countr_zero(c.items);
+        if (!match(rp::signal_open, sym(tok::lbrack), bit(value))) return false;
+        if (!match(rp::signal_item, value, bit(tok::rbrack))) return false;
+        return match(rp::signal_close, sym(tok::rbrack), bit(k_eps));
     }
 
-    // Part of the fast path: a run of tags and commas, each followed by a tag, a comma or `]`, as
-    // the loop above takes it: per token match_set() passes (ending any error condition) and the
-    // loop back's sync() passes on the token after it. Taken at once, with what they leave: each
-    // token consumed into the unit, the one after the run fetched, the loop back's mark set.
-    void take_item_run(tset items) {
+    // Part of the fast path: a run of signal items (tags and commas), each followed by an item or
+    // `]` (`next`), as the loop above takes it: per token match_set() passes (ending any error
+    // condition) and the loop back's sync() passes on the token after it. Taken at once, with
+    // what they leave: each token consumed into the unit, the one after the run fetched, the loop
+    // back's mark set.
+    void take_item_run(tset item_set, tset items) {
         const auto& toks = tokens();
-        const auto item = [](const token& t) { return t.kind == tok::tag || t.kind == tok::comma; };
+        const auto item = [item_set](const token& t) { return (item_set & bit(symbol_of(t))) != 0; };
         std::size_t p = index();
         if (!(p + 1 < toks.size() && item(toks[p]) && (items & bit(symbol_of(toks[p + 1]))))) return;
         (void)la();
@@ -955,6 +919,7 @@ private:
     }
 
     tier tier_;
+    const statement_shapes* shapes_ = &k_contracts_shapes;  // the dialect's slot rules
     bool fast_;  // thread_fast_paths().statement when constructed
     std::vector<frame> frames_;
     std::size_t scanned_ = 0;                                // tokens checked for close tags
