@@ -16,55 +16,39 @@
 #include <cstddef>
 #include <vector>
 
-#include "grammar/op_table.hpp"
+#include "grammar/statement_shape.hpp"
 #include "syntax/spans.hpp"
 
 namespace plurnk::detail {
 
-// Where the inside of a signal (the tokens after its `[`, from i) stops: at its `]` when it fits
-// `shape` (`fits`), else at the first token that does not.
-inline std::size_t fast_signal_stop(const token* tk, std::size_t i, std::size_t n, signal_shape shape, bool& fits) noexcept {
+// Where the inside of a signal (the tokens after its `[`, from i) stops: at its `]` when it holds
+// what `content` says (`fits`), else at the first token that does not fit.
+inline std::size_t fast_signal_stop(const token* tk, std::size_t i, std::size_t n, const signal_content& content,
+                                    bool& fits) noexcept {
     fits = false;
-    switch (shape) {
-        case signal_shape::tags:  // (TAG | ',')*
-            while (i < n && (tk[i].kind == tok::tag || tk[i].kind == tok::comma)) ++i;
-            break;
-        case signal_shape::integer:  // INT?
-            if (i < n && tk[i].kind == tok::integer) ++i;
-            break;
-        case signal_shape::kill_integer:  // (INT | DISP)?
-            if (i < n && (tk[i].kind == tok::integer || tk[i].kind == tok::disposition)) ++i;
-            break;
-        case signal_shape::ident:  // IDENT?
-            if (i < n && tk[i].kind == tok::ident) ++i;
-            break;
-        case signal_shape::disposition:  // DISP
-            if (i >= n || tk[i].kind != tok::disposition) return i;
-            ++i;
-            break;
-        case signal_shape::branch:  // TAG
-            if (i >= n || tk[i].kind != tok::tag) return i;
-            ++i;
-            break;
+    const std::size_t most = content.max == signal_content::k_any ? n : content.max;
+    std::size_t count = 0;
+    while (i < n && count < most && (content.items & bit(tk[i].kind))) {  // (an opener's bit is no item's)
+        ++i;
+        ++count;
     }
+    if (count < content.min) return i;
     fits = i < n && tk[i].kind == tok::rbrack;
     return i;
 }
 
 // Whether the statement at toks[at] (an opener of op `o`) is a clean op statement in the given
-// form (`terminal`: the terminal SEND, `[DISP]` before a scope), with every one of its tokens
-// lexed: the op's admitted slots at most once each in any order, the signal shape the op takes,
-// an optional `:`, body text (required for WORK/FORK) and the close tag. Then `u` is the unit the
-// productions would record (first/last, the slot indices as they note them, clean,
-// terminal_send). Anything else returns false. `looked` is set to the tokens examined either way.
+// form (`terminal`: the terminal SEND), by its row of `shapes` (grammar/statement_shape.hpp), with
+// every one of its tokens lexed: the admitted slots at most once each in any order (a scope after
+// the signal where the row says so), the signal's content, an optional `:`, body text (where the
+// row requires it) and the close tag. Then `u` is the unit the productions would record
+// (first/last, the slot indices as they note them, clean, terminal_send). Anything else returns
+// false. `looked` is set to the tokens examined either way.
 inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op o, bool terminal, unit& u,
-                            std::size_t& looked) noexcept {
+                            std::size_t& looked, const statement_shapes& shapes = k_contracts_shapes) noexcept {
     const token* tk = toks.data();
     const std::size_t n = toks.size();
-    const op_traits& traits_of = traits(o);
-    // rules_for() in statement_parser.cpp: the terminal SEND takes a disposition, and a scope.
-    const signal_shape shape = terminal ? signal_shape::disposition : traits_of.signal;
-    const bool scope_admitted = terminal || traits_of.scope;
+    const statement_shape& row = shapes.of(o, terminal);
     u = unit{};
     std::size_t i = at + 1;
     bool sig = false, tgt = false, scp = false;
@@ -73,10 +57,10 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
         if (i >= n) break;
         const tok k = tk[i].kind;
         if (k == tok::lbrack) {
-            if (sig) break;
+            if (!row.signal || sig) break;
             sig = true;
             bool fits = false;
-            const std::size_t close = fast_signal_stop(tk, i + 1, n, shape, fits);
+            const std::size_t close = fast_signal_stop(tk, i + 1, n, content_of(row.holds), fits);
             if (!fits) {
                 i = close;
                 break;
@@ -85,7 +69,7 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
             u.signal_end = static_cast<std::uint32_t>(close + 1);
             i = close + 1;
         } else if (k == tok::lparen) {
-            if (tgt) break;
+            if (!row.target || tgt) break;
             tgt = true;
             std::size_t j = i + 1;
             while (j < n && tk[j].kind == tok::target_text) ++j;
@@ -97,21 +81,20 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
             u.target_end = static_cast<std::uint32_t>(j + 1);
             i = j + 1;
         } else if (k == tok::scope) {
-            // The terminal SEND's scope comes after its disposition.
-            if (!scope_admitted || scp || (terminal && !sig)) break;
+            if (!row.scope || scp || (row.scope_after_signal && !sig)) break;
             scp = true;
             u.scope = static_cast<std::uint32_t>(i);
             ++i;
         } else {
             // COLON? BODY* CLOSE. The terminal SEND has its disposition by now: the productions
             // would not require it, but predict_send() picks the terminal form only with it.
-            if (terminal && !sig) break;
+            if (row.needs_signal && !sig) break;
             if (k == tok::colon) ++i;
             const std::size_t body = i;
             while (i < n && tk[i].kind == tok::body_text) ++i;
             if (i >= n || tk[i].kind != tok::close_tag) break;
             const bool has_body = i > body;
-            if (traits_of.body_required && !has_body) break;  // WORK/FORK: the productions' error
+            if (row.body_required && !has_body) break;  // WORK/FORK: the productions' error
             u.body = has_body ? static_cast<std::uint32_t>(body) : 0;
             u.body_end = static_cast<std::uint32_t>(i);
             ok = true;

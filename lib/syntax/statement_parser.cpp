@@ -557,9 +557,9 @@ private:
     bool fast_unit(plurnk::op o, bool mid, bool terminal) {
         unit u;
         std::size_t looked = 0, more = 0;
-        bool ok = mid && clean_statement(tokens(), index(), o, false, u, looked);
+        bool ok = mid && clean_statement(tokens(), index(), o, false, u, looked, *shapes_);
         if (!ok && terminal) {
-            ok = clean_statement(tokens(), index(), o, true, u, more);
+            ok = clean_statement(tokens(), index(), o, true, u, more, *shapes_);
             looked += more;
         }
         if (!ok) {
