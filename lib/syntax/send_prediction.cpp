@@ -6,42 +6,45 @@ namespace plurnk::detail {
 
 namespace {
 
-// One alternative, fed token types until it dies.
+// One alternative, fed token types until it dies: the form's slots (its row of the slot rules)
+// in any order, each at most once, then COLON? BODY* CLOSE.
 struct walker {
+    explicit walker(const statement_shape& form) : row(form), content(content_of(form.holds)) {}
+    const statement_shape& row;
+    signal_content content;
     bool alive = true;
-    bool terminal = false;
     enum class where : std::uint8_t { slots, signal, target, body } at = where::slots;
     bool sig = false, tgt = false, scope = false;
-    bool sig_value = false;  // a value seen inside [ ]
+    unsigned items = 0;  // items seen inside [ ]
 
     bool accept(symbol t) {
         switch (at) {
             case where::slots:
-                if (t == sym(tok::lbrack) && !sig) {
+                if (t == sym(tok::lbrack) && row.signal && !sig) {
                     at = where::signal;
-                    sig_value = false;
+                    items = 0;
                     return true;
                 }
-                if (t == sym(tok::lparen) && !tgt) {
+                if (t == sym(tok::lparen) && row.target && !tgt) {
                     at = where::target;
                     return true;
                 }
-                if (t == sym(tok::scope) && terminal && sig && !scope) {
+                if (t == sym(tok::scope) && row.scope && !scope && (!row.scope_after_signal || sig)) {
                     scope = true;
                     return true;
                 }
-                if (terminal && !sig) return false;
+                if (row.needs_signal && !sig) return false;
                 if (t == sym(tok::colon) || t == sym(tok::body_text)) {
                     at = where::body;
                     return true;
                 }
                 return t == sym(tok::close_tag);
             case where::signal:
-                if (!sig_value && t == (terminal ? sym(tok::disposition) : sym(tok::integer))) {
-                    sig_value = true;
+                if ((content.max == signal_content::k_any || items < content.max) && (content.items & bit(t))) {
+                    ++items;
                     return true;
                 }
-                if (terminal && !sig_value) return false;  // the disposition is required
+                if (items < content.min) return false;  // a required item is missing
                 if (t != sym(tok::rbrack)) return false;
                 sig = true;
                 at = where::slots;
@@ -60,9 +63,8 @@ struct walker {
 
 }  // namespace
 
-send_alt predict_send(const token_cursor& in, std::size_t& died_at) {
-    walker mid, term;
-    term.terminal = true;
+send_alt predict_send(const token_cursor& in, std::size_t& died_at, const statement_shapes& shapes) {
+    walker mid(shapes.of(plurnk::op::SEND, false)), term(shapes.of(plurnk::op::SEND, true));
     for (std::size_t i = in.index() + 1;; ++i) {
         const symbol t = symbol_of(in.tok_at(i));
         if (mid.alive) mid.alive = mid.accept(t);

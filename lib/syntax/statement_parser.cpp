@@ -652,7 +652,7 @@ private:
                     more = true;
                 } else if (t == sym(plurnk::op::SEND)) {
                     std::size_t died = 0;
-                    const send_alt alt = predict_send(*this, died);
+                    const send_alt alt = predict_send(*this, died, *shapes_);
                     if (alt == send_alt::none) {
                         fail_no_viable(died, loop_next);
                         return go(fi, P_FAIL);
@@ -758,7 +758,7 @@ private:
         bool ok = true;
         if (t == sym(plurnk::op::SEND)) {
             std::size_t died = 0;
-            const send_alt alt = predict_send(*this, died);
+            const send_alt alt = predict_send(*this, died, *shapes_);
             if (alt == send_alt::none) {
                 ok = fail_no_viable(died, first);
             } else {
