@@ -9,9 +9,10 @@
 
 #include "base/ascii.hpp"
 #include "base/fast_paths.hpp"
-#include "grammar/op_table.hpp"
 #include "base/utf8.hpp"
 #include "base/work_counter.hpp"
+#include "grammar/op_table.hpp"
+#include "grammar/statement_shape.hpp"
 
 #include <algorithm>
 #include <array>
@@ -36,15 +37,12 @@ inline constexpr std::array<std::uint32_t, k_op_count> k_keyword_words = [] {
     return w;
 }();
 
-// The mode `[` enters: by the shape of the op's signal (op_table.hpp).
-constexpr mode signal_mode(plurnk::op o) noexcept {
-    switch (traits(o).signal) {
-        case signal_shape::integer:
-        case signal_shape::kill_integer:
-        case signal_shape::disposition: return mode::signal_int;
-        case signal_shape::ident: return mode::signal_ident;
-        case signal_shape::tags:
-        case signal_shape::branch: return mode::signal_tags;
+// The mode `[` enters: how the statement's row lexes its signal (grammar/statement_shape.hpp).
+constexpr mode signal_mode(const statement_shape& row) noexcept {
+    switch (row.lexed) {
+        case signal_tokens::integer: return mode::signal_int;
+        case signal_tokens::ident: return mode::signal_ident;
+        case signal_tokens::tags: return mode::signal_tags;
     }
     return mode::signal_tags;
 }
@@ -161,6 +159,7 @@ struct stream_lexer::impl {
     }
 
     std::size_t max_turn_depth_;
+    const statement_shapes* shapes_ = &k_contracts_shapes;  // the dialect's rows (how `[` is lexed)
     bool fast_;  // thread_fast_paths().lexer when constructed
     std::string_view s_;
     bool finished_ = false;

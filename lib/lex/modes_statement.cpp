@@ -17,7 +17,7 @@ void stream_lexer::impl::lex_slots() {
         case '[':
             emit(tok::lbrack, start, start + 1);
             ++i_;
-            mode_ = signal_mode(op_);
+            mode_ = signal_mode(shapes_->of(op_));
             return;
         case '(':
             emit(tok::lparen, start, start + 1);

@@ -165,7 +165,7 @@ bool stream_lexer::impl::lex_statement_fast() {
             case '[': {  // a signal in the op's signal mode, up to its `]`
                 emit(tok::lbrack, p, p + 1);
                 ++p;
-                const mode m = signal_mode(op_);
+                const mode m = signal_mode(shapes_->of(op_));
                 for (;;) {
                     if (p >= n) return decline();
                     const unsigned char d = byte(p);
