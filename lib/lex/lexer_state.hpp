@@ -12,6 +12,7 @@
 #include "base/utf8.hpp"
 #include "base/work_counter.hpp"
 #include "grammar/op_table.hpp"
+#include "grammar/scope_literal.hpp"
 #include "grammar/statement_shape.hpp"
 
 #include <algorithm>
@@ -299,9 +300,10 @@ struct stream_lexer::impl {
                 if (stalled_at_end(h_ident, i_)) run(h_ident, k_wake_ident);
                 break;
             case mode::slots:
-                // lex_scope() in the digits of a number (phase 1 or 2); the blanks after a
-                // one-colon close; the one-colon close's tag.
-                if (stalled_at_end(h_scope, i_) && (hints_[h_scope].depth == 1 || hints_[h_scope].depth == 2)) {
+                // lex_scope() in the digits of a number (scope_phase integer or fraction); the
+                // blanks after a one-colon close; the one-colon close's tag.
+                if (stalled_at_end(h_scope, i_) && (hints_[h_scope].depth == static_cast<int>(scope_phase::integer) ||
+                                                    hints_[h_scope].depth == static_cast<int>(scope_phase::fraction))) {
                     run(h_scope, k_wake_digits);
                 } else if (stalled_at_end(h_colon_blanks, i_)) {
                     run(h_colon_blanks, k_wake_blanks);

@@ -37,76 +37,31 @@ void stream_lexer::impl::lex_slots() {
 }
 
 
-// <scope>: '<' NUM (('-' | ',' | ', ') NUM)* '>' with NUM = '-'? digits ('.' digits)?
-// An attempt that reaches the end of an unfinished input keeps its phase and offset.
+// <scope>: the scope literal (grammar/scope_literal.hpp). An attempt that reaches the end of an
+// unfinished input keeps where the scan stands (offset and phase), and the next goes on from there.
 void stream_lexer::impl::lex_scope() {
     const std::size_t start = i_;
     run_hint& hint = hints_[h_scope];
     std::size_t k = start + 1;
-    int phase = 0;  // 0: a NUM starts at k; 1: in its integer digits; 2: in its fraction; 3: separator
+    scope_phase phase = scope_phase::number;
     if (hint.start == start) {
         k = hint.k;
-        phase = hint.depth;
+        phase = static_cast<scope_phase>(hint.depth);
     }
-    const auto park = [&](std::size_t at_k, int at_phase) {
-        if (!finished_) hint = run_hint{start, at_k, at_phase};
-    };
-    for (;;) {
-        if (phase == 0) {
-            const std::size_t num = k;
-            if (has(k) && at(k) == '-') ++k;
-            if (!has(k) || !is_digit(at(k))) {
-                if (!avail(k)) park(num, 0);
-                return fail(start, k, lex_context::slots);
-            }
-            phase = 1;
-        }
-        if (phase == 1) {
-            while (has(k) && is_digit(at(k))) ++k;
-            if (!avail(k)) {
-                park(k, 1);
-                return fail(start, k, lex_context::slots);
-            }
-            if (at(k) == '.') {
-                ++k;
-                if (!has(k) || !is_digit(at(k))) {
-                    if (!avail(k)) park(k - 1, 1);
-                    return fail(start, k, lex_context::slots);
-                }
-                phase = 2;
-            }
-        }
-        if (phase == 2) {
-            while (has(k) && is_digit(at(k))) ++k;
-            if (!avail(k)) {
-                park(k, 2);
-                return fail(start, k, lex_context::slots);
-            }
-        }
-        const std::size_t sep = k;
-        if (!has(k)) {
-            park(sep, 3);
-            return fail(start, k, lex_context::slots);
-        }
-        const unsigned char c = at(k);
-        if (c == '>') {
-            emit(tok::scope, start, k + 1);
-            i_ = k + 1;
+    const scope_scan r = scan_scope(s_, k, phase);
+    if constexpr (k_work_counter) examined_ += std::min(r.at + 1, s_.size()) - std::min(k, s_.size());
+    switch (r.v) {
+        case scope_scan::verdict::closed:
+            emit(tok::scope, start, r.at);
+            i_ = r.at;
             return;
-        }
-        if (c == '-') {
-            ++k;
-        } else if (c == ',') {
-            ++k;
-            if (has(k) && at(k) == ' ') ++k;
-            if (!avail(k)) {
-                park(sep, 3);
-                return fail(start, k, lex_context::slots);
+        case scope_scan::verdict::more:
+            if (!finished_) {
+                hit_end_ = true;
+                hint = run_hint{start, r.resume, static_cast<int>(r.phase)};
             }
-        } else {
-            return fail(start, k, lex_context::slots);
-        }
-        phase = 0;
+            return fail(start, r.at, lex_context::slots);
+        case scope_scan::verdict::bad: return fail(start, r.at, lex_context::slots);
     }
 }
 

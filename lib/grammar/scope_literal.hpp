@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// The scope literal (private header), BEHAVIOUR §1 and §3.2:
+//   scope : '<' NUM (SEP NUM)* '>'      NUM : '-'? DIGITS ('.' DIGITS)?      SEP : ',' | ', ' | '-'
+// written once. The lexer's scope token (its steps, which resume where the input ended, and the
+// whole-statement reader), the builder's marks of a statement's scope, and a COPY/MOVE
+// destination's scope (url/path.cpp and its quick reading, builder/body_fast.cpp) all read it
+// with scan_scope(); each turns the numbers into values its own way.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "base/ascii.hpp"
+
+namespace plurnk::detail {
+
+// Where a scan stands between two bytes: a NUM starts here; in a NUM's integer digits; in its
+// fraction digits; a SEP or the closing '>' comes here.
+enum class scope_phase : std::uint8_t { number, integer, fraction, separator };
+
+struct scope_scan {
+    enum class verdict : std::uint8_t {
+        closed,  // a literal ends at `at` (one past its '>')
+        bad,     // the byte at `at` does not fit
+        more,    // the input ended (`at` is its size) before the literal did: undecided
+    };
+    verdict v = verdict::bad;
+    std::size_t at = 0;
+    // more: where a scan of the longer input goes on, and in which phase (so that a literal that
+    // arrives a few bytes at a time is still read once)
+    std::size_t resume = 0;
+    scope_phase phase = scope_phase::number;
+};
+
+// No callback: the lexer only wants to know where the literal ends.
+struct no_scope_numbers {
+    constexpr void operator()(std::size_t, std::size_t) const noexcept {}
+};
+
+// Reads a scope literal in `s` from `k` in `phase` (just past the '<': phase number; or where a
+// scan that said `more` said to resume). Calls on_number(b, e) for each NUM that begins at or
+// after `k`, as it ends, with its text s[b, e) (the sign included). Looks at no byte past the
+// end of `s`, and at each byte once.
+template <class OnNumber = no_scope_numbers>
+constexpr scope_scan scan_scope(std::string_view s, std::size_t k, scope_phase phase,
+                                OnNumber&& on_number = {}) noexcept {
+    using verdict = scope_scan::verdict;
+    const std::size_t n = s.size();
+    const auto digit = [&s](std::size_t at) { return ascii::is_digit(static_cast<unsigned char>(s[at])); };
+    const auto more = [n](std::size_t resume, scope_phase p) { return scope_scan{verdict::more, n, resume, p}; };
+    const auto bad = [](std::size_t at) { return scope_scan{verdict::bad, at, 0, scope_phase::number}; };
+    constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+    std::size_t num = k_none;  // where the NUM being read began, when it began at or after k
+    for (;;) {
+        if (phase == scope_phase::number) {
+            num = k;
+            if (k < n && s[k] == '-') ++k;
+            if (k >= n) return more(num, scope_phase::number);
+            if (!digit(k)) return bad(k);
+            phase = scope_phase::integer;
+        }
+        if (phase == scope_phase::integer) {
+            while (k < n && digit(k)) ++k;
+            if (k >= n) return more(k, scope_phase::integer);
+            if (s[k] == '.') {
+                ++k;
+                if (k >= n) return more(k - 1, scope_phase::integer);
+                if (!digit(k)) return bad(k);
+                phase = scope_phase::fraction;
+            }
+        }
+        if (phase == scope_phase::fraction) {
+            while (k < n && digit(k)) ++k;
+            if (k >= n) return more(k, scope_phase::fraction);
+        }
+        if (num != k_none) on_number(num, k);
+        num = k_none;
+        const std::size_t sep = k;
+        if (k >= n) return more(sep, scope_phase::separator);
+        const char c = s[k];
+        if (c == '>') return scope_scan{verdict::closed, k + 1, 0, scope_phase::number};
+        if (c == '-') {
+            ++k;
+        } else if (c == ',') {
+            ++k;
+            if (k < n && s[k] == ' ') ++k;
+            if (k >= n) return more(sep, scope_phase::separator);
+        } else {
+            return bad(k);
+        }
+        phase = scope_phase::number;
+    }
+}
+
+}  // namespace plurnk::detail
