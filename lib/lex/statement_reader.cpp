@@ -128,38 +128,14 @@ bool stream_lexer::impl::lex_statement_fast() {
                 p = q + 1;
                 break;
             }
-            case '<': {  // a scope: NUM (('-' | ',' | ', ') NUM)* '>', NUM = '-'? digits ('.' digits)?
-                std::size_t q = p + 1;
-                bool closed = false;
-                for (;;) {
-                    if (q < n && s[q] == '-') ++q;
-                    if (q >= n || !is_digit(byte(q))) break;
-                    while (q < n && is_digit(byte(q))) ++q;
-                    if (q < n && s[q] == '.') {
-                        ++q;
-                        if (q >= n || !is_digit(byte(q))) break;
-                        while (q < n && is_digit(byte(q))) ++q;
-                    }
-                    if (q >= n) break;
-                    if (s[q] == '>') {
-                        closed = true;
-                        break;
-                    }
-                    if (s[q] == '-') {
-                        ++q;
-                    } else if (s[q] == ',') {
-                        ++q;
-                        if (q < n && s[q] == ' ') ++q;
-                    } else {
-                        break;
-                    }
-                }
-                if (!closed) {
-                    p = q;
+            case '<': {  // a scope literal (grammar/scope_literal.hpp), whole
+                const scope_scan r = scan_scope(s_, p + 1, scope_phase::number);
+                if (r.v != scope_scan::verdict::closed) {
+                    p = r.at;
                     return decline();
                 }
-                emit(tok::scope, p, q + 1);
-                p = q + 1;
+                emit(tok::scope, p, r.at);
+                p = r.at;
                 break;
             }
             case '[': {  // a signal in the op's signal mode, up to its `]`
