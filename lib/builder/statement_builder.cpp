@@ -10,14 +10,15 @@
 #include <string>
 
 #include "base/ascii.hpp"
-#include "builder/result_builder.hpp"
 #include "builder/body_fast.hpp"
+#include "builder/result_builder.hpp"
 #include "grammar/op_table.hpp"
+#include "grammar/scope_literal.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/path.hpp"
+#include "plurnk/validate.hpp"
 #include "url/fast_path.hpp"
 #include "url/path_fields.hpp"
-#include "plurnk/validate.hpp"
 
 namespace plurnk::detail {
 
@@ -36,40 +37,29 @@ double decimal_value(const char* b, const char* e) noexcept {
     return v;
 }
 
-// Parses the numbers of a scope literal (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`) into `m`, which
-// has room for `cap`: one more than the literal's `,` and `-`, which the lexer's scope rule makes
-// enough (each number after the first follows one); returns how many.
+// A scope literal's NUM (`-`? digits (`.` digits)?) as std::from_chars reads it.
+double mark_value(std::string_view t) {
+    const bool neg = t[0] == '-';
+    const char* num_begin = t.data() + (neg ? 1 : 0);
+    const char* num_end = t.data() + t.size();
+    double v = 0;
+    if (std::find(num_begin, num_end, '.') == num_end) {
+        v = decimal_value(num_begin, num_end);
+    } else {
+        std::from_chars(num_begin, num_end, v);
+    }
+    return neg ? -v : v;
+}
+
+// The numbers of a scope token (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`: a scope literal, which the
+// lexer read with scan_scope()) as marks into `m`, which has room for `cap`: one more than the
+// literal's `,` and `-`, which is enough (each number after the first follows one); returns how
+// many.
 std::size_t scope_marks(std::string_view s, double* m, std::size_t cap) {
     std::size_t n = 0;
-    std::size_t i = 0;
-    if (i < s.size() && s[i] == '<') ++i;
-    while (i < s.size() && s[i] != '>' && n < cap) {
-        const std::size_t start = i;
-        if (s[i] == '-') ++i;
-        while (i < s.size() && ascii::is_digit(static_cast<unsigned char>(s[i]))) ++i;
-        if (i < s.size() && s[i] == '.') {
-            ++i;
-            while (i < s.size() && ascii::is_digit(static_cast<unsigned char>(s[i]))) ++i;
-        }
-        const char* num_begin = s.data() + start + (s[start] == '-' ? 1 : 0);
-        const char* num_end = s.data() + i;
-        double v = 0;
-        if (std::find(num_begin, num_end, '.') == num_end) {
-            v = decimal_value(num_begin, num_end);
-        } else {
-            std::from_chars(num_begin, num_end, v);
-        }
-        if (s[start] == '-') v = -v;
-        m[n++] = v;
-        if (i < s.size() && s[i] == ',') {
-            ++i;
-            if (i < s.size() && s[i] == ' ') ++i;
-        } else if (i < s.size() && s[i] == '-') {
-            ++i;
-        } else if (i == start) {
-            ++i;  // defensive: never loop without progress
-        }
-    }
+    (void)scan_scope(s, 1, scope_phase::number, [&](std::size_t b, std::size_t e) {
+        if (n < cap) m[n++] = mark_value(s.substr(b, e - b));
+    });
     return n;
 }
 
