@@ -19,6 +19,7 @@
 #include <span>
 
 #include "base/ascii.hpp"
+#include "grammar/scope_literal.hpp"
 #include "url/fast_path.hpp"
 
 namespace plurnk::detail {
@@ -159,37 +160,26 @@ private:
     std::size_t p_ = 0;
 };
 
-// The marks of a whole scope literal `<n(sep n)*>` (`s` from its `<` to its `>`) as
-// parse_resource_selection reads them (separators `,`, `, `, `-`; numbers `-?\d+(\.\d+)?`), for
-// integers of at most 15 digits. False when `s` is not such a literal: a decimal mark, a longer
-// number, or no literal at all.
+// The marks of a whole scope literal (`s` from its `<` to its `>`; grammar/scope_literal.hpp) as
+// parse_resource_selection reads them, for integers of at most 15 digits. False when `s` is not
+// such a literal: a decimal mark, a longer number, or no literal at all.
 bool integer_scope_literal(std::string_view s, std::vector<double>& marks) {
     marks.clear();
     if (s.size() < 3 || s.front() != '<' || s.back() != '>') return false;
-    const std::string_view inner = s.substr(1, s.size() - 2);
-    std::size_t i = 0;
-    for (;;) {
-        const bool neg = i < inner.size() && inner[i] == '-';
-        if (neg) ++i;
-        const std::size_t digits = i;
+    bool integers = true;
+    const scope_scan r = scan_scope(s, 1, scope_phase::number, [&](std::size_t b, std::size_t e) {
+        if (!integers) return;
+        const bool neg = s[b] == '-';
+        const std::size_t digits = b + (neg ? 1 : 0);
+        if (e - digits > 15 || s.substr(digits, e - digits).find('.') != std::string_view::npos) {
+            integers = false;
+            return;
+        }
         std::uint64_t v = 0;
-        while (i < inner.size() && ascii::is_digit(static_cast<unsigned char>(inner[i]))) {
-            v = v * 10 + static_cast<std::uint64_t>(inner[i] - '0');
-            ++i;
-        }
-        if (i == digits || i - digits > 15) return false;
-        if (i < inner.size() && inner[i] == '.') return false;
+        for (std::size_t i = digits; i < e; ++i) v = v * 10 + static_cast<std::uint64_t>(s[i] - '0');
         marks.push_back(neg ? -static_cast<double>(v) : static_cast<double>(v));
-        if (i == inner.size()) return true;
-        if (inner[i] == ',') {
-            ++i;
-            if (i < inner.size() && inner[i] == ' ') ++i;
-        } else if (inner[i] == '-') {
-            ++i;
-        } else {
-            return false;
-        }
-    }
+    });
+    return integers && r.v == scope_scan::verdict::closed && r.at == s.size();
 }
 
 }  // namespace
