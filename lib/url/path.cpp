@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/ascii.hpp"
+#include "grammar/scope_literal.hpp"
 #include "fast_path.hpp"
 #include "path_fields.hpp"
 #include "plurnk/path.hpp"
@@ -106,50 +107,27 @@ std::optional<std::string> parse_header_blocks(std::string_view rest,
     return std::nullopt;
 }
 
-// `-?\d+(\.\d+)?` at `i`; advances `i` and stores the value.
-bool scan_number(std::string_view s, std::size_t& i, double& value) {
-    const std::size_t start = i;
-    if (i < s.size() && s[i] == '-') ++i;
-    const std::size_t digits = i;
-    while (i < s.size() && is_digit(s[i])) ++i;
-    if (i == digits) { i = start; return false; }
-    if (i + 1 < s.size() && s[i] == '.' && is_digit(s[i + 1])) {
-        ++i;
-        while (i < s.size() && is_digit(s[i])) ++i;
-    }
-    const std::string text(s.substr(start, i - start));
-    value = std::strtod(text.c_str(), nullptr);
-    return true;
-}
-
-// A whole scope literal `<n(sep n)*>` with separators `,`, `, ` or `-` (BEHAVIOUR §3.2).
+// A whole scope literal `<n(sep n)*>` (BEHAVIOUR §3.2; read by grammar/scope_literal.hpp), each
+// number's value as strtod reads it.
 std::optional<std::vector<double>> parse_scope_literal(std::string_view s) {
     if (s.size() < 3 || s.front() != '<' || s.back() != '>') return std::nullopt;
-    const std::string_view inner = s.substr(1, s.size() - 2);
     std::vector<double> m;
-    std::size_t i = 0;
-    double v = 0;
-    if (!scan_number(inner, i, v)) return std::nullopt;
-    // Room for the usual handful of marks at once (one block, not a doubling series): each
-    // further mark follows a `,` or `-` (a sign counts too, so this may overestimate, hence the
-    // cap: a hostile `<1---...>` must not reserve in proportion to its length).
-    constexpr std::size_t k_marks_reserved_max = 16;
-    std::size_t separators = 0;
-    for (const char c : inner) separators += (c == ',' || c == '-') ? 1 : 0;
-    m.reserve(1 + std::min(separators, k_marks_reserved_max - 1));
-    m.push_back(v);
-    while (i < inner.size()) {
-        if (inner[i] == ',') {
-            ++i;
-            if (i < inner.size() && inner[i] == ' ') ++i;
-        } else if (inner[i] == '-') {
-            ++i;
-        } else {
-            return std::nullopt;
+    const auto mark = [&](std::size_t b, std::size_t e) {
+        if (m.capacity() == 0) {
+            // Room for the usual handful of marks at once (one block, not a doubling series):
+            // each further mark follows a `,` or `-` (a sign counts too, so this may
+            // overestimate, hence the cap: a hostile `<1---...>` must not reserve in proportion
+            // to its length).
+            constexpr std::size_t k_marks_reserved_max = 16;
+            std::size_t separators = 0;
+            for (const char c : s.substr(1, s.size() - 2)) separators += (c == ',' || c == '-') ? 1 : 0;
+            m.reserve(1 + std::min(separators, k_marks_reserved_max - 1));
         }
-        if (!scan_number(inner, i, v)) return std::nullopt;
-        m.push_back(v);
-    }
+        const std::string text(s.substr(b, e - b));
+        m.push_back(std::strtod(text.c_str(), nullptr));
+    };
+    const detail::scope_scan r = detail::scan_scope(s, 1, detail::scope_phase::number, mark);
+    if (r.v != detail::scope_scan::verdict::closed || r.at != s.size()) return std::nullopt;
     return m;
 }
 
