@@ -4,6 +4,7 @@
 // Wilson interval. The rail recognizer is checked against the sampler in rail_test.cpp.
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -176,4 +177,74 @@ TEST_CASE("the table and the page show the groups", "[score]") {
     CHECK(html.find("<svg") != std::string::npos);
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));  // no other URL
+}
+
+// ---- Hostile reports --------------------------------------------------------------------------
+
+namespace {
+
+score::report scored_sample() {
+    score::scorer s;
+    score::report r = s.empty_report();
+    s.add_jsonl(r,
+                jsonl({"<<PLAN:g:PLAN\n<<SEND[200]:d:SEND", "<<READ(a)::READ",
+                       "<<PLAN:read <<READ a:PLAN\n<<READ(a:READ"},
+                      "m"),
+                "f.jsonl");
+    return r;
+}
+
+// from_json's answer to `json`: "" when it reads, else its one-line reason.
+std::string refusal(const std::string& json) {
+    std::string why;
+    const auto r = score::report::from_json(json, &why);
+    if (r) return "";
+    CHECK(!why.empty());
+    CHECK(why.find('\n') == std::string::npos);
+    return why;
+}
+
+}  // namespace
+
+TEST_CASE("a report reads back only with keys of the kinds the scorer writes", "[score]") {
+    const score::report good = scored_sample();
+    REQUIRE(refusal(good.to_json()).empty());
+    const std::string evil = "<script>alert(1)</script>\n";
+    // The first key of each map of the group renamed to a hostile one.
+    const auto renamed = [&](auto member) {
+        score::report r = good;
+        auto& m = r.groups.at("m").*member;
+        REQUIRE(!m.empty());
+        auto node = m.extract(m.begin());
+        node.key() = evil;
+        m.insert(std::move(node));
+        return refusal(r.to_json());
+    };
+    using G = score::group;
+    for (const std::string& why : {renamed(&G::errors), renamed(&G::warnings), renamed(&G::tails), renamed(&G::shape),
+                                   renamed(&G::dispositions), renamed(&G::ops), renamed(&G::suffixes), renamed(&G::tiers)}) {
+        INFO(why);
+        CHECK(why.find("which is not") != std::string::npos);
+        CHECK(why.find("\"<script>alert(1)</script>\\n\"") != std::string::npos);  // quoted as JSON: one line
+    }
+    CHECK(!renamed(&G::rail).empty());
+    score::report bad = good;
+    bad.channels.push_back("<b>");
+    CHECK(refusal(bad.to_json()).find("not a rail channel") != std::string::npos);
+    bad.channels = {"gemma", "gemma"};
+    CHECK(!refusal(bad.to_json()).empty());
+    bad = good;
+    bad.group_by = "";
+    CHECK(!refusal(bad.to_json()).empty());
+    // A class of a message the core did not make is a key the scorer writes; the bare name is not.
+    score::report ext = good;
+    auto& errors = ext.groups.at("m").errors;
+    auto node = errors.extract(errors.begin());
+    node.key() = "external: a <b>message</b>";
+    errors.insert(std::move(node));
+    CHECK(refusal(ext.to_json()).empty());
+    node = errors.extract(errors.begin());
+    node.key() = "external";
+    errors.insert(std::move(node));
+    CHECK(!refusal(ext.to_json()).empty());
 }

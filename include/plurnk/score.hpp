@@ -121,7 +121,10 @@ struct report {
     // The documented JSON (doc/score.md): counts, examples, and derived rates with intervals
     // (the rates are written for readers and ignored when reading back).
     [[nodiscard]] std::string to_json(bool pretty = false) const;
-    // Reads what to_json wrote; nullopt and `error` set when it is not a report.
+    // Reads what to_json wrote; nullopt and `error` set (one line) when it is not a report: not
+    // JSON, a member missing or of the wrong type, or a key of a kind to_json never writes (a
+    // class that is not in the message table, a disposition that is not a code, an op, tier,
+    // channel or suffix that is none), which a report could otherwise carry into a page.
     [[nodiscard]] static std::optional<report> from_json(std::string_view text, std::string* error = nullptr);
     friend bool operator==(const report&, const report&) = default;
 };

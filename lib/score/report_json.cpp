@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The report's JSON (doc/score.md): written with sorted keys so equal reports are equal text,
 // read back with the library's JSON reader. Derived rates are written, never read.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -164,6 +165,14 @@ struct reader_error {
     std::string what;
 };
 
+// A key as a message quotes it: JSON-escaped (one line whatever it holds), cut at 60 bytes.
+std::string quoted(std::string_view key) {
+    std::string out;
+    append_json_string(out, key.substr(0, 60));
+    if (key.size() > 60) out.insert(out.size() - 1, "...");
+    return out;
+}
+
 const json_value& member(const json_value& v, std::string_view key, json_value::kind_t kind) {
     const json_value* m = v.find(key);
     if (m == nullptr || m->kind != kind) throw reader_error{"\"" + std::string(key) + "\" missing or of the wrong type"};
@@ -196,9 +205,52 @@ std::optional<example> read_example(const json_value* v) {
     return e;
 }
 
-std::map<std::string, tally> read_tallies(const json_value& g, std::string_view key) {
+// ---- The kinds of keys to_json writes
+
+bool is_class_key(std::string_view k) {
+    if (k.starts_with("external: ")) return true;  // a message the core did not make
+    return k != message_name(message_id::external) && !class_template(k).empty();
+}
+bool is_shape_key(std::string_view k) {
+    return k == k_shape_no_plan_first || k == k_shape_no_terminal_send || k == k_shape_ops_after_send;
+}
+bool is_disposition_key(std::string_view k) {
+    if (k == "none") return true;
+    for (std::uint16_t d : rail::k_dispositions) {
+        if (k == std::to_string(d)) return true;
+    }
+    return false;
+}
+bool is_op_key(std::string_view k) {
+    for (int i = 0; i < k_op_count; ++i) {
+        if (k == op_name(static_cast<op>(i))) return true;
+    }
+    return false;
+}
+bool is_suffix_key(std::string_view k) {  // SPEC: a suffix is [A-Za-z0-9_]*
+    for (char c : k) {
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    }
+    return true;
+}
+bool is_tier_key(std::string_view k) { return tier_from_name(k).has_value(); }
+bool is_channel_key(std::string_view k) {
+    const auto f = rail::channel_from_name(k);
+    return f && *f != rail::channel_format::custom;
+}
+
+template <class Valid>
+void check_key(std::string_view map, std::string_view key, Valid valid, std::string_view kind) {
+    if (!valid(key)) {
+        throw reader_error{"\"" + std::string(map) + "\" has the key " + quoted(key) + ", which is not " + std::string(kind)};
+    }
+}
+
+template <class Valid>
+std::map<std::string, tally> read_tallies(const json_value& g, std::string_view key, Valid valid, std::string_view kind) {
     std::map<std::string, tally> m;
     for (const auto& [k, v] : member(g, key, json_value::kind_t::object).object) {
+        check_key(key, k, valid, kind);
         if (v.kind != json_value::kind_t::object) throw reader_error{"a tally is not an object"};
         tally& t = m[k];
         t.count = count_member(v, "count");
@@ -208,13 +260,18 @@ std::map<std::string, tally> read_tallies(const json_value& g, std::string_view 
     return m;
 }
 
-std::map<std::string, std::uint64_t> read_counts(const json_value& g, std::string_view key) {
+template <class Valid>
+std::map<std::string, std::uint64_t> read_counts(const json_value& g, std::string_view key, Valid valid,
+                                                 std::string_view kind) {
     std::map<std::string, std::uint64_t> m;
-    for (const auto& [k, v] : member(g, key, json_value::kind_t::object).object) m[k] = count_of(v, key);
+    for (const auto& [k, v] : member(g, key, json_value::kind_t::object).object) {
+        check_key(key, k, valid, kind);
+        m[k] = count_of(v, key);
+    }
     return m;
 }
 
-group read_group(const json_value& v) {
+group read_group(const json_value& v, const std::vector<std::string>& channels) {
     if (v.kind != json_value::kind_t::object) throw reader_error{"a group is not an object"};
     group g;
     g.turns = count_member(v, "turns");
@@ -226,15 +283,21 @@ group read_group(const json_value& v) {
     g.turns_with_warnings = count_member(v, "turnsWithWarnings");
     g.turns_with_tail = count_member(v, "turnsWithTail");
     g.shape_checked = count_member(v, "shapeChecked");
-    g.errors = read_tallies(v, "errors");
-    g.warnings = read_tallies(v, "warnings");
-    g.tails = read_tallies(v, "tails");
-    g.shape = read_tallies(v, "shape");
-    g.dispositions = read_counts(v, "dispositions");
-    g.ops = read_counts(v, "ops");
-    g.suffixes = read_counts(v, "suffixes");
-    g.rail = read_counts(v, "rail");
-    g.tiers = read_counts(v, "tiers");
+    const char* k_class = "a diagnostic class of the message table";
+    g.errors = read_tallies(v, "errors", is_class_key, k_class);
+    g.warnings = read_tallies(v, "warnings", is_class_key, k_class);
+    g.tails = read_tallies(v, "tails", is_class_key, k_class);
+    g.shape = read_tallies(v, "shape", is_shape_key, "a turn-shape rule");
+    g.dispositions = read_counts(v, "dispositions", is_disposition_key, "a SEND disposition code or \"none\"");
+    g.ops = read_counts(v, "ops", is_op_key, "an op");
+    g.suffixes = read_counts(v, "suffixes", is_suffix_key, "a suffix ([A-Za-z0-9_]*)");
+    g.rail = read_counts(v, "rail", is_channel_key, "a rail channel");
+    g.tiers = read_counts(v, "tiers", is_tier_key, "a tier");
+    for (const auto& [k, n] : g.rail) {
+        if (std::find(channels.begin(), channels.end(), k) == channels.end()) {
+            throw reader_error{"\"rail\" counts the channel " + quoted(k) + ", which is not in \"channels\""};
+        }
+    }
     return g;
 }
 
@@ -278,14 +341,23 @@ std::optional<report> report::from_json(std::string_view text, std::string* erro
             return fail("report version " + stringify_json(*ver) + " (this reader knows " + std::to_string(k_report_version) + ")");
         }
         r.group_by = member(*v, "groupBy", json_value::kind_t::string).string;
+        if (r.group_by.empty()) return fail("\"groupBy\" is empty");
         for (const json_value& c : member(*v, "channels", json_value::kind_t::array).array) {
             if (c.kind != json_value::kind_t::string) return fail("a channel is not a string");
+            if (!is_channel_key(c.string)) {
+                return fail("\"channels\" names " + quoted(c.string) + ", which is not a rail channel (gemma, think or none)");
+            }
+            if (std::find(r.channels.begin(), r.channels.end(), c.string) != r.channels.end()) {
+                return fail("\"channels\" names " + quoted(c.string) + " twice");
+            }
             r.channels.push_back(c.string);
         }
         const json_value& inv = member(*v, "invalidRecords", json_value::kind_t::object);
         r.invalid_records = count_member(inv, "count");
         r.invalid_example = read_example(inv.find("example"));
-        for (const auto& [k, g] : member(*v, "groups", json_value::kind_t::object).object) r.groups[k] = read_group(g);
+        for (const auto& [k, g] : member(*v, "groups", json_value::kind_t::object).object) {
+            r.groups[k] = read_group(g, r.channels);
+        }
         return r;
     } catch (const reader_error& e) {
         return fail(e.what);
