@@ -388,7 +388,9 @@ int cmd_score(const args& a) {
         bar.tick(true);
         if (!ok) return 2;
         result = std::move(reports.front());
-        for (std::size_t i = 1; i < jobs; ++i) static_cast<void>(result->merge(reports[i]));
+        for (std::size_t i = 1; i < jobs; ++i) {
+            if (const std::string why = result->merge(reports[i]); !why.empty()) return print_error(why), 2;
+        }
     }
 
     if (html && !write_file(*html, score::render_html(*result, {.top = top}))) return 2;

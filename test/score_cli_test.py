@@ -229,6 +229,48 @@ def sarif(tmp):
     check("the log validates against the SARIF schema", not errors, str(errors[:1]))
 
 
+def limits(tmp):
+    """Counts up to 2^53 - 1 read back; a merge past them, or counts that disagree, is an error."""
+    recs = os.path.join(tmp, "one.jsonl")
+    with open(recs, "w") as f:
+        f.write(json.dumps({"id": "a", "model": "m", "text": "<<PLAN:g:PLAN\n<<SEND[200]:d:SEND"}) + "\n")
+    report = json.loads(run("score", "--json", recs).stdout)
+
+    def scaled(node, f):
+        if isinstance(node, dict):
+            return {k: (v if k in ("example", "template") else scaled(v, f)) for k, v in node.items() if k != "rates"}
+        return node * f if isinstance(node, int) else node
+
+    def largest(node):
+        if isinstance(node, dict):
+            return max((largest(v) for k, v in node.items() if k not in ("rates", "example", "template")), default=0)
+        return node if isinstance(node, int) else 0
+
+    factor = (2 ** 53 - 1) // largest(report["total"])  # the largest count (bytes) just under 2^53
+    big = dict(report, total=scaled(report["total"], factor), groups=scaled(report["groups"], factor))
+    path = os.path.join(tmp, "big.json")
+    with open(path, "w") as f:
+        json.dump(big, f)
+    r = run("score", "--merge", "--json", path)
+    counts = lambda rep: {k: scaled(v, 1) for k, v in rep.items()}  # the counts (rates are derived)  # noqa: E731
+    check("a report with counts near 2^53 - 1 reads back as written",
+          r.returncode == 0 and counts(json.loads(r.stdout)) == counts(big), r.stderr.decode())
+    r = run("score", "--merge", "--json", path, path)
+    err = r.stderr.decode()
+    check("a merge past 2^53 - 1 is an error, one line, exit 2", r.returncode == 2 and err.count("\n") == 1 and
+          "2^53" in err, repr(err))
+    bad = json.loads(json.dumps(report))
+    for g in list(bad["groups"].values()) + [bad["total"]]:
+        g["clean"] = 10 * g["turns"]
+    path = os.path.join(tmp, "bad.json")
+    with open(path, "w") as f:
+        json.dump(bad, f)
+    r = run("score", "--merge", path)
+    err = r.stderr.decode()
+    check("more clean turns than turns is an error, not 1000.0%", r.returncode == 2 and "inconsistent" in err and
+          "1000" not in r.stdout.decode(), repr(err))
+
+
 def turn_files(tmp):
     d = os.path.join(tmp, "turns")
     os.makedirs(os.path.join(d, "sub"))
@@ -251,5 +293,6 @@ with tempfile.TemporaryDirectory() as tmp:
     merging(tmp)
     progress_and_fields(tmp)
     sarif(tmp)
+    limits(tmp)
     turn_files(tmp)
 sys.exit(1 if fails else 0)

@@ -194,6 +194,13 @@ score::report scored_sample() {
     return r;
 }
 
+// `json` with the first occurrence of `from` replaced by `to` (which must be there).
+std::string edited(std::string json, std::string_view from, std::string_view to) {
+    const std::size_t at = json.find(from);
+    REQUIRE(at != std::string::npos);
+    return json.replace(at, from.size(), to);
+}
+
 // from_json's answer to `json`: "" when it reads, else its one-line reason.
 std::string refusal(const std::string& json) {
     std::string why;
@@ -247,4 +254,57 @@ TEST_CASE("a report reads back only with keys of the kinds the scorer writes", "
     node.key() = "external";
     errors.insert(std::move(node));
     CHECK(!refusal(ext.to_json()).empty());
+}
+
+TEST_CASE("a report reads back only when its counts agree", "[score]") {
+    const score::report good = scored_sample();
+    REQUIRE(good.groups.at("m").turns == 3);
+    const auto with = [&](auto change) {
+        score::report r = good;
+        change(r.groups.at("m"));
+        return refusal(r.to_json());
+    };
+    CHECK(with([](score::group& x) { x.clean = x.turns + 1; }).find("inconsistent") != std::string::npos);
+    CHECK(!with([](score::group& x) { ++x.turns_with_errors, ++x.clean; }).empty());
+    CHECK(!with([](score::group& x) { ++x.shape_checked; }).empty());
+    CHECK(!with([](score::group& x) { ++x.dispositions["none"]; }).empty());
+    CHECK(!with([](score::group& x) { ++x.ops["READ"]; }).empty());
+    CHECK(!with([](score::group& x) { x.suffixes["7"] = 1; }).empty());
+    CHECK(!with([](score::group& x) { ++x.tiers["log"]; }).empty());
+    CHECK(!with([](score::group& x) { x.rail["think"] = x.turns + 1; }).empty());
+    CHECK(!with([](score::group& x) { x.errors.begin()->second.turns = x.turns + 1; }).empty());
+    CHECK(!with([](score::group& x) { x.errors.begin()->second.turns = 0; }).empty());
+    CHECK(!with([](score::group& x) { x.turns_with_errors = 0; }).empty());
+    // The total is the sum of the groups.
+    const std::string json = good.to_json();
+    CHECK(refusal(edited(json, "\"total\":{\"turns\":3,", "\"total\":{\"turns\":2,")).find("inconsistent") !=
+          std::string::npos);
+}
+
+TEST_CASE("counts up to 2^53 - 1 read back, and no merge passes them", "[score]") {
+    // A group at the limit, as many merges of shards make it.
+    score::report big = score::scorer().empty_report();
+    score::group& g = big.groups["limit"];
+    g.turns = g.clean = g.bytes = score::k_max_count;
+    g.tiers["statements"] = score::k_max_count;
+    const std::string json = big.to_json();
+    CHECK(json.find("\"turns\":9007199254740991") != std::string::npos);
+    std::string why;
+    const auto back = score::report::from_json(json, &why);
+    INFO(why);
+    REQUIRE(back);
+    CHECK(*back == big);
+    // The total of the groups is past it: refused as such.
+    score::report over = big;
+    over.groups["limit2"] = g;
+    CHECK(refusal(over.to_json()).find("2^53") != std::string::npos);
+    // One more turn in that group cannot be merged in, and the report is left as it was.
+    score::report one = score::scorer().empty_report();
+    score::scorer().add(one, {.text = "<<PLAN:g:PLAN", .group = "limit", .tier = tier::statements});
+    score::report merged = *back;
+    CHECK(merged.merge(one).find("2^53") != std::string::npos);
+    CHECK(merged == big);
+    // A count past the limit in the text is refused.
+    CHECK(refusal(edited(json, "\"turns\":9007199254740991", "\"turns\":9007199254740992")).find("not a count") !=
+          std::string::npos);
 }

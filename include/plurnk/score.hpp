@@ -23,6 +23,11 @@ namespace plurnk::score {
 
 inline constexpr int k_report_version = 1;
 
+// The largest count a report holds: 2^53 - 1, the largest integer every JSON reader (JavaScript's
+// included) keeps exactly. report::merge refuses a sum past it and from_json a count past it, so
+// a report reads back whatever was written.
+inline constexpr std::uint64_t k_max_count = (std::uint64_t{1} << 53) - 1;
+
 // ---- The rail recognizer --------------------------------------------------------------------
 
 // Decides whether a raw turn is a sentence of a rail grammar (rail::build), the way llama.cpp's
@@ -96,6 +101,8 @@ struct group {
     std::map<std::string, std::uint64_t> suffixes;      // suffix ("" for none) -> statements
     std::map<std::string, std::uint64_t> rail;          // channel name -> turns on that rail
     std::map<std::string, std::uint64_t> tiers;         // tier name -> turns
+    // Whether merge(o) keeps every count at most k_max_count.
+    [[nodiscard]] bool fits(const group& o) const;
     void merge(const group& o);
     friend bool operator==(const group&, const group&) = default;
 };
@@ -115,16 +122,18 @@ struct report {
     std::map<std::string, group> groups;  // group key ("" when the record has none)
 
     [[nodiscard]] group total() const;
-    // Adds `o` in. Both must have the same group_by and channels; returns why not, else "".
+    // Adds `o` in. Both must have the same group_by and channels, and no sum may pass
+    // k_max_count; returns why not (and leaves the report as it was), else "".
     std::string merge(const report& o);
 
     // The documented JSON (doc/score.md): counts, examples, and derived rates with intervals
     // (the rates are written for readers and ignored when reading back).
     [[nodiscard]] std::string to_json(bool pretty = false) const;
     // Reads what to_json wrote; nullopt and `error` set (one line) when it is not a report: not
-    // JSON, a member missing or of the wrong type, or a key of a kind to_json never writes (a
-    // class that is not in the message table, a disposition that is not a code, an op, tier,
-    // channel or suffix that is none), which a report could otherwise carry into a page.
+    // JSON, a member missing or of the wrong type, a key of a kind to_json never writes (a class
+    // that is not in the message table, a disposition that is not a code, an op, tier, channel
+    // or suffix that is none), a count past k_max_count, or counts that contradict each other
+    // (more clean turns than turns, a total that is not the sum of the groups, ...).
     [[nodiscard]] static std::optional<report> from_json(std::string_view text, std::string* error = nullptr);
     friend bool operator==(const report&, const report&) = default;
 };

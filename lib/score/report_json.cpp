@@ -180,8 +180,9 @@ const json_value& member(const json_value& v, std::string_view key, json_value::
 }
 
 std::uint64_t count_of(const json_value& v, std::string_view what) {
-    if (v.kind != json_value::kind_t::number || v.number < 0 || v.number != std::floor(v.number) || v.number > 9007199254740992.0) {
-        throw reader_error{std::string(what) + " is not a count"};
+    if (v.kind != json_value::kind_t::number || v.number < 0 || v.number != std::floor(v.number) ||
+        v.number > static_cast<double>(k_max_count)) {
+        throw reader_error{std::string(what) + " is not a count (an integer from 0 to 2^53 - 1)"};
     }
     return static_cast<std::uint64_t>(v.number);
 }
@@ -192,14 +193,20 @@ std::uint64_t count_member(const json_value& v, std::string_view key) {
     return count_of(*m, key);
 }
 
+std::uint32_t position_member(const json_value& v, std::string_view key) {
+    const std::uint64_t n = count_member(v, key);
+    if (n > 0xFFFF'FFFFu) throw reader_error{"an example's \"" + std::string(key) + "\" is past 2^32 - 1"};
+    return static_cast<std::uint32_t>(n);
+}
+
 std::optional<example> read_example(const json_value* v) {
     if (v == nullptr || v->kind == json_value::kind_t::null) return std::nullopt;
     if (v->kind != json_value::kind_t::object) throw reader_error{"an example is not an object"};
     example e;
     e.file = member(*v, "file", json_value::kind_t::string).string;
     e.id = member(*v, "id", json_value::kind_t::string).string;
-    e.line = static_cast<std::uint32_t>(count_member(*v, "line"));
-    e.column = static_cast<std::uint32_t>(count_member(*v, "column"));
+    e.line = position_member(*v, "line");
+    e.column = position_member(*v, "column");
     e.message = member(*v, "message", json_value::kind_t::string).string;
     e.excerpt = member(*v, "excerpt", json_value::kind_t::string).string;
     return e;
@@ -255,6 +262,10 @@ std::map<std::string, tally> read_tallies(const json_value& g, std::string_view 
         tally& t = m[k];
         t.count = count_member(v, "count");
         t.turns = count_member(v, "turns");
+        if (t.turns == 0 || t.turns > t.count) {
+            throw reader_error{"\"" + std::string(key) + "\" " + quoted(k) + " counts " + std::to_string(t.count) +
+                               " in " + std::to_string(t.turns) + " turns"};
+        }
         t.ex = read_example(v.find("example"));
     }
     return m;
@@ -269,6 +280,64 @@ std::map<std::string, std::uint64_t> read_counts(const json_value& g, std::strin
         m[k] = count_of(v, key);
     }
     return m;
+}
+
+// ---- Counts that must agree (what every report the scorer makes satisfies)
+
+// The sum, or k_max_count + 1 when it passes k_max_count (so it equals no count).
+std::uint64_t sum_of(const std::map<std::string, std::uint64_t>& m) {
+    std::uint64_t n = 0;
+    for (const auto& [k, v] : m) n = std::min(n + v, k_max_count + 1);  // each v <= k_max_count
+    return n;
+}
+
+[[noreturn]] void disagree(const std::string& what) { throw reader_error{"inconsistent counts: " + what}; }
+
+void check_group(const group& g, const std::vector<std::string>& channels) {
+    const auto at_most_turns = [&](std::uint64_t n, std::string_view name) {
+        if (n > g.turns) {
+            disagree(std::string(name) + " (" + std::to_string(n) + ") is more than turns (" + std::to_string(g.turns) + ")");
+        }
+    };
+    at_most_turns(g.clean, "clean");
+    at_most_turns(g.turns_with_errors, "turnsWithErrors");
+    at_most_turns(g.turns_with_warnings, "turnsWithWarnings");
+    at_most_turns(g.turns_with_tail, "turnsWithTail");
+    at_most_turns(g.shape_checked, "shapeChecked");
+    // A clean turn has no error item and no unparsedTail.
+    if (g.clean > g.turns - std::max(g.turns_with_errors, g.turns_with_tail)) {
+        disagree("clean turns and turns with errors or a tail are more than the turns");
+    }
+    const auto within = [&](const std::map<std::string, tally>& m, std::uint64_t turns, std::string_view name,
+                            std::string_view of, bool once) {
+        for (const auto& [k, t] : m) {
+            if (t.turns > turns) disagree(std::string(name) + " " + quoted(k) + " is in more turns than " + std::string(of));
+            if (once && t.count != t.turns) disagree(std::string(name) + " " + quoted(k) + " counts more than once a turn");
+        }
+    };
+    within(g.errors, g.turns_with_errors, "errors", "turnsWithErrors", false);
+    within(g.warnings, g.turns_with_warnings, "warnings", "turnsWithWarnings", false);
+    within(g.tails, g.turns_with_tail, "tails", "turnsWithTail", true);  // one unparsedTail a turn at most
+    within(g.shape, g.shape_checked, "shape", "shapeChecked", true);     // one violation of each rule a turn
+    if (g.errors.empty() != (g.turns_with_errors == 0)) disagree("turnsWithErrors and the error classes disagree");
+    if (g.warnings.empty() != (g.turns_with_warnings == 0)) disagree("turnsWithWarnings and the advisories disagree");
+    std::uint64_t tails = 0;
+    for (const auto& [k, t] : g.tails) tails = std::min(tails + t.count, k_max_count + 1);
+    if (tails != g.turns_with_tail) disagree("the tails do not add up to turnsWithTail");
+    if (sum_of(g.tiers) != g.turns) disagree("the tiers do not add up to turns");
+    const auto parse_tier = g.tiers.find(tier_name(tier::parse));
+    if ((parse_tier == g.tiers.end() ? 0 : parse_tier->second) != g.shape_checked) {
+        disagree("shapeChecked is not the number of parse-tier turns");
+    }
+    if (sum_of(g.dispositions) != g.shape_checked) disagree("the dispositions do not add up to shapeChecked");
+    if (sum_of(g.ops) != g.statements) disagree("the ops do not add up to statements");
+    if (sum_of(g.suffixes) != g.statements) disagree("the suffixes do not add up to statements");
+    for (const auto& [k, n] : g.rail) {
+        if (std::find(channels.begin(), channels.end(), k) == channels.end()) {
+            disagree("\"rail\" counts the channel " + quoted(k) + ", which is not in \"channels\"");
+        }
+        at_most_turns(n, "a rail count");
+    }
 }
 
 group read_group(const json_value& v, const std::vector<std::string>& channels) {
@@ -293,11 +362,7 @@ group read_group(const json_value& v, const std::vector<std::string>& channels) 
     g.suffixes = read_counts(v, "suffixes", is_suffix_key, "a suffix ([A-Za-z0-9_]*)");
     g.rail = read_counts(v, "rail", is_channel_key, "a rail channel");
     g.tiers = read_counts(v, "tiers", is_tier_key, "a tier");
-    for (const auto& [k, n] : g.rail) {
-        if (std::find(channels.begin(), channels.end(), k) == channels.end()) {
-            throw reader_error{"\"rail\" counts the channel " + quoted(k) + ", which is not in \"channels\""};
-        }
-    }
+    check_group(g, channels);
     return g;
 }
 
@@ -355,9 +420,20 @@ std::optional<report> report::from_json(std::string_view text, std::string* erro
         const json_value& inv = member(*v, "invalidRecords", json_value::kind_t::object);
         r.invalid_records = count_member(inv, "count");
         r.invalid_example = read_example(inv.find("example"));
+        if (r.invalid_example.has_value() != (r.invalid_records > 0)) {
+            return fail("inconsistent counts: invalidRecords and its example disagree");
+        }
         for (const auto& [k, g] : member(*v, "groups", json_value::kind_t::object).object) {
             r.groups[k] = read_group(g, r.channels);
         }
+        // The total is written for readers; it must be what the groups add up to.
+        const group written = read_group(member(*v, "total", json_value::kind_t::object), r.channels);
+        group sum;
+        for (const auto& [k, g] : r.groups) {
+            if (!sum.fits(g)) return fail("the groups add up to more than 2^53 - 1");
+            sum.merge(g);
+        }
+        if (written != sum) return fail("inconsistent counts: \"total\" is not the sum of the groups");
         return r;
     } catch (const reader_error& e) {
         return fail(e.what);

@@ -104,6 +104,34 @@ void merge_map(std::map<std::string, V>& into, const std::map<std::string, V>& f
 }
 }  // namespace
 
+namespace {
+bool sum_fits(std::uint64_t a, std::uint64_t b) noexcept { return a <= k_max_count && b <= k_max_count - a; }
+
+template <class V>
+bool maps_fit(const std::map<std::string, V>& into, const std::map<std::string, V>& from) {
+    for (const auto& [k, v] : from) {
+        const auto it = into.find(k);
+        if constexpr (std::is_same_v<V, tally>) {
+            if (it == into.end() ? !sum_fits(0, v.count) : !sum_fits(it->second.count, v.count)) return false;
+        } else {
+            if (!sum_fits(it == into.end() ? 0 : it->second, v)) return false;
+        }
+    }
+    return true;
+}
+}  // namespace
+
+// Tally turns are at most their counts, so checking the counts checks both.
+bool group::fits(const group& o) const {
+    return sum_fits(turns, o.turns) && sum_fits(clean, o.clean) && sum_fits(bytes, o.bytes) &&
+           sum_fits(statements, o.statements) && sum_fits(text_items, o.text_items) &&
+           sum_fits(turns_with_errors, o.turns_with_errors) && sum_fits(turns_with_warnings, o.turns_with_warnings) &&
+           sum_fits(turns_with_tail, o.turns_with_tail) && sum_fits(shape_checked, o.shape_checked) &&
+           maps_fit(errors, o.errors) && maps_fit(warnings, o.warnings) && maps_fit(tails, o.tails) &&
+           maps_fit(shape, o.shape) && maps_fit(dispositions, o.dispositions) && maps_fit(ops, o.ops) &&
+           maps_fit(suffixes, o.suffixes) && maps_fit(rail, o.rail) && maps_fit(tiers, o.tiers);
+}
+
 void group::merge(const group& o) {
     turns += o.turns;
     clean += o.clean;
@@ -135,6 +163,13 @@ std::string report::merge(const report& o) {
     if (o.version != version) return "the reports have different versions";
     if (o.group_by != group_by) return "the reports are grouped differently ('" + group_by + "' and '" + o.group_by + "')";
     if (o.channels != channels) return "the reports checked different rail channels";
+    const auto too_large = "the merged counts would pass 2^53 - 1 (the largest integer JSON keeps exactly)";
+    if (!sum_fits(invalid_records, o.invalid_records)) return too_large;
+    const group none;
+    for (const auto& [k, g] : o.groups) {
+        const auto it = groups.find(k);
+        if (!(it == groups.end() ? none : it->second).fits(g)) return too_large;
+    }
     invalid_records += o.invalid_records;
     if (o.invalid_example && (!invalid_example || *o.invalid_example < *invalid_example)) invalid_example = o.invalid_example;
     for (const auto& [k, g] : o.groups) groups[k].merge(g);
