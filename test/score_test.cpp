@@ -11,6 +11,7 @@
 
 #include "plurnk/json.hpp"
 #include "plurnk/score.hpp"
+#include "hostile_report.hpp"
 
 using namespace plurnk;
 
@@ -180,6 +181,53 @@ TEST_CASE("the table and the page show the groups", "[score]") {
 }
 
 // ---- Hostile reports --------------------------------------------------------------------------
+
+namespace {
+
+// Every tag the page writes; anything else after a '<' is text that escaped.
+bool known_tag(std::string_view name) {
+    static const std::vector<std::string_view> tags = {
+        "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "p", "b", "div", "small",
+        "section", "svg", "line", "text", "tspan", "rect", "table", "tr", "th", "td", "br", "code", "span", "i"};
+    if (name.starts_with("/")) name.remove_prefix(1);
+    return std::find(tags.begin(), tags.end(), name) != tags.end();
+}
+
+}  // namespace
+
+TEST_CASE("the page writes every text of a report as text", "[score][html]") {
+    const std::string html = score::render_html(test::hostile_report());
+    for (std::size_t at = html.find('<'); at != std::string::npos; at = html.find('<', at + 1)) {
+        std::size_t end = at + 1;
+        while (end < html.size() && html[end] != ' ' && html[end] != '>' && html[end] != '\n') ++end;
+        const std::string_view name = std::string_view(html).substr(at + 1, end - at - 1);
+        INFO("a tag the page does not write: " << std::string_view(html).substr(at, 60));
+        CHECK(known_tag(name));
+    }
+    const auto control = std::find_if(html.begin(), html.end(), [](unsigned char c) { return c < 0x20 && c != '\n'; });
+    CHECK(control == html.end());
+    CHECK(html.find("onerror=\"") == std::string::npos);
+    CHECK(html.find("&amp;lt;b&amp;gt;already escaped") != std::string::npos);
+    CHECK(html.find("&lt;script&gt;document.title=&#39;PWNED&#39;&lt;/script&gt;") != std::string::npos);
+    CHECK(html.find("Content-Security-Policy") != std::string::npos);
+}
+
+TEST_CASE("the table prints text only: no control character from a report reaches the terminal", "[score]") {
+    const std::string table = score::render_table(test::hostile_report(), {.top = 100});
+    // The first byte that is a control (C0, DEL, C1 as U+0080-U+009F) or not UTF-8 (0xFF).
+    std::size_t bad = 0;
+    while (bad < table.size()) {
+        const auto c = static_cast<unsigned char>(table[bad]);
+        const bool c1 = c == 0xC2 && bad + 1 < table.size() && static_cast<unsigned char>(table[bad + 1]) < 0xA0;
+        if ((c < 0x20 && c != '\n') || c == 0x7F || c == 0xFF || c1) break;
+        ++bad;
+    }
+    INFO("byte " << bad << ": " << std::string_view(table).substr(bad > 20 ? bad - 20 : 0, 40));
+    CHECK(bad == table.size());
+    CHECK(table.find("\xe2\x80\xae") == std::string::npos);  // U+202E RIGHT-TO-LEFT OVERRIDE
+    CHECK(table.find("\xe2\x90\x9b]0;pwned") != std::string::npos);  // ESC shown as U+241B
+    CHECK(table.find("red") != std::string::npos);
+}
 
 namespace {
 

@@ -65,10 +65,41 @@ std::string fit(std::string_view s, std::size_t w, bool right = false) {
 
 std::string group_label(const std::string& k) { return k.empty() ? "(none)" : k; }
 
-// One line without control characters.
-std::string one_line(std::string_view s) {
+// Input-derived text as text only, on one line: each control character (C0 and DEL as its
+// control picture, U+2400 + c and U+2421; C1 as U+FFFD), each bidirectional embedding, override
+// or isolate (which reorder what follows them on a terminal or a page) and each byte that is not
+// well-formed UTF-8 (U+FFFD) is replaced, so a model name or an excerpt cannot move a terminal's
+// cursor, change its colours or its title, or hide text.
+std::string text_only(std::string_view s) {
     std::string out;
-    for (char c : s) out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+    out.reserve(s.size());
+    while (!s.empty()) {
+        const std::size_t bad = first_invalid_utf8(s);
+        const std::string_view good = s.substr(0, bad);
+        for (std::size_t i = 0; i < good.size();) {
+            const auto c = static_cast<unsigned char>(good[i]);
+            if (c < 0x20 || c == 0x7F) {
+                out += "\xE2\x90";  // U+2400 + c, U+2421 for DEL
+                out += static_cast<char>(c == 0x7F ? 0xA1 : 0x80 + c);
+                ++i;
+                continue;
+            }
+            const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+            const std::string_view cp = good.substr(i, len);
+            const bool c1 = len == 2 && c == 0xC2 && static_cast<unsigned char>(cp[1]) < 0xA0;
+            const bool bidi = cp == "\u202A" || cp == "\u202B" || cp == "\u202C" || cp == "\u202D" ||
+                              cp == "\u202E" || cp == "\u2066" || cp == "\u2067" || cp == "\u2068" || cp == "\u2069";
+            if (c1 || bidi) {
+                out += "\uFFFD";
+            } else {
+                out += cp;
+            }
+            i += len;
+        }
+        if (bad == std::string_view::npos) break;
+        out += "\uFFFD";
+        s.remove_prefix(bad + 1);
+    }
     return out;
 }
 
@@ -105,11 +136,11 @@ std::string example_ref(const example& e) {
 std::string render_table(const report& r, const render_options& o) {
     const group t = r.total();
     std::string out = "plurnk score: " + thousands(t.turns) + " turns, " + std::to_string(r.groups.size()) + " group" +
-                      (r.groups.size() == 1 ? "" : "s") + " by " + r.group_by + ", " + bytes_text(t.bytes) + ", " +
+                      (r.groups.size() == 1 ? "" : "s") + " by " + text_only(r.group_by) + ", " + bytes_text(t.bytes) + ", " +
                       thousands(t.statements) + " statements\n\n";
     std::string head = fit("group", 20) + fit("turns", 9, true) + "  " + fit("clean  [95% CI]", 24) + fit("errors", 8, true) +
                        fit("advis.", 8, true) + fit("tail", 7, true) + fit("shape", 7, true);
-    for (const std::string& c : r.channels) head += fit("rail:" + c, 11, true);
+    for (const std::string& c : r.channels) head += fit("rail:" + text_only(c), 11, true);
     out += head + "\n" + std::string(width(head), '-') + "\n";
     const auto row = [&](const std::string& name, const group& g) {
         const rate c = wilson(g.clean, g.turns);
@@ -124,7 +155,7 @@ std::string render_table(const report& r, const render_options& o) {
         for (const std::string& ch : r.channels) line += fit(pct(wilson(get(g.rail, ch), g.turns).value), 11, true);
         out += line + "\n";
     };
-    for (const auto& [k, g] : r.groups) row(group_label(k), g);
+    for (const auto& [k, g] : r.groups) row(text_only(group_label(k)), g);
     if (r.groups.size() > 1) row("total", t);
     out += "(errors, advis., tail: share of turns with an error item, an advisory, an unparsedTail; shape: with the\n"
            " most frequent turn-shape violation; rail: turns that are sentences of that channel's GBNF rail)\n";
@@ -136,8 +167,8 @@ std::string render_table(const report& r, const render_options& o) {
                "  example\n";
         for (const ranked& x : top_of(m, o.top)) {
             out += fit(thousands(x.t->turns), 9, true) + fit(thousands(x.t->count), 9, true) + "  " +
-                   fit(one_line(x.key), 28) + "  " + fit(one_line(class_template(x.key)), 48) + "  " +
-                   (x.t->ex ? one_line(example_ref(*x.t->ex)) : "") + "\n";
+                   fit(text_only(x.key), 28) + "  " + fit(text_only(class_template(x.key)), 48) + "  " +
+                   (x.t->ex ? text_only(example_ref(*x.t->ex)) : "") + "\n";
         }
     };
     classes("error classes", t.errors);
@@ -145,7 +176,7 @@ std::string render_table(const report& r, const render_options& o) {
     classes("unparsedTail reasons", t.tails);
     if (!t.shape.empty()) {
         out += "\nturn shape (of " + thousands(t.shape_checked) + " parse-tier turns):";
-        for (const auto& [k, x] : t.shape) out += " " + k + " " + thousands(x.turns);
+        for (const auto& [k, x] : t.shape) out += " " + text_only(k) + " " + thousands(x.turns);
         out += "\n";
     }
     const auto counts = [&](const char* title, const std::map<std::string, std::uint64_t>& m, bool empty_is_none) {
@@ -158,7 +189,7 @@ std::string render_table(const report& r, const render_options& o) {
         for (const auto& [k, n] : v) sum += n;
         out += std::string(title) + ":";
         for (const auto& [k, n] : v) {
-            out += " " + (empty_is_none && k.empty() ? std::string("(none)") : k) + " " + thousands(n) + " (" +
+            out += " " + (empty_is_none && k.empty() ? std::string("(none)") : text_only(k)) + " " + thousands(n) + " (" +
                    pct(static_cast<double>(n) / static_cast<double>(sum)) + ")";
         }
         out += "\n";
@@ -170,8 +201,8 @@ std::string render_table(const report& r, const render_options& o) {
     if (r.invalid_records > 0) {
         out += "\ninvalid records: " + thousands(r.invalid_records);
         if (r.invalid_example) {
-            out += " (first: " + r.invalid_example->file + " line " + std::to_string(r.invalid_example->line) + ": " +
-                   r.invalid_example->message + ")";
+            out += " (first: " + text_only(r.invalid_example->file) + " line " + std::to_string(r.invalid_example->line) +
+                   ": " + text_only(r.invalid_example->message) + ")";
         }
         out += "\n";
     }
@@ -182,15 +213,18 @@ std::string render_table(const report& r, const render_options& o) {
 
 namespace {
 
+// Text for the page: text_only(), then escaped for both element content and a quoted attribute
+// value. Every string of the page that comes from a report goes through it.
 std::string esc(std::string_view s) {
     std::string out;
-    for (char c : s) {
+    for (char c : text_only(s)) {
         switch (c) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
             case '>': out += "&gt;"; break;
             case '"': out += "&quot;"; break;
-            default: out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? ' ' : c;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
         }
     }
     return out;
@@ -220,7 +254,7 @@ std::string rate_chart(const std::vector<std::pair<std::string, std::pair<std::u
     for (const auto& [label, kn] : rows) {
         const rate r = wilson(kn.first, kn.second);
         const double cy = y + row_h / 2;
-        s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(cy + 4) + "\" class=\"label\">" + esc(fit(label, 26)) +
+        s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(cy + 4) + "\" class=\"label\">" + esc(fit(text_only(label), 26)) +
              "</text>";
         s += "<rect x=\"" + num(label_w) + "\" y=\"" + num(y + 6) + "\" width=\"" + num(bar_w * r.value) +
              "\" height=\"" + num(row_h - 12) + "\" rx=\"3\" fill=\"" + colour + "\"/>";
@@ -243,6 +277,7 @@ std::string render_html(const report& r, const render_options& o) {
     const rate clean = wilson(t.clean, t.turns);
     std::string h = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>plurnk score</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 :root { --ink:#1d2330; --muted:#667085; --line:#e4e7ec; --bg:#f7f8fa; }
@@ -331,7 +366,7 @@ h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
         for (const ranked& x : top) {
             const double w = max > 0 ? bar_w * static_cast<double>(x.t->turns) / max : 0;
             s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 17) + "\" class=\"label\">" +
-                 esc(fit(one_line(x.key), 58)) + "</text><rect x=\"" + num(label_w) + "\" y=\"" + num(y + 5) +
+                 esc(fit(text_only(x.key), 58)) + "</text><rect x=\"" + num(label_w) + "\" y=\"" + num(y + 5) +
                  "\" width=\"" + num(std::max(w, 1.0)) + "\" height=\"" + num(row_h - 9) + "\" rx=\"3\" fill=\"" +
                  colour + "\"/><text x=\"" + num(label_w + w + 8) + "\" y=\"" + num(y + 17) + "\" class=\"value\">" +
                  thousands(x.t->turns) + " <tspan class=\"n\">" + pct(wilson(x.t->turns, t.turns).value) +
@@ -371,7 +406,7 @@ h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
                         num(row_h * static_cast<double>(gs.size()) + 6) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
         double y = 3;
         for (const auto& [label, g] : gs) {
-            s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 19) + "\" class=\"label\">" + esc(fit(label, 26)) +
+            s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 19) + "\" class=\"label\">" + esc(fit(text_only(label), 26)) +
                  "</text>";
             double x = label_w;
             for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -379,11 +414,11 @@ h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
                 if (n == 0 || g->statements == 0) continue;
                 const double w = bar_w * static_cast<double>(n) / static_cast<double>(g->statements);
                 s += "<rect x=\"" + num(x) + "\" y=\"" + num(y + 5) + "\" width=\"" + num(w) + "\" height=\"" +
-                     num(row_h - 10) + "\" fill=\"" + k_palette[i % k_palette.size()] + "\"><title>" + ops[i] + " " +
+                     num(row_h - 10) + "\" fill=\"" + k_palette[i % k_palette.size()] + "\"><title>" + esc(ops[i]) + " " +
                      thousands(n) + "</title></rect>";
                 if (w > 34) {
                     s += "<text x=\"" + num(x + w / 2) + "\" y=\"" + num(y + 19) +
-                         "\" text-anchor=\"middle\" style=\"fill:#fff;font-size:11px\">" + ops[i] + "</text>";
+                         "\" text-anchor=\"middle\" style=\"fill:#fff;font-size:11px\">" + esc(ops[i]) + "</text>";
                 }
                 x += w;
             }
@@ -391,7 +426,7 @@ h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
         }
         h += "<section><h2>Op mix</h2>" + s + "</svg><div class=\"legend\">";
         for (std::size_t i = 0; i < ops.size(); ++i) {
-            h += std::string("<span><i style=\"background:") + k_palette[i % k_palette.size()] + "\"></i>" + ops[i] +
+            h += std::string("<span><i style=\"background:") + k_palette[i % k_palette.size()] + "\"></i>" + esc(ops[i]) +
                  " " + pct(static_cast<double>(get(t.ops, ops[i])) / static_cast<double>(t.statements)) + "</span>";
         }
         h += "</div></section>\n";
@@ -402,10 +437,10 @@ h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
          "</th><th class=\"r\">turns</th>";
     const std::array<std::string_view, 3> shapes = {k_shape_no_plan_first, k_shape_no_terminal_send,
                                                     k_shape_ops_after_send};
-    for (std::string_view k : shapes) h += "<th class=\"r\">" + std::string(k) + "</th>";
+    for (std::string_view k : shapes) h += "<th class=\"r\">" + esc(k) + "</th>";
     std::vector<std::string> codes;
     for (const auto& [k, n] : t.dispositions) codes.push_back(k);
-    for (const std::string& c : codes) h += "<th class=\"r\">" + (c == "none" ? std::string("no SEND") : "[" + c + "]") + "</th>";
+    for (const std::string& c : codes) h += "<th class=\"r\">" + (c == "none" ? std::string("no SEND") : "[" + esc(c) + "]") + "</th>";
     h += "</tr>";
     const auto shape_row = [&](const std::string& label, const group& g) {
         h += "<tr><td>" + esc(label) + "</td><td class=\"r\">" + thousands(g.turns) + "</td>";
