@@ -143,11 +143,17 @@ bool expand_inputs(const std::vector<std::string>& given, std::vector<std::strin
     return true;
 }
 
-// Reads `path` block by block into tasks; false after a (reported) read error.
-bool feed_file(const std::string& path, task_queue& q, const std::function<void()>& on_block) {
+// Reads `path` and hands it to `take` as tasks: JSON Lines in blocks of about k_block bytes cut
+// after a line end, a turn file whole, in one buffer of its size when that is known. False after
+// a (reported) read error.
+bool for_each_block(const std::string& path, const std::function<void(task&&)>& take) {
     std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (f == nullptr) return file_error(path, errno), false;
     const bool jsonl = is_jsonl_name(path);
+    std::size_t room = k_block;  // bytes asked of each read
+    if (struct stat st {}; !jsonl && ::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        room = static_cast<std::size_t>(st.st_size) + 1;  // the whole file, and one byte to see its end
+    }
     std::string buf, carry;
     std::size_t line = 1;
     bool ok = true;
@@ -155,37 +161,30 @@ bool feed_file(const std::string& path, task_queue& q, const std::function<void(
         buf = std::move(carry);
         carry.clear();
         const std::size_t old = buf.size();
-        buf.resize(old + k_block);
-        const std::size_t n = std::fread(buf.data() + old, 1, k_block, f);
+        buf.resize(old + room);
+        const std::size_t n = std::fread(buf.data() + old, 1, room, f);
         buf.resize(old + n);
-        const bool end = n < k_block;
+        const bool end = n < room;
         if (end && std::ferror(f)) {
             ok = false;
             file_error(path, errno ? errno : EIO);
             break;
         }
-        if (!end || !jsonl) {
-            if (jsonl) {
-                const std::size_t nl = buf.rfind('\n');
-                if (nl != std::string::npos) {
-                    carry = buf.substr(nl + 1);
-                    buf.resize(nl + 1);
-                } else {
-                    carry = std::move(buf);
-                    continue;
-                }
-            } else {
-                carry = std::move(buf);  // a turn file is one text: read it whole
-                if (!end) continue;
-                buf = std::move(carry);
-                carry.clear();
+        if (!end) {
+            if (!jsonl) {  // a turn file is one text: read on, by doubling
+                room = std::max(k_block, buf.size());
+                carry = std::move(buf);
+                continue;
             }
+            const std::size_t nl = buf.rfind('\n');
+            carry = nl == std::string::npos ? std::move(buf) : buf.substr(nl + 1);
+            if (nl == std::string::npos) continue;
+            buf.resize(nl + 1);
         }
         if (!buf.empty() || !jsonl) {
-            const std::size_t lines = static_cast<std::size_t>(std::count(buf.begin(), buf.end(), '\n'));
-            q.push(task{path, line, jsonl, std::move(buf)});
+            const std::size_t lines = jsonl ? static_cast<std::size_t>(std::count(buf.begin(), buf.end(), '\n')) : 0;
+            take(task{path, line, jsonl, std::move(buf)});
             line += lines;
-            on_block();
         }
         if (end) break;
     }
@@ -381,7 +380,11 @@ int cmd_score(const args& a) {
         }
         bool ok = true;
         for (const std::string& f : files) {
-            if (!(ok = feed_file(f, q, [&bar] { bar.tick(); }))) break;
+            ok = for_each_block(f, [&](task&& t) {
+                q.push(std::move(t));
+                bar.tick();
+            });
+            if (!ok) break;
         }
         q.close();
         for (std::thread& w : workers) w.join();

@@ -107,12 +107,55 @@ inline const std::vector<shape>& all() {
 }
 // clang-format on
 
+// Repetition loops: a model stuck writing the same line, each with an error (many diagnostics
+// in one turn, on many lines), or each text. For the surfaces beside the parser
+// (bench/bench_hostile_surfaces.cpp, test/cli_memory_test.cpp): `score` built an example for
+// every diagnostic and cut its excerpt by counting lines from the turn's start (quadratic).
+// clang-format off
+inline const std::vector<shape>& loops() {
+    using plurnk::tier;
+    static const std::vector<shape> list = {
+        {"loop_bad_scope", "loop", tier::parse, k_plan, "<<READ(src/net/backoff.ts)<1,x>::READ\n", ""},
+        {"loop_bad_regex", "loop", tier::parse, k_plan, "<<FIND(src/**/*.ts):/(retry(Count|Delay)/i:FIND\n", ""},
+        {"loop_bad_signal", "loop", tier::parse, k_plan, "<<SEND[x]:still working on it:SEND\n", ""},
+        {"loop_unknown_op", "loop", tier::parse, k_plan, "<<THINK:I should read the file again.:THINK\n", ""},
+    };
+    return list;
+}
+// clang-format on
+
 // The shape at about `size` bytes: head, whole units up to the size, tail.
 inline std::string make(const shape& s, std::size_t size) {
     std::string out(s.head);
     out.reserve(size + s.unit.size() + s.tail.size());
     while (out.size() + s.unit.size() + s.tail.size() <= size) out += s.unit;
     out += s.tail;
+    return out;
+}
+
+// The shape as JSON Lines of short records, to about `size` bytes: one record per unit, its
+// text the shape's head and one unit (a benchmark file of many short turns).
+inline std::string as_records(const shape& s, std::size_t size) {
+    std::string out, text;
+    for (std::size_t n = 0; out.size() < size; ++n) {
+        out += "{\"id\":\"r" + std::to_string(n) + "\",\"model\":\"m\",\"tier\":\"" + plurnk::tier_name(s.tier) + "\",\"text\":\"";
+        text.assign(s.head).append(s.unit);
+        for (const char c : text) {  // JSON string escapes: quote, backslash, controls
+            const auto u = static_cast<unsigned char>(c);
+            if (c == '"' || c == '\\') {
+                out += '\\';
+                out += c;
+            } else if (u < 0x20) {
+                static constexpr char k_hex[] = "0123456789abcdef";
+                out += "\\u00";
+                out += k_hex[u >> 4];
+                out += k_hex[u & 15];
+            } else {
+                out += c;
+            }
+        }
+        out += "\"}\n";
+    }
     return out;
 }
 

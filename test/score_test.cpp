@@ -12,6 +12,8 @@
 #include "plurnk/json.hpp"
 #include "plurnk/score.hpp"
 #include "hostile_report.hpp"
+#include "hostile_shapes.hpp"
+#include "base/work_counter.hpp"
 
 using namespace plurnk;
 
@@ -355,4 +357,26 @@ TEST_CASE("counts up to 2^53 - 1 read back, and no merge passes them", "[score]"
     // A count past the limit in the text is refused.
     CHECK(refusal(edited(json, "\"turns\":9007199254740991", "\"turns\":9007199254740992")).find("not a count") !=
           std::string::npos);
+}
+
+// ---- Linear time ------------------------------------------------------------------------------
+
+TEST_CASE("scoring a turn costs its length once, however many diagnostics it has", "[score][complexity]") {
+    if (!detail::k_work_counter) SKIP("the work counter is compiled out (a release build)");
+    // A turn of a repetition loop has a diagnostic on every line; each class's example used to be
+    // built for every diagnostic, its excerpt found by counting lines from the turn's start.
+    for (const shapes::shape& s : shapes::loops()) {
+        double per_byte[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            const std::string in = shapes::make(s, k == 0 ? 64 << 10 : 256 << 10);
+            score::scorer sc;
+            score::report r = sc.empty_report();
+            const std::uint64_t before = detail::work().score_bytes;
+            sc.add(r, {.text = in, .id = "x", .tier = s.tier});
+            per_byte[k] = static_cast<double>(detail::work().score_bytes - before) / static_cast<double>(in.size());
+        }
+        INFO(s.name << ": " << per_byte[0] << " and " << per_byte[1] << " bytes looked at per byte at 64 KB and 256 KB");
+        CHECK(per_byte[1] <= 2.0);
+        CHECK(per_byte[1] <= per_byte[0] * 1.25);
+    }
 }

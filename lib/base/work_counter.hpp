@@ -27,8 +27,12 @@ struct work_counts {
     std::uint64_t cycles_replayed = 0;
     // Lexer: statements its whole-statement fast path took (statement_reader.cpp). Not work either.
     std::uint64_t fast_statements = 0;
+    // The scorer (lib/score/score.cpp): turn bytes looked at to find and cut examples' excerpts.
+    std::uint64_t score_bytes = 0;
 
-    [[nodiscard]] std::uint64_t total() const noexcept { return bytes_examined + tokens + token_looks + position_bytes + items_copied; }
+    [[nodiscard]] std::uint64_t total() const noexcept {
+        return bytes_examined + tokens + token_looks + position_bytes + items_copied + score_bytes;
+    }
 };
 
 #ifdef PLURNK_WORK_COUNTER
@@ -60,6 +64,9 @@ inline void count_cycles_replayed(std::uint64_t n) noexcept {
 }
 inline void count_fast_statements(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().fast_statements += n;
+}
+inline void count_score_bytes(std::uint64_t n) noexcept {
+    if constexpr (k_work_counter) work().score_bytes += n;
 }
 
 }  // namespace plurnk::detail

@@ -2,8 +2,9 @@
 // The scorer: parses each turn, counts what it finds into a report group, and checks it against
 // each rail channel's recognizer.
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <set>
+#include <map>
 #include <span>
 #include <stdexcept>
 #include <tuple>
@@ -12,22 +13,20 @@
 
 #include "plurnk/json.hpp"
 #include "plurnk/score.hpp"
+#include "base/work_counter.hpp"
 
 namespace plurnk::score {
 
 namespace {
 
+using detail::count_score_bytes;
+
 constexpr std::size_t k_excerpt_bytes = 160;
 
-// Line `line` (1-based) of `text`, cut to at most k_excerpt_bytes at a UTF-8 boundary.
-std::string excerpt(std::string_view text, std::uint32_t line) {
-    std::size_t at = 0;
-    for (std::uint32_t l = 1; l < line && at != std::string_view::npos; ++l) {
-        at = text.find('\n', at);
-        if (at != std::string_view::npos) ++at;
-    }
-    if (at == std::string_view::npos || at > text.size()) return {};
-    std::string_view s = text.substr(at);
+// The start of a line, up to its end or k_excerpt_bytes (cut at a UTF-8 boundary), without a
+// trailing '\r'. Looks at k_excerpt_bytes + 1 bytes at most, however long the line.
+std::string line_excerpt(std::string_view from) {
+    std::string_view s = from.substr(0, k_excerpt_bytes + 1);
     s = s.substr(0, s.find('\n'));
     if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
     if (s.size() > k_excerpt_bytes) {
@@ -35,6 +34,7 @@ std::string excerpt(std::string_view text, std::uint32_t line) {
         while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
         s = s.substr(0, cut);
     }
+    count_score_bytes(s.size() + 1);
     return std::string(s);
 }
 
@@ -66,20 +66,39 @@ const json_value* first_field(const json_value& obj, std::span<const std::string
     return nullptr;
 }
 
-// Offers an example to `t`, building it only when it could be the smallest.
-struct offer_ctx {
-    std::string_view text, file, id;
-    void operator()(std::optional<example>& slot, std::uint32_t line, std::uint32_t column,
-                    std::string_view message) const {
-        if (slot) {
-            const auto key = std::tie(slot->file, slot->id);
-            const std::string f(file), i(id);
-            if (std::tie(f, i) > key) return;
-        }
-        example e{std::string(file), std::string(id), line, column, std::string(message), excerpt(text, line == 0 ? 1 : line)};
-        if (!slot || e < *slot) slot = std::move(e);
-    }
+// One class's events in the turn being scored: the first one gives the turn to the tally, and
+// the smallest (line, column, message) is the turn's candidate for the tally's example (within a
+// turn the file and id are the same, and the excerpt follows from the line).
+struct candidate {
+    tally* t;
+    std::uint32_t line, column;
+    std::string_view message;  // a view into the parse result or a literal
 };
+
+// Offers each candidate to its slot. Only candidates that can be smaller than what the slot
+// holds get an example built, and their excerpts are cut in one pass over the text (candidates
+// sorted by line), so a turn costs its length once, however many diagnostics it has.
+void offer_examples(std::vector<candidate>& cands, std::string_view text, std::string_view file, std::string_view id) {
+    std::erase_if(cands, [&](const candidate& c) {
+        using key = std::pair<std::string_view, std::string_view>;
+        return c.t->ex && key(c.t->ex->file, c.t->ex->id) < key(file, id);
+    });
+    std::sort(cands.begin(), cands.end(), [](const candidate& a, const candidate& b) { return a.line < b.line; });
+    std::size_t at = 0;      // the start of line `line` in text, npos past the last line
+    std::uint32_t line = 1;
+    for (const candidate& c : cands) {
+        const std::uint32_t want = std::max<std::uint32_t>(c.line, 1);
+        while (line < want && at != std::string_view::npos) {
+            const std::size_t nl = text.find('\n', at);
+            count_score_bytes((nl == std::string_view::npos ? text.size() : nl + 1) - at);
+            at = nl == std::string_view::npos ? nl : nl + 1;
+            ++line;
+        }
+        example e{std::string(file), std::string(id), c.line, c.column, std::string(c.message),
+                  at == std::string_view::npos ? std::string() : line_excerpt(text.substr(at))};
+        if (!c.t->ex || e < *c.t->ex) c.t->ex = std::move(e);
+    }
+}
 
 }  // namespace
 
@@ -258,39 +277,82 @@ std::vector<bool> scorer::on_rail(std::string_view text) {
 
 void scorer::add(report& r, const turn& t) {
     group& g = r.groups[std::string(t.group)];
-    const offer_ctx offer{t.text, t.file, t.id};
-    const parse_result res = parse(t.text, t.tier);
+    parse_options po;
+    po.borrow_input = true;  // t.text outlives the result
+    const parse_result res = parse(t.text, t.tier, po);
     ++g.turns;
     g.bytes += t.text.size();
     ++g.tiers[tier_name(t.tier)];
     if (res.clean()) ++g.clean;
 
-    std::set<std::pair<const void*, std::string_view>> seen;  // (map, class) already counted for this turn
-    const auto count = [&](std::map<std::string, tally>& m, std::string key, std::uint32_t line,
-                           std::uint32_t column, std::string_view message) {
-        tally& x = m[key];
-        ++x.count;
-        if (seen.emplace(&m, m.find(key)->first).second) ++x.turns;
-        offer(x.ex, line, column, message);
+    // Each class seen in this turn has one candidate: its index, by (map, class key), and for the
+    // message table's classes of errors and advisories also by message id (no key to make).
+    std::vector<candidate> cands;
+    std::map<std::pair<const void*, std::string_view>, std::size_t> seen;
+    std::array<std::uint32_t, k_message_count> by_id[2];
+    for (auto& a : by_id) a.fill(UINT32_MAX);
+    const auto count_at = [&](std::size_t c, std::uint32_t line, std::uint32_t column, std::string_view message) {
+        candidate& x = cands[c];
+        ++x.t->count;
+        if (std::tie(line, column, message) < std::tie(x.line, x.column, x.message)) {
+            x.line = line, x.column = column, x.message = message;
+        }
+    };
+    const auto count = [&](std::map<std::string, tally>& m, std::string key, std::uint32_t line, std::uint32_t column,
+                           std::string_view message) -> std::size_t {
+        const auto it = m.try_emplace(std::move(key)).first;
+        const auto [s, first] = seen.try_emplace({&m, it->first}, cands.size());
+        if (first) {
+            ++it->second.turns;
+            cands.push_back({&it->second, line, column, message});
+        }
+        count_at(s->second, line, column, message);
+        return s->second;
     };
     bool any_error = false, any_warning = false;
-    std::vector<statement> stmt_values;  // views of res
-    std::vector<std::size_t> stmt_items;  // each statement's index in res.items
-    for (auto i = res.items.begin(); i != res.items.end(); ++i) {
-        const item it = *i;
+    // The turn shape, in the same pass: the first and last statements, the terminal SEND (the
+    // first with a disposition code) and the first op after it (a statement or an error item).
+    std::array<std::uint64_t, k_op_count> ops{};
+    auto suffix = g.suffixes.end();  // the last suffix counted (statements mostly share one)
+    std::size_t statements = 0;
+    op first_op = op::PLAN;
+    position first_at{}, last_at{};
+    std::optional<int> terminal;
+    std::optional<position> after_terminal;
+    for (const item& it : res.items) {
         if (const auto* st = std::get_if<statement>(&it)) {
-            stmt_values.push_back(*st);
-            stmt_items.push_back(i.index());
-            ++g.statements;
-            ++g.ops[op_name(st->op)];
-            ++g.suffixes[std::string(st->suffix)];
+            ++ops[static_cast<std::size_t>(st->op)];
+            if (suffix == g.suffixes.end() || suffix->first != st->suffix) {
+                suffix = g.suffixes.try_emplace(std::string(st->suffix)).first;
+            }
+            ++suffix->second;
+            if (statements++ == 0) first_op = st->op, first_at = st->position;
+            last_at = st->position;
+            if (terminal) {
+                if (!after_terminal) after_terminal = st->position;
+            } else if (st->op == op::SEND && st->signal.kind == signal::kind_t::number && is_disposition(st->signal.number)) {
+                terminal = static_cast<int>(st->signal.number);
+            }
         } else if (const auto* d = std::get_if<diagnostic>(&it)) {
             const bool warning = d->severity == severity::warning;
             (warning ? any_warning : any_error) = true;
-            count(warning ? g.warnings : g.errors, diagnostic_class(*d), d->position.line, d->position.column, d->message);
+            auto& m = warning ? g.warnings : g.errors;
+            const auto id = static_cast<std::size_t>(d->id);
+            if (d->id == message_id::external || id >= k_message_count) {
+                count(m, diagnostic_class(*d), d->position.line, d->position.column, d->message);
+            } else if (std::uint32_t& c = by_id[warning][id]; c == UINT32_MAX) {
+                c = static_cast<std::uint32_t>(count(m, diagnostic_class(*d), d->position.line, d->position.column, d->message));
+            } else {
+                count_at(c, d->position.line, d->position.column, d->message);
+            }
+            if (terminal && !after_terminal && !warning) after_terminal = d->position;
         } else {
             ++g.text_items;
         }
+    }
+    g.statements += statements;
+    for (std::size_t o = 0; o < ops.size(); ++o) {
+        if (ops[o] > 0) g.ops[op_name(static_cast<op>(o))] += ops[o];
     }
     if (any_error) ++g.turns_with_errors;
     if (any_warning) ++g.turns_with_warnings;
@@ -298,40 +360,25 @@ void scorer::add(report& r, const turn& t) {
         ++g.turns_with_tail;
         count(g.tails, tail_class(*res.tail), res.tail->from.line, res.tail->from.column, res.tail->reason);
     }
-
-    std::vector<const statement*> stmts;
-    stmts.reserve(stmt_values.size());
-    for (const statement& s : stmt_values) stmts.push_back(&s);
     if (t.tier == tier::parse) {
         ++g.shape_checked;
-        const auto violation = [&](std::string_view key, const statement* at, std::string_view message) {
-            count(g.shape, std::string(key), at ? at->position.line : 0, at ? at->position.column : 0, message);
-        };
-        if (stmts.empty() || stmts.front()->op != op::PLAN) {
-            violation(k_shape_no_plan_first, stmts.empty() ? nullptr : stmts.front(), "the first statement is not PLAN");
+        // Examples about no statement are at line 0.
+        if (statements == 0) first_at = last_at = position{0, 0};
+        if (statements == 0 || first_op != op::PLAN) {
+            count(g.shape, std::string(k_shape_no_plan_first), first_at.line, first_at.column, "the first statement is not PLAN");
         }
-        std::size_t terminal = stmts.size();
-        for (std::size_t i = 0; i < stmts.size() && terminal == stmts.size(); ++i) {
-            const statement& s = *stmts[i];
-            if (s.op == op::SEND && s.signal.kind == signal::kind_t::number && is_disposition(s.signal.number)) terminal = i;
-        }
-        if (terminal == stmts.size()) {
-            violation(k_shape_no_terminal_send, stmts.empty() ? nullptr : stmts.back(), "no disposition-coded SEND");
+        if (!terminal) {
+            count(g.shape, std::string(k_shape_no_terminal_send), last_at.line, last_at.column, "no disposition-coded SEND");
             ++g.dispositions["none"];
         } else {
-            ++g.dispositions[std::to_string(static_cast<int>(stmts[terminal]->signal.number))];
-            // An op after it: admitted as a statement, or refused as an error item.
-            for (std::size_t i = stmt_items[terminal] + 1; i < res.items.size(); ++i) {
-                const item it = res.items[i];
-                const auto* st = std::get_if<statement>(&it);
-                const auto* d = std::get_if<diagnostic>(&it);
-                if (st == nullptr && (d == nullptr || d->severity != severity::error)) continue;
-                const position at = st ? st->position : d->position;
-                count(g.shape, std::string(k_shape_ops_after_send), at.line, at.column, "an operation after the terminal SEND");
-                break;
+            ++g.dispositions[std::to_string(*terminal)];
+            if (after_terminal) {
+                count(g.shape, std::string(k_shape_ops_after_send), after_terminal->line, after_terminal->column,
+                      "an operation after the terminal SEND");
             }
         }
     }
+    offer_examples(cands, t.text, t.file, t.id);
 
     for (std::size_t c = 0; c < recognizers_.size(); ++c) {
         if (recognizers_[c].accepts(t.text)) ++g.rail[channel_names_[c]];
@@ -347,14 +394,13 @@ std::optional<record> scorer::read_record(std::string_view line, std::string_vie
         why = reason;
         return std::nullopt;
     };
-    const auto rec = parse_json(line);
+    auto rec = parse_json(line);
     if (!rec || rec->kind != json_value::kind_t::object) return fail("not a JSON object");
     const json_value* text = first_field(*rec, k_text_fields);
     if (text == nullptr || text->kind != json_value::kind_t::string) {
         return fail("no string field \"text\" (or \"output\", \"completion\", \"response\", \"input\")");
     }
     record out;
-    out.text = text->string;
     const json_value* idv = first_field(*rec, k_id_fields);
     out.id = idv ? field_text(idv) : "#" + std::to_string(line_no);
     out.tier = o_.forced_tier.value_or(tier::parse);
@@ -377,6 +423,7 @@ std::optional<record> scorer::read_record(std::string_view line, std::string_vie
     } else {
         out.group = field_text(rec->find(by));
     }
+    out.text = std::move(const_cast<json_value*>(text)->string);  // last (a field above may be it); rec is ours
     return out;
 }
 
@@ -390,7 +437,7 @@ void scorer::add_line(report& r, std::string_view line, std::string_view file, s
     // The id is built by appending (g++ 12 -O3 misreads "#" + string as an overlapping copy).
     std::string id = "#";
     id += std::to_string(line_no);
-    example e{std::string(file), std::move(id), static_cast<std::uint32_t>(line_no), 0, why, excerpt(line, 1)};
+    example e{std::string(file), std::move(id), static_cast<std::uint32_t>(line_no), 0, why, line_excerpt(line)};
     if (!r.invalid_example || e < *r.invalid_example) r.invalid_example = std::move(e);
 }
 
