@@ -166,8 +166,11 @@ int cmd_parse(const args& a) {
     }
     const auto result = run_parse(input, tier, run);
     if (sarif) {
-        const std::string log = sarif_log({sarif_file{path == "-" ? "stdin" : path, input, &result}});
-        if (!write_stdout(log) || !write_stdout("\n")) return 2;
+        // Written piece by piece: a result per diagnostic is many times the input.
+        sarif_writer log([](std::string_view piece) { return write_stdout(piece); });
+        if (!log.add(sarif_file{path == "-" ? "stdin" : path, input, &result}) || !log.finish() || !write_stdout("\n")) {
+            return 2;
+        }
         return result.clean() ? 0 : 1;
     }
     run.json.pretty = pretty;

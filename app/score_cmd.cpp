@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <list>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -241,32 +240,34 @@ std::string record_uri(const std::string& file, std::string_view id) {
 }
 
 // --format=sarif: every turn's diagnostics as one SARIF log (app/sarif.hpp), one artifact per
-// turn: a turn file by its path, a record as FILE#ID.
+// turn: a turn file by its path, a record as FILE#ID. Turns are read a block at a time, and each
+// is parsed, written and dropped before the next, so memory stays that of one block and one turn.
 int write_sarif(const score::scorer& s, const std::vector<std::string>& files) {
-    std::list<std::string> texts;  // stable: sarif_file points into them
-    std::list<plurnk::parse_result> results;
-    std::vector<sarif_file> out;
+    sarif_writer log([](std::string_view piece) { return write_stdout(piece); });
     const plurnk::tier turn_tier = s.opts().forced_tier.value_or(plurnk::tier::parse);
+    plurnk::parse_options borrowing;
+    borrowing.borrow_input = true;  // each result is written before its text goes
+    bool written = true;
+    const auto turn = [&](const std::string& uri, std::string_view text, plurnk::tier t) {
+        const plurnk::parse_result r = plurnk::parse(text, t, borrowing);
+        written = written && log.add(sarif_file{uri, text, &r});
+    };
     for (const std::string& f : files) {
-        std::string data;
-        if (!read_input(f, data)) return 2;
-        if (!is_jsonl_name(f)) {
-            const std::string& text = texts.emplace_back(std::move(data));
-            out.push_back({f, text, &results.emplace_back(plurnk::parse(text, turn_tier))});
-            continue;
-        }
-        std::string_view rest = data;
         std::string why;
-        for (std::size_t line = 1; !rest.empty(); ++line) {
-            const std::size_t nl = rest.find('\n');
-            const auto rec = s.read_record(rest.substr(0, nl), f, line, why);
-            rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
-            if (!rec) continue;  // blank lines and non-records have no turn to report on
-            const std::string& text = texts.emplace_back(rec->text);
-            out.push_back({record_uri(f, rec->id), text, &results.emplace_back(plurnk::parse(text, rec->tier))});
-        }
+        const bool read = for_each_block(f, [&](task&& block) {
+            if (!written) return;
+            if (!block.jsonl) return turn(f, block.text, turn_tier);
+            std::string_view rest = block.text;
+            for (std::size_t line = block.first_line; !rest.empty(); ++line) {
+                const std::size_t nl = rest.find('\n');
+                const auto rec = s.read_record(rest.substr(0, nl), f, line, why);
+                rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+                if (rec) turn(record_uri(f, rec->id), rec->text, rec->tier);  // blank lines and non-records have no turn
+            }
+        });
+        if (!read || !written) return 2;
     }
-    return write_stdout(sarif_log(out) + "\n") ? 0 : 2;
+    return log.finish() && write_stdout("\n") ? 0 : 2;
 }
 
 }  // namespace

@@ -219,6 +219,20 @@ def sarif(tmp):
     check(f"a result per diagnostic and tail ({want})", len(run0.get("results", [])) == want,
           str(len(run0.get("results", []))))
     check("records are FILE#ID", run0["artifacts"][0]["location"]["uri"] == sample + "#p00000")
+    # Enough records for the artifacts to pass the writer's 64 KB spool (a temporary file): each
+    # result still points at its own record's artifact, and they come out in order.
+    many = os.path.join(tmp, "many.jsonl")
+    with open(many, "w") as f:
+        for i in range(3000):
+            f.write(json.dumps({"id": f"r{i}", "text": "<<PLAN:p:PLAN\n<<READ(a" + "x" * (i % 7)}) + "\n")
+    big = json.loads(run("score", "--format=sarif", many).stdout)["runs"][0]
+    uris = [a["location"]["uri"] for a in big["artifacts"]]
+    check("3,000 artifacts, in record order", uris == [f"{many}#r{i}" for i in range(3000)], str(len(uris)))
+    check("each result at its record's artifact", len(big["results"]) == 3000 and all(
+        r["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": f"{many}#r{i}", "index": i}
+        for i, r in enumerate(big["results"])))
+    check("each artifact's length is its turn's", [a["length"] for a in big["artifacts"]] ==
+          [len("<<PLAN:p:PLAN\n<<READ(a" + "x" * (i % 7)) for i in range(3000)])
     try:
         import jsonschema
     except ImportError:
