@@ -58,13 +58,34 @@ int cmd_fmt(const args& a) {
     std::string input;
     const std::string path = file.value_or("-");
     if (!read_input(path, input)) return 2;
-    const plurnk::source_format sf = plurnk::format_source(input, tier);
+    plurnk::parse_options borrowing;
+    borrowing.borrow_input = true;  // `input` outlives the result: no second copy of it
+    // The text goes out as it is made, in pieces of about 64 KB (never held whole); --check only
+    // needs to know whether it differs.
+    std::string buf;
+    bool written = true;
+    const auto flush = [&] {
+        written = written && write_stdout(buf);
+        buf.clear();
+    };
+    constexpr std::size_t k_piece = 64 << 10;
+    const plurnk::source_format sf = plurnk::format_source(input, tier, borrowing, [&](std::string_view piece) {
+        if (check || !written) return;
+        if (piece.size() >= k_piece) {  // a long run of the input: written from where it is
+            if (!buf.empty()) flush();
+            written = written && write_stdout(piece);
+            return;
+        }
+        buf += piece;
+        if (buf.size() >= k_piece) flush();
+    });
+    if (!check && !buf.empty()) flush();
+    if (!written) return 2;
     const bool errors = report_diagnostics(path == "-" ? "<stdin>" : path, sf.result);
     if (check) {
         if (sf.changed) print_error(fmt::format("{} is not in canonical form (`plurnk fmt` prints it)", display_name(path)));
         return sf.changed || errors ? 1 : 0;
     }
-    if (!write_stdout(sf.text)) return 2;
     return errors ? 1 : 0;
 }
 

@@ -151,6 +151,7 @@ int main(int argc, char** argv) {
         {"score --format=sarif FILE", false, {"score", "--format=sarif", "--tier=TIER", "FILE"}},
         {"score --format=sarif FILE.jsonl", true, {"score", "--format=sarif", "FILE"}},
         {"parse --format=sarif", false, {"parse", "--format=sarif", "--allow-invalid-utf8", "--tier=TIER", "FILE"}},
+        {"fmt", false, {"fmt", "--tier=TIER", "FILE"}},
     };
     std::vector<plurnk::shapes::shape> list = plurnk::shapes::loops();
     for (const char* name : {"read_statements", "text_items_e_acute", "exec_ident_errors", "signal_int_errors",

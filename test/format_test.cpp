@@ -279,6 +279,34 @@ TEST_CASE("format_source rewrites admitted statements and keeps everything else"
     CHECK(limited.text == "<<READ(a)::READ <<READ (b)::READ");
 }
 
+TEST_CASE("format_source in pieces: the same text, the input's runs not copied") {
+    for (const char* file : {"/conformance/parser.jsonl", "/conformance/own.jsonl"}) {
+        std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + file, std::ios::binary);
+        REQUIRE(f);
+        std::string line, joined;
+        while (std::getline(f, line)) {
+            const auto v = parse_json(line);
+            REQUIRE(v);
+            const std::string& in = v->find("input")->string;
+            const auto t = tier_from_name(v->find("tier")->string);
+            REQUIRE(t);
+            CAPTURE(v->find("id")->string);
+            joined.clear();
+            std::size_t copies = 0;  // pieces of the input that are not views into it
+            const source_format pieces = format_source(in, *t, {}, [&](std::string_view piece) {
+                joined += piece;
+                const bool inside = piece.data() >= in.data() && piece.data() + piece.size() <= in.data() + in.size();
+                if (!inside && in.find(piece) != std::string::npos && piece.size() > 64) ++copies;
+            });
+            const source_format whole = format_source(in, *t);
+            CHECK(joined == whole.text);
+            CHECK(pieces.changed == whole.changed);
+            CHECK(pieces.text.empty());
+            CHECK(copies == 0);
+        }
+    }
+}
+
 TEST_CASE("the example turn is canonical") {
     std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + "/../doc/examples/turn.plurnk", std::ios::binary);
     const std::string text{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};

@@ -8,6 +8,7 @@
 // digit suffix that is). doc/format.md describes the rules and the guarantees.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,5 +55,12 @@ struct [[nodiscard]] source_format {
     bool changed = false;
 };
 source_format format_source(std::string_view input, tier t, const parse_options& options = {});
+
+// The same text handed to `write` a piece at a time (runs of `input` as they are, and canonical
+// statements) instead of held: `text` of the answer is left empty, `changed` is set. A large
+// document then costs the memory of its parse and no copy of it (plurnk fmt writes the pieces
+// to standard output). A piece is valid only during the call.
+using text_sink = std::function<void(std::string_view piece)>;
+source_format format_source(std::string_view input, tier t, const parse_options& options, const text_sink& write);
 
 }  // namespace plurnk

@@ -6,9 +6,8 @@
 // closes early exactly where a ':' is followed by an identifier run equal to OP + suffix, or
 // where the body starts with OP + suffix, blanks and a line break or `<<` (the one-colon empty
 // close), so one scan of the body collects every suffix that would collide and the first safe
-// candidate is taken. format_source() finds each admitted statement's bytes by lexing the input
-// once more: statements are items in token order, each begins at an opener whose position is
-// the statement's and ends at the first close tag after it.
+// candidate is taken. format_source() replaces each admitted statement's bytes, its span, with
+// its canonical form.
 #include "plurnk/format.hpp"
 
 #include <algorithm>
@@ -19,9 +18,7 @@
 #include <unordered_set>
 #include <variant>
 
-#include "lex/lexer.hpp"
 #include "grammar/op_table.hpp"
-#include "base/position.hpp"
 
 namespace plurnk {
 
@@ -327,37 +324,32 @@ format_result format_turn(const parse_result& r) {
     return format_result{std::move(out), std::nullopt};
 }
 
-source_format format_source(std::string_view input, tier t, const parse_options& options) {
+source_format format_source(std::string_view input, tier t, const parse_options& options, const text_sink& write) {
     source_format sf;
     sf.result = parse(input, t, options);
-    const std::string_view in = input.substr(0, std::min(options.max_input_bytes, parse_options::k_max_input_bytes));
-    const detail::lex_output lexed = detail::lex(in, options.max_turn_depth);
-    const detail::token_vector& toks = lexed.tokens;
-    detail::position_map positions(in);
-    sf.text.reserve(input.size() + input.size() / 8);
-    std::size_t copied = 0;  // bytes of `in` already in the text
-    std::size_t k = 0;       // the token to look at next
+    std::size_t copied = 0;  // bytes of `input` already written
     for (const item& it : sf.result.items) {
         const auto* s = std::get_if<statement>(&it);
         if (s == nullptr) continue;
-        // The opener written at the statement's position, then the first close tag after it.
-        while (k < toks.size() &&
-               !(toks[k].kind == detail::tok::opener && toks[k].op != op::TURN && positions.at(toks[k].begin) == s->position)) {
-            ++k;
-        }
-        std::size_t close = k;
-        while (close < toks.size() && toks[close].kind != detail::tok::close_tag) ++close;
-        if (close == toks.size()) break;  // (not reached: every statement is a closed unit)
         const format_result f = format(*s);
-        if (f) {
-            sf.text.append(in.substr(copied, toks[k].begin - copied));
-            sf.text += f.text;
-            copied = toks[close].end;
-        }
-        k = close + 1;
+        if (!f) continue;
+        // The statement's bytes: its span, from its `<<` to the end of its close tag.
+        const std::string_view was = input.substr(s->span.begin, s->span.end - s->span.begin);
+        if (f.text == was) continue;  // already canonical: part of the run copied as it is
+        if (s->span.begin > copied) write(input.substr(copied, s->span.begin - copied));
+        write(f.text);
+        copied = s->span.end;
+        sf.changed = true;
     }
-    sf.text.append(input.substr(copied));
-    sf.changed = sf.text != input;
+    if (copied < input.size()) write(input.substr(copied));
+    return sf;
+}
+
+source_format format_source(std::string_view input, tier t, const parse_options& options) {
+    std::string text;
+    text.reserve(input.size() + input.size() / 8);
+    source_format sf = format_source(input, t, options, [&text](std::string_view piece) { text += piece; });
+    sf.text = std::move(text);
     return sf;
 }
 
