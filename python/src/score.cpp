@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plurnk/score.hpp"
@@ -23,9 +24,22 @@ struct py_scorer {
     explicit py_scorer(score::options o) : s(std::move(o)) {}
 };
 
-std::string text_of(const py::handle& h) {
-    if (py::isinstance<py::bytes>(h)) return h.cast<std::string>();
-    if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+// The UTF-8 text of a str or bytes argument without a copy: the bytes' own buffer, or the str's
+// UTF-8 form (its data for an ASCII str, else the UTF-8 copy the str caches for its lifetime).
+// The argument, held by the call, keeps it alive while the GIL is released.
+std::string_view text_of(const py::handle& h) {
+    if (PyBytes_Check(h.ptr())) {
+        char* data = nullptr;
+        Py_ssize_t n = 0;
+        if (PyBytes_AsStringAndSize(h.ptr(), &data, &n) != 0) throw py::error_already_set();
+        return {data, static_cast<std::size_t>(n)};
+    }
+    if (PyUnicode_Check(h.ptr())) {
+        Py_ssize_t n = 0;
+        const char* data = PyUnicode_AsUTF8AndSize(h.ptr(), &n);
+        if (data == nullptr) throw py::error_already_set();  // a lone surrogate
+        return {data, static_cast<std::size_t>(n)};
+    }
     throw py::type_error("expected str or bytes");
 }
 
@@ -112,7 +126,7 @@ PYBIND11_MODULE(_score, m) {
             "score_jsonl",
             [](py_scorer& self, const py::handle& text, const std::string& file, std::size_t first_line,
                score::report& into) {
-                const std::string t = text_of(text);
+                const std::string_view t = text_of(text);
                 check_target(self, into);
                 py::gil_scoped_release release;
                 std::lock_guard lock(self.m);
@@ -123,7 +137,7 @@ PYBIND11_MODULE(_score, m) {
             "score_turn",
             [](py_scorer& self, const py::handle& text, const std::string& id, const std::string& group,
                const std::string& file, std::optional<std::string> tier, score::report& into) {
-                const std::string t = text_of(text);
+                const std::string_view t = text_of(text);
                 plurnk::tier tr = self.s.opts().forced_tier.value_or(plurnk::tier::parse);
                 if (tier && !self.s.opts().forced_tier) {
                     const auto named = plurnk::tier_from_name(*tier);
@@ -139,7 +153,7 @@ PYBIND11_MODULE(_score, m) {
         .def(
             "score_turn_file",
             [](py_scorer& self, const py::handle& text, const std::string& file, score::report& into) {
-                const std::string t = text_of(text);
+                const std::string_view t = text_of(text);
                 check_target(self, into);
                 py::gil_scoped_release release;
                 std::lock_guard lock(self.m);
@@ -149,7 +163,7 @@ PYBIND11_MODULE(_score, m) {
         .def(
             "on_rail",
             [](py_scorer& self, const py::handle& text) {
-                const std::string t = text_of(text);
+                const std::string_view t = text_of(text);
                 std::vector<bool> v;
                 {
                     py::gil_scoped_release release;
