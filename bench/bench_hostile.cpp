@@ -62,16 +62,6 @@ void interleaved(const std::string& in, tier t, bool streamed, int reps, double&
     }
 }
 
-long status_kb(const char* field) {
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    const std::size_t n = std::strlen(field);
-    while (std::getline(f, line)) {
-        if (line.compare(0, n, field) == 0) return std::atol(line.c_str() + n + 1);
-    }
-    return -1;
-}
-
 // Peak RSS added by a one-shot parse of `in` (result alive), in bytes, in this process: -1 when
 // Linux's peak reset (/proc/self/clear_refs, value 5) is unavailable. Meant for a fresh process
 // (the --rss-child mode): in one that has parsed before, the allocator reuses what earlier parses
@@ -82,12 +72,12 @@ double peak_rss_bytes(const std::string& in, tier t) {
         if (!c) return -1;
         c << "5";
     }
-    const long before = status_kb("VmRSS:");
+    const long before = bench::status_kb("VmRSS:");
     {
         parse_result r = parse(in, t);
         benchmark::DoNotOptimize(r.items.store());
     }
-    const long peak = status_kb("VmHWM:");
+    const long peak = bench::status_kb("VmHWM:");
     if (before < 0 || peak < 0) return -1;
     return static_cast<double>(peak - before) * 1024.0;
 }
@@ -95,13 +85,7 @@ double peak_rss_bytes(const std::string& in, tier t) {
 // The peak RSS a one-shot parse of shape `name` at `size` bytes adds, over the input size,
 // measured in a fresh process (this program run as `--rss-child=NAME:SIZE`); -1 on failure.
 double rss_ratio(const char* exe, const shapes::shape& s, std::size_t size) {
-    const std::string cmd = std::string(exe) + " --rss-child=" + s.name + ":" + std::to_string(size);
-    FILE* p = popen(cmd.c_str(), "r");
-    if (p == nullptr) return -1;
-    double v = -1;
-    if (std::fscanf(p, "%lf", &v) != 1) v = -1;
-    pclose(p);
-    return v;
+    return bench::child_number(std::string(exe) + " --rss-child=" + s.name + ":" + std::to_string(size));
 }
 
 // The --rss-child mode: prints the ratio for one shape and size.
@@ -119,33 +103,6 @@ int rss_child(const std::string& arg) {
     return 1;
 }
 
-// "64K,256K,1M" -> sizes in bytes; empty when malformed or not two to four of them.
-std::vector<std::size_t> parse_sizes(const std::string& list) {
-    std::vector<std::size_t> out;
-    std::size_t from = 0;
-    while (from <= list.size()) {
-        const std::size_t comma = std::min(list.find(',', from), list.size());
-        const std::string item = list.substr(from, comma - from);
-        char* end = nullptr;
-        std::size_t v = std::strtoull(item.c_str(), &end, 10);
-        if (end == item.c_str()) return {};
-        if (*end == 'K' || *end == 'k') v <<= 10, ++end;
-        else if (*end == 'M' || *end == 'm') v <<= 20, ++end;
-        if (*end != '\0' || v == 0) return {};
-        out.push_back(v);
-        from = comma + 1;
-    }
-    if (out.size() < 2 || out.size() > 4 || !std::is_sorted(out.begin(), out.end())) return {};
-    return out;
-}
-
-// A size as the header shows it: 64K, 1M, or bytes.
-std::string size_label(std::size_t n) {
-    if (n % (1 << 20) == 0) return std::to_string(n >> 20) + "M";
-    if (n % (1 << 10) == 0) return std::to_string(n >> 10) + "K";
-    return std::to_string(n);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -158,7 +115,7 @@ int main(int argc, char** argv) {
         if (a.rfind("--reps=", 0) == 0) reps = std::max(1, std::atoi(a.c_str() + 7));
         else if (a.rfind("--filter=", 0) == 0) filter = a.substr(9);
         else if (a.rfind("--max-size=", 0) == 0) max_size = std::strtoull(a.c_str() + 11, nullptr, 10);
-        else if (a.rfind("--sizes=", 0) == 0) sizes = parse_sizes(a.substr(8));
+        else if (a.rfind("--sizes=", 0) == 0) sizes = bench::parse_sizes(a.substr(8));
         else if (a.rfind("--rss-child=", 0) == 0) return rss_child(a.substr(12));
         else sizes.clear();  // an unknown option: the usage below
         if (sizes.empty()) break;
@@ -171,7 +128,7 @@ int main(int argc, char** argv) {
     }
     const std::size_t n_sizes = sizes.size(), last = n_sizes - 1;
     std::printf("%-28s %-5s %-10s", "shape", "group", "mode");
-    for (const std::size_t z : sizes) std::printf(" %9s", ("ns/B " + size_label(z)).c_str());
+    for (const std::size_t z : sizes) std::printf(" %9s", ("ns/B " + bench::size_label(z)).c_str());
     std::printf(" %7s %7s %8s\n", "growth", "x_base", "RSS/in");
     for (const shapes::shape& s : shapes::all()) {
         if (!filter.empty() && std::string(s.name).find(filter) == std::string::npos && filter != s.group) continue;

@@ -6,8 +6,15 @@
 #include <benchmark/benchmark.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "alloc_count.hpp"
 
@@ -61,6 +68,57 @@ inline void set_counters(benchmark::State& state, std::size_t bytes, std::size_t
     }
     state.counters["ns/byte"] =
         benchmark::Counter(static_cast<double>(bytes) * iters, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// ---- For the hostile-input benchmarks (bench_hostile, bench_hostile_surfaces) ----------------
+
+// A field of /proc/self/status in KB ("VmRSS:", "VmHWM:"), -1 when absent.
+inline long status_kb(const char* field) {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    const std::size_t n = std::strlen(field);
+    while (std::getline(f, line)) {
+        if (line.compare(0, n, field) == 0) return std::atol(line.c_str() + n + 1);
+    }
+    return -1;
+}
+
+// "64K,256K,1M" -> sizes in bytes; empty when malformed or not two to four ascending sizes.
+inline std::vector<std::size_t> parse_sizes(const std::string& list) {
+    std::vector<std::size_t> out;
+    std::size_t from = 0;
+    while (from <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', from), list.size());
+        const std::string item = list.substr(from, comma - from);
+        char* end = nullptr;
+        std::size_t v = std::strtoull(item.c_str(), &end, 10);
+        if (end == item.c_str()) return {};
+        if (*end == 'K' || *end == 'k') v <<= 10, ++end;
+        else if (*end == 'M' || *end == 'm') v <<= 20, ++end;
+        if (*end != '\0' || v == 0) return {};
+        out.push_back(v);
+        from = comma + 1;
+    }
+    if (out.size() < 2 || out.size() > 4 || !std::is_sorted(out.begin(), out.end())) return {};
+    return out;
+}
+
+// The number a command prints first (a child run of this program measuring in a fresh process),
+// -1 when it prints none.
+inline double child_number(const std::string& cmd) {
+    FILE* p = popen(cmd.c_str(), "r");
+    if (p == nullptr) return -1;
+    double v = -1;
+    if (std::fscanf(p, "%lf", &v) != 1) v = -1;
+    pclose(p);
+    return v;
+}
+
+// A size as a header shows it: 64K, 1M, or bytes.
+inline std::string size_label(std::size_t n) {
+    if (n % (1 << 20) == 0) return std::to_string(n >> 20) + "M";
+    if (n % (1 << 10) == 0) return std::to_string(n >> 10) + "K";
+    return std::to_string(n);
 }
 
 }  // namespace plurnk::bench

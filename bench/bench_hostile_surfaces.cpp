@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+// Hostile input on the surfaces beside the parser, a sibling of bench_hostile.cpp: each surface
+// run on hostile shapes at 64 KB, 256 KB and 1 MB, interleaved in this process with a one-shot
+// parse of the same input (surface, parse, surface, parse, ... in thread CPU time, best of N of
+// each), so that a ratio does not depend on what else the machine runs. Per surface and shape it
+// prints ns/byte at each size, the growth exponent between the two largest sizes (log of the
+// time ratio over log of the size ratio: 1.0 is linear, 2.0 quadratic), x_parse (the surface's
+// time over the parse's at the largest size: the surface includes its parse) and the peak RSS
+// the surface adds at the largest size, over the input size, measured in a fresh process (this
+// program run as --rss-child=SURFACE:SHAPE:SIZE, resetting Linux's peak with
+// /proc/self/clear_refs and reading VmHWM). Run from the top of the tree:
+//   build-perf/bench/bench_hostile_surfaces [--reps=N] [--filter=TEXT] [--sizes=64K,256K,1M]
+// (--filter keeps rows whose surface, shape or section contains TEXT). Each section below is one
+// family of surfaces with its own shapes; add a section for a new surface.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "hostile_shapes.hpp"
+#include "plurnk/json.hpp"
+#include "plurnk/plurnk.hpp"
+#include "plurnk/score.hpp"
+#include "sarif.hpp"
+
+namespace {
+
+using namespace plurnk;
+
+// One row: a surface run on an input. `run` does the surface's whole work on `in` (what the CLI
+// does after reading its input) and leaves nothing behind; `parse_of` is the text the surface
+// parses (for records, the turns; else the input itself), parsed one-shot for x_parse.
+struct row {
+    std::string section, surface, shape;
+    tier t = tier::parse;
+    std::function<std::string(std::size_t size)> make;
+    std::function<void(const std::string& in)> run;
+    std::function<void(const std::string& in)> parse_of;
+};
+
+// ---- Section: score, SARIF and fmt (the hostile-input issue, round three, rows 5 and 10) -----
+//
+// `score` on one turn (plurnk score FILE, a turn file) and on JSON Lines of short records (each
+// unit of the shape one record, as a model's turns in a benchmark file); `sarif`, a parse written
+// as SARIF (plurnk parse --format=sarif) to a sink that drops it; `fmt`, format_source (plurnk
+// fmt). Shapes: repetition loops (shapes::loops(), the quadratic of row 5) and the item- and
+// error-dense shapes of shapes::all().
+
+// The shapes of bench/hostile_shapes.hpp that are item- or error-dense.
+constexpr const char* k_dense_shapes[] = {"read_statements", "text_items_e_acute", "near_miss_ops", "exec_ident_errors",
+                                          "signal_int_errors", "scope_errors", "turn_errors_one_line",
+                                          "send_index_keys"};
+
+void score_section(std::vector<row>& rows) {
+    std::vector<shapes::shape> list = shapes::loops();
+    for (const char* name : k_dense_shapes) {
+        for (const shapes::shape& s : shapes::all()) {
+            if (name == std::string_view(s.name)) list.push_back(s);
+        }
+    }
+    const char* sec = "score";
+    for (const shapes::shape& s : list) {
+        const auto make = [s](std::size_t size) { return shapes::make(s, size); };
+        const auto parse_one = [t = s.tier](const std::string& in) {
+            parse_result r = parse(in, t);
+            benchmark::DoNotOptimize(r.items.store());
+        };
+        // One scorer per row, as the CLI has one per thread: its rail recognizers are built once
+        // and their automata warm after the first run.
+        score::options o;
+        o.forced_tier = s.tier;
+        const auto turn_scorer = std::make_shared<score::scorer>(o);
+        const auto records_scorer = std::make_shared<score::scorer>();
+        rows.push_back({sec, "score_turn", s.name, s.tier, make,
+                        [turn_scorer](const std::string& in) {
+                            score::report r = turn_scorer->empty_report();
+                            turn_scorer->add_turn_file(r, in, "turn.txt");
+                            benchmark::DoNotOptimize(r.groups.size());
+                        },
+                        parse_one});
+        rows.push_back({sec, "score_records", s.name, s.tier, [s](std::size_t size) { return shapes::as_records(s, size); },
+                        [records_scorer](const std::string& in) {
+                            score::report r = records_scorer->empty_report();
+                            records_scorer->add_jsonl(r, in, "turns.jsonl");
+                            benchmark::DoNotOptimize(r.groups.size());
+                        },
+                        [t = s.tier](const std::string& in) {  // the records' turns, each parsed
+                            std::string_view rest = in;
+                            while (!rest.empty()) {
+                                const std::size_t nl = rest.find('\n');
+                                const auto v = parse_json(rest.substr(0, nl));
+                                parse_result r = parse(v->find("text")->string, t);
+                                benchmark::DoNotOptimize(r.items.store());
+                                rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+                            }
+                        }});
+        rows.push_back({sec, "sarif", s.name, s.tier, make,
+                        [t = s.tier](const std::string& in) {
+                            parse_options po;
+                            po.borrow_input = true;
+                            const parse_result r = parse(in, t, po);
+                            std::size_t bytes = 0;
+                            cli::sarif_writer w([&bytes](std::string_view piece) {
+                                bytes += piece.size();
+                                return true;
+                            });
+                            static_cast<void>(w.add(cli::sarif_file{"in.plurnk", in, &r}));
+                            static_cast<void>(w.finish());
+                            benchmark::DoNotOptimize(bytes);
+                        },
+                        parse_one});
+        rows.push_back({sec, "fmt", s.name, s.tier, make,
+                        [t = s.tier](const std::string& in) {
+                            parse_options po;
+                            po.borrow_input = true;
+                            std::size_t bytes = 0;  // written out as it is made, as plurnk fmt does
+                            const source_format f = format_source(in, t, po, [&bytes](std::string_view piece) { bytes += piece.size(); });
+                            benchmark::DoNotOptimize(bytes);
+                            benchmark::DoNotOptimize(f.changed);
+                        },
+                        parse_one});
+    }
+}
+
+// ---- The harness --------------------------------------------------------------------------
+
+std::vector<row> all_rows() {
+    std::vector<row> rows;
+    score_section(rows);
+    return rows;
+}
+
+double cpu_ns(const std::function<void(const std::string&)>& f, const std::string& in) {
+    const double t0 = bench::thread_cpu_ns();
+    f(in);
+    return bench::thread_cpu_ns() - t0;
+}
+
+// The --rss-child mode: the peak RSS one run of the row adds, over the input size (-1 when
+// Linux's peak reset is unavailable).
+int rss_child(const std::string& arg) {
+    const std::size_t c1 = arg.find(':'), c2 = arg.rfind(':');
+    const std::string surface = arg.substr(0, c1), shape = arg.substr(c1 + 1, c2 - c1 - 1);
+    const std::size_t size = std::strtoull(arg.c_str() + c2 + 1, nullptr, 10);
+    for (const row& r : all_rows()) {
+        if (r.surface != surface || r.shape != shape) continue;
+        const std::string in = r.make(size);
+        {
+            std::ofstream c("/proc/self/clear_refs");
+            if (!c) return std::printf("-1\n"), 0;
+            c << "5";
+        }
+        const long before = bench::status_kb("VmRSS:");
+        r.run(in);
+        const long peak = bench::status_kb("VmHWM:");
+        std::printf("%.2f\n", before < 0 || peak < 0 ? -1.0 : static_cast<double>(peak - before) * 1024.0 /
+                                                                 static_cast<double>(in.size()));
+        return 0;
+    }
+    return 1;
+}
+
+double rss_ratio(const char* exe, const row& r, std::size_t size) {
+    return bench::child_number(std::string(exe) + " --rss-child=" + r.surface + ":" + r.shape + ":" + std::to_string(size));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int reps = 3;
+    std::string filter;
+    std::vector<std::size_t> sizes = {64 << 10, 256 << 10, 1 << 20};
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.rfind("--reps=", 0) == 0) reps = std::max(1, std::atoi(a.c_str() + 7));
+        else if (a.rfind("--filter=", 0) == 0) filter = a.substr(9);
+        else if (a.rfind("--sizes=", 0) == 0) sizes = bench::parse_sizes(a.substr(8));
+        else if (a.rfind("--rss-child=", 0) == 0) return rss_child(a.substr(12));
+        else sizes.clear();
+        if (sizes.empty()) break;
+    }
+    if (sizes.size() < 2) {
+        std::fprintf(stderr, "usage: bench_hostile_surfaces [--reps=N] [--filter=TEXT] [--sizes=64K,256K,1M]\n");
+        return 2;
+    }
+    const std::size_t last = sizes.size() - 1;
+    std::printf("%-8s %-14s %-22s", "section", "surface", "shape");
+    for (const std::size_t z : sizes) std::printf(" %9s", ("ns/B " + bench::size_label(z)).c_str());
+    std::printf(" %7s %7s %8s\n", "growth", "x_parse", "RSS/in");
+    for (const row& r : all_rows()) {
+        if (!filter.empty() && r.surface.find(filter) == std::string::npos && r.shape.find(filter) == std::string::npos &&
+            r.section.find(filter) == std::string::npos) {
+            continue;
+        }
+        std::vector<double> total(sizes.size()), per_byte(sizes.size());
+        double ratio = 0;
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            const std::string in = r.make(sizes[k]);
+            double surface_ns = 1e300, parse_ns = 1e300;
+            for (int rep = 0; rep < reps; ++rep) {
+                surface_ns = std::min(surface_ns, cpu_ns(r.run, in));
+                parse_ns = std::min(parse_ns, cpu_ns(r.parse_of, in));
+            }
+            total[k] = surface_ns;
+            per_byte[k] = surface_ns / static_cast<double>(in.size());
+            ratio = surface_ns / parse_ns;
+        }
+        const double growth =
+            std::log(total[last] / total[last - 1]) / std::log(static_cast<double>(sizes[last]) / static_cast<double>(sizes[last - 1]));
+        const double rss = rss_ratio(argv[0], r, sizes[last]);
+        std::printf("%-8s %-14s %-22s", r.section.c_str(), r.surface.c_str(), r.shape.c_str());
+        for (const double v : per_byte) std::printf(" %9.2f", v);
+        std::printf(" %7.2f %7.2f %8.1f\n", growth, ratio, rss);
+        std::fflush(stdout);
+    }
+    return 0;
+}
