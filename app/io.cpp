@@ -55,9 +55,24 @@ bool read_fd(int fd, std::string& out) {
 std::string display_name(const std::string& path) { return path == "-" ? "standard input" : "'" + path + "'"; }
 
 void print_error(std::string_view message) {
-    // stderr is unbuffered; a failed write (stderr closed) has nowhere to be reported.
+    // One line whatever the message quotes (a file name, a key from a report): each control
+    // character is written as an escape (\n, \x1b), so it can neither break the line nor reach
+    // the terminal. stderr is unbuffered; a failed write (stderr closed) has nowhere to be reported.
     std::string line = "plurnk: ";
-    line += message;
+    for (const char c : message) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u != 0x7F) {
+            line += c;
+        } else if (c == '\n') {
+            line += "\\n";
+        } else if (c == '\r') {
+            line += "\\r";
+        } else if (c == '\t') {
+            line += "\\t";
+        } else {
+            line += fmt::format("\\x{:02x}", u);
+        }
+    }
     line += '\n';
     static_cast<void>(std::fwrite(line.data(), 1, line.size(), stderr));
 }

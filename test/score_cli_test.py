@@ -300,6 +300,16 @@ def turn_files(tmp):
                        (["--bogus"], "unknown option"), ([os.path.join(d, "missing.jsonl")], "missing file")):
         r = run("score", *args)
         check(f"usage or file error: {what}", r.returncode == 2, str(r.returncode))
+    # Every error is one line of text, whatever the name or key it quotes.
+    odd = os.path.join(d, "two\nlines \x1b[31mred.jsonl")
+    with open(odd + ".report", "w") as f:
+        f.write('{"plurnkScore":1,"groupBy":"model","channels":[],"invalidRecords":{"count":0,"example":null},'
+                '"total":{},"groups":{"m":{"turns":1,"ops":{"\\n\\u001b[2J":1}}}}')
+    for args, what in (([odd], "a missing file with a line break and ESC in its name"),
+                       (["--merge", odd + ".report"], "a report named so, with such a key")):
+        r = run("score", *args)
+        err = r.stderr.decode()
+        check(f"one line, exit 2: {what}", r.returncode == 2 and err.count("\n") == 1 and "\x1b" not in err, repr(err))
 
 
 with tempfile.TemporaryDirectory() as tmp:
