@@ -154,6 +154,10 @@ int cmd_parse(const args& a) {
             return usage_error(fmt::format("unknown option '{}'", x));
         }
     }
+    if (sarif && (pretty || run.json.spans)) {
+        return usage_error(fmt::format("{} shapes the JSON result: it does not combine with --format=sarif",
+                                       pretty ? "--pretty" : "--spans"));
+    }
     std::string input;
     const std::string path = file.value_or("-");
     if (!read_input(path, input)) return 2;

@@ -275,6 +275,7 @@ int write_sarif(const score::scorer& s, const std::vector<std::string>& files) {
 int cmd_score(const args& a) {
     score::options o;
     bool json = false, pretty = false, merge = false, sarif = false;
+    std::string format, format_option;  // the output format asked for, and the option that asked
     std::optional<std::string> html;
     std::size_t jobs = std::max(1u, std::thread::hardware_concurrency());
     std::size_t top = 10;
@@ -318,12 +319,19 @@ int cmd_score(const args& a) {
             if (!number(*v, top)) return usage_error(fmt::format("--top expects a positive number, got '{}'", *v));
         } else if (auto v = value("--html")) {
             html = *v;
-        } else if (x == "--json" || x == "--format=json") {
-            json = true;
-        } else if (x == "--format=sarif") {
-            sarif = true;
-        } else if (x == "--format=table") {
-            json = false;
+        } else if (x == "--json" || x.rfind("--format=", 0) == 0) {
+            // One output format: a second option naming another is a usage error, not a silent choice.
+            const std::string f = x == "--json" ? "json" : x.substr(9);
+            if (f != "table" && f != "json" && f != "sarif") {
+                return usage_error(fmt::format("unknown format '{}' (expected table, json or sarif)", f));
+            }
+            if (!format.empty() && f != format) {
+                return usage_error(fmt::format("{} conflicts with {} (one output format)", x, format_option));
+            }
+            format = f;
+            format_option = x;
+            json = f == "json";
+            sarif = f == "sarif";
         } else if (x == "--pretty") {
             pretty = true;
         } else if (x == "--merge") {
@@ -337,6 +345,8 @@ int cmd_score(const args& a) {
 
     std::optional<score::report> result;
     if (merge && sarif) return usage_error("--format=sarif reports on turns, not on merged reports");
+    if (sarif && html) return usage_error("--format=sarif prints diagnostics, not the report --html draws: run them apart");
+    if (pretty && !json) return usage_error("--pretty indents JSON: it needs --json");
     if (merge) {
         if (inputs.empty()) return usage_error("--merge needs report files (written by `plurnk score --json`)");
         for (const std::string& p : inputs) {
