@@ -4,7 +4,9 @@
  * item, ops by their op), and a statement that runs away past max_open_bytes raises a runaway
  * event, where a server would stop generation. The turn's READ never closes its signal, so it
  * swallows the EXEC and the SEND after it.
- * Build: cc -std=c11 -Iinclude -Ibuild/include doc/examples/serve_spans.c -Lbuild/lib -lplurnk */
+ * Build and run it from the top of the tree as doc/c-api.md shows (its command, which the
+ * documentation check runs, links with -Wl,-rpath so that the program finds
+ * build/lib/libplurnk.so.0 without LD_LIBRARY_PATH). */
 #include <plurnk/plurnk.h>
 #include <stdio.h>
 #include <string.h>
