@@ -4,6 +4,8 @@
 // Shapes follow SPEC §12 and BEHAVIOUR §3; to_json() (json.hpp) writes them as the reference does.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <array>
 #include <cstddef>
 #include <cstdint>

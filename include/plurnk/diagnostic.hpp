@@ -5,6 +5,8 @@
 // lists them. The id is for programs (group, count, translate); to_json() does not write it.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cstddef>
 #include <cstdint>
 #include <string>

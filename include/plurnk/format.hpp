@@ -8,6 +8,8 @@
 // digit suffix that is). doc/format.md describes the rules and the guarantees.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <functional>
 #include <optional>
 #include <string>

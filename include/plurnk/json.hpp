@@ -3,6 +3,8 @@
 // (RFC 8259, JavaScript JSON.parse semantics) used for SEND bodies and the CLI's JSON Lines.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cstdint>
 #include <functional>
 #include <map>

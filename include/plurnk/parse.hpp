@@ -2,6 +2,8 @@
 // The four document tiers (SPEC §12 §tier-entrypoints, BEHAVIOUR §2.1).
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cstddef>
 #include <string_view>
 

@@ -3,6 +3,8 @@
 // `{key: value}` request metadata, COPY/MOVE resource selections, glob detection, worker names.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -2,6 +2,8 @@
 // Umbrella header for the plurnk library.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include "plurnk/ast.hpp"
 #include "plurnk/diagnostic.hpp"
 #include "plurnk/format.hpp"

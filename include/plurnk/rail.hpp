@@ -6,6 +6,8 @@
 // parse cleanly, while admission stays with parse_turn() and the runtime (SPEC §contract-layers).
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>

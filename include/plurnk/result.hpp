@@ -3,6 +3,8 @@
 // or the problem that stopped it, never both. Bad input is an answer, never an exception.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cassert>
 #include <cstddef>
 #include <optional>

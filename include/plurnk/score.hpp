@@ -6,6 +6,8 @@
 // scored anywhere and merged equal one run over all of them.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cstddef>
 #include <cstdint>
 #include <map>

@@ -7,6 +7,8 @@
 // each kind fires.
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cstddef>
 #include <functional>
 #include <memory>

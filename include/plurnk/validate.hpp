@@ -5,6 +5,8 @@
 // json-p3).
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <string_view>
 
 #include "plurnk/result.hpp"

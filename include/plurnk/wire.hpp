@@ -9,6 +9,8 @@
 // functions may be called from several threads at once (the schemas load once, on first use).
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cstdint>
 #include <optional>
 #include <string>
