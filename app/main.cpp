@@ -180,7 +180,9 @@ not canonical); 2 usage, file or output error
             plurnk::cli::cmd_fmt},
     command{"help", "help [COMMAND]", "show this text, or COMMAND's options (also --help, -h)", {},
             "`plurnk COMMAND --help` prints the same as `plurnk help COMMAND`.\n", run_help},
-    command{"version", "version", "show the tool and language versions (also --version, -V)", {}, "", run_version},
+    command{"version", "version",
+            "show the tool version, the commit it was built from and the language version (also --version, -V)", {},
+            "", run_version},
 };
 
 // Damerau-Levenshtein distance (optimal string alignment: a swap of neighbours is one edit), on
@@ -282,8 +284,8 @@ int run_help(const args& a) {
 
 int run_version(const args& a) {
     if (!a.empty()) return plurnk::cli::usage_error(fmt::format("version takes no argument, not '{}'", a.front()));
-    return plurnk::cli::write_stdout(
-               fmt::format("plurnk {} (PLURNK language {})\n", plurnk::k_version, plurnk::k_language_version))
+    return plurnk::cli::write_stdout(fmt::format("plurnk {} (commit {}; PLURNK language {})\n", plurnk::k_version,
+                                                 plurnk::build_commit(), plurnk::k_language_version))
                ? 0
                : 2;
 }

@@ -171,7 +171,8 @@ check "score --json --format=sarif names both" "plurnk: --format=sarif conflicts
 "$plurnk" score --format=sarif --html="$tmp/x.html" "$tmp/rec.jsonl" >/dev/null 2>&1; check "score --format=sarif --html exits 2" 2 $?
 "$plurnk" score --format=nonsense "$tmp/rec.jsonl" >/dev/null 2>&1; check "score --format=nonsense exits 2" 2 $?
 "$plurnk" --version >"$tmp/out"; check "--version exits 0" 0 $?
-check "--version carries the project version" "plurnk $version (PLURNK language 1.4.0)" "$(cat "$tmp/out")"
+check "--version carries the project version and the commit" 1 \
+    "$(grep -c -E "^plurnk $version \(commit ([0-9a-f]{12}(-dirty)?|unknown); PLURNK language 1\.4\.0\)\$" "$tmp/out")"
 check "version equals --version" "$(cat "$tmp/out")" "$("$plurnk" version)"
 
 # bench counts statements, errors and text items apart and warns when the input has errors.

@@ -183,6 +183,9 @@ typedef struct plurnk_stream plurnk_stream; /* a push parser */
 PLURNK_API const char* plurnk_version(void);
 /* The PLURNK language version the parser implements, e.g. "1.4.0". */
 PLURNK_API const char* plurnk_language_version(void);
+/* The git commit the library was built from: 12 hex digits, "-dirty" after them when the tree had
+ * uncommitted changes, or "unknown" (built from a source tree without its git history). */
+PLURNK_API const char* plurnk_build_commit(void);
 /* "parse", "statements", "log", "client"; NULL for an unknown value. */
 PLURNK_API const char* plurnk_tier_name(int tier);
 /* A one-line English description of a status code ("unknown status" for an unknown value). */

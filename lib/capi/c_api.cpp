@@ -142,6 +142,8 @@ PLURNK_API const char* plurnk_version(void) { return plurnk::k_version; }
 
 PLURNK_API const char* plurnk_language_version(void) { return plurnk::k_language_version; }
 
+PLURNK_API const char* plurnk_build_commit(void) { return plurnk::build_commit(); }
+
 PLURNK_API const char* plurnk_tier_name(int tier) {
     return valid_tier(tier) ? plurnk::tier_name(static_cast<plurnk::tier>(tier)) : nullptr;
 }

@@ -32,6 +32,9 @@ from ._serve import Call, Delta, DeltaStream, Draft, openai_tools, project
 
 __version__: str = _plurnk.__version__
 language_version: str = _plurnk.language_version
+# The git commit the package was built from (12 hex digits, "-dirty" after them for uncommitted
+# changes, or "unknown"), as `plurnk --version` reports it.
+build_commit: str = _plurnk.build_commit
 
 _plurnk._register(_registry(), ParseResult)
 _serve._register(_registry(), ParseResult, Span)
@@ -92,5 +95,5 @@ __all__ = [
     "validate_regex", "validate_xpath", "validate_jsonpath", "validate_url", "Verdict", "parse_url", "Url",
     "parse_path", "PathResult", "parse_resource_selection", "SelectionResult", "has_glob", "gbnf",
     "format", "format_turn", "format_source",
-    "__version__", "language_version",
+    "__version__", "language_version", "build_commit",
 ]

@@ -17,6 +17,7 @@ from ._plurnk import (Checkpoint as Checkpoint, StreamParser as StreamParser, gb
 
 __version__: str
 language_version: str
+build_commit: str
 TIERS: Tuple[str, str, str, str]
 
 def parse(text: Union[str, bytes, bytearray, memoryview], tier: str = ..., *, max_input_bytes: Optional[int] = ...,

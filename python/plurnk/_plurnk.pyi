@@ -6,6 +6,7 @@ from ._model import Event, Item, OpenInfo, Path, ResourceSelection, UnparsedTail
 
 __version__: str
 language_version: str
+build_commit: str
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 

@@ -446,6 +446,7 @@ PYBIND11_MODULE(_plurnk, m) {
     m.doc() = "The C++ core of the plurnk package (use `import plurnk`).";
     m.attr("__version__") = plurnk::k_version;
     m.attr("language_version") = plurnk::k_language_version;
+    m.attr("build_commit") = plurnk::build_commit();
 
     m.def("_register", [](py::dict classes, py::object result_class) {
         if (!register_types(classes.ptr())) throw py::error_already_set();

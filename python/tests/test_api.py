@@ -174,4 +174,5 @@ def test_gbnf_and_version(cli):
     with pytest.raises(TypeError):
         plurnk.gbnf(suffixes="12")
     out = subprocess.run([cli, "--version"], capture_output=True, text=True).stdout
-    assert out.strip() == f"plurnk {plurnk.__version__} (PLURNK language {plurnk.language_version})"
+    assert out.strip() == (f"plurnk {plurnk.__version__} (commit {plurnk.build_commit}; "
+                           f"PLURNK language {plurnk.language_version})")
