@@ -10,17 +10,14 @@ import json as _json
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
 
-_frozen = dataclass(frozen=True, slots=True)
-
-
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Position:
     """Where an item starts: line 1-based, column 0-based in code points ({0, 0}: unknown)."""
     line: int
     column: int
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Span:
     """An item's byte span [start, end) in the input: byte offsets into the UTF-8 encoding of a
     str input (text.encode()[start:end]), into a bytes input as is (doc/python.md)."""
@@ -32,13 +29,13 @@ class Span:
 _NO_SPAN = Span(0, 0)
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class LocalPath:
     """A local target, escape-decoded."""
     raw: str
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class UrlPath:
     """A URL target decomposed as WHATWG URL does; headers are the `{key: value}` blocks."""
     raw: str
@@ -56,13 +53,13 @@ class UrlPath:
 Path = Union[LocalPath, UrlPath]
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class LineMarker:
     """The `<scope>` slot: its numbers in order."""
     marks: Tuple[Union[int, float], ...]
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Matcher:
     """A FIND/READ/OPEN/FOLD/LOOK/BUFF body; pattern and flags are set for regex only."""
     dialect: str
@@ -71,7 +68,7 @@ class Matcher:
     flags: Optional[str]
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class SendBody:
     """A SEND body: its text and, when it is JSON, the value as JSON.stringify writes it."""
     raw: str
@@ -82,7 +79,7 @@ class SendBody:
         return None if self.json is None else _json.loads(self.json)
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class ResourceSelection:
     """A COPY/MOVE body: the destination and its optional scope."""
     target: Path
@@ -107,7 +104,7 @@ class _ItemJson:
         return d
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Statement(_ItemJson):
     """One operation. signal: None, a tuple of tags, a number (SEND, KILL) or a str (EXEC
     executor, WORK/FORK branch)."""
@@ -121,7 +118,7 @@ class Statement(_ItemJson):
     span: Span = field(default=_NO_SPAN, compare=False)
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Diagnostic(_ItemJson):
     """An error or warning item. source: 'lexer', 'parser' or 'visitor'."""
     position: Position
@@ -131,7 +128,7 @@ class Diagnostic(_ItemJson):
     span: Span = field(default=_NO_SPAN, compare=False)
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Text(_ItemJson):
     """Text around the operations (parse and log tiers)."""
     text: str
@@ -142,7 +139,7 @@ class Text(_ItemJson):
 Item = Union[Statement, Diagnostic, Text]
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class UnparsedTail:
     """Set when the input ends inside a statement: nothing from `position` on is trustworthy."""
     position: Position
@@ -150,7 +147,7 @@ class UnparsedTail:
     span: Span = field(default=_NO_SPAN, compare=False)
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Event:
     """An item the stream parser settled; index is its place in the final items, or None for
     diagnostics placed only at the end."""
@@ -158,7 +155,7 @@ class Event:
     index: Optional[int]
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class OpenInfo:
     """What is open at the end of the input a StreamParser was fed (StreamParser.open()), and
     what a runaway event reports. where: 'none', 'slots', 'signal', 'target', 'body' or 'turn';
@@ -172,7 +169,7 @@ class OpenInfo:
     turn_depth: int
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """A validator's answer. offset (code points into the input) and message are None when ok."""
     ok: bool
@@ -183,7 +180,7 @@ class Verdict:
         return self.ok
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class Url:
     """A WHATWG URL record, as Node's URL exposes it."""
     href: str
@@ -197,14 +194,14 @@ class Url:
     hash: str
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class PathResult:
     """parse_path's answer: the path (None for empty input) or the visitor's error message."""
     path: Optional[Path]
     error: Optional[str]
 
 
-@_frozen
+@dataclass(frozen=True, slots=True)
 class SelectionResult:
     """parse_resource_selection's answer."""
     selection: Optional[ResourceSelection]

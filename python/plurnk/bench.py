@@ -22,9 +22,10 @@ import os
 import re
 import sys
 import time
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import plurnk
-from plurnk import _plurnk, Diagnostic, Matcher, ResourceSelection, SendBody, Statement, UrlPath
+from plurnk import _plurnk, Diagnostic, Item, Matcher, ResourceSelection, SendBody, Statement, Text, UrlPath
 
 # What servers write today: one pattern for a whole operation, the close tag found by
 # back-reference. It has no notion of escapes, nesting, errors or tiers.
@@ -33,11 +34,11 @@ STATEMENT_RE = re.compile(
     r"(?:<(?P<scope>[^>]*)>)?:(?P<body>.*?):(?P=op)(?P=suffix)", re.S)
 
 
-def re_extract(text):
+def re_extract(text: str) -> List[Dict[str, Optional[str]]]:
     return [m.groupdict() for m in STATEMENT_RE.finditer(text)]
 
 
-def walk(items):
+def walk(items: Sequence[Item]) -> int:
     """Reads every field of every item; returns a number so the work cannot be skipped."""
     n = 0
     for it in items:
@@ -67,12 +68,12 @@ def walk(items):
                 n += len(b.target.raw) + (b.line_marker is None)
         elif type(it) is Diagnostic:
             n += len(it.message) + len(it.source) + len(it.severity) + it.position.line
-        else:
+        elif type(it) is Text:
             n += len(it.text) + it.position.line
     return n
 
 
-def best(fn, repeat):
+def best(fn: Callable[[], object], repeat: int) -> float:
     """Best thread CPU seconds of `repeat` calls of fn()."""
     b = float("inf")
     for _ in range(repeat):
@@ -82,30 +83,30 @@ def best(fn, repeat):
     return b
 
 
-def fmt_time(s):
+def fmt_time(s: float) -> str:
     if s >= 1e-3:
         return f"{s * 1e3:.2f} ms"
     return f"{s * 1e6:.1f} µs"
 
 
-def parse_rows(name, text, tier, repeat):
+def parse_rows(name: str, text: str, tier: str, repeat: int) -> List[Tuple[str, float]]:
     n_bytes = len(text.encode("utf-8"))
     stmts = len(plurnk.parse(text, tier).statements)
     cpp = _plurnk._bench_parse(text, tier, repeat)
 
-    def only():
+    def only() -> None:
         plurnk.parse(text, tier)
 
-    def items():
+    def items() -> None:
         plurnk.parse(text, tier).items
 
-    def walked():
+    def walked() -> None:
         walk(plurnk.parse(text, tier).items)
 
-    def to_json():
+    def to_json() -> None:
         plurnk.parse(text, tier).to_json()
 
-    def rex():
+    def rex() -> None:
         re_extract(text)
 
     rows = [("C++ parse", cpp)]
@@ -121,7 +122,7 @@ def parse_rows(name, text, tier, repeat):
     return rows
 
 
-def stream_rows(text, tier, repeat):
+def stream_rows(text: str, tier: str, repeat: int) -> None:
     print(f"\nstream parser over turn-2k.txt ({len(text)} bytes, tier {tier})\n")
     print("| chunk | C++ ns/feed | Python ns/feed | x C++ |")
     print("|---:|---:|---:|---:|")
@@ -129,7 +130,7 @@ def stream_rows(text, tier, repeat):
         pieces = [text[i:i + size] for i in range(0, len(text), size)]
         cpp = _plurnk._bench_feed(text, tier, size, repeat)
 
-        def run():
+        def run() -> float:
             p = plurnk.StreamParser(tier)
             feed = p.feed
             t0 = time.thread_time_ns()
@@ -143,7 +144,7 @@ def stream_rows(text, tier, repeat):
     half = plurnk.StreamParser(tier)
     half.feed(text[:len(text) // 2])
 
-    def cp_restore():
+    def cp_restore() -> None:
         for _ in range(100):
             half.restore(half.checkpoint())
 
@@ -151,7 +152,7 @@ def stream_rows(text, tier, repeat):
 
     tokens = [text[i:i + 4] for i in range(0, len(text), 4)]
 
-    def streamed():
+    def streamed() -> None:
         p = plurnk.StreamParser(tier)
         for t in tokens:
             p.feed(t)
@@ -159,13 +160,13 @@ def stream_rows(text, tier, repeat):
         p.end()
         p.finish()
 
-    def reparse():
+    def reparse() -> None:
         so_far = ""
         for t in tokens:
             so_far += t
             plurnk.parse(so_far, tier).items
 
-    def reregex():
+    def reregex() -> None:
         so_far = ""
         for t in tokens:
             so_far += t
@@ -180,7 +181,7 @@ def stream_rows(text, tier, repeat):
     print(f"| re extractor over text so far per token | {fmt_time(rr)} | {rr / s:.1f} |")
 
 
-def delta_rows(text, tier, repeat):
+def delta_rows(text: str, tier: str, repeat: int) -> None:
     """A Delta per feed (DeltaStream.feed, its prose read) against StreamParser.feed (the events
     list), interleaved: runs of the two alternate and each side's best counts; and with
     peek_end() after every feed (the adapter rule of doc/serving.md)."""
@@ -190,7 +191,7 @@ def delta_rows(text, tier, repeat):
     for size in (1, 4, 16, 64):
         pieces = [text[i:i + size] for i in range(0, len(text), size)]
 
-        def events():
+        def events() -> float:
             p = plurnk.StreamParser(tier)
             feed = p.feed
             t0 = time.thread_time_ns()
@@ -198,7 +199,7 @@ def delta_rows(text, tier, repeat):
                 feed(c)
             return (time.thread_time_ns() - t0) / len(pieces)
 
-        def deltas(peek):
+        def deltas(peek: bool) -> float:
             s = plurnk.DeltaStream(tier)
             feed, peek_end = s.feed, s.peek_end
             t0 = time.thread_time_ns()
@@ -214,8 +215,8 @@ def delta_rows(text, tier, repeat):
         print(f"| {size} | {e:.0f} | {d:.0f} | {d / e:.2f} | {dp:.0f} | {dp / e:.2f} |")
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m plurnk.bench", description=__doc__.splitlines()[0])
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m plurnk.bench", description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--data", default=os.path.join("bench", "data"), help="folder with statements-1m.txt, turn-2k.txt")
     ap.add_argument("--repeat", type=int, default=7, help="runs per figure; the best counts (default 7)")
     ap.add_argument("--deltas", action="store_true", help="only the delta rows (DeltaStream against StreamParser)")

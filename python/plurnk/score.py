@@ -95,7 +95,8 @@ def score_file(path: str, group_by: str = "model", tier: Optional[str] = None,
 
 
 def _to_dict(self: Report) -> Dict[str, Any]:
-    return json.loads(self.to_json())
+    d: Dict[str, Any] = json.loads(self.to_json())
+    return d
 
 
 def _repr(self: Report) -> str:
@@ -108,6 +109,8 @@ def _add(self: Report, other: Report) -> Report:
     return out
 
 
-Report.to_dict = _to_dict  # type: ignore[attr-defined]
-Report.__repr__ = _repr  # type: ignore[assignment]
-Report.__add__ = _add  # type: ignore[attr-defined]
+# The extension's Report gets these in Python (_score.pyi declares them); setattr, because a type
+# checker rightly refuses assigning to a class's methods.
+setattr(Report, "to_dict", _to_dict)
+setattr(Report, "__repr__", _repr)
+setattr(Report, "__add__", _add)
