@@ -15,6 +15,6 @@ int main(int argc, char** argv) {
     if (plurnk_parse(turn, strlen(turn), PLURNK_TIER_STATEMENTS, &r) != PLURNK_OK) return 1;
     if (plurnk_result_item_count(r) != 1) return 1;
     plurnk_result_free(r);
-    printf("plurnk %s from C\n", plurnk_version());
+    printf("plurnk %s from C, commit %s\n", plurnk_version(), plurnk_build_commit());
     return 0;
 }

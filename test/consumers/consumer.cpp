@@ -26,6 +26,10 @@ int main(int argc, char** argv) {
         std::printf("unexpected parse: %s\n", json.c_str());
         return 1;
     }
-    std::printf("plurnk %s: %s\n", plurnk_version(), json.c_str());
+    if (std::strcmp(plurnk::build_commit(), plurnk_build_commit()) != 0) {
+        std::printf("commit mismatch: %s, C %s\n", plurnk::build_commit(), plurnk_build_commit());
+        return 1;
+    }
+    std::printf("plurnk %s (commit %s): %s\n", plurnk_version(), plurnk::build_commit(), json.c_str());
     return 0;
 }
