@@ -15,6 +15,8 @@
 // conformance vector).
 #pragma once
 
+#include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
+
 #include <cstddef>
 #include <memory>
 #include <string>
