@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <exception>
 #include <new>
 #include <span>
@@ -354,7 +355,10 @@ int run(args a) {
 namespace plurnk::cli {
 
 int usage_error(std::string_view message) {
-    print_error(fmt::format("{}\n(run `plurnk --help` for usage)", message));
+    // The message is one line (print_error escapes what it quotes); the hint is a line of its own.
+    print_error(message);
+    static constexpr std::string_view hint = "(run `plurnk --help` for usage)\n";
+    static_cast<void>(std::fwrite(hint.data(), 1, hint.size(), stderr));
     return 2;
 }
 
