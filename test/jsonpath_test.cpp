@@ -10,6 +10,7 @@
 
 #include "plurnk/plurnk.hpp"
 #include "plurnk/validate.hpp"
+#include "stack_probe.hpp"
 
 namespace {
 
@@ -267,6 +268,66 @@ TEST_CASE("jsonpath: nesting is bounded", "[jsonpath]") {
     for (int i = 0; i < 50000; ++i) filters += "[?@";
     filters += std::string(50000, ']');
     CHECK_FALSE(plurnk::validate_jsonpath(filters).ok());
+}
+
+// Nested to the limit, a query once took about half a megabyte of call stack (a segfault in a
+// 256 KiB thread); the productions now nest on a heap stack (doc/limits.md, "Stack"). Each shape
+// runs at the deepest nesting that is not refused, one level past it and far past it, in a
+// thread with a 64 KiB stack, and must use no more stack than the same shape nested once.
+TEST_CASE("jsonpath: nesting to the limit needs no more stack than nesting once", "[jsonpath][stack]") {
+    struct shape {
+        std::string_view head, open, inner, close, tail;
+    };
+    constexpr shape shapes[] = {
+        {"$[?", "length(", "@", ")", "]"},
+        {"$[?", "match(@,", "'a'", ")", "]"},
+        {"$[?", "count(", "@.a", ")", "==1]"},
+        {"$[?", "(", "@", ")", "]"},
+        {"$[?", "!", "@", "", "]"},
+        {"$[?", "!(", "@", ")", "]"},
+        {"$", "[?@", "", "]", ""},
+        {"$", "..[?@", "", "]", ""},
+        {"$[?", "@||@&&!(", "@", ")", "]"},
+        {"$[?", "length(!(@[?", "@", "]))", "]"},
+    };
+    const auto query = [](const shape& s, std::size_t n) {
+        std::string q(s.head);
+        for (std::size_t i = 0; i < n; ++i) q += s.open;
+        q += s.inner;
+        for (std::size_t i = 0; i < n; ++i) q += s.close;
+        return q + std::string(s.tail);
+    };
+    const auto too_deep = [](const std::string& q) {
+        const plurnk::result<void> v = plurnk::validate_jsonpath(q);
+        return !v.ok() && v.problem().message == "Maximum call stack size exceeded";
+    };
+    const auto stack_of = [](const std::string& q, std::string& verdict) {
+        return plurnk::test::run_on_stack([&] {
+                   const plurnk::result<void> v = plurnk::validate_jsonpath(q);
+                   verdict = v.ok() ? "ok" : v.problem().message;
+               }).high_water;
+    };
+    for (const shape& s : shapes) {
+        std::size_t lo = 0, hi = 100000;  // lo is accepted as to depth, hi refused
+        REQUIRE(too_deep(query(s, hi)));
+        while (hi - lo > 1) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            (too_deep(query(s, mid)) ? hi : lo) = mid;
+        }
+        CAPTURE(s.open, lo);
+        CHECK(lo >= 100);  // every shape nests a hundred deep or more before the limit
+        std::string once;
+        const std::size_t base = stack_of(query(s, 1), once);
+        for (const std::size_t n : {lo, lo + 1, std::size_t{100000}}) {
+            CAPTURE(n);
+            const std::string q = query(s, n);
+            std::string verdict;
+            const std::size_t used = stack_of(q, verdict);
+            const plurnk::result<void> want = plurnk::validate_jsonpath(q);
+            CHECK(verdict == (want.ok() ? "ok" : want.problem().message));
+            CHECK(used <= base + 512);
+        }
+    }
 }
 
 TEST_CASE("jsonpath: long flat queries", "[jsonpath]") {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,49 +27,54 @@ const function_signature* find_function(std::string_view name) {
 }
 
 // spec: RFC 9535 §2.3.5.1 logical-expr / logical-or-expr / logical-and-expr / basic-expr,
-// parsed by binding power: operators bind tighter than `precedence`, left operand first.
-expr parser::logical_expr(int min_precedence) {
-    nesting guard(*this);
-    if (!guard.ok) return {};
-    const tok k = current_kind();
-    if (failed_) return {};
-    if (!starts_operand(k)) {
-        if (k == tok::eof || k == tok::rbracket) {
-            fail(diag::unexpected_end_of_expression, {}, pos_);
-        } else {
-            fail(diag::unexpected_value, {value_of(pos_)}, pos_);
+// parsed by binding power: operators bind tighter than f.min_precedence, left operand first.
+// f.left: the expression so far.
+void parser::logical_expr(frame& f) {
+    if (f.at == resume::logical_expr) {
+        const tok k = current_kind();
+        if (failed_) return give(expr{});
+        if (!starts_operand(k)) {
+            if (k == tok::eof || k == tok::rbracket) {
+                fail(diag::unexpected_end_of_expression, {}, pos_);
+            } else {
+                fail(diag::unexpected_value, {value_of(pos_)}, pos_);
+            }
+            return give(expr{});
         }
-        return {};
+        return call(f, resume::logical_expr_operand, start(resume::operand));
     }
-    expr left = operand();
-    for (;;) {
-        if (failed_) return {};
-        const tok p = peek_kind();
-        if (p == tok::eof || p == tok::rbracket || precedence(p) < min_precedence) break;
-        if (!is_binary(p)) return left;
-        next();
-        left = infix_expr(left);
-    }
-    return left;
+    // logical_expr_operand: the left operand, or an operator's result, is back
+    f.left = ret_expr_;
+    if (failed_) return give(expr{});
+    const tok p = peek_kind();
+    if (p == tok::eof || p == tok::rbracket || precedence(p) < f.min_precedence) return give(f.left);
+    if (!is_binary(p)) return give(f.left);
+    next();
+    frame op = start(resume::infix);
+    op.left = f.left;
+    call(f, resume::logical_expr_operand, op);
 }
 
-// One operand, chosen by its first token.
-expr parser::operand() {
-    nesting guard(*this);
-    if (!guard.ok) return {};
+// One operand, chosen by its first token. A compound one takes over the operand's frame (a tail
+// call: the operand's count against the budget stays until it returns, as the guard's did).
+void parser::operand(frame& f) {
     switch (current_kind()) {
         case tok::true_:
-        case tok::false_: return {node::boolean_literal, pos_};
-        case tok::null: return {node::null_literal, pos_};
-        case tok::number: return number_literal();
+        case tok::false_: return give(expr{node::boolean_literal, pos_});
+        case tok::null: return give(expr{node::null_literal, pos_});
+        case tok::number: return give(number_literal());
         case tok::single_quote_string:
-        case tok::double_quote_string: decode_string(pos_); return {node::string_literal, pos_};
-        case tok::lparen: return paren_expr();
-        case tok::not_: return logical_not_expr();
-        case tok::root: return filter_query(node::root_query);
-        case tok::current: return filter_query(node::relative_query);
-        case tok::function: return function_expr();
-        default: return {};
+        case tok::double_quote_string: decode_string(pos_); return give(expr{node::string_literal, pos_});
+        case tok::lparen: return become(f, start(resume::paren));
+        case tok::not_: return become(f, start(resume::logical_not));
+        case tok::root:
+        case tok::current: {
+            frame q = start(resume::filter_query);
+            q.kind = current_kind() == tok::root ? node::root_query : node::relative_query;
+            return become(f, q);
+        }
+        case tok::function: return become(f, start(resume::function));
+        default: return give(expr{});
     }
 }
 
@@ -84,95 +90,125 @@ expr parser::number_literal() {
 }
 
 // spec: RFC 9535 §2.3.5.1 logical-not-op = "!" (paren-expr / test-expr)
-expr parser::logical_not_expr() {
-    next();
-    const std::size_t t = pos_;  // the reference points at the token after "!"
-    logical_expr(k_prec_prefix);
-    return {node::prefix, t};
+void parser::logical_not(frame& f) {
+    if (f.at == resume::logical_not) {
+        next();
+        f.token = pos_;  // the reference points at the token after "!"
+        return call(f, resume::logical_not_done, logical(k_prec_prefix));
+    }
+    give(expr{node::prefix, f.token});
 }
 
-// An operator and its right operand. spec: RFC 9535 §2.3.5.1 comparison-expr, logical-and-expr,
-// logical-or-expr. Comparisons take singular queries and value-typed functions only;
-// && and || refuse bare literals.
-expr parser::infix_expr(const expr& left) {
-    const std::size_t op = next();
-    const tok k = tok_at(op).kind;
-    const expr right = logical_expr(precedence(k));
-    if (failed_) return {};
-    if (is_comparison(k)) {
-        require_comparable(left);
+// An operator and its right operand (f.left is the left one). spec: RFC 9535 §2.3.5.1
+// comparison-expr, logical-and-expr, logical-or-expr. Comparisons take singular queries and
+// value-typed functions only; && and || refuse bare literals.
+void parser::infix(frame& f) {
+    if (f.at == resume::infix) {
+        f.token = next();
+        return call(f, resume::infix_done, logical(precedence(tok_at(f.token).kind)));
+    }
+    const expr right = ret_expr_;
+    if (failed_) return give(expr{});
+    if (is_comparison(tok_at(f.token).kind)) {
+        require_comparable(f.left);
         require_comparable(right);
     } else {
-        require_not_literal(left);
+        require_not_literal(f.left);
         require_not_literal(right);
     }
-    return {node::infix, op};
+    give(expr{node::infix, f.token});
 }
 
 // spec: RFC 9535 §2.3.5.1 paren-expr = "(" S logical-expr S ")"
-expr parser::paren_expr() {
-    if (peek_kind() == tok::rparen) {
-        fail(diag::empty_paren, {}, pos_);
-        return {};
+void parser::paren(frame& f) {
+    switch (f.at) {
+        case resume::paren:
+            if (peek_kind() == tok::rparen) {
+                fail(diag::empty_paren, {}, pos_);
+                return give(expr{});
+            }
+            next();
+            return call(f, resume::paren_expr, logical(k_prec_lowest));
+        case resume::paren_expr:
+            f.left = ret_expr_;
+            if (failed_) return give(expr{});
+            next();
+            break;
+        default:  // paren_infix
+            f.left = ret_expr_;
+            break;
     }
-    next();
-    expr e = logical_expr(k_prec_lowest);
-    if (failed_) return {};
-    next();
-    for (;;) {
-        const tok k = current_kind();
-        if (failed_) return {};
-        if (k == tok::rparen) break;
-        if (k == tok::eof) {
-            fail(diag::unbalanced_parens, {}, pos_);
-            return {};
-        }
-        if (!is_binary(k)) {
-            fail(diag::expected_expression, {value_of(pos_)}, pos_);
-            return {};
-        }
-        e = infix_expr(e);
+    const tok k = current_kind();
+    if (failed_) return give(expr{});
+    if (k == tok::rparen) return give(f.left);
+    if (k == tok::eof) {
+        fail(diag::unbalanced_parens, {}, pos_);
+        return give(expr{});
     }
-    return e;
+    if (!is_binary(k)) {
+        fail(diag::expected_expression, {value_of(pos_)}, pos_);
+        return give(expr{});
+    }
+    frame op = start(resume::infix);
+    op.left = f.left;
+    call(f, resume::paren_infix, op);
 }
 
 // spec: RFC 9535 §2.3.5.1 filter-query = rel-query / jsonpath-query
-expr parser::filter_query(node kind) {
-    const std::size_t t = next();
-    const bool singular = segments(true);
-    return {kind, t, singular};
+void parser::filter_query(frame& f) {
+    if (f.at == resume::filter_query) {
+        f.token = next();
+        frame s = start(resume::segments);
+        s.flag = true;  // in a filter
+        return call(f, resume::filter_query_done, s);
+    }
+    give(expr{f.kind, f.token, ret_bool_});
 }
 
 // spec: RFC 9535 §2.4 function-expr = function-name "(" S [function-argument
 //                                      *(S "," S function-argument)] S ")"
-expr parser::function_expr() {
-    const std::size_t t = next();
-    std::vector<expr> args;
-    while (!failed_ && current_kind() != tok::rparen) {
-        if (!starts_operand(current_kind())) {
-            fail(diag::unexpected_value, {value_of(pos_)}, pos_);
-            break;
-        }
-        expr e = operand();
-        while (!failed_ && is_binary(peek_kind())) {
+// f.token: the name; f.args: where its arguments start in args_; f.left: the argument so far.
+void parser::function(frame& f) {
+    if (f.at == resume::function) {
+        f.token = next();
+        f.args = args_.size();
+    } else {  // function_operand: an argument's operand, or an operator's result, is back
+        f.left = ret_expr_;
+        if (!failed_ && is_binary(peek_kind())) {
             next();
-            e = infix_expr(e);
+            frame op = start(resume::infix);
+            op.left = f.left;
+            return call(f, resume::function_operand, op);
         }
-        if (failed_) break;
-        args.push_back(e);
+        if (failed_) return function_end(f);
+        args_.push_back(f.left);
         if (peek_kind() != tok::rparen) {
-            if (peek_kind() == tok::rbracket) break;
-            if (!expect_peek(tok::comma)) break;
+            if (peek_kind() == tok::rbracket) return function_end(f);
+            if (!expect_peek(tok::comma)) return function_end(f);
             next();
         }
         next();
     }
-    if (failed_ || !expect(tok::rparen)) return {};
-    return well_typed_call(t, args);
+    // the next argument, or the closing parenthesis
+    if (failed_ || current_kind() == tok::rparen) return function_end(f);
+    if (!starts_operand(current_kind())) {
+        fail(diag::unexpected_value, {value_of(pos_)}, pos_);
+        return function_end(f);
+    }
+    call(f, resume::function_operand, start(resume::operand));
+}
+
+void parser::function_end(frame& f) {
+    expr e;
+    if (!failed_ && expect(tok::rparen)) {
+        e = well_typed_call(f.token, std::span<const expr>(args_).subspan(f.args));
+    }
+    args_.resize(f.args);
+    give(e);
 }
 
 // spec: RFC 9535 §2.4.3 well-typedness of function expressions
-expr parser::well_typed_call(std::size_t t, const std::vector<expr>& args) {
+expr parser::well_typed_call(std::size_t t, std::span<const expr> args) {
     const std::string name = value_of(t);
     const function_signature* fn = find_function(name);
     if (fn == nullptr) {

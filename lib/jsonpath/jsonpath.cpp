@@ -3,8 +3,9 @@
 // in its default strict mode, with its exact error texts. The reference works in two passes and so
 // does this file: a lexer, written as a small set of mode functions over UTF-16 code units (the
 // reference is JavaScript, so every position and every quoted character is a code unit), turns the
-// query into tokens; a Pratt-style recursive descent over that token vector then builds just
-// enough of a filter-expression tree to apply RFC 9535's well-typedness rules (§2.4.3), the
+// query into tokens; a Pratt-style descent over that token vector (its productions resumable
+// steps on an explicit stack of frames, never recursion) then builds just enough of a
+// filter-expression tree to apply RFC 9535's well-typedness rules (§2.4.3), the
 // singular-query rules (§2.3.5.1) and the literal checks. Both passes keep the reference's
 // ordering of checks, because the first problem found decides the message. Errors are values: the
 // first failure is recorded, every function returns early once it is set. Messages carry the

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,8 +24,9 @@
 
 namespace plurnk::jsonpath_detail {
 
-// Nesting budget shared by the recursive functions (filter expressions, their operands, bracketed
-// selections). Node overflows its own stack at roughly 1100 nested filters or 3700 chained `&&`;
+// Nesting budget shared by the productions the reference counts (filter expressions, their
+// operands, bracketed selections), which nest on the parser's heap-allocated frame stack, not on
+// the call stack. Node overflows its own stack at roughly 1100 nested filters or 3700 chained `&&`;
 // this stays below every such shape so a deep query is refused here no later than there.
 constexpr int k_max_nesting = 1024;
 
@@ -518,7 +520,7 @@ public:
     // spec: RFC 9535 §2.1.1 jsonpath-query = root-identifier segments
     std::optional<failure> jsonpath_query() {
         if (current_kind() == tok::root) next();
-        segments(false);
+        run(start(resume::segments));
         if (!failed_ && current_kind() != tok::eof) {
             fail(diag::unexpected_token_kind, {token_name(current_kind())}, pos_);
         }
@@ -576,40 +578,135 @@ private:
         return true;
     }
 
-    // Counts one level of recursion; false (and a failure) once the budget is spent.
-    struct nesting {
-        explicit nesting(parser& p) : p_(p), ok(++p.depth_ <= k_max_nesting) {
-            if (!ok && !p_.failed_) p_.failed_ = failure(diag::too_deep, format(diag::too_deep), 0);
-        }
-        ~nesting() { --p_.depth_; }
-        nesting(const nesting&) = delete;
-        nesting& operator=(const nesting&) = delete;
-        parser& p_;
-        bool ok;
+    // --- the explicit stack (parser.cpp)
+    //
+    // The productions that nest (segments, bracketed selections, filter selectors and
+    // expressions, operands, `!`, operators, parentheses, filter queries and function calls) run
+    // on a heap-allocated stack of frames, not on the call stack: a query nested to k_max_nesting
+    // took about half a megabyte of C++ stack that way (doc/limits.md, "Stack"). A frame is one
+    // activation of a production: `at`, the point where it resumes, and its locals. A production
+    // calls another by pushing the callee's frame with its own `at` set to where it goes on
+    // (call()), or hands its frame over to a callee whose value is its own (become()); it returns
+    // by leaving its value in ret_expr_, ret_sel_ or ret_bool_ and popping itself (give()); it
+    // jumps within itself by setting `at` and returning. run() resumes the
+    // top frame until the stack is empty. Each step does what the recursive descent did between
+    // two calls, in the same order, so the checks, and so the first failure, are the reference's.
+
+    // The resumption points, named after their production; the first of each is its start.
+    enum class resume : std::uint8_t {
+        segments,                 // the top of the loop over segments
+        segments_descendant,      // back from a descendant segment's selectors
+        segments_child,           // back from a child segment's selectors
+        bracketed_selection,
+        bracketed_loop,           // the next selector, or the closing bracket
+        bracketed_selected,       // back from a selector (a filter selector's return)
+        filter_selector,
+        filter_selector_done,
+        logical_expr,
+        logical_expr_operand,     // back from the left operand or an operator: the operator loop
+        operand,
+        logical_not,
+        logical_not_done,
+        infix,
+        infix_done,
+        paren,
+        paren_expr,               // back from the parenthesized expression
+        paren_infix,              // back from an operator after it
+        filter_query,
+        filter_query_done,
+        function,
+        function_operand,         // back from an argument's operand or one of its operators
     };
+
+    struct frame {
+        resume at = resume::segments;
+        bool counted = false;     // counts against k_max_nesting (the reference's guard)
+        bool flag = false;        // segments: in a filter; bracketed_selection: name or index
+        bool singular = true;     // segments: singular so far
+        node kind = node::none;   // filter_query: root or relative
+        int min_precedence = 0;   // logical_expr
+        std::size_t token = 0;    // the token the production keeps: its `[`, `!` operand,
+                                  // operator, query start or function name
+        std::size_t args = 0;     // function: where its arguments start in args_
+        selection sel;            // bracketed_selection: the selectors so far
+        expr left;                // the expression so far (logical_expr, infix, paren, function)
+    };
+
+    void run(const frame& root);
+    // Pushes `callee`; `caller` goes on at `then` when it returns. A counted production past
+    // the budget returns at once, empty, with V8's stack-overflow error, as the reference's guard
+    // does.
+    void call(frame& caller, resume then, const frame& callee) {
+        caller.at = then;
+        const bool counted = callee.at == resume::bracketed_selection || callee.at == resume::logical_expr ||
+                             callee.at == resume::operand;
+        if (counted && ++depth_ > k_max_nesting) {
+            --depth_;
+            if (!failed_) failed_ = failure(diag::too_deep, format(diag::too_deep), 0);
+            ret_expr_ = {};
+            ret_sel_ = {};
+            return;
+        }
+        frames_.push_back(callee);  // may move `caller`
+        frames_.back().counted = counted;
+    }
+    // A tail call: `callee` takes over `f` (and its count against the budget).
+    static void become(frame& f, const frame& callee) {
+        const bool counted = f.counted;
+        f = callee;
+        f.counted = counted;
+    }
+    void pop() {
+        if (frames_.back().counted) --depth_;
+        frames_.pop_back();
+    }
+    void give(const expr& e) {
+        ret_expr_ = e;
+        pop();
+    }
+    void give(const selection& s) {
+        ret_sel_ = s;
+        pop();
+    }
+    void give(bool b) {
+        ret_bool_ = b;
+        pop();
+    }
+    static frame start(resume at) {
+        frame f;
+        f.at = at;
+        return f;
+    }
+    static frame logical(int min_precedence) {
+        frame f = start(resume::logical_expr);
+        f.min_precedence = min_precedence;
+        return f;
+    }
 
     // --- segments and selectors (parser.cpp)
 
-    bool segments(bool in_filter);
-    selection selectors();
-    selection bracketed_selection();
+    void segments(frame& f);
+    void selectors(frame& f, resume then);
+    void bracketed_selection(frame& f);
+    void bracketed_end(frame& f);
     bool check_leading_zero(std::size_t t);
     bool out_of_range(std::size_t t) const;
     void index_selector();
     void slice_selector();
-    void filter_selector();
+    void filter_selector(frame& f);
 
     // --- filter expressions and function extensions (filter.cpp)
 
-    expr logical_expr(int min_precedence);
-    expr operand();
+    void logical_expr(frame& f);
+    void operand(frame& f);
     expr number_literal();
-    expr logical_not_expr();
-    expr infix_expr(const expr& left);
-    expr paren_expr();
-    expr filter_query(node kind);
-    expr function_expr();
-    expr well_typed_call(std::size_t t, const std::vector<expr>& args);
+    void logical_not(frame& f);
+    void infix(frame& f);
+    void paren(frame& f);
+    void filter_query(frame& f);
+    void function(frame& f);
+    void function_end(frame& f);
+    expr well_typed_call(std::size_t t, std::span<const expr> args);
     void require_comparable(const expr& e);
     void require_not_literal(const expr& e);
     std::string literal_text(const expr& e);
@@ -627,8 +724,13 @@ private:
     std::size_t count_;
     std::string_view error_text_;
     std::size_t pos_ = 0;
-    int depth_ = 0;
+    int depth_ = 0;  // counted frames on frames_
     std::optional<failure> failed_;
+    std::vector<frame> frames_;
+    std::vector<expr> args_;  // the arguments of the function calls being parsed, innermost last
+    expr ret_expr_;           // the value the last production returned
+    selection ret_sel_;
+    bool ret_bool_ = false;
 };
 
 }  // namespace plurnk::jsonpath_detail

@@ -11,67 +11,105 @@
 
 namespace plurnk::jsonpath_detail {
 
-// spec: RFC 9535 §2.5 segments = *(S segment); returns whether they form a singular query
-// (§2.3.5.1 singular-query-segments: name and index selectors only, one per segment).
-bool parser::segments(bool in_filter) {
-    bool singular = true;
-    for (;;) {
-        if (failed_) return false;
-        switch (current_kind()) {
-            case tok::ddot: {  // spec: RFC 9535 §2.5.2 descendant-segment
-                next();
-                selectors();
-                singular = false;
-                break;
-            }
-            case tok::lbracket:
-            case tok::name:
-            case tok::wild: {  // spec: RFC 9535 §2.5.1 child-segment
-                const selection s = selectors();
-                if (!(s.count == 1 && s.name_or_index)) singular = false;
-                break;
-            }
-            default:
-                if (in_filter) backup();
-                return singular;
+// Resumes the top frame until the stack is empty (see jsonpath_internal.hpp).
+void parser::run(const frame& root) {
+    frames_.reserve(8);  // one allocation for the usual query
+    frames_.push_back(root);
+    while (!frames_.empty()) {
+        frame& f = frames_.back();
+        switch (f.at) {
+            case resume::segments:
+            case resume::segments_descendant:
+            case resume::segments_child: segments(f); break;
+            case resume::bracketed_selection:
+            case resume::bracketed_loop:
+            case resume::bracketed_selected: bracketed_selection(f); break;
+            case resume::filter_selector:
+            case resume::filter_selector_done: filter_selector(f); break;
+            case resume::logical_expr:
+            case resume::logical_expr_operand: logical_expr(f); break;
+            case resume::operand: operand(f); break;
+            case resume::logical_not:
+            case resume::logical_not_done: logical_not(f); break;
+            case resume::infix:
+            case resume::infix_done: infix(f); break;
+            case resume::paren:
+            case resume::paren_expr:
+            case resume::paren_infix: paren(f); break;
+            case resume::filter_query:
+            case resume::filter_query_done: filter_query(f); break;
+            case resume::function:
+            case resume::function_operand: function(f); break;
         }
-        if (failed_) return false;
-        next();
     }
 }
 
-selection parser::selectors() {
+// spec: RFC 9535 §2.5 segments = *(S segment); returns whether they form a singular query
+// (§2.3.5.1 singular-query-segments: name and index selectors only, one per segment).
+// f.flag: inside a filter query.
+void parser::segments(frame& f) {
+    switch (f.at) {
+        case resume::segments:
+            if (failed_) return give(false);
+            switch (current_kind()) {
+                case tok::ddot:  // spec: RFC 9535 §2.5.2 descendant-segment
+                    next();
+                    return selectors(f, resume::segments_descendant);
+                case tok::lbracket:
+                case tok::name:
+                case tok::wild:  // spec: RFC 9535 §2.5.1 child-segment
+                    return selectors(f, resume::segments_child);
+                default:
+                    if (f.flag) backup();
+                    return give(f.singular);
+            }
+        case resume::segments_descendant:
+            f.singular = false;
+            break;
+        default:  // segments_child
+            if (!(ret_sel_.count == 1 && ret_sel_.name_or_index)) f.singular = false;
+            break;
+    }
+    if (failed_) return give(false);
+    next();
+    f.at = resume::segments;
+}
+
+// One segment's selectors; `f` goes on at `then` with them in ret_sel_.
+void parser::selectors(frame& f, resume then) {
+    f.at = then;
     switch (current_kind()) {
-        case tok::name: return {1, true};  // spec: RFC 9535 §2.5.1.1 member-name-shorthand
-        case tok::wild: return {1, false};
-        case tok::lbracket: return bracketed_selection();
-        default: return {};
+        case tok::name: ret_sel_ = {1, true}; return;  // spec: RFC 9535 §2.5.1.1 member-name-shorthand
+        case tok::wild: ret_sel_ = {1, false}; return;
+        case tok::lbracket: return call(f, then, start(resume::bracketed_selection));
+        default: ret_sel_ = {}; return;
     }
 }
 
 // spec: RFC 9535 §2.5.1.1 bracketed-selection = "[" S selector *(S "," S selector) S "]"
-selection parser::bracketed_selection() {
-    nesting guard(*this);
-    if (!guard.ok) return {};
-    const std::size_t open = next();
-    selection s;
-    while (!failed_ && current_kind() != tok::rbracket) {
-        bool name_or_index = false;
+// f.token: the "["; f.sel: the selectors so far; f.flag: the current one is a name or an index.
+void parser::bracketed_selection(frame& f) {
+    if (f.at == resume::bracketed_selection) {
+        f.token = next();
+        f.at = resume::bracketed_loop;
+    }
+    if (f.at == resume::bracketed_loop) {
+        if (failed_ || current_kind() == tok::rbracket) return bracketed_end(f);
+        f.flag = false;
         switch (current_kind()) {
             case tok::single_quote_string:
             case tok::double_quote_string:  // spec: RFC 9535 §2.3.1 name-selector
                 decode_string(pos_);
-                name_or_index = true;
+                f.flag = true;
                 break;
             case tok::filter:
-                filter_selector();
-                break;
+                return call(f, resume::bracketed_selected, start(resume::filter_selector));
             case tok::index:
                 if (peek_kind() == tok::colon) {
                     slice_selector();
                 } else {
                     index_selector();
-                    name_or_index = true;
+                    f.flag = true;
                 }
                 break;
             case tok::colon:
@@ -86,20 +124,25 @@ selection parser::bracketed_selection() {
                 fail(diag::bad_bracketed_token, {token_name(current_kind())}, pos_);
                 break;
         }
-        if (failed_) break;
-        if (s.count++ == 0) s.name_or_index = name_or_index;
-        if (peek_kind() != tok::rbracket) {
-            if (!expect_peek(tok::comma)) break;
-            next();
-            if (peek_kind() == tok::rbracket) {
-                fail(diag::trailing_comma, {}, peek_pos());
-                break;
-            }
-        }
-        next();
     }
-    if (!failed_ && s.count == 0) fail(diag::empty_bracketed_segment, {}, open);
-    return s;
+    // A selector is done (bracketed_selected resumes here).
+    if (failed_) return bracketed_end(f);
+    if (f.sel.count++ == 0) f.sel.name_or_index = f.flag;
+    if (peek_kind() != tok::rbracket) {
+        if (!expect_peek(tok::comma)) return bracketed_end(f);
+        next();
+        if (peek_kind() == tok::rbracket) {
+            fail(diag::trailing_comma, {}, peek_pos());
+            return bracketed_end(f);
+        }
+    }
+    next();
+    f.at = resume::bracketed_loop;
+}
+
+void parser::bracketed_end(frame& f) {
+    if (!failed_ && f.sel.count == 0) fail(diag::empty_bracketed_segment, {}, f.token);
+    give(f.sel);
 }
 
 // The reference's leading-zero rule for index tokens ("0" alone is fine, "-0" is not).
@@ -169,15 +212,20 @@ void parser::slice_selector() {
 }
 
 // spec: RFC 9535 §2.3.5.1 filter-selector = "?" S logical-expr
-void parser::filter_selector() {
-    next();
-    const expr e = logical_expr(k_prec_lowest);
-    if (failed_) return;
-    if (e.kind == node::function && e.fn->result == fn_type::value) {
-        fail(diag::function_result_uncompared, {e.fn->name}, e.token);
-        return;
+void parser::filter_selector(frame& f) {
+    if (f.at == resume::filter_selector) {
+        next();
+        return call(f, resume::filter_selector_done, logical(k_prec_lowest));
     }
-    require_not_literal(e);
+    const expr e = ret_expr_;
+    if (!failed_) {
+        if (e.kind == node::function && e.fn->result == fn_type::value) {
+            fail(diag::function_result_uncompared, {e.fn->name}, e.token);
+        } else {
+            require_not_literal(e);
+        }
+    }
+    pop();
 }
 
 }  // namespace plurnk::jsonpath_detail
