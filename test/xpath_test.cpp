@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "plurnk/plurnk.hpp"
+#include "stack_probe.hpp"
 
 using namespace plurnk;
 using namespace std::string_view_literals;
@@ -169,14 +170,16 @@ TEST_CASE("xpath: invalid expressions and the reference's messages", "[xpath]") 
     }
 }
 
+// `depth` opens, "1", `depth` closes.
+static std::string nest(std::size_t depth, std::string_view open, std::string_view close) {
+    std::string s;
+    for (std::size_t i = 0; i < depth; ++i) s += open;
+    s += "1";
+    for (std::size_t i = 0; i < depth; ++i) s += close;
+    return s;
+}
+
 TEST_CASE("xpath: nesting is capped by a named limit", "[xpath]") {
-    const auto nest = [](std::size_t depth, std::string_view open, std::string_view close) {
-        std::string s;
-        for (std::size_t i = 0; i < depth; ++i) s += open;
-        s += "1";
-        for (std::size_t i = 0; i < depth; ++i) s += close;
-        return s;
-    };
     CHECK(validate_xpath(nest(256, "(", ")")).ok());
     CHECK(validate_xpath(nest(256, "a[", "]")).ok());
     CHECK(validate_xpath(nest(256, "f(", ")")).ok());
@@ -191,6 +194,36 @@ TEST_CASE("xpath: nesting is capped by a named limit", "[xpath]") {
     std::string chain = "1";
     for (int i = 0; i < 100000; ++i) chain += " + a/b";
     CHECK(validate_xpath(chain).ok());
+}
+
+// Nested to the limit, an expression took about 25 KiB of call stack at -O2 (a hundred bytes a
+// level) and more under ASan; parentheses, predicates and arguments now wait on a heap stack
+// (doc/limits.md, "Stack"). In a thread with a 64 KiB stack, nesting to the limit and past it
+// must use no more stack than nesting once.
+TEST_CASE("xpath: nesting to the limit needs no more stack than nesting once", "[xpath][stack]") {
+    const std::pair<std::string_view, std::string_view> shapes[] = {
+        {"(", ")"}, {"a[", "]"}, {"f(", ")"}, {"f(1,", ")"}, {"(a)[", "]"}, {"f(a[(-", ")])"}, {"1 or (", ")"},
+        {"a/b[c//d[", "]]"},
+    };
+    const auto stack_of = [](const std::string& x, std::string& verdict) {
+        return plurnk::test::run_on_stack([&] {
+                   const result<void> v = validate_xpath(x);
+                   verdict = v.ok() ? "ok" : v.problem().message;
+               }).high_water;
+    };
+    for (const auto& [open, close] : shapes) {
+        std::string once;
+        const std::size_t base = stack_of(nest(1, open, close), once);
+        for (const std::size_t n : {std::size_t{256}, std::size_t{257}, std::size_t{100000}}) {
+            CAPTURE(open, n);
+            const std::string x = nest(n, open, close);
+            std::string verdict;
+            const std::size_t used = stack_of(x, verdict);
+            const result<void> want = validate_xpath(x);
+            CHECK(verdict == (want.ok() ? "ok" : want.problem().message));
+            CHECK(used <= base + 512);
+        }
+    }
 }
 
 TEST_CASE("xpath: never reads past the input view", "[xpath]") {

@@ -4,19 +4,22 @@
 // evaluates. A lexer turns the input into the reference's token kinds (including its quirks:
 // `*`, `and`, `or`, `mod` and `div` are operators unless the previous token is one of a fixed
 // set, a name glued to `(` is a function name or node type, a name glued to `::` is an axis
-// name whatever it spells, a NUL where a token would start ends the input), and a recursive
-// descent parser with one parse_* per XPath 1.0 EBNF production checks the token stream. The
+// name whatever it spells, a NUL where a token would start ends the input), and a descent
+// over the XPath 1.0 EBNF productions checks the token stream (a loop over states with an
+// explicit stack of the open parentheses, arguments and predicates: no recursion). The
 // reference tokenizes the whole expression before parsing, so a lexical error anywhere wins
 // over a syntax error found earlier: after a syntax error the lexer is drained to look for
 // one. Characters are classified as UTF-16 code units, as JavaScript sees them: a
 // supplementary character arrives as its high surrogate, an invalid UTF-8 byte as U+FFFD.
-// Nesting (parentheses, predicates, arguments) is capped at k_max_depth; every loop consumes
-// a token, so time is linear in the input, and nothing reads past input.size().
+// Nesting (parentheses, predicates, arguments) is capped at k_max_depth; every state either
+// consumes a token or moves on to a later state of the same construct, so time is linear in the
+// input, and nothing reads past input.size().
 #include <cstddef>
 #include <iterator>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/ascii.hpp"
 #include "plurnk/validate.hpp"
@@ -29,7 +32,8 @@ namespace {
 
 // How many levels an Expr may nest inside the top-level Expr (via `(`, `[` or a function
 // argument). The reference's table-driven parser has no limit; real selectors nest a handful
-// of levels, and 256 levels stay well under 256 KiB of stack even in sanitizer builds.
+// of levels. (The nesting is kept on the heap, a byte per level; the limit is this library's
+// answer, unchanged since the parser recursed.)
 constexpr std::size_t k_max_depth = 256;
 
 // The diagnostics; each is one message template, completed by an optional detail.
@@ -331,8 +335,14 @@ constexpr bool starts_primary(lexeme k) noexcept {
     }
 }
 
-// Recursive descent over the XPath 1.0 grammar as the reference's parse tables encode it.
-// Each parse_* returns false once an error is recorded; callers stop at the first false.
+// The descent over the XPath 1.0 grammar as the reference's parse tables encode it, run as a
+// loop over states with an explicit stack of the constructs that wait for a nested Expr (a
+// parenthesis, a function's arguments, a predicate): a level of nesting costs a byte of heap,
+// not a chain of call frames (doc/limits.md, "Stack"). The eight binary levels (OrExpr down to
+// MultiplicativeExpr) are each `Lower (operator Lower)*`, so an Expr is a UnaryExpr followed by
+// any number of (binary operator, UnaryExpr) pairs, whichever the operators: one state reads
+// them, consuming each operator token where the levels' loops would. The tokens are consumed,
+// and the first failure found, exactly as a descent with one function per production would.
 class parser {
 public:
     explicit parser(std::string_view input) noexcept : lex_(input) {}
@@ -372,136 +382,174 @@ private:
         return false;
     }
 
-    // [14] Expr ::= OrExpr
-    // spec: XPath 1.0 §3.1; the nesting guard lives here since every nested Expr passes by.
+    // Where the loop in parse_expr() is.
+    enum class state : unsigned char {
+        expr,               // an Expr starts
+        unary,              // a UnaryExpr starts
+        path,               // a PathExpr starts
+        filter_predicates,  // after a PrimaryExpr or one of its predicates
+        step,               // a Step starts
+        step_predicates,    // after a Step's node test or one of its predicates
+        step_end,           // after a Step
+        path_end,           // after a PathExpr
+        operand_end,        // after a UnaryExpr
+    };
+
+    // What waits for the nested Expr being read.
+    enum class waiting : unsigned char { parenthesis, argument, filter_predicate, step_predicate };
+
+    // [14] Expr ::= OrExpr (spec: XPath 1.0 §3.1), with every Expr nested in it.
     bool parse_expr() {
-        if (depth_ > k_max_depth) return fail(xpath_error::too_deep);
-        ++depth_;
-        const bool ok = parse_or_expr();
-        --depth_;
-        return ok;
-    }
-
-    // [21] OrExpr ::= AndExpr | OrExpr 'or' AndExpr
-    // spec: XPath 1.0 §3.4
-    bool parse_or_expr() {
-        if (!parse_and_expr()) return false;
-        while (accept(lexeme::op_or))
-            if (!parse_and_expr()) return false;
-        return true;
-    }
-
-    // [22] AndExpr ::= EqualityExpr | AndExpr 'and' EqualityExpr
-    // spec: XPath 1.0 §3.4
-    bool parse_and_expr() {
-        if (!parse_equality_expr()) return false;
-        while (accept(lexeme::op_and))
-            if (!parse_equality_expr()) return false;
-        return true;
-    }
-
-    // [23] EqualityExpr ::= RelationalExpr | EqualityExpr ('=' | '!=') RelationalExpr
-    // spec: XPath 1.0 §3.4
-    bool parse_equality_expr() {
-        if (!parse_relational_expr()) return false;
-        while (accept(lexeme::equal) || accept(lexeme::not_equal))
-            if (!parse_relational_expr()) return false;
-        return true;
-    }
-
-    // [24] RelationalExpr ::= AdditiveExpr | RelationalExpr ('<' | '>' | '<=' | '>=') AdditiveExpr
-    // spec: XPath 1.0 §3.4
-    bool parse_relational_expr() {
-        if (!parse_additive_expr()) return false;
-        while (accept(lexeme::less) || accept(lexeme::greater) || accept(lexeme::less_equal) ||
-               accept(lexeme::greater_equal))
-            if (!parse_additive_expr()) return false;
-        return true;
-    }
-
-    // [25] AdditiveExpr ::= MultiplicativeExpr | AdditiveExpr ('+' | '-') MultiplicativeExpr
-    // spec: XPath 1.0 §3.5
-    bool parse_additive_expr() {
-        if (!parse_multiplicative_expr()) return false;
-        while (accept(lexeme::plus) || accept(lexeme::minus))
-            if (!parse_multiplicative_expr()) return false;
-        return true;
-    }
-
-    // [26] MultiplicativeExpr ::= UnaryExpr | MultiplicativeExpr ('*' | 'div' | 'mod') UnaryExpr
-    // spec: XPath 1.0 §3.5
-    bool parse_multiplicative_expr() {
-        if (!parse_unary_expr()) return false;
-        while (accept(lexeme::multiply) || accept(lexeme::op_div) || accept(lexeme::op_mod))
-            if (!parse_unary_expr()) return false;
-        return true;
-    }
-
-    // [27] UnaryExpr ::= UnionExpr | '-' UnaryExpr
-    // spec: XPath 1.0 §3.5; the right recursion is a loop, so a run of minuses costs no stack.
-    bool parse_unary_expr() {
-        while (accept(lexeme::minus)) {
+        std::vector<waiting> open;  // innermost last
+        state s = state::expr;
+        for (;;) {
+            switch (s) {
+                case state::expr:
+                    // the nesting guard: every nested Expr passes by
+                    if (depth_ > k_max_depth) return fail(xpath_error::too_deep);
+                    ++depth_;
+                    s = state::unary;
+                    break;
+                case state::unary:
+                    // [27] UnaryExpr ::= UnionExpr | '-' UnaryExpr (spec: XPath 1.0 §3.5)
+                    while (accept(lexeme::minus)) {
+                    }
+                    s = state::path;
+                    break;
+                case state::path:
+                    // [19] PathExpr ::= LocationPath | FilterExpr | FilterExpr '/' RelativeLocationPath
+                    //                 | FilterExpr '//' RelativeLocationPath (spec: XPath 1.0 §3.3)
+                    if (starts_primary(tok_.kind)) {
+                        // [15] PrimaryExpr ::= VariableReference | '(' Expr ')' | Literal | Number
+                        //                    | FunctionCall  [36] VariableReference ::= '$' QName
+                        // spec: XPath 1.0 §3.1, §3.7
+                        if (accept(lexeme::dollar)) {
+                            if (!expect(lexeme::qname)) return false;
+                            s = state::filter_predicates;
+                        } else if (accept(lexeme::lparen)) {
+                            open.push_back(waiting::parenthesis);
+                            s = state::expr;
+                        } else if (accept(lexeme::literal) || accept(lexeme::number)) {
+                            s = state::filter_predicates;
+                        } else {
+                            // [16] FunctionCall ::= FunctionName '(' ( Argument ( ',' Argument )* )? ')'
+                            // [17] Argument ::= Expr (spec: XPath 1.0 §3.2; any function name parses)
+                            if (!expect(lexeme::function_name) || !expect(lexeme::lparen)) return false;
+                            if (accept(lexeme::rparen)) {
+                                s = state::filter_predicates;
+                            } else {
+                                open.push_back(waiting::argument);
+                                s = state::expr;
+                            }
+                        }
+                        break;
+                    }
+                    // [1] LocationPath ::= RelativeLocationPath | AbsoluteLocationPath
+                    // [2] AbsoluteLocationPath ::= '/' RelativeLocationPath? | AbbreviatedAbsoluteLocationPath
+                    // [10] AbbreviatedAbsoluteLocationPath ::= '//' RelativeLocationPath
+                    // spec: XPath 1.0 §2, §2.5; a lone '/' ends the path unless a Step can follow.
+                    if (accept(lexeme::double_slash)) {
+                        s = state::step;
+                    } else if (accept(lexeme::slash)) {
+                        s = starts_step(tok_.kind) ? state::step : state::path_end;
+                    } else if (starts_step(tok_.kind)) {
+                        s = state::step;
+                    } else {
+                        return fail();
+                    }
+                    break;
+                case state::filter_predicates:
+                    // [20] FilterExpr ::= PrimaryExpr | FilterExpr Predicate (spec: XPath 1.0 §3.3)
+                    // [8] Predicate ::= '[' PredicateExpr ']'  [9] PredicateExpr ::= Expr (§2.4)
+                    if (accept(lexeme::lbracket)) {
+                        open.push_back(waiting::filter_predicate);
+                        s = state::expr;
+                    } else if (accept(lexeme::slash) || accept(lexeme::double_slash)) {
+                        s = state::step;
+                    } else {
+                        s = state::path_end;
+                    }
+                    break;
+                case state::step:
+                    // [4] Step ::= AxisSpecifier NodeTest Predicate* | AbbreviatedStep
+                    // [12] AbbreviatedStep ::= '.' | '..' (spec: XPath 1.0 §2.1, §2.5)
+                    if (accept(lexeme::dot) || accept(lexeme::double_dot)) {
+                        s = state::step_end;
+                    } else {
+                        if (!parse_axis_specifier() || !parse_node_test()) return false;
+                        s = state::step_predicates;
+                    }
+                    break;
+                case state::step_predicates:
+                    if (accept(lexeme::lbracket)) {
+                        open.push_back(waiting::step_predicate);
+                        s = state::expr;
+                    } else {
+                        s = state::step_end;
+                    }
+                    break;
+                case state::step_end:
+                    // [3] RelativeLocationPath ::= Step | RelativeLocationPath '/' Step
+                    //                            | AbbreviatedRelativeLocationPath
+                    // [11] AbbreviatedRelativeLocationPath ::= RelativeLocationPath '//' Step
+                    // spec: XPath 1.0 §2, §2.5
+                    s = accept(lexeme::slash) || accept(lexeme::double_slash) ? state::step : state::path_end;
+                    break;
+                case state::path_end:
+                    // [18] UnionExpr ::= PathExpr | UnionExpr '|' PathExpr (spec: XPath 1.0 §3.3)
+                    s = accept(lexeme::bar) ? state::path : state::operand_end;
+                    break;
+                case state::operand_end:
+                    if (accept_binary_operator()) {
+                        s = state::unary;
+                        break;
+                    }
+                    // the Expr ends: back to what waits for it
+                    --depth_;
+                    if (open.empty()) return true;
+                    switch (const waiting w = open.back(); open.pop_back(), w) {
+                        case waiting::parenthesis:
+                            if (!expect(lexeme::rparen)) return false;
+                            s = state::filter_predicates;
+                            break;
+                        case waiting::argument:
+                            if (accept(lexeme::comma)) {
+                                open.push_back(waiting::argument);
+                                s = state::expr;
+                            } else {
+                                if (!expect(lexeme::rparen)) return false;
+                                s = state::filter_predicates;
+                            }
+                            break;
+                        case waiting::filter_predicate:
+                            if (!expect(lexeme::rbracket)) return false;
+                            s = state::filter_predicates;
+                            break;
+                        case waiting::step_predicate:
+                            if (!expect(lexeme::rbracket)) return false;
+                            s = state::step_predicates;
+                            break;
+                    }
+                    break;
+            }
         }
-        return parse_union_expr();
     }
 
-    // [18] UnionExpr ::= PathExpr | UnionExpr '|' PathExpr
-    // spec: XPath 1.0 §3.3
-    bool parse_union_expr() {
-        if (!parse_path_expr()) return false;
-        while (accept(lexeme::bar))
-            if (!parse_path_expr()) return false;
-        return true;
-    }
-
-    // [19] PathExpr ::= LocationPath | FilterExpr | FilterExpr '/' RelativeLocationPath
-    //                 | FilterExpr '//' RelativeLocationPath
-    // spec: XPath 1.0 §3.3
-    bool parse_path_expr() {
-        if (!starts_primary(tok_.kind)) return parse_location_path();
-        if (!parse_filter_expr()) return false;
-        if (accept(lexeme::slash) || accept(lexeme::double_slash))
-            return parse_relative_location_path();
-        return true;
-    }
-
-    // [1] LocationPath ::= RelativeLocationPath | AbsoluteLocationPath
-    // spec: XPath 1.0 §2
-    bool parse_location_path() {
-        if (at(lexeme::slash) || at(lexeme::double_slash)) return parse_absolute_location_path();
-        if (starts_step(tok_.kind)) return parse_relative_location_path();
-        return fail();
-    }
-
-    // [2] AbsoluteLocationPath ::= '/' RelativeLocationPath? | AbbreviatedAbsoluteLocationPath
-    // [10] AbbreviatedAbsoluteLocationPath ::= '//' RelativeLocationPath
-    // spec: XPath 1.0 §2, §2.5; a lone '/' ends the path unless a Step can follow.
-    bool parse_absolute_location_path() {
-        if (accept(lexeme::double_slash)) return parse_relative_location_path();
-        if (!expect(lexeme::slash)) return false;
-        return starts_step(tok_.kind) ? parse_relative_location_path() : true;
-    }
-
-    // [3] RelativeLocationPath ::= Step | RelativeLocationPath '/' Step
-    //                            | AbbreviatedRelativeLocationPath
-    // [11] AbbreviatedRelativeLocationPath ::= RelativeLocationPath '//' Step
-    // spec: XPath 1.0 §2, §2.5
-    bool parse_relative_location_path() {
-        if (!parse_step()) return false;
-        while (accept(lexeme::slash) || accept(lexeme::double_slash))
-            if (!parse_step()) return false;
-        return true;
-    }
-
-    // [4] Step ::= AxisSpecifier NodeTest Predicate* | AbbreviatedStep
-    // [12] AbbreviatedStep ::= '.' | '..'
-    // spec: XPath 1.0 §2.1, §2.5
-    bool parse_step() {
-        if (accept(lexeme::dot) || accept(lexeme::double_dot)) return true;
-        if (!parse_axis_specifier() || !parse_node_test()) return false;
-        while (at(lexeme::lbracket))
-            if (!parse_predicate()) return false;
-        return true;
+    // The operator of one of the binary levels, lowest precedence first:
+    // [21] OrExpr 'or', [22] AndExpr 'and' (spec: XPath 1.0 §3.4), [23] EqualityExpr '=' '!=',
+    // [24] RelationalExpr '<' '>' '<=' '>=' (§3.4), [25] AdditiveExpr '+' '-',
+    // [26] MultiplicativeExpr '*' 'div' 'mod' (§3.5).
+    bool accept_binary_operator() {
+        switch (tok_.kind) {
+            case lexeme::op_or: case lexeme::op_and: case lexeme::equal: case lexeme::not_equal:
+            case lexeme::less: case lexeme::greater: case lexeme::less_equal: case lexeme::greater_equal:
+            case lexeme::plus: case lexeme::minus: case lexeme::multiply: case lexeme::op_div:
+            case lexeme::op_mod:
+                advance();
+                return true;
+            default:
+                return false;
+        }
     }
 
     // [5] AxisSpecifier ::= AxisName '::' | AbbreviatedAxisSpecifier
@@ -524,47 +572,6 @@ private:
             return expect(lexeme::lparen) && expect(lexeme::literal) && expect(lexeme::rparen);
         return fail();
     }
-
-    // [8] Predicate ::= '[' PredicateExpr ']'
-    // [9] PredicateExpr ::= Expr
-    // spec: XPath 1.0 §2.4
-    bool parse_predicate() {
-        return expect(lexeme::lbracket) && parse_expr() && expect(lexeme::rbracket);
-    }
-
-    // [20] FilterExpr ::= PrimaryExpr | FilterExpr Predicate
-    // spec: XPath 1.0 §3.3
-    bool parse_filter_expr() {
-        if (!parse_primary_expr()) return false;
-        while (at(lexeme::lbracket))
-            if (!parse_predicate()) return false;
-        return true;
-    }
-
-    // [15] PrimaryExpr ::= VariableReference | '(' Expr ')' | Literal | Number | FunctionCall
-    // [36] VariableReference ::= '$' QName
-    // spec: XPath 1.0 §3.1, §3.7
-    bool parse_primary_expr() {
-        if (accept(lexeme::dollar)) return expect(lexeme::qname);
-        if (accept(lexeme::lparen)) return parse_expr() && expect(lexeme::rparen);
-        if (accept(lexeme::literal) || accept(lexeme::number)) return true;
-        return parse_function_call();
-    }
-
-    // [16] FunctionCall ::= FunctionName '(' ( Argument ( ',' Argument )* )? ')'
-    // spec: XPath 1.0 §3.2; any function name parses, as in the reference.
-    bool parse_function_call() {
-        if (!expect(lexeme::function_name) || !expect(lexeme::lparen)) return false;
-        if (accept(lexeme::rparen)) return true;
-        if (!parse_argument()) return false;
-        while (accept(lexeme::comma))
-            if (!parse_argument()) return false;
-        return expect(lexeme::rparen);
-    }
-
-    // [17] Argument ::= Expr
-    // spec: XPath 1.0 §3.2
-    bool parse_argument() { return parse_expr(); }
 
     lexer lex_;
     token tok_;
