@@ -30,6 +30,7 @@
 
 #include "plurnk/plurnk.hpp"
 #include "plurnk/score.hpp"
+#include "stack_probe.hpp"
 
 using namespace plurnk;
 using rail::expr;
@@ -1367,4 +1368,45 @@ TEST_CASE("the scorer's rail recognizer agrees on samples and near misses", "[ra
     CHECK_FALSE(fast[1].accepts(turn_rail));
     for (auto& x : fast) CHECK_FALSE(x.accepts(turn));
     CHECK_FALSE(fast[2].accepts("<<PLAN:g:PLAN\n<<SEND[200]:d:SEND\xff"));  // ill-formed UTF-8
+}
+
+// A custom channel's close literal is excluded from the channel body one character at a time, so
+// the rule nests three expressions per character: with the longest literal the options allow (64
+// bytes), building the grammar, writing it and lowering it for the recognizer took 67 KB of call
+// stack at -O2, over 64 KiB (doc/limits.md, "Stack"). Each walks the tree on a heap stack now: in
+// a thread with a 64 KiB stack, the longest literals need no more stack than two-byte ones.
+TEST_CASE("the longest channel literals need no more stack than short ones", "[rail][stack]") {
+    const auto custom = [](std::size_t n) {
+        rail::options o;
+        o.channel = rail::channel_format::custom;
+        o.channel_open = std::string(n, 'o');
+        o.channel_close = "#";
+        for (std::size_t i = 1; i < n; ++i) o.channel_close += static_cast<char>('a' + i % 26);
+        return o;
+    };
+    struct use {
+        std::size_t build, write, lower, accept;
+    };
+    const auto stack_of = [](const rail::options& o) {
+        use u{};
+        std::optional<rail::grammar> g;
+        std::optional<score::rail_recognizer> r;
+        std::string text;
+        u.build = test::run_on_stack([&] { g = std::move(rail::build(o).value()); }).high_water;
+        u.write = test::run_on_stack([&] { text = rail::to_gbnf(*g); }).high_water;
+        u.lower = test::run_on_stack([&] { r.emplace(*g); }).high_water;
+        const std::string turn = o.channel_open + "x" + o.channel_close + "<<PLAN:p:PLAN\n<<SEND[200]:d:SEND";
+        bool on_rail = false;
+        u.accept = test::run_on_stack([&] { on_rail = r->accepts(turn); }).high_water;
+        CHECK(on_rail);
+        CHECK(text.find("channel-seg ::=") != std::string::npos);
+        return u;
+    };
+    REQUIRE(rail::check_options(custom(rail::k_max_channel_literal)).ok());
+    const use small = stack_of(custom(2));
+    const use large = stack_of(custom(rail::k_max_channel_literal));
+    CHECK(large.build <= small.build + 512);
+    CHECK(large.write <= small.write + 512);
+    CHECK(large.lower <= small.lower + 512);
+    CHECK(large.accept <= small.accept + 512);
 }

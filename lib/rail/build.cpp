@@ -66,40 +66,74 @@ struct segment_spec {
     bool no_double_lt = false;       // segments also exclude `<<` (the PLAN body)
 };
 
-// The alternatives of a segment that has matched `depth` characters of every word in `words`.
-expr segment_level(const segment_spec& s, const std::vector<std::string>& words, std::size_t depth) {
-    std::u32string kids;
-    for (const std::string& w : words) {
-        const auto c = static_cast<char32_t>(static_cast<unsigned char>(w[depth]));
-        if (kids.find(c) == std::u32string::npos) kids += c;
-    }
-    std::u32string breaker = s.excluded;
-    if (s.no_double_lt) breaker += U'<';
-    if (depth == 0) breaker += s.first_excluded;
-    breaker += kids;
-    std::vector<expr> alts;
-    alts.push_back(seq({none_of(breaker), s.rest}));
-    if (s.no_double_lt) {
-        // A single `<` leaves every word; the next character may be anything but another `<`.
-        std::u32string after_lt = s.excluded + U'<';
-        alts.push_back(seq({lit("<"), opt(seq({none_of(after_lt), s.rest}))}));
-    }
-    for (char32_t c : kids) {
+// The alternatives of a segment that has matched `depth` characters of every word in `words`:
+// any character that leaves every word, and for each next character c of a word that c goes
+// on matching, followed (optionally) by the alternatives one character deeper. The trie is as
+// deep as the longest word (a 64-byte channel close), so the levels wait on a heap stack, each
+// for its deeper level to be built, instead of recursing.
+expr segment_level(const segment_spec& s) {
+    struct level {
+        level(std::vector<std::string> w, std::size_t d) : words(std::move(w)), depth(d) {}
+        std::vector<std::string> words;
+        std::size_t depth = 0;
+        std::u32string kids;     // the words' next characters, in order of first appearance
+        std::size_t next = 0;    // the next of them to branch on
+        std::vector<expr> alts;
+    };
+    std::vector<level> open;
+    const auto enter = [&open, &s](std::vector<std::string> words, std::size_t depth) {
+        level l(std::move(words), depth);
+        for (const std::string& w : l.words) {
+            const auto c = static_cast<char32_t>(static_cast<unsigned char>(w[depth]));
+            if (l.kids.find(c) == std::u32string::npos) l.kids += c;
+        }
+        std::u32string breaker = s.excluded;
+        if (s.no_double_lt) breaker += U'<';
+        if (depth == 0) breaker += s.first_excluded;
+        breaker += l.kids;
+        l.alts.push_back(seq({none_of(breaker), s.rest}));
+        if (s.no_double_lt) {
+            // A single `<` leaves every word; the next character may be anything but another `<`.
+            std::u32string after_lt = s.excluded + U'<';
+            l.alts.push_back(seq({lit("<"), opt(seq({none_of(after_lt), s.rest}))}));
+        }
+        open.push_back(std::move(l));
+    };
+    enter(s.words, 0);
+    expr done;  // the level just built, for the one below it on the stack
+    bool returning = false;
+    while (true) {
+        level& l = open.back();
+        if (returning) {  // the deeper level of kids[next - 1] is built
+            const auto c = static_cast<char>(l.kids[l.next - 1]);
+            std::vector<expr> branch;  // not an initializer list: that would copy `done`, all of it
+            branch.push_back(lit(std::string(1, c)));
+            branch.push_back(opt(std::move(done)));
+            l.alts.push_back(seq(std::move(branch)));
+            returning = false;
+        }
+        if (l.next == l.kids.size()) {
+            done = alt(std::move(l.alts));
+            open.pop_back();
+            if (open.empty()) return done;
+            returning = true;
+            continue;
+        }
+        const char32_t c = l.kids[l.next++];
         std::vector<std::string> sub;
         bool complete = false;
-        for (const std::string& w : words) {
-            if (static_cast<char32_t>(static_cast<unsigned char>(w[depth])) != c) continue;
-            if (w.size() == depth + 1) complete = true;
+        for (const std::string& w : l.words) {
+            if (static_cast<char32_t>(static_cast<unsigned char>(w[l.depth])) != c) continue;
+            if (w.size() == l.depth + 1) complete = true;
             sub.push_back(w);
         }
         if (complete) continue;  // taking c would finish a forbidden word
-        alts.push_back(seq({lit(std::string(1, static_cast<char>(c))), opt(segment_level(s, sub, depth + 1))}));
+        enter(std::move(sub), l.depth + 1);  // may move `l`
     }
-    return alt(std::move(alts));
 }
 
 expr segment(const segment_spec& s, bool nonempty) {
-    expr level = segment_level(s, s.words, 0);
+    expr level = segment_level(s);
     return nonempty ? level : opt(std::move(level));
 }
 
@@ -456,9 +490,15 @@ private:
     grammar g_;
 };
 
-void collect_refs(const expr& e, std::vector<std::string>& out) {
-    if (e.kind == expr::kind_t::ref) out.push_back(e.text);
-    for (const expr& it : e.items) collect_refs(it, out);
+// The rule names `root` refers to, in pre-order (a walk on a heap stack: see segment_level).
+void collect_refs(const expr& root, std::vector<std::string>& out) {
+    std::vector<const expr*> todo{&root};
+    while (!todo.empty()) {
+        const expr& e = *todo.back();
+        todo.pop_back();
+        if (e.kind == expr::kind_t::ref) out.push_back(e.text);
+        for (std::size_t i = e.items.size(); i-- > 0;) todo.push_back(&e.items[i]);
+    }
 }
 
 // Drops the rules root cannot reach (with no internal statements, every op rule).

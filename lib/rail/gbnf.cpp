@@ -8,7 +8,9 @@
 // \UHHHHHHHH), parentheses wrap alternations inside sequences and compound items under a
 // repetition, and a rule continues on the next line only after a `|`.
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "plurnk/rail.hpp"
 
@@ -72,71 +74,94 @@ char32_t next_code_point(std::string_view s, std::size_t& i) {
 
 enum class context : std::uint8_t { top, sequence_item, repeat_item };
 
-void write(std::string& out, const expr& e, context ctx) {
+// A repetition's suffix: ?, *, +, {n}, {n,} or {n,m}.
+void append_quantifier(std::string& out, const expr& e) {
+    if (e.min == 0 && e.max == 1) {
+        out += '?';
+    } else if (e.min == 0 && e.max == k_unbounded) {
+        out += '*';
+    } else if (e.min == 1 && e.max == k_unbounded) {
+        out += '+';
+    } else if (e.min == e.max) {
+        out += '{' + std::to_string(e.min) + '}';
+    } else if (e.max == k_unbounded) {
+        out += '{' + std::to_string(e.min) + ",}";
+    } else {
+        out += '{' + std::to_string(e.min) + ',' + std::to_string(e.max) + '}';
+    }
+}
+
+// Writes `root`. An expression nests three levels for each character of the longest word a
+// segment excludes (a 64-byte channel close nests about 200 deep), so the walk keeps what is
+// left to write on a heap stack, innermost last, instead of recursing.
+void write(std::string& out, const expr& root, context root_ctx) {
     using kind = expr::kind_t;
-    switch (e.kind) {
-        case kind::literal: {
-            out += '"';
-            for (std::size_t i = 0; i < e.text.size();) append_char(out, next_code_point(e.text, i), false, false);
-            out += '"';
-            return;
+    struct pending {
+        const expr* e;     // an expression to write, or (null) `text` to append
+        context ctx;
+        std::string_view text;
+        bool quantifier;  // append e's quantifier instead of writing e
+    };
+    std::vector<pending> todo{{&root, root_ctx, {}, false}};
+    const auto then_text = [&todo](std::string_view t) { todo.push_back({nullptr, context::top, t, false}); };
+    while (!todo.empty()) {
+        const pending p = todo.back();
+        todo.pop_back();
+        if (p.e == nullptr) {
+            out += p.text;
+            continue;
         }
-        case kind::char_class: {
-            out += e.negated ? "[^" : "[";
-            bool first = !e.negated;
-            for (const auto& [lo, hi] : e.ranges) {
-                append_char(out, lo, true, first);
-                first = false;
-                if (hi != lo) {
-                    out += '-';
-                    append_char(out, hi, true, false);
+        const expr& e = *p.e;
+        if (p.quantifier) {
+            append_quantifier(out, e);
+            continue;
+        }
+        switch (e.kind) {
+            case kind::literal: {
+                out += '"';
+                for (std::size_t i = 0; i < e.text.size();) append_char(out, next_code_point(e.text, i), false, false);
+                out += '"';
+                break;
+            }
+            case kind::char_class: {
+                out += e.negated ? "[^" : "[";
+                bool first = !e.negated;
+                for (const auto& [lo, hi] : e.ranges) {
+                    append_char(out, lo, true, first);
+                    first = false;
+                    if (hi != lo) {
+                        out += '-';
+                        append_char(out, hi, true, false);
+                    }
                 }
+                out += ']';
+                break;
             }
-            out += ']';
-            return;
-        }
-        case kind::ref: out += e.text; return;
-        case kind::sequence: {
-            const bool paren = ctx == context::repeat_item;  // only reached for a bare call
-            if (paren) out += '(';
-            for (std::size_t i = 0; i < e.items.size(); ++i) {
-                if (i) out += ' ';
-                write(out, e.items[i], context::sequence_item);
+            case kind::ref: out += e.text; break;
+            case kind::sequence:
+            case kind::alternation: {
+                // a sequence needs parentheses only as a bare repetition item; an alternation
+                // anywhere but at the top
+                const bool paren = e.kind == kind::sequence ? p.ctx == context::repeat_item : p.ctx != context::top;
+                const context item_ctx = e.kind == kind::sequence ? context::sequence_item : context::top;
+                if (paren) out += '(';
+                if (paren) then_text(")");
+                for (std::size_t i = e.items.size(); i-- > 0;) {
+                    todo.push_back({&e.items[i], item_ctx, {}, false});
+                    if (i != 0) then_text(e.kind == kind::sequence ? " " : " | ");
+                }
+                break;
             }
-            if (paren) out += ')';
-            return;
-        }
-        case kind::alternation: {
-            const bool paren = ctx != context::top;
-            if (paren) out += '(';
-            for (std::size_t i = 0; i < e.items.size(); ++i) {
-                if (i) out += " | ";
-                write(out, e.items[i], context::top);
+            case kind::repeat: {
+                const expr& item = e.items.front();
+                const bool compound = item.kind == kind::sequence || item.kind == kind::alternation ||
+                                      item.kind == kind::repeat;
+                if (compound) out += '(';
+                todo.push_back({&e, context::top, {}, true});
+                if (compound) then_text(")");
+                todo.push_back({&item, compound ? context::top : context::repeat_item, {}, false});
+                break;
             }
-            if (paren) out += ')';
-            return;
-        }
-        case kind::repeat: {
-            const expr& item = e.items.front();
-            const bool compound = item.kind == kind::sequence || item.kind == kind::alternation ||
-                                  item.kind == kind::repeat;
-            if (compound) out += '(';
-            write(out, item, compound ? context::top : context::repeat_item);
-            if (compound) out += ')';
-            if (e.min == 0 && e.max == 1) {
-                out += '?';
-            } else if (e.min == 0 && e.max == k_unbounded) {
-                out += '*';
-            } else if (e.min == 1 && e.max == k_unbounded) {
-                out += '+';
-            } else if (e.min == e.max) {
-                out += '{' + std::to_string(e.min) + '}';
-            } else if (e.max == k_unbounded) {
-                out += '{' + std::to_string(e.min) + ",}";
-            } else {
-                out += '{' + std::to_string(e.min) + ',' + std::to_string(e.max) + '}';
-            }
-            return;
         }
     }
 }

@@ -10,6 +10,7 @@
 // number of distinct states finite.
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -126,52 +127,84 @@ struct rail_recognizer::impl {
         return ref(n);
     }
 
-    void lower(const expr& e, const std::map<std::string, std::uint32_t, std::less<>>& names, std::vector<symbol>& out) {
-        switch (e.kind) {
-            case expr::kind_t::literal:
-                for (std::size_t i = 0; i < e.text.size();) out.push_back(symbol{symbol::kind_t::literal, decode(e.text, i), 0});
-                break;
-            case expr::kind_t::char_class:
-                classes.push_back(char_class{e.ranges, e.negated});
-                out.push_back(symbol{symbol::kind_t::klass, 0, static_cast<std::uint32_t>(classes.size() - 1)});
-                break;
-            case expr::kind_t::ref:
-                out.push_back(ref(names.at(e.text)));
-                break;
-            case expr::kind_t::sequence:
-                for (const expr& it : e.items) lower(it, names, out);
-                break;
-            case expr::kind_t::alternation: {
-                std::vector<std::vector<symbol>> alts;
-                for (const expr& it : e.items) {
-                    alts.emplace_back();
-                    lower(it, names, alts.back());
-                }
-                out.push_back(helper(std::move(alts)));
-                break;
-            }
-            case expr::kind_t::repeat: {
-                std::vector<symbol> item;
-                lower(e.items.front(), names, item);
-                for (std::uint32_t i = 0; i < e.min; ++i) out.insert(out.end(), item.begin(), item.end());
-                if (e.max == rail::k_unbounded) {
-                    const std::uint32_t n = new_nonterminal();  // S' ::= S S' | (empty)
-                    std::vector<symbol> again = item;
-                    again.push_back(ref(n));
-                    add_production(n, std::move(again));
-                    add_production(n, {});
-                    out.push_back(ref(n));
-                } else if (e.max > e.min) {
-                    symbol last = helper({item, {}});  // S'(1) ::= S | ; S'(k) ::= S S'(k-1) |
-                    for (std::uint32_t k = 1; k < e.max - e.min; ++k) {
-                        std::vector<symbol> again = item;
-                        again.push_back(last);
-                        last = helper({std::move(again), {}});
+    // Appends the symbols of `root` to `out`: a literal's code points, a class, a rule reference;
+    // a sequence's items in turn; an alternation or a repetition as a helper nonterminal. The
+    // expression can nest about 200 deep (a 64-byte channel close), so the walk keeps its open
+    // sequences, alternations and repetitions on a heap stack instead of recursing; each still
+    // lowers its items in order before it makes its helper, so the numbering is as it was.
+    void lower(const expr& root, const std::map<std::string, std::uint32_t, std::less<>>& names,
+               std::vector<symbol>& root_out) {
+        struct open_expr {
+            open_expr(const expr* item, std::vector<symbol>* to) : e(item), out(to) {}
+            const expr* e;
+            std::vector<symbol>* out;                  // where its symbols go
+            std::size_t next = 0;                      // its next item to lower
+            std::vector<std::vector<symbol>> lowered;  // alternation, repetition: its items' symbols
+        };
+        std::deque<open_expr> open;  // references into it stay valid as it grows
+        open.emplace_back(&root, &root_out);
+        while (!open.empty()) {
+            open_expr& f = open.back();
+            const expr& e = *f.e;
+            std::vector<symbol>& out = *f.out;
+            switch (e.kind) {
+                case expr::kind_t::literal:
+                    for (std::size_t i = 0; i < e.text.size();) out.push_back(symbol{symbol::kind_t::literal, decode(e.text, i), 0});
+                    open.pop_back();
+                    break;
+                case expr::kind_t::char_class:
+                    classes.push_back(char_class{e.ranges, e.negated});
+                    out.push_back(symbol{symbol::kind_t::klass, 0, static_cast<std::uint32_t>(classes.size() - 1)});
+                    open.pop_back();
+                    break;
+                case expr::kind_t::ref:
+                    out.push_back(ref(names.at(e.text)));
+                    open.pop_back();
+                    break;
+                case expr::kind_t::sequence:
+                    if (f.next < e.items.size()) {
+                        open.emplace_back(&e.items[f.next++], &out);
+                    } else {
+                        open.pop_back();
                     }
-                    out.push_back(last);
-                }
-                break;
+                    break;
+                case expr::kind_t::alternation:
+                case expr::kind_t::repeat:
+                    // a repetition lowers its one item, an alternation each of its items
+                    if (f.next < e.items.size() && (e.kind == expr::kind_t::alternation || f.next == 0)) {
+                        f.lowered.emplace_back();
+                        open.emplace_back(&e.items[f.next++], &f.lowered.back());
+                    } else {
+                        if (e.kind == expr::kind_t::alternation) {
+                            out.push_back(helper(std::move(f.lowered)));
+                        } else {
+                            expand_repeat(e, f.lowered.front(), out);
+                        }
+                        open.pop_back();
+                    }
+                    break;
             }
+        }
+    }
+
+    // A repetition of `item` (already lowered): min copies, then a helper for the rest.
+    void expand_repeat(const expr& e, const std::vector<symbol>& item, std::vector<symbol>& out) {
+        for (std::uint32_t i = 0; i < e.min; ++i) out.insert(out.end(), item.begin(), item.end());
+        if (e.max == rail::k_unbounded) {
+            const std::uint32_t n = new_nonterminal();  // S' ::= S S' | (empty)
+            std::vector<symbol> again = item;
+            again.push_back(ref(n));
+            add_production(n, std::move(again));
+            add_production(n, {});
+            out.push_back(ref(n));
+        } else if (e.max > e.min) {
+            symbol last = helper({item, {}});  // S'(1) ::= S | ; S'(k) ::= S S'(k-1) |
+            for (std::uint32_t k = 1; k < e.max - e.min; ++k) {
+                std::vector<symbol> again = item;
+                again.push_back(last);
+                last = helper({std::move(again), {}});
+            }
+            out.push_back(last);
         }
     }
 
