@@ -5,9 +5,11 @@
 // open and safe; fmt (format_source and format_turn); the regex, XPath, JSONPath, URL, path and
 // resource-selection validators; the rail recognizer that `score` runs; `score` itself (turns,
 // JSON Lines, the report's JSON, table and HTML); the rail's build, GBNF text and lowering
-// (`gbnf`). The inputs: each sub-language nested to its limit, one level past it and far past
-// it, long flat runs, every hostile shape of bench/hostile_shapes.hpp, deep TURN nests, SEND
-// bodies and JSON Lines records, and the conformance vectors given on the command line.
+// (`gbnf`); the JSON reader and writer; and, built with plurnk_wire (PLURNK_STACK_WIRE), the
+// wire contracts' validate, assert and Problems.create. The inputs: each sub-language nested to
+// its limit, one level past it and far past it, long flat runs, every hostile shape of
+// bench/hostile_shapes.hpp, deep TURN nests, SEND bodies, JSON Lines records and wire values,
+// and the conformance and wire vectors given on the command line.
 //
 // The thread has a guard page below its stack, so an overflow is a crash (the process dies: a
 // signal handler on its own stack names the case first). Before each run the unused stack is
@@ -23,7 +25,7 @@
 //   --budget=BYTES  fail a case whose high-water mark exceeds it (default: none beyond the
 //                   stack itself)
 //   --only=SURFACE  run one surface (parse, stream, fmt, score, rail, gbnf, regex, xpath,
-//                   jsonpath, url, path)
+//                   jsonpath, url, path, json, wire)
 //   --every=N       take every Nth vector of the files (default 1)
 #include <signal.h>
 #include <unistd.h>
@@ -41,6 +43,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "hostile_shapes.hpp"
@@ -53,6 +56,9 @@
 #include "plurnk/score.hpp"
 #include "plurnk/stream.hpp"
 #include "plurnk/validate.hpp"
+#ifdef PLURNK_STACK_WIRE
+#include "plurnk/wire.hpp"
+#endif
 
 #ifdef PLURNK_STACK_PROBE_ASAN
 // ASan's fake stacks (detect_stack_use_after_return, on by default in clang 19) move a function's
@@ -396,6 +402,128 @@ void add_score_jsonl_cases(case_list& list) {
     }
 }
 
+// The JSON reader and writer on their own (parse_json, stringify_json, canonical_json, and the
+// value's destruction): nesting far past anything a caller would check.
+void add_json_cases(case_list& list) {
+    const std::vector<std::pair<std::string, std::string>> texts = {
+        {"arrays x100000", nest("", "[", 100000, "", "]", "")},
+        {"objects x50000", nest("", "{\"a\":", 50000, "1", "}", "")},
+        {"reordered objects x2000", nest("", "{\"b\":1,\"0\":", 2000, "1", "}", "")},
+        {"mixed x30000", nest("", "[1,{\"a\":", 30000, "[]", "}]", "")},
+        {"unclosed x100000", repeat("[{\"a\":", 100000)},
+    };
+    for (const auto& [name, text] : texts) {
+        list.add("json", name, [text] {
+            const auto v = plurnk::parse_json(text);
+            const auto canonical = plurnk::canonical_json(text);
+            const std::string out = v ? plurnk::stringify_json(*v) : "invalid";
+            return out + " " + (canonical ? *canonical : "none");
+        });
+    }
+}
+
+#ifdef PLURNK_STACK_WIRE
+namespace wire = plurnk::wire;
+
+// A contract's verdict on a value: validate and assert_contract.
+std::string wire_verdict(wire::contract c, const plurnk::json_value& v) {
+    const wire::validation_result r = wire::validate(c, v);
+    const wire::assertion a = wire::assert_contract(c, v);
+    return std::string(r.valid ? "valid " : "invalid ") + r.exception + wire::errors_json(r.errors) + " " + a.error_class +
+           " " + a.message;
+}
+
+// Every property name any shipped schema declares, so that a deep value can be put where each
+// schema descends.
+std::vector<std::string> schema_property_names() {
+    std::vector<std::string> names;
+    for (std::size_t c = 0; c < wire::k_contract_count; ++c) {
+        const auto schema = plurnk::parse_json(wire::schema_text(static_cast<wire::contract>(c)));
+        std::vector<const plurnk::json_value*> todo{&*schema};
+        while (!todo.empty()) {
+            const plurnk::json_value* v = todo.back();
+            todo.pop_back();
+            for (const plurnk::json_value& x : v->array) todo.push_back(&x);
+            for (const auto& [key, x] : v->object) {
+                todo.push_back(&x);
+                if (key != "properties") continue;
+                for (const auto& member : x.object) {
+                    if (std::find(names.begin(), names.end(), member.first) == names.end()) names.push_back(member.first);
+                }
+            }
+        }
+    }
+    return names;
+}
+
+// The wire contracts (validate, assert_contract, validate_json, Problems.create): values as deep
+// as k_json_max_depth allows, one past it and far past it, at the root and under every property
+// name; the wire vectors (`instances`); and every statement the parser makes of each document as
+// PlurnkStatement and ClientStatement.
+void add_wire_cases(case_list& list, const std::vector<std::pair<wire::contract, std::string>>& instances) {
+    const std::size_t limit = plurnk::k_json_max_depth;
+    const auto deep = [](std::size_t depth) { return nest("", "[", depth, "", "]", ""); };
+    const std::vector<std::string> names = schema_property_names();
+    for (std::size_t i = 0; i < wire::k_contract_count; ++i) {
+        const auto c = static_cast<wire::contract>(i);
+        const std::string contract = wire::contract_name(c);
+        for (const std::size_t depth : {limit, limit + 1, std::size_t{20000}}) {
+            const std::string text = deep(depth);
+            list.add("wire", contract + " root x" + std::to_string(depth), [c, text] {
+                const auto r = wire::validate_json(c, text);
+                return std::string(r.valid ? "valid " : "invalid ") + r.exception + wire::errors_json(r.errors);
+            });
+        }
+        for (const std::size_t depth : {limit - 1, limit}) {
+            for (const std::string& name : names) {
+                std::string key;
+                plurnk::append_json_value_string(key, name);
+                for (const std::string& text : {"{" + key + ":" + deep(depth) + "}",
+                                                "{" + key + ":[" + deep(depth - 1) + "," + deep(depth - 1) + "]}"}) {
+                    list.add("wire", contract + " " + name + " " + text.substr(0, 20) + " x" + std::to_string(depth),
+                             [c, text] { return wire_verdict(c, *plurnk::parse_json(text)); });
+                }
+            }
+        }
+    }
+    for (const auto& [c, text] : instances) {
+        list.add("wire", std::string(wire::contract_name(c)) + " vector " + excerpt(text),
+                 [c, text] { return wire_verdict(c, *plurnk::parse_json(text)); });
+    }
+    // Problems.create: each argument as deep as allowed and one past it.
+    for (const std::size_t depth : {limit - 1, limit, limit + 1}) {
+        for (std::size_t at = 0; at < 6; ++at) {
+            list.add("wire", "Problems.create argument " + std::to_string(at) + " x" + std::to_string(depth), [at, depth, deep] {
+                std::vector<plurnk::json_value> args;
+                for (const char* a : {"\"owner\"", "\"code\"", "400", "\"detail\"", "{}", "{}"}) args.push_back(*plurnk::parse_json(a));
+                const std::string inner = deep(at < 4 ? depth : depth - 1);
+                args[at] = *plurnk::parse_json(at < 4 ? inner : "{\"title\":" + inner + "}");
+                const auto r = wire::problems::create_args(args);
+                return r.ok ? plurnk::stringify_json(r.value) : r.message;
+            });
+        }
+    }
+    for (std::size_t i = 0; i < list.documents.size(); ++i) {
+        const std::string& input = list.documents[i].first;
+        const plurnk::tier t = list.documents[i].second;
+        list.add("wire", "statements of " + std::string(plurnk::tier_name(t)) + " #" + std::to_string(i) + " " + excerpt(input),
+                 [&input, t] {
+                     std::string out;
+                     for (const plurnk::item& it : plurnk::parse(input, t).items) {
+                         const auto* st = std::get_if<plurnk::statement>(&it);
+                         if (st == nullptr) continue;
+                         std::string text;
+                         plurnk::append_json(text, *st);
+                         const auto v = plurnk::parse_json(text);
+                         out += wire_verdict(wire::contract::plurnk_statement, *v);
+                         out += wire_verdict(wire::contract::client_statement, *v);
+                     }
+                     return out;
+                 });
+    }
+}
+#endif
+
 // The rail recognizer on its own: each channel's recognizer over each document.
 void add_rail_cases(case_list& list) {
     static std::vector<plurnk::score::rail_recognizer>* recognizers = [] {
@@ -461,6 +589,9 @@ int main(int argc, char** argv) {
     std::size_t every = 1;
     std::string only;
     std::vector<std::string> vector_files;
+#ifdef PLURNK_STACK_WIRE
+    std::vector<std::pair<wire::contract, std::string>> wire_instances;
+#endif
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         if (a == "--report") {
@@ -496,6 +627,16 @@ int main(int argc, char** argv) {
             const auto v = plurnk::parse_json(line);
             const plurnk::json_value* input = v ? v->find("input") : nullptr;
             const plurnk::json_value* tier = v ? v->find("tier") : nullptr;
+#ifdef PLURNK_STACK_WIRE
+            const plurnk::json_value* contract = v ? v->find("contract") : nullptr;
+            const plurnk::json_value* instance = v ? v->find("instance") : nullptr;
+            if (contract != nullptr && instance != nullptr) {
+                if (const auto c = wire::contract_from_name(contract->string)) {
+                    wire_instances.emplace_back(*c, plurnk::stringify_json(*instance));
+                }
+                continue;
+            }
+#endif
             if (input == nullptr || tier == nullptr) continue;
             const auto t = plurnk::tier_from_name(tier->string);
             if (t) list.documents.emplace_back(input->string, *t);
@@ -504,6 +645,10 @@ int main(int argc, char** argv) {
     add_document_cases(list);
     add_score_jsonl_cases(list);
     add_rail_cases(list);
+    add_json_cases(list);
+#ifdef PLURNK_STACK_WIRE
+    add_wire_cases(list, wire_instances);
+#endif
 
     struct sigaction sa{};
     sa.sa_handler = on_overflow;

@@ -254,21 +254,56 @@ namespace {
 constexpr std::string_view k_type_root = "https://problems.plurnk.dev";
 
 // String(value) in JavaScript (arrays join their elements with ",", null and undefined elements
-// as ""; objects are "[object Object]").
+// as ""; objects are "[object Object]"). Nested arrays wait on a heap stack (the open arrays and
+// the next index in each), so an argument as deep as k_json_max_depth needs no call stack.
 void append_js_string(std::string& out, const json_value& v) {
-    switch (v.kind) {
-        case kind_t::null: out += "null"; break;
-        case kind_t::boolean: out += v.boolean ? "true" : "false"; break;
-        case kind_t::number: detail::append_js_template_number(out, v.number); break;
-        case kind_t::string: out += v.string; break;
-        case kind_t::object: out += "[object Object]"; break;
-        case kind_t::array:
-            for (std::size_t i = 0; i < v.array.size(); ++i) {
-                if (i) out += ',';
-                if (v.array[i].kind != kind_t::null) append_js_string(out, v.array[i]);
+    std::vector<std::pair<const json_value*, std::size_t>> open;
+    const json_value* at = &v;
+    while (at != nullptr) {
+        switch (at->kind) {
+            case kind_t::null: out += "null"; break;
+            case kind_t::boolean: out += at->boolean ? "true" : "false"; break;
+            case kind_t::number: detail::append_js_template_number(out, at->number); break;
+            case kind_t::string: out += at->string; break;
+            case kind_t::object: out += "[object Object]"; break;
+            case kind_t::array: open.emplace_back(at, 0); break;
+        }
+        at = nullptr;
+        while (at == nullptr && !open.empty()) {
+            auto& [array, next] = open.back();
+            if (next == array->array.size()) {
+                open.pop_back();
+                continue;
             }
-            break;
+            if (next != 0) out += ',';
+            const json_value& element = array->array[next++];
+            if (element.kind != kind_t::null) at = &element;
+        }
     }
+}
+
+// A deep copy made with a work list: json_value's copy constructor recurses over the nesting
+// depth (about 100 bytes of stack a level at -O2), and an argument may nest k_json_max_depth deep.
+json_value copy_value(const json_value& from) {
+    json_value to;
+    std::vector<std::pair<const json_value*, json_value*>> todo{{&from, &to}};
+    while (!todo.empty()) {
+        const auto [source, target] = todo.back();
+        todo.pop_back();
+        target->kind = source->kind;
+        target->boolean = source->boolean;
+        target->number = source->number;
+        target->string = source->string;
+        // Each container is sized whole before its children are queued, so their addresses hold.
+        target->array.resize(source->array.size());
+        for (std::size_t i = 0; i < source->array.size(); ++i) todo.emplace_back(&source->array[i], &target->array[i]);
+        target->object.reserve(source->object.size());
+        for (const auto& member : source->object) target->object.emplace_back(member.first, json_value{});
+        for (std::size_t i = 0; i < source->object.size(); ++i) {
+            todo.emplace_back(&source->object[i].second, &target->object[i].second);
+        }
+    }
+    return to;
 }
 
 // One WTF-8 string per UTF-16 unit of s (a supplementary character gives two lone surrogates).
@@ -366,7 +401,7 @@ result create(const json_value& owner, const json_value& code, const json_value&
         given = options->find("title");
     }
     if (given != nullptr && given->kind != kind_t::null) {
-        title = *given;
+        title = copy_value(*given);
     } else if (code.kind == kind_t::string) {
         title = string_value(default_title(code.string));
     } else {
@@ -378,10 +413,11 @@ result create(const json_value& owner, const json_value& code, const json_value&
     value.kind = kind_t::object;
     if (extensions != nullptr) {
         if (extensions->kind == kind_t::object) {
-            value.object = extensions->object;
+            value.object.reserve(extensions->object.size());
+            for (const auto& [key, member] : extensions->object) value.object.emplace_back(key, copy_value(member));
         } else if (extensions->kind == kind_t::array) {
             for (std::size_t i = 0; i < extensions->array.size(); ++i) {
-                value.object.emplace_back(std::to_string(i), extensions->array[i]);
+                value.object.emplace_back(std::to_string(i), copy_value(extensions->array[i]));
             }
         } else if (extensions->kind == kind_t::string) {
             const auto units = utf16_units(extensions->string);
@@ -390,8 +426,8 @@ result create(const json_value& owner, const json_value& code, const json_value&
     }
     set_member(value, "type", string_value(type_uri(owner.string, code_text)));
     set_member(value, "title", std::move(title));
-    set_member(value, "status", status);
-    set_member(value, "detail", detail);
+    set_member(value, "status", copy_value(status));
+    set_member(value, "detail", copy_value(detail));
     const validation_result v = validate(contract::problem_details, value);
     if (!v.valid) {
         return failure(v.exception.empty() ? "invalid RFC 9457 Problem Details: " + errors_json(v.errors) : v.exception);
