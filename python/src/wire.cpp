@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -69,13 +70,30 @@ bool is_index_key(std::string_view k) {
     return v < 4294967295ull;
 }
 
-struct recursion_guard {
-    explicit recursion_guard(const char* where) {
-        if (Py_EnterRecursiveCall(where) != 0) throw py::error_already_set();
+// The open containers of a conversion, each counted against Python's recursion limit as a nested
+// call would be (so a cyclic or absurdly deep value raises RecursionError, as before), while the
+// conversion itself keeps them on a heap stack: no C stack grows with the depth, and a value
+// nested to k_json_max_depth converts in a 64 KiB thread (doc/limits.md, "Stack").
+class recursion_levels {
+public:
+    explicit recursion_levels(const char* where) : where_(where) {}
+    ~recursion_levels() {
+        for (; entered_ > 0; --entered_) Py_LeaveRecursiveCall();
     }
-    ~recursion_guard() { Py_LeaveRecursiveCall(); }
-    recursion_guard(const recursion_guard&) = delete;
-    recursion_guard& operator=(const recursion_guard&) = delete;
+    recursion_levels(const recursion_levels&) = delete;
+    recursion_levels& operator=(const recursion_levels&) = delete;
+    void enter() {
+        if (Py_EnterRecursiveCall(where_) != 0) throw py::error_already_set();
+        ++entered_;
+    }
+    void leave() {
+        Py_LeaveRecursiveCall();
+        --entered_;
+    }
+
+private:
+    const char* where_;
+    std::size_t entered_ = 0;
 };
 
 // A TypeError whose message may hold a lone surrogate (a key's), as str.
@@ -84,10 +102,8 @@ struct recursion_guard {
     throw py::error_already_set();
 }
 
-// `where` is the path to h ("value['a'][1]"), for the TypeError a non-JSON value raises; children
-// extend it in place and restore it.
-json_value from_py(py::handle h, std::string& where) {
-    PyObject* o = h.ptr();
+// A scalar as a JSON value; nullopt for a list, tuple or dict; a TypeError for anything else.
+std::optional<json_value> scalar_from_py(PyObject* o, const std::string& where) {
     json_value v;
     if (o == Py_None) return v;
     if (PyBool_Check(o)) {
@@ -115,50 +131,93 @@ json_value from_py(py::handle h, std::string& where) {
         v.string = js_string(o);
         return v;
     }
-    recursion_guard guard(" while converting a value to JSON");
-    if (PyList_Check(o) || PyTuple_Check(o)) {
-        v.kind = kind_t::array;
-        const py::sequence seq = py::reinterpret_borrow<py::sequence>(h);
-        const std::size_t n = seq.size();
-        v.array.reserve(n);
-        const std::size_t at = where.size();
-        for (std::size_t i = 0; i < n; ++i) {
-            where += "[" + std::to_string(i) + "]";
-            v.array.push_back(from_py(seq[i], where));
-            where.resize(at);
-        }
-        return v;
-    }
-    if (PyDict_Check(o)) {
-        v.kind = kind_t::object;
-        PyObject *key = nullptr, *val = nullptr;
-        Py_ssize_t pos = 0;
-        std::vector<std::pair<std::string, json_value>> index_members;
-        while (PyDict_Next(o, &pos, &key, &val)) {
-            if (!PyUnicode_Check(key)) {
-                raise_type_error(where + " has a key of type " + Py_TYPE(key)->tp_name +
-                                     "; JSON object keys must be str");
-            }
-            std::string k = js_string(key);
-            const std::size_t at = where.size();
-            where += "['" + k + "']";
-            json_value member = from_py(val, where);
-            where.resize(at);
-            (is_index_key(k) ? index_members : v.object).emplace_back(std::move(k), std::move(member));
-        }
-        if (!index_members.empty()) {
-            // Dict keys are distinct, so the order is total and std::sort is as good as a stable
-            // sort (whose temporary buffer is deprecated and warns under clang).
-            std::sort(index_members.begin(), index_members.end(), [](const auto& a, const auto& b) {
-                return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
-            });
-            std::move(v.object.begin(), v.object.end(), std::back_inserter(index_members));
-            v.object = std::move(index_members);
-        }
-        return v;
-    }
+    if (PyList_Check(o) || PyTuple_Check(o) || PyDict_Check(o)) return std::nullopt;
     raise_type_error(where + " is a " + Py_TYPE(o)->tp_name +
-                         "; a JSON value is None, bool, int, float, str, list, tuple or dict with str keys");
+                     "; a JSON value is None, bool, int, float, str, list, tuple or dict with str keys");
+}
+
+// `where` is the path to h ("value['a'][1]"), for the TypeError a non-JSON value raises; children
+// extend it in place and restore it. Depth first, in the order a recursive walk would take, with
+// the open lists and dicts on a heap stack.
+json_value from_py(py::handle h, std::string& where) {
+    struct open_container {
+        py::object object;  // the list, tuple or dict
+        json_value value;   // what it converts to so far
+        std::size_t next = 0;  // list or tuple: the next index
+        Py_ssize_t pos = 0;    // dict: PyDict_Next's position
+        std::vector<std::pair<std::string, json_value>> index_members;  // dict: the array-index keys
+        std::string key;       // dict: the key of the member being converted
+        std::size_t where_at = 0;  // where's length before the member being converted
+    };
+    if (auto v = scalar_from_py(h.ptr(), where)) return std::move(*v);
+    recursion_levels levels(" while converting a value to JSON");
+    std::vector<open_container> open;
+    const auto open_one = [&open, &levels](py::handle c) {
+        levels.enter();
+        open_container f;
+        f.object = py::reinterpret_borrow<py::object>(c);
+        f.value.kind = PyDict_Check(c.ptr()) ? kind_t::object : kind_t::array;
+        open.push_back(std::move(f));
+    };
+    open_one(h);
+    for (;;) {
+        open_container& f = open.back();
+        PyObject* o = f.object.ptr();
+        py::object child;
+        if (f.value.kind == kind_t::array) {
+            const py::sequence seq = py::reinterpret_borrow<py::sequence>(o);
+            if (f.next == 0) f.value.array.reserve(seq.size());
+            if (f.next < seq.size()) {
+                f.where_at = where.size();
+                where += "[" + std::to_string(f.next) + "]";
+                child = seq[f.next++];
+            }
+        } else {
+            PyObject *key = nullptr, *val = nullptr;
+            if (PyDict_Next(o, &f.pos, &key, &val)) {
+                if (!PyUnicode_Check(key)) {
+                    raise_type_error(where + " has a key of type " + Py_TYPE(key)->tp_name +
+                                     "; JSON object keys must be str");
+                }
+                f.key = js_string(key);
+                f.where_at = where.size();
+                where += "['" + f.key + "']";
+                child = py::reinterpret_borrow<py::object>(val);
+            }
+        }
+        std::optional<json_value> done;
+        if (child) {
+            done = scalar_from_py(child.ptr(), where);
+            if (!done) {
+                open_one(child);
+                continue;
+            }
+        } else {
+            // The container is complete: order a dict's members as JavaScript does, then hand it
+            // to its parent.
+            if (!f.index_members.empty()) {
+                // Dict keys are distinct, so the order is total and std::sort is as good as a
+                // stable sort (whose temporary buffer is deprecated and warns under clang).
+                std::sort(f.index_members.begin(), f.index_members.end(), [](const auto& a, const auto& b) {
+                    return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
+                });
+                std::move(f.value.object.begin(), f.value.object.end(), std::back_inserter(f.index_members));
+                f.value.object = std::move(f.index_members);
+            }
+            done = std::move(f.value);
+            open.pop_back();
+            levels.leave();
+            if (open.empty()) return std::move(*done);
+        }
+        open_container& parent = open.back();
+        where.resize(parent.where_at);
+        if (parent.value.kind == kind_t::array) {
+            parent.value.array.push_back(std::move(*done));
+        } else {
+            (is_index_key(parent.key) ? parent.index_members : parent.value.object)
+                .emplace_back(std::move(parent.key), std::move(*done));
+        }
+    }
 }
 
 json_value json_arg(py::handle value) {
@@ -167,8 +226,9 @@ json_value json_arg(py::handle value) {
 }
 
 // A number as Python holds it: an int when it is an integer within 2**53 (JavaScript's safe
-// range, where every integer is exact), else a float.
-py::object to_py(const json_value& v) {
+// range, where every integer is exact), else a float. A list or dict comes back empty, for
+// to_py to fill.
+py::object scalar_to_py(const json_value& v) {
     switch (v.kind) {
         case kind_t::null: return py::none();
         case kind_t::boolean: return py::bool_(v.boolean);
@@ -178,20 +238,48 @@ py::object to_py(const json_value& v) {
             }
             return py::float_(v.number);
         case kind_t::string: return to_str(v.string);
-        case kind_t::array: {
-            recursion_guard guard(" while converting JSON to Python");
-            py::list l(v.array.size());
-            for (std::size_t i = 0; i < v.array.size(); ++i) l[i] = to_py(v.array[i]);
-            return l;
-        }
-        case kind_t::object: {
-            recursion_guard guard(" while converting JSON to Python");
-            py::dict d;
-            for (const auto& [k, m] : v.object) d[to_str(k)] = to_py(m);
-            return d;
-        }
+        case kind_t::array: return py::list(v.array.size());
+        case kind_t::object: return py::dict();
     }
     return py::none();
+}
+
+// The value as Python objects, the open lists and dicts on a heap stack.
+py::object to_py(const json_value& v) {
+    struct open_container {
+        const json_value* value;
+        py::object object;
+        std::size_t next = 0;
+    };
+    const auto is_container = [](const json_value& x) { return x.kind == kind_t::array || x.kind == kind_t::object; };
+    py::object root = scalar_to_py(v);
+    if (!is_container(v)) return root;
+    recursion_levels levels(" while converting JSON to Python");
+    levels.enter();
+    std::vector<open_container> open{{&v, root}};
+    while (!open.empty()) {
+        open_container& f = open.back();
+        const json_value& x = *f.value;
+        const std::size_t n = x.kind == kind_t::array ? x.array.size() : x.object.size();
+        if (f.next == n) {
+            open.pop_back();
+            levels.leave();
+            continue;
+        }
+        const std::size_t i = f.next++;
+        const json_value& child = x.kind == kind_t::array ? x.array[i] : x.object[i].second;
+        py::object c = scalar_to_py(child);
+        if (x.kind == kind_t::array) {
+            py::reinterpret_borrow<py::list>(f.object)[i] = c;
+        } else {
+            py::reinterpret_borrow<py::dict>(f.object)[to_str(x.object[i].first)] = c;
+        }
+        if (is_container(child)) {
+            levels.enter();
+            open.push_back({&child, std::move(c)});
+        }
+    }
+    return root;
 }
 
 wire::contract contract_arg(const std::string& name) {

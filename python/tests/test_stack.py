@@ -157,3 +157,48 @@ def test_parse_stream_fmt_score(tier, text):
         return r.to_json(), s.on_rail(text)
 
     same_on_small_stack(scored)
+
+
+def nested_list(depth):
+    v = []
+    for _ in range(depth - 1):
+        v = [v]
+    return v
+
+
+LIMIT = 512  # k_json_max_depth: the wire contracts refuse a value nested deeper
+
+
+@pytest.mark.parametrize("depth", [LIMIT - 1, LIMIT, LIMIT + 1])
+def test_wire(depth):
+    """The wire contracts on values as deep as they accept and one past: validating Python
+    values and JSON text, reading JSON into Python and Problems.create, whose conversions walk
+    the value on a heap stack."""
+    wire = pytest.importorskip("plurnk.wire", reason="the wire library was not built")
+    deep = nested_list(depth)
+    text = "[" * depth + "]" * depth
+    for contract in ("SendBody", "PlurnkStatement", "ProblemDetails"):
+        same_on_small_stack(lambda: wire.validate(contract, deep))
+        same_on_small_stack(lambda: wire.validate(contract, {"raw": "x", "json": deep}))
+        same_on_small_stack(lambda: wire.validate_json(contract, text))
+    assert same_on_small_stack(lambda: wire.parse_json(text)) == deep
+
+    def created():
+        try:
+            return wire.Problems.create_args("o", "c", 400, "d", {"x": nested_list(depth - 1)})
+        except wire.ProblemError as e:
+            return str(e)
+
+    same_on_small_stack(created)
+
+
+def test_wire_past_the_recursion_limit():
+    """Deeper than Python's recursion limit, a conversion raises RecursionError (as a nested call
+    would), in a small thread too."""
+    wire = pytest.importorskip("plurnk.wire", reason="the wire library was not built")
+    deep = nested_list(100000)
+    text = "[" * 100000 + "]" * 100000
+    with pytest.raises(RecursionError):
+        on_small_stack(lambda: wire.validate("SendBody", deep))
+    with pytest.raises(RecursionError):
+        on_small_stack(lambda: wire.parse_json(text))
