@@ -26,6 +26,7 @@
 //                   stack itself)
 //   --only=SURFACE  run one surface (parse, stream, fmt, score, rail, gbnf, regex, xpath,
 //                   jsonpath, url, path, json, wire)
+//   --skip=SURFACE  run every surface but this one
 //   --every=N       take every Nth vector of the files (default 1)
 #include <signal.h>
 #include <unistd.h>
@@ -587,7 +588,7 @@ int main(int argc, char** argv) {
     std::size_t stack_bytes = 64 * 1024;
     std::size_t budget = 0;
     std::size_t every = 1;
-    std::string only;
+    std::string only, skip;
     std::vector<std::string> vector_files;
 #ifdef PLURNK_STACK_WIRE
     std::vector<std::pair<wire::contract, std::string>> wire_instances;
@@ -606,6 +607,8 @@ int main(int argc, char** argv) {
             every = std::max<std::size_t>(1, std::stoul(std::string(a.substr(8))));
         } else if (a.starts_with("--only=")) {
             only = a.substr(7);
+        } else if (a.starts_with("--skip=")) {
+            skip = a.substr(7);
         } else {
             vector_files.emplace_back(a);
         }
@@ -666,7 +669,7 @@ int main(int argc, char** argv) {
     std::map<std::string, deepest_run> by_surface;
     std::size_t failures = 0, room = 0, ran = 0;
     for (const stack_case& c : list.cases) {
-        if (!only.empty() && c.surface != only) continue;
+        if ((!only.empty() && c.surface != only) || c.surface == skip) continue;
         const std::string label = c.surface + ": " + c.name;
         const auto t0 = std::chrono::steady_clock::now();
         const std::string want = c.run();  // on the main thread's stack
