@@ -288,3 +288,114 @@ TEST_CASE("canonical_json's one-pass writer and its value path agree", "[json_re
     CHECK(canon("{\"b\":1,\"2\":2,\"a\":3,\"0\":4}") == "{\"0\":4,\"2\":2,\"b\":1,\"a\":3}");
     CHECK(canon("[{\"a\":1,\"b\":2,\"a\":3}]") == "[{\"a\":3,\"b\":2}]");
 }
+
+// json_document: the compact form parse_json is read through. It must hold the same value (the
+// same text written back, the same members in the same order) and take few bytes per byte.
+TEST_CASE("json_document holds what parse_json holds", "[json_reader][json_document]") {
+    const std::string cases[] = {
+        "null", "true", "-0", "1e400", "4503599627370497", "-9007199254740991", "9007199254740993", "0.1",
+        "\"a\\u0000\\ud800b\"", "[]", "{}", "[[],{},[[]]]", "{\"b\":1,\"2\":2,\"a\":3,\"0\":4}",
+        "{\"a\":1,\"b\":2,\"a\":3}", "{\"x\":{\"10\":1,\"9\":2,\"x\":{\"1\":[1,{\"0\":0,\"0\":1}]}}}",
+        std::string(300, 'x'),  // not JSON
+        "\"" + std::string(200, 'y') + "\"",  // a string past one length byte
+    };
+    for (const std::string& raw : cases) {
+        INFO(raw.substr(0, 80));
+        const auto value = parse_json(raw);
+        const auto doc = json_document::parse(raw);
+        REQUIRE(value.has_value() == doc.has_value());
+        if (!doc) continue;
+        CHECK(stringify_json(doc->root()) == stringify_json(*value));
+        CHECK(stringify_json(to_json_value(doc->root())) == stringify_json(*value));
+        CHECK(stringify_json(json_document(*value).root()) == stringify_json(*value));
+    }
+}
+
+TEST_CASE("json_ref reads kinds, members in JavaScript's order, and lookups", "[json_reader][json_document]") {
+    const auto doc = json_document::parse(R"({"b":[1,2.5,"s",true,null],"3":{},"a":{"k":1,"k":2},"1":-0})");
+    REQUIRE(doc);
+    const json_ref root = doc->root();
+    CHECK(root.kind() == json_value::kind_t::object);
+    CHECK(root.size() == 4);
+    std::string keys;
+    for (const auto& [key, value] : root) keys += std::string(key) + ",";
+    CHECK(keys == "1,3,b,a,");
+    const json_ref b = root.find("b");
+    REQUIRE(b);
+    CHECK(b.kind() == json_value::kind_t::array);
+    CHECK(b.size() == 5);
+    std::vector<json_value::kind_t> kinds;
+    for (const auto& m : b) {
+        CHECK(m.key.data() == nullptr);
+        kinds.push_back(m.value.kind());
+    }
+    CHECK(kinds == std::vector<json_value::kind_t>{json_value::kind_t::number, json_value::kind_t::number,
+                                                    json_value::kind_t::string, json_value::kind_t::boolean,
+                                                    json_value::kind_t::null});
+    auto it = b.begin();
+    CHECK((*it).value.number() == 1);
+    ++it;
+    CHECK((*it).value.number() == 2.5);
+    ++it;
+    CHECK((*it).value.string() == "s");
+    ++it;
+    CHECK((*it).value.boolean());
+    CHECK(root.find("a").size() == 1);
+    CHECK(root.find("a").find("k").number() == 2);
+    CHECK(std::signbit(root.find("1").number()));
+    CHECK(root.find("3").empty());
+    CHECK_FALSE(root.find("zz"));
+    CHECK_FALSE(b.find("0"));  // not an object
+    CHECK(json_ref().kind() == json_value::kind_t::null);
+}
+
+TEST_CASE("json_document from a json_value keeps numbers and takes JavaScript's member order", "[json_reader][json_document]") {
+    json_value v;
+    v.kind = json_value::kind_t::object;
+    json_value inf;
+    inf.kind = json_value::kind_t::number;
+    inf.number = HUGE_VAL;
+    v.object.emplace_back("z", inf);
+    v.object.emplace_back("7", json_value{});
+    v.object.emplace_back("z", json_value{});
+    const json_document doc(v);
+    std::string keys;
+    for (const auto& [key, value] : doc.root()) keys += std::string(key) + ",";
+    CHECK(keys == "7,z,");
+    CHECK(doc.root().find("z").kind() == json_value::kind_t::null);
+    v.object.resize(1);
+    CHECK(std::isinf(json_document(v).root().find("z").number()));
+}
+
+TEST_CASE("json_document nests deeper than any call stack and stays small", "[json_reader][json_document]") {
+    constexpr std::size_t depth = 1'000'000;
+    std::string deep;
+    for (std::size_t i = 0; i < depth; ++i) deep += i % 2 ? "{\"1\":0,\"0\":" : "[";
+    deep += '7';
+    for (std::size_t i = depth; i-- > 0;) deep += i % 2 ? "}" : "]";
+    const auto doc = json_document::parse(deep);
+    REQUIRE(doc);
+    std::string want;
+    for (std::size_t i = 0; i < depth; ++i) want += i % 2 ? "{\"0\":" : "[";
+    want += '7';
+    for (std::size_t i = depth; i-- > 0;) want += i % 2 ? ",\"1\":0}" : "]";
+    CHECK(stringify_json(doc->root()) == want);
+
+    // A word per value and key, plus the order of a reordered object: at most 5 bytes per byte
+    // of text (parse_json's json_value takes 48 to 100 for these shapes).
+    std::string ones = "[", empties = "[", members = "{", strings = "[";
+    for (int i = 0; i < 100'000; ++i) {
+        ones += i ? ",1" : "1";
+        empties += i ? ",[]" : "[]";
+        members += (i ? ",\"" : "\"") + std::to_string(i % 1000) + "\":0";
+        strings += i ? ",\"\"" : "\"\"";
+    }
+    for (std::string* s : {&ones, &empties, &strings}) *s += ']';
+    members += '}';
+    for (const std::string* s : {&ones, &empties, &members, &strings, &deep}) {
+        const auto d = json_document::parse(*s);
+        REQUIRE(d);
+        INFO(s->substr(0, 40) << ": " << d->memory() << " bytes for " << s->size());
+        CHECK(d->memory() <= 5 * s->size());
+    }
+}

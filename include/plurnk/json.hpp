@@ -91,4 +91,108 @@ void append_json_value(std::string& out, const json_value& value);
 // JSON.stringify(JSON.parse(raw)) or nullopt when raw is not JSON: the SEND body "json" field.
 [[nodiscard]] std::optional<std::string> canonical_json(std::string_view raw);
 
+class json_document;
+struct json_member;
+
+// A value inside a json_document: a view (two words) valid while its document lives, with the
+// same semantics as the json_value parse_json would build (objects in JavaScript property
+// order, a repeated key merged into its first place with its last value). A default-constructed
+// json_ref is "absent" (false), as find() returns for a missing member.
+class json_ref {
+public:
+    using kind_t = json_value::kind_t;
+
+    json_ref() = default;
+    explicit operator bool() const noexcept { return doc_ != nullptr; }
+
+    [[nodiscard]] kind_t kind() const noexcept;
+    [[nodiscard]] bool boolean() const noexcept;          // false unless kind() is boolean
+    [[nodiscard]] double number() const noexcept;         // 0 unless kind() is number
+    [[nodiscard]] std::string_view string() const noexcept;  // empty unless kind() is string
+    [[nodiscard]] bool is_container() const noexcept {
+        return kind() == kind_t::array || kind() == kind_t::object;
+    }
+    [[nodiscard]] bool empty() const noexcept;  // no element or member (true for a scalar)
+    // Elements or members, counted (linear in their number); 0 for a scalar.
+    [[nodiscard]] std::size_t size() const noexcept;
+    // The member `key` of an object (a linear scan), or an absent ref.
+    [[nodiscard]] json_ref find(std::string_view key) const noexcept;
+
+    using member = json_member;
+    // Iterates the elements of an array or the members of an object in order (nothing for a
+    // scalar). Each step is constant time.
+    class iterator {
+    public:
+        using value_type = member;
+        using difference_type = std::ptrdiff_t;
+        member operator*() const noexcept;
+        iterator& operator++() noexcept;
+        bool operator==(const iterator& o) const noexcept { return at_ == o.at_ && slot_ == o.slot_; }
+
+    private:
+        friend class json_ref;
+        const json_document* doc_ = nullptr;
+        std::uint32_t at_ = 0;    // the member's key (objects) or the element, in written order
+        std::uint32_t slot_ = 0;  // for a reordered object: the member's place in its order list
+        bool object_ = false;
+        bool ordered_ = false;
+    };
+    [[nodiscard]] iterator begin() const noexcept;
+    [[nodiscard]] iterator end() const noexcept;
+
+    [[nodiscard]] const json_document* document() const noexcept { return doc_; }
+    [[nodiscard]] std::uint32_t index() const noexcept { return at_; }
+
+private:
+    friend class json_document;
+    friend struct json_document_access;
+    json_ref(const json_document* doc, std::uint32_t at) noexcept : doc_(doc), at_(at) {}
+    const json_document* doc_ = nullptr;
+    std::uint32_t at_ = 0;
+};
+
+// An element of an array (key a null view) or a member of an object, as json_ref iterates them.
+struct json_member {
+    std::string_view key;
+    json_ref value;
+};
+
+// A parsed JSON text held compactly and read-only: one 8-byte word per value and per member key
+// (most numbers inline), decoded strings in one buffer, other numbers in another, and for each
+// object JavaScript reorders or merges, its members' order. Reading and writing are iterative and
+// linear in the text. A json_value takes 96 bytes per value and a heap block per container; this
+// takes at most 5 bytes per byte of text, whatever the text (doc/limits.md). Use it for large or
+// untrusted values, and to read a few fields of a large one.
+class json_document {
+public:
+    json_document();  // holds null
+    // The value `v` (members kept in their order except that an object is given JavaScript's
+    // property order and merges a repeated key, as JSON.parse(JSON.stringify(v)) would; numbers
+    // are kept as they are, infinities and NaN included).
+    explicit json_document(const json_value& v);
+
+    // JSON.parse semantics, as parse_json; nullopt on any syntax error, or on a text of more
+    // than 2^32 - 2 values and keys (over 8 GiB of text).
+    [[nodiscard]] static std::optional<json_document> parse(std::string_view text);
+
+    [[nodiscard]] json_ref root() const noexcept { return {this, 0}; }
+    // Bytes of its buffers in use. A parsed document reserves room for the largest it could be
+    // (a word per two bytes of text) but touches only what it uses, which is what this counts.
+    [[nodiscard]] std::size_t memory() const noexcept;
+
+private:
+    friend class json_ref;
+    friend struct json_document_access;
+    std::vector<std::uint64_t> tape_;   // one word per value and key, in text order
+    std::vector<double> numbers_;       // numbers that are not small integers
+    std::string strings_;               // strings and keys: a varint length, then the bytes
+    std::vector<std::uint32_t> orders_;  // reordered objects: end, count, then each value's word
+};
+
+// JSON.stringify of a document's value, as stringify_json of the equivalent json_value.
+void append_json_value(std::string& out, json_ref value);
+[[nodiscard]] std::string stringify_json(json_ref value);
+// The json_value of a document's value (built iteratively; copying it back recurses).
+[[nodiscard]] json_value to_json_value(json_ref value);
+
 }  // namespace plurnk

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Reads JSON text into json_value with the semantics of JavaScript's JSON.parse, and writes a
-// value back as JSON.stringify does, so canonical_json(raw) equals
-// JSON.stringify(JSON.parse(raw)). The grammar is RFC 8259 as V8 accepts it (whitespace is only
+// Reads JSON text into a json_document (json_tape.hpp; parse_json converts it into a json_value)
+// with the semantics of JavaScript's JSON.parse, and writes a value back as JSON.stringify does,
+// so canonical_json(raw) equals JSON.stringify(JSON.parse(raw)). The grammar is RFC 8259 as V8 accepts it (whitespace is only
 // space, tab, LF and CR; no trailing commas, leading zeros, NaN or Infinity; no raw control
 // characters in strings). Both directions are iterative over an explicit stack, so nesting depth
 // is not limited and hostile input cannot exhaust the call stack; every scan is bounded by the
@@ -12,8 +12,8 @@
 // it; each input byte that is not valid UTF-8 is read as U+FFFD. Object members are stored in
 // JavaScript property order: array-index keys ("0".."4294967294", canonical form) first in
 // ascending numeric order, then the others in insertion order; a repeated key keeps its first
-// place and takes the last value. Large objects find repeated keys through a small hash index so
-// that reading stays linear.
+// place and takes the last value (json_document.cpp puts them so when the object closes, in time
+// linear in its members).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -32,6 +32,7 @@
 #include "plurnk/json.hpp"
 #include "base/ascii.hpp"
 #include "base/utf8.hpp"
+#include "json_tape.hpp"
 
 namespace plurnk {
 
@@ -50,150 +51,69 @@ using detail::utf8_sequence_length;  // lib/utf8.hpp: the library's one UTF-8 va
 // lib/utf8.hpp: a code point in UTF-8, a surrogate in the generalized 3-byte form.
 using detail::append_utf8;
 
-// Whether key is an array index in canonical form: "0".."4294967294", no leading zero.
-bool is_array_index(std::string_view key) noexcept {
-    if (key.empty() || key.size() > 10) return false;
-    if (key[0] == '0') return key.size() == 1;
-    std::uint64_t v = 0;
-    for (char c : key) {
-        if (!is_digit(static_cast<unsigned char>(c))) return false;
-        v = v * 10 + static_cast<std::uint64_t>(c - '0');
-    }
-    return v <= 4294967294u;
-}
+using tape::array_index;
+using tape::k_not_index;
 
-using member_list = std::vector<std::pair<std::string, json_value>>;
+bool is_array_index(std::string_view key) noexcept { return array_index(key) != k_not_index; }
 
-// Puts members in JavaScript property order: array-index keys ascending, then the rest in
-// insertion order. Keys are unique here, and canonical index strings compare numerically by
-// (length, text).
-void order_members(member_list& members) {
-    const auto is_index = [](const auto& m) { return is_array_index(m.first); };
-    if (std::none_of(members.begin(), members.end(), is_index)) return;
-    // Index keys first (sorted numerically), the others after them in their order. Not
-    // std::stable_partition: its temporary buffer is deprecated and warns under clang.
-    member_list indexed, named;
-    for (auto& m : members) (is_index(m) ? indexed : named).push_back(std::move(m));
-    std::sort(indexed.begin(), indexed.end(), [](const auto& a, const auto& b) {
-        return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
-    });
-    members.clear();
-    for (auto& m : indexed) members.push_back(std::move(m));
-    for (auto& m : named) members.push_back(std::move(m));
-}
-
-// Gathers an object's members from its parsed (key, value) pairs: a repeated key keeps its first
-// place and takes the last value. Small objects compare keys linearly; larger ones use an
-// open-addressing hash index of member positions, reused from object to object.
-class member_collector {
-public:
-    void collect(std::string* keys, json_value* values, std::size_t n, member_list& members) {
-        members.reserve(n);
-        if (n <= k_linear_limit) {
-            for (std::size_t k = 0; k < n; ++k) add_linear(keys[k], values[k], members);
-            return;
-        }
-        std::size_t size = 16;
-        while (size < n * 2) size *= 2;
-        slots_.assign(size, 0);
-        const std::size_t mask = size - 1;
-        for (std::size_t k = 0; k < n; ++k) {
-            std::size_t i = std::hash<std::string_view>{}(keys[k]) & mask;
-            for (;; i = (i + 1) & mask) {
-                if (slots_[i] == 0) {
-                    members.emplace_back(std::move(keys[k]), std::move(values[k]));
-                    slots_[i] = members.size();
-                    break;
-                }
-                auto& m = members[slots_[i] - 1];
-                if (m.first == keys[k]) {
-                    m.second = std::move(values[k]);
-                    break;
-                }
-            }
-        }
-        if (members.size() < n / 2) members.shrink_to_fit();  // many repeats: drop the slack
-    }
-
-private:
-    static constexpr std::size_t k_linear_limit = 8;
-
-    static void add_linear(std::string& key, json_value& value, member_list& members) {
-        for (auto& m : members) {
-            if (m.first == key) {
-                m.second = std::move(value);
-                return;
-            }
-        }
-        members.emplace_back(std::move(key), std::move(value));
-    }
-
-    std::vector<std::size_t> slots_;  // 0 = empty, else member position + 1
-};
-
-// The reader: one pass over text_ with pos_. Open containers are an explicit stack; the elements
-// (and, for objects, keys) parsed so far for all open containers wait on two shared stacks and
-// move into an exactly sized vector when their container closes.
+// The reader: one pass over text_ with pos_.
 class reader {
 public:
     explicit reader(std::string_view text) noexcept : text_(text) {}
 
     // text -> ws value ws, then end of input.
     // value -> object | array | string | number | true | false | null
-    std::optional<json_value> parse_text() {
+    // Fills `doc` (json_tape.hpp); the open containers are linked through their own words.
+    bool parse_document(json_document& doc) {
+        tape_builder b(doc);
+        b.reserve_for_text(text_.size());
         for (;;) {
             // Here a value must start: the root, or the next element of the innermost container.
             skip_ws();
-            if (pos_ >= text_.size()) return std::nullopt;
-            json_value& v = open_.empty() ? root_ : values_.emplace_back();
+            if (pos_ >= text_.size()) return false;
             const auto c = static_cast<unsigned char>(text_[pos_]);
             if (c == '[' || c == '{') {
                 // array -> '[' ws (value (',' value)*)? ']'
                 // object -> '{' ws (member (',' member)*)? '}'    member -> ws string ws ':' value
                 ++pos_;
                 const bool is_object = c == '{';
-                v.kind = is_object ? json_value::kind_t::object : json_value::kind_t::array;
+                if (!b.open(is_object)) return false;
                 skip_ws();
                 if (!accept(is_object ? '}' : ']')) {
-                    open_.push_back({values_.size(), is_object});
-                    if (is_object && !parse_member_key()) return std::nullopt;
+                    if (is_object && !parse_member_key(b)) return false;
                     continue;
                 }
-            } else if (!parse_scalar(v)) {
-                return std::nullopt;
+                b.close();
+            } else if (!parse_scalar(b)) {
+                return false;
             }
             // Here a value is complete: read what follows it, closing containers as they end.
             for (;;) {
-                if (open_.empty()) {
-                    skip_ws();
-                    if (pos_ != text_.size()) return std::nullopt;
-                    return std::move(root_);
-                }
-                const open_container top = open_.back();
                 skip_ws();
-                if (pos_ >= text_.size()) return std::nullopt;
+                if (!b.is_open()) return pos_ == text_.size();
+                if (pos_ >= text_.size()) return false;
+                const bool in_object = b.in_object();
                 const char d = text_[pos_++];
                 if (d == ',') {
-                    if (top.is_object) {
+                    if (in_object) {
                         skip_ws();
-                        if (!parse_member_key()) return std::nullopt;
+                        if (!parse_member_key(b)) return false;
                     }
                     break;  // on to the next element's value
                 }
-                if (d != (top.is_object ? '}' : ']')) return std::nullopt;
-                close(top);
+                if (d != (in_object ? '}' : ']')) return false;
+                b.close();
             }
         }
     }
-
     // JSON.stringify(JSON.parse(text)) written straight to `out`, without building values: the
-    // same grammar and scalar readers as parse_text(), with the containers kept as a stack of
+    // same grammar and scalar readers as parse_document(), with the containers kept as a stack of
     // brackets. An object with array-index keys is written as it comes, then its members are put
     // in JavaScript's order when it closes (index keys ascending, then the rest as they came).
     // It gives up (returns false, `out` to be discarded) on invalid text and on what a single pass
     // does not merge: a repeated key, or more than k_direct_members members (whose repeats this
-    // pass does not look for). canonical_json() then takes the parse_text() path, but only for
-    // such an object (gave_up()): text this pass found invalid, parse_text() would too.
+    // pass does not look for). canonical_json() then takes the document path, but only for
+    // such an object (gave_up()): text this pass found invalid, parse_document() would too.
     bool write_direct(std::string& out) {
         direct_buffers& b = buffers();
         b.open.clear();
@@ -371,28 +291,6 @@ private:
         out.replace(begin, out.size() - begin, ordered);
     }
 
-    struct open_container {
-        std::size_t first;  // its first element in values_ (its container value sits just below)
-        bool is_object;
-    };
-
-    // Moves the elements of the innermost container into it and pops it.
-    void close(const open_container& top) {
-        const std::size_t n = values_.size() - top.first;
-        json_value& container = open_.size() == 1 ? root_ : values_[top.first - 1];
-        if (top.is_object) {
-            std::string* keys = keys_.data() + (keys_.size() - n);
-            collector_.collect(keys, values_.data() + top.first, n, container.object);
-            order_members(container.object);
-            keys_.resize(keys_.size() - n);
-        } else {
-            container.array.reserve(n);
-            for (std::size_t k = top.first; k < values_.size(); ++k) container.array.push_back(std::move(values_[k]));
-        }
-        values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(top.first), values_.end());
-        open_.pop_back();
-    }
-
     void skip_ws() noexcept {
         while (pos_ < text_.size() && ascii::is_whitespace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     }
@@ -404,34 +302,32 @@ private:
         return false;
     }
 
-    // member-key -> string ws ':' (pos_ at the string's opening quote), pushed on keys_.
-    bool parse_member_key() {
-        if (!parse_string(keys_.emplace_back())) return false;
+    // string (pos_ at its opening quote), as a string value or key of the document.
+    bool parse_tape_string(tape_builder& b) {
+        std::string* s = b.begin_string();
+        if (s == nullptr || !parse_string(*s)) return false;
+        b.end_string();
+        return true;
+    }
+
+    // member-key -> string ws ':' (pos_ at the string's opening quote).
+    bool parse_member_key(tape_builder& b) {
+        if (!parse_tape_string(b)) return false;
         skip_ws();
         return accept(':');
     }
 
-    // scalar -> string | number | true | false | null, into v.
-    bool parse_scalar(json_value& v) {
-        const char c = text_[pos_];
-        switch (c) {
-            case '"':
-                v.kind = json_value::kind_t::string;
-                return parse_string(v.string);
-            case 't':
-                v.kind = json_value::kind_t::boolean;
-                v.boolean = true;
-                return parse_word("true");
-            case 'f':
-                v.kind = json_value::kind_t::boolean;
-                v.boolean = false;
-                return parse_word("false");
-            case 'n':
-                v.kind = json_value::kind_t::null;
-                return parse_word("null");
-            default:
-                v.kind = json_value::kind_t::number;
-                return parse_number(v.number);
+    // scalar -> string | number | true | false | null
+    bool parse_scalar(tape_builder& b) {
+        switch (text_[pos_]) {
+            case '"': return parse_tape_string(b);
+            case 't': return parse_word("true") && b.boolean(true);
+            case 'f': return parse_word("false") && b.boolean(false);
+            case 'n': return parse_word("null") && b.null();
+            default: {
+                double x = 0;
+                return parse_number(x) && b.number(x);
+            }
         }
     }
 
@@ -522,9 +418,8 @@ private:
         return lead + e > 0;
     }
 
-    // string -> '"' char* '"' (pos_ at the opening quote), decoded into out (cleared first).
+    // string -> '"' char* '"' (pos_ at the opening quote), decoded and appended to out.
     bool parse_string(std::string& out) {
-        out.clear();
         const std::size_t n = text_.size();
         if (pos_ >= n || text_[pos_] != '"') return false;
         ++pos_;
@@ -630,12 +525,8 @@ private:
     std::string_view text_;
     std::size_t pos_ = 0;
     bool gave_up_ = false;
+    std::vector<std::string> keys_;       // write_direct(): the keys of the open objects
     std::vector<direct_member> members_;  // write_direct(): the members of the open objects
-    json_value root_;
-    std::vector<open_container> open_;
-    std::vector<json_value> values_;
-    std::vector<std::string> keys_;
-    member_collector collector_;
 };
 
 // Position of the next generalized-UTF-8 surrogate (ED A0..BF 80..BF) in s from `from`, or npos.
@@ -742,7 +633,17 @@ const json_value* json_value::find(std::string_view key) const noexcept {
     return nullptr;
 }
 
-std::optional<json_value> parse_json(std::string_view text) { return reader(text).parse_text(); }
+std::optional<json_document> json_document::parse(std::string_view text) {
+    std::optional<json_document> doc(std::in_place);
+    if (!reader(text).parse_document(*doc)) return std::nullopt;
+    return doc;
+}
+
+std::optional<json_value> parse_json(std::string_view text) {
+    const auto doc = json_document::parse(text);
+    if (!doc) return std::nullopt;
+    return to_json_value(doc->root());
+}
 
 void append_json_value(std::string& out, const json_value& value) {
     struct open_container {
@@ -787,15 +688,14 @@ std::optional<std::string> canonical_json(std::string_view raw) {
         out.reserve(raw.size());
         reader direct(raw);
         if (direct.write_direct(out)) return out;
-        // Invalid text: parse_text() would stop at the same byte, after building a value per
-        // container up to it (a heap node per level of `[[[…`).
+        // Invalid text: parse_document() would stop at the same byte.
         if (!direct.gave_up()) return std::nullopt;
     }
-    auto value = parse_json(raw);
-    if (!value) return std::nullopt;
+    const auto doc = json_document::parse(raw);
+    if (!doc) return std::nullopt;
     std::string out;
     out.reserve(raw.size());
-    append_json_value(out, *value);
+    append_json_value(out, doc->root());
     return out;
 }
 
