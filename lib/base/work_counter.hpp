@@ -29,6 +29,9 @@ struct work_counts {
     std::uint64_t fast_statements = 0;
     // The scorer (lib/score/score.cpp): turn bytes looked at to find and cut examples' excerpts.
     std::uint64_t score_bytes = 0;
+    // JSON (canonical_json, json_document): bytes read, written, copied or moved, and members
+    // visited to put objects in order. Not in total(): the surfaces' own tests read it.
+    std::uint64_t json_bytes = 0;
 
     [[nodiscard]] std::uint64_t total() const noexcept {
         return bytes_examined + tokens + token_looks + position_bytes + items_copied + score_bytes;
@@ -58,6 +61,9 @@ inline void count_position_bytes(std::uint64_t n) noexcept {
 }
 inline void count_items_copied(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().items_copied += n;
+}
+inline void count_json_bytes(std::uint64_t n) noexcept {
+    if constexpr (k_work_counter) work().json_bytes += n;
 }
 inline void count_cycles_replayed(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().cycles_replayed += n;

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "json_tape.hpp"
+#include "base/work_counter.hpp"
 
 namespace plurnk {
 
@@ -140,6 +141,7 @@ void tape_builder::order_members(std::uint32_t object, std::uint32_t end) {
             }
         }
     }
+    detail::count_json_bytes(members);
     if (!reorder && !repeats) return;
 
     // The members' values in the order they first came, a repeated key's entry taking its last
@@ -177,6 +179,7 @@ void tape_builder::order_members(std::uint32_t object, std::uint32_t end) {
     }
     if (slots_.capacity() > 4096) std::vector<std::uint32_t>().swap(slots_);
     const std::size_t count = orders.size() - first;
+    detail::count_json_bytes(members + count);
     orders[base + 1] = static_cast<std::uint32_t>(count);
     if (reorder) {
         // Index keys (distinct now) sorted by value first; the others keep their order after

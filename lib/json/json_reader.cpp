@@ -33,6 +33,7 @@
 #include "base/ascii.hpp"
 #include "base/utf8.hpp"
 #include "json_tape.hpp"
+#include "base/work_counter.hpp"
 
 namespace plurnk {
 
@@ -289,6 +290,7 @@ private:
             ordered.append(out, m[order[k]].at, end_of(order[k]) - m[order[k]].at);
         }
         out.replace(begin, out.size() - begin, ordered);
+        detail::count_json_bytes(2 * ordered.size());
     }
 
     void skip_ws() noexcept {
@@ -635,6 +637,7 @@ const json_value* json_value::find(std::string_view key) const noexcept {
 
 std::optional<json_document> json_document::parse(std::string_view text) {
     std::optional<json_document> doc(std::in_place);
+    detail::count_json_bytes(text.size());
     if (!reader(text).parse_document(*doc)) return std::nullopt;
     return doc;
 }
@@ -687,7 +690,9 @@ std::optional<std::string> canonical_json(std::string_view raw) {
         std::string out;
         out.reserve(raw.size());
         reader direct(raw);
-        if (direct.write_direct(out)) return out;
+        const bool written = direct.write_direct(out);
+        detail::count_json_bytes(raw.size() + out.size());
+        if (written) return out;
         // Invalid text: parse_document() would stop at the same byte.
         if (!direct.gave_up()) return std::nullopt;
     }
@@ -696,6 +701,7 @@ std::optional<std::string> canonical_json(std::string_view raw) {
     std::string out;
     out.reserve(raw.size());
     append_json_value(out, doc->root());
+    detail::count_json_bytes(out.size());
     return out;
 }
 
