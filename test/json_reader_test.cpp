@@ -380,6 +380,7 @@ TEST_CASE("json_document nests deeper than any call stack and stays small", "[js
     want += '7';
     for (std::size_t i = depth; i-- > 0;) want += i % 2 ? ",\"1\":0}" : "]";
     CHECK(stringify_json(doc->root()) == want);
+    CHECK(canon(deep) == want);
 
     // A word per value and key, plus the order of a reordered object: at most 5 bytes per byte
     // of text (parse_json's json_value takes 48 to 100 for these shapes).

@@ -15,7 +15,6 @@
 // place and takes the last value (json_document.cpp puts them so when the object closes, in time
 // linear in its members).
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <charconv>
 #include <cstdint>
@@ -54,8 +53,6 @@ using detail::append_utf8;
 
 using tape::array_index;
 using tape::k_not_index;
-
-bool is_array_index(std::string_view key) noexcept { return array_index(key) != k_not_index; }
 
 // The reader: one pass over text_ with pos_.
 class reader {
@@ -109,31 +106,21 @@ public:
     }
     // JSON.stringify(JSON.parse(text)) written straight to `out`, without building values: the
     // same grammar and scalar readers as parse_document(), with the containers kept as a stack of
-    // brackets. An object with array-index keys is written as it comes, then its members are put
-    // in JavaScript's order when it closes (index keys ascending, then the rest as they came).
-    // It gives up (returns false, `out` to be discarded) on invalid text and on what a single pass
-    // does not merge: a repeated key, or more than k_direct_members members (whose repeats this
-    // pass does not look for). canonical_json() then takes the document path, but only for
-    // such an object (gave_up()): text this pass found invalid, parse_document() would too.
+    // brackets and the open objects' keys in one buffer. It gives up (returns false, `out` to be
+    // discarded) on invalid text and on an object whose members JavaScript would not list as
+    // they come: a repeated key, an array-index key after another key that is not a smaller
+    // one, or more than k_direct_members members (whose repeats this pass does not look for).
+    // canonical_json() then takes the document path, but only for such an object (gave_up()):
+    // text this pass found invalid, parse_document() would too.
     bool write_direct(std::string& out) {
         direct_buffers& b = buffers();
         b.open.clear();
-        b.objects.clear();
         b.keys.clear();
-        b.members.clear();
-        keys_.swap(b.keys);
-        members_.swap(b.members);
-        struct lent {  // the buffers go back on every return
-            reader& r;
+        struct lent {  // what a large text grew is given back on every return
             direct_buffers& b;
-            ~lent() {
-                r.keys_.swap(b.keys);
-                r.members_.swap(b.members);
-                b.trim();
-            }
-        } guard{*this, b};
+            ~lent() { b.trim(); }
+        } guard{b};
         std::vector<char>& open = b.open;  // '[' or '{' per open container
-        std::vector<open_object>& objects = b.objects;
         std::string& scalar = b.scalar;
         for (;;) {
             skip_ws();
@@ -148,8 +135,8 @@ public:
                 } else {
                     open.push_back(static_cast<char>(c));
                     if (c == '{') {
-                        objects.push_back({keys_.size()});
-                        if (!direct_member_key(out, objects.back())) return false;
+                        b.keys += '\0';  // the object's mark in the key buffer
+                        if (!direct_member_key(out, b.keys)) return false;
                     }
                     continue;
                 }
@@ -180,18 +167,13 @@ public:
                     out += ',';
                     if (top == '{') {
                         skip_ws();
-                        if (!direct_member_key(out, objects.back())) return false;
+                        if (!direct_member_key(out, b.keys)) return false;
                     }
                     break;
                 }
                 if (d != (top == '{' ? '}' : ']')) return false;
-                if (top == '{' && objects.back().has_index) order_direct_members(out, objects.back().first_key);
                 out += d;
-                if (top == '{') {
-                    keys_.resize(objects.back().first_key);
-                    members_.resize(objects.back().first_key);
-                    objects.pop_back();
-                }
+                if (top == '{') drop_keys(b.keys);
                 open.pop_back();
             }
         }
@@ -204,38 +186,22 @@ public:
 private:
     static constexpr std::size_t k_direct_members = 16;
 
-    // Where a member of an object write_direct() has open starts in its output, and its key's
-    // place in JavaScript's order: an array index's value, or k_not_index.
-    struct direct_member {
-        std::size_t at;
-        std::uint64_t index;
-    };
-    static constexpr std::uint64_t k_not_index = UINT64_MAX;
-
-    struct open_object {
-        std::size_t first_key;  // its first key in keys_ (and its first member in members_)
-        bool has_index = false;  // some key is an array index
-    };
-
     // write_direct()'s working storage, kept by the thread between calls: canonical_json() runs
     // once per SEND body, and allocating these afresh each time cost a few hundred instructions
     // per body. What a large body grew is given back.
     struct direct_buffers {
         std::vector<char> open;
-        std::vector<open_object> objects;
-        std::string scalar, ordered;
-        std::vector<std::string> keys;
-        std::vector<direct_member> members;
+        // The keys of the open objects: for each object a 0 byte (its mark), then each key's
+        // bytes followed by its length + 1 as a varint read from its end (the first byte written
+        // has its high bit set).
+        std::string keys;
+        std::string scalar;
 
         void trim() {
             constexpr std::size_t k_keep = 4096;
-            keys.clear();  // a long key's heap
             if (open.capacity() > k_keep) std::vector<char>().swap(open);
-            if (objects.capacity() > k_keep) std::vector<open_object>().swap(objects);
+            if (keys.capacity() > k_keep) std::string().swap(keys);
             if (scalar.capacity() > k_keep) std::string().swap(scalar);
-            if (ordered.capacity() > k_keep) std::string().swap(ordered);
-            if (keys.capacity() > k_keep) std::vector<std::string>().swap(keys);
-            if (members.capacity() > k_keep) std::vector<direct_member>().swap(members);
         }
     };
     static direct_buffers& buffers() {
@@ -243,54 +209,62 @@ private:
         return b;
     }
 
-    // A member key and its ':' for write_direct(); false when the key is invalid, or (setting
-    // gave_up_) a repeat of an earlier key of the object, or one member too many.
-    template <class Object>
-    bool direct_member_key(std::string& out, Object& object) {
-        if (keys_.size() - object.first_key >= k_direct_members) return give_up();
-        std::string& key = keys_.emplace_back();
-        if (!parse_string(key)) return false;
-        std::uint64_t index = k_not_index;
-        if (is_array_index(key)) {
-            index = 0;
-            for (const char c : key) index = index * 10 + static_cast<std::uint64_t>(c - '0');
-            object.has_index = true;
+    // Walks the keys of the innermost open object in the key buffer, last first, from `end`.
+    class key_cursor {
+    public:
+        key_cursor(const std::string& keys, std::size_t end) noexcept : keys_(keys), at_(end) {}
+        // Steps to the previous key; false at the object's mark (then at() is the mark's place).
+        bool next() noexcept {
+            std::size_t len = 0;
+            for (;;) {
+                const auto b = static_cast<unsigned char>(keys_[--at_]);
+                len = (len << 7) | (b & 0x7F);
+                if (b >= 0x80 || len == 0) break;  // a varint's first byte, or the mark
+            }
+            if (len == 0) return false;
+            at_ -= len - 1;
+            key_ = std::string_view(keys_).substr(at_, len - 1);
+            return true;
         }
-        for (std::size_t k = object.first_key; k + 1 < keys_.size(); ++k) {
-            if (keys_[k] == key) return give_up();
+        std::string_view key() const noexcept { return key_; }
+        std::size_t at() const noexcept { return at_; }
+
+    private:
+        const std::string& keys_;
+        std::size_t at_;
+        std::string_view key_;
+    };
+
+    // A member key and its ':' for write_direct(); false when the key is invalid, or (setting
+    // gave_up_) JavaScript would not list it after the object's earlier keys: a repeat of one,
+    // an array index after a key that is not a smaller index, or one member too many.
+    bool direct_member_key(std::string& out, std::string& keys) {
+        const std::size_t start = keys.size();
+        if (!parse_string(keys)) return false;
+        const std::string_view key = std::string_view(keys).substr(start);
+        const std::uint64_t index = array_index(key);
+        std::size_t members = 1;
+        for (key_cursor k(keys, start); k.next(); ++members) {
+            if (members == k_direct_members || k.key() == key) return give_up();
+            if (index != k_not_index && array_index(k.key()) >= index) return give_up();
         }
         skip_ws();
         if (!accept(':')) return false;
-        members_.push_back(direct_member{out.size(), index});
         append_json_value_string(out, key);
         out += ':';
+        // The key's length + 1 after it, as a varint whose first byte is marked.
+        std::size_t len = key.size() + 1;
+        keys += static_cast<char>((len & 0x7F) | 0x80);
+        for (len >>= 7; len != 0; len >>= 7) keys += static_cast<char>(len & 0x7F);
         return true;
     }
 
-    // Puts the members of the object closing at the end of `out` (members_ from `first` on, each
-    // `key:value` up to the next one's comma) in JavaScript's order. Their text is final (an inner
-    // object was ordered when it closed), so only whole members move.
-    void order_direct_members(std::string& out, std::size_t first) {
-        const std::size_t n = members_.size() - first;
-        const direct_member* m = members_.data() + first;
-        // Index keys by value, then the others as they came (the keys are distinct): an insertion
-        // sort, stable, of at most k_direct_members.
-        std::array<std::size_t, k_direct_members> order{};
-        for (std::size_t k = 0; k < n; ++k) {
-            std::size_t j = k;
-            for (; j > 0 && m[order[j - 1]].index > m[k].index; --j) order[j] = order[j - 1];
-            order[j] = k;
+    // Drops the innermost open object's keys and mark from the key buffer.
+    static void drop_keys(std::string& keys) {
+        key_cursor k(keys, keys.size());
+        while (k.next()) {
         }
-        const std::size_t begin = m[0].at;
-        const auto end_of = [&](std::size_t k) { return k + 1 < n ? m[k + 1].at - 1 : out.size(); };  // before the comma
-        std::string& ordered = buffers().ordered;
-        ordered.clear();
-        for (std::size_t k = 0; k < n; ++k) {
-            if (k > 0) ordered += ',';
-            ordered.append(out, m[order[k]].at, end_of(order[k]) - m[order[k]].at);
-        }
-        out.replace(begin, out.size() - begin, ordered);
-        detail::count_json_bytes(2 * ordered.size());
+        keys.resize(k.at());
     }
 
     void skip_ws() noexcept {
@@ -527,8 +501,6 @@ private:
     std::string_view text_;
     std::size_t pos_ = 0;
     bool gave_up_ = false;
-    std::vector<std::string> keys_;       // write_direct(): the keys of the open objects
-    std::vector<direct_member> members_;  // write_direct(): the members of the open objects
 };
 
 // Position of the next generalized-UTF-8 surrogate (ED A0..BF 80..BF) in s from `from`, or npos.
