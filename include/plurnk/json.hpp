@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -123,10 +124,18 @@ public:
     // scalar). Each step is constant time.
     class iterator {
     public:
+        using iterator_category = std::forward_iterator_tag;
         using value_type = member;
         using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = member;
         member operator*() const noexcept;
         iterator& operator++() noexcept;
+        iterator operator++(int) noexcept {
+            iterator old = *this;
+            ++*this;
+            return old;
+        }
         bool operator==(const iterator& o) const noexcept { return at_ == o.at_ && slot_ == o.slot_; }
 
     private:
@@ -146,6 +155,7 @@ public:
 private:
     friend class json_document;
     friend struct json_document_access;
+    friend struct json_member;
     json_ref(const json_document* doc, std::uint32_t at) noexcept : doc_(doc), at_(at) {}
     const json_document* doc_ = nullptr;
     std::uint32_t at_ = 0;
@@ -155,6 +165,8 @@ private:
 struct json_member {
     std::string_view key;
     json_ref value;
+    // An object member's key as a string value of the document (for a check that takes a value).
+    [[nodiscard]] json_ref key_value() const noexcept { return {value.doc_, value.at_ - 1}; }
 };
 
 // A parsed JSON text held compactly and read-only: one 8-byte word per value and per member key

@@ -77,13 +77,16 @@ struct validation_result {
 // validate<Contract>: the schema verdict, plus for EntryReadResult the suffix rule (a non-null
 // entry's channels each satisfy contentOffset + code points of content == contentLength; the first
 // that does not gives one error with keyword "entry-read-suffix").
-[[nodiscard]] // Whether `value` nests deeper than k_json_max_depth (json.hpp), counted without recursion.
-// validate and problems::create refuse such values (an exception / a failure): checking, copying
-// and comparing recurse over a value.
+// Whether `value` nests deeper than k_json_max_depth (json.hpp), counted without recursion.
+// validate and problems::create refuse such values (an exception / a failure), as the
+// reference's own recursion fails on them.
 [[nodiscard]] bool too_deep(const json_value& value);
+[[nodiscard]] bool too_deep(json_ref value);
 
-validation_result validate(contract c, const json_value& value);
-// The same on JSON text, read with JSON.parse semantics (plurnk::parse_json).
+// The json_value overloads read the value through a json_document (json.hpp) built from it.
+[[nodiscard]] validation_result validate(contract c, const json_value& value);
+[[nodiscard]] validation_result validate(contract c, json_ref value);
+// The same on JSON text, read with JSON.parse semantics into a json_document.
 [[nodiscard]] validation_result validate_json(contract c, std::string_view json_text);
 
 // assert<Contract>: ok when the value is valid and passes the contract's extra rule (WIRE.md):
@@ -100,6 +103,7 @@ struct assertion {
     explicit operator bool() const noexcept { return ok; }
 };
 [[nodiscard]] assertion assert_contract(contract c, const json_value& value);
+[[nodiscard]] assertion assert_contract(contract c, json_ref value);
 // Whether the reference has an assert<Contract> method for c.
 [[nodiscard]] bool has_assert_method(contract c) noexcept;
 

@@ -32,6 +32,8 @@ struct work_counts {
     // JSON (canonical_json, json_document): bytes read, written, copied or moved, and members
     // visited to put objects in order. Not in total(): the surfaces' own tests read it.
     std::uint64_t json_bytes = 0;
+    // The wire schema engine: values compared for const, enum and uniqueItems. Not in total().
+    std::uint64_t values_compared = 0;
 
     [[nodiscard]] std::uint64_t total() const noexcept {
         return bytes_examined + tokens + token_looks + position_bytes + items_copied + score_bytes;
@@ -64,6 +66,9 @@ inline void count_items_copied(std::uint64_t n) noexcept {
 }
 inline void count_json_bytes(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().json_bytes += n;
+}
+inline void count_values_compared(std::uint64_t n) noexcept {
+    if constexpr (k_work_counter) work().values_compared += n;
 }
 inline void count_cycles_replayed(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().cycles_replayed += n;

@@ -14,6 +14,9 @@
 // not; a false schema's keywordLocation is the instance location; const, enum and uniqueItems
 // compare primitives with === (so 0 equals -0) and containers by deep equality; lengths count code
 // points; an instance key holding a lone surrogate makes encodeURI throw ("URI malformed").
+// Schemas and instances are json_document values (json_ref): compact, and walked without
+// recursion where an instance may be deep (equality); validate refuses an instance nested deeper
+// than k_json_max_depth, so the recursion of eval() follows the schemas' own (bounded) depth.
 //
 // pattern: matched with RE2, restricted at add() time to the syntax on which RE2 and an ECMAScript
 // `u`-mode RegExp agree: ASCII only; literals, escaped punctuation, [classes] with ranges, groups
@@ -26,11 +29,13 @@
 #include <re2/re2.h>
 
 #include <cmath>
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <optional>
 
 #include "plurnk/validate.hpp"
+#include "base/work_counter.hpp"
 
 namespace plurnk::wire::detail {
 
@@ -48,8 +53,8 @@ struct node {
     std::vector<std::string> types;
     bool has_type = false;
     bool type_list = false;
-    const json_value* const_value = nullptr;
-    const json_value* enum_values = nullptr;
+    json_ref const_value;  // absent when the keyword is
+    json_ref enum_values;
     const node* not_schema = nullptr;
     std::optional<std::vector<const node*>> any_of, all_of, one_of;
     std::optional<std::vector<std::string>> required;
@@ -107,29 +112,57 @@ bool append_encoded_pointer(std::string& out, std::string_view key) {
     return true;
 }
 
-// === between two JSON values that are not both containers, and deepCompareStrict otherwise.
-bool js_equal(const json_value& a, const json_value& b) {
-    if (a.kind != b.kind) return false;
-    switch (a.kind) {
-        case kind_t::null: return true;
-        case kind_t::boolean: return a.boolean == b.boolean;
-        case kind_t::number: return a.number == b.number;
-        case kind_t::string: return a.string == b.string;
-        case kind_t::array:
-            if (a.array.size() != b.array.size()) return false;
-            for (std::size_t i = 0; i < a.array.size(); ++i) {
-                if (!js_equal(a.array[i], b.array[i])) return false;
+// === between two JSON values that are not both containers, and deepCompareStrict otherwise,
+// without recursion: the pairs still to compare wait on a stack. Objects whose keys come in the
+// same order are compared member by member; others by their members sorted by key (a value's
+// keys are distinct), so a comparison is linear (n log n for objects in different orders) in the
+// smaller value.
+bool js_equal(json_ref a, json_ref b) {
+    std::vector<std::pair<json_ref, json_ref>> todo{{a, b}};
+    std::vector<json_ref::member> am, bm;
+    const auto by_key = [](const json_ref::member& x, const json_ref::member& y) { return x.key < y.key; };
+    while (!todo.empty()) {
+        const auto [x, y] = todo.back();
+        todo.pop_back();
+        plurnk::detail::count_values_compared(1);
+        if (x.kind() != y.kind()) return false;
+        switch (x.kind()) {
+            case kind_t::null: break;
+            case kind_t::boolean:
+                if (x.boolean() != y.boolean()) return false;
+                break;
+            case kind_t::number:
+                if (x.number() != y.number()) return false;
+                break;
+            case kind_t::string:
+                if (x.string() != y.string()) return false;
+                break;
+            case kind_t::array: {
+                auto i = x.begin(), j = y.begin();
+                const auto xe = x.end(), ye = y.end();
+                for (; i != xe && j != ye; ++i, ++j) todo.emplace_back((*i).value, (*j).value);
+                if (i != xe || j != ye) return false;
+                break;
             }
-            return true;
-        case kind_t::object:
-            if (a.object.size() != b.object.size()) return false;
-            for (const auto& [k, v] : a.object) {
-                const json_value* w = b.find(k);
-                if (w == nullptr || !js_equal(v, *w)) return false;
+            case kind_t::object: {
+                am.assign(x.begin(), x.end());
+                bm.assign(y.begin(), y.end());
+                if (am.size() != bm.size()) return false;
+                bool same_order = true;
+                for (std::size_t k = 0; k < am.size() && same_order; ++k) same_order = am[k].key == bm[k].key;
+                if (!same_order) {
+                    std::sort(am.begin(), am.end(), by_key);
+                    std::sort(bm.begin(), bm.end(), by_key);
+                }
+                for (std::size_t k = 0; k < am.size(); ++k) {
+                    if (am[k].key != bm[k].key) return false;
+                    todo.emplace_back(am[k].value, bm[k].value);
+                }
+                break;
             }
-            return true;
+        }
     }
-    return false;
+    return true;
 }
 
 // The pattern subset on which RE2 and ECMAScript u-mode agree (see the file comment); empty when
@@ -168,46 +201,46 @@ std::string outside_pattern_subset(std::string_view p) {
 }  // namespace
 
 struct schema_set::impl {
-    std::deque<json_value> docs;
+    std::deque<json_document> docs;
     std::deque<node> nodes;
     std::map<std::string, const node*, std::less<>> lookup;
 
-    std::string compile(const json_value& s, const std::string& base, const std::string& pointer,
-                        const node*& out);
-    std::string compile_list(const json_value& s, const std::string& base, const std::string& pointer,
+    std::string compile(json_ref s, const std::string& base, const std::string& pointer, const node*& out);
+    std::string compile_list(json_ref s, const std::string& base, const std::string& pointer,
                              std::optional<std::vector<const node*>>& out);
 };
 
-std::string schema_set::impl::compile_list(const json_value& s, const std::string& base,
+std::string schema_set::impl::compile_list(json_ref s, const std::string& base,
                                            const std::string& pointer,
                                            std::optional<std::vector<const node*>>& out) {
-    if (s.kind != kind_t::array) return base + "#" + pointer + " is not an array of schemas";
+    if (s.kind() != kind_t::array) return base + "#" + pointer + " is not an array of schemas";
     out.emplace();
-    for (std::size_t i = 0; i < s.array.size(); ++i) {
+    for (const auto& [unused, item] : s) {
         const node* n = nullptr;
-        if (auto e = compile(s.array[i], base, pointer + "/" + std::to_string(i), n); !e.empty()) return e;
+        if (auto e = compile(item, base, pointer + "/" + std::to_string(out->size()), n); !e.empty()) return e;
         out->push_back(n);
     }
     return {};
 }
 
-std::string schema_set::impl::compile(const json_value& s, const std::string& base, const std::string& pointer,
+std::string schema_set::impl::compile(json_ref s, const std::string& base, const std::string& pointer,
                                       const node*& out) {
     node& n = nodes.emplace_back();
     n.where = pointer.empty() ? base : base + "#" + pointer;
     out = &n;
     if (!lookup.emplace(n.where, &n).second) return "duplicate schema URI " + n.where;
-    if (s.kind == kind_t::boolean) {
-        n.f = s.boolean ? node::form::always : node::form::never;
+    if (s.kind() == kind_t::boolean) {
+        n.f = s.boolean() ? node::form::always : node::form::never;
         return {};
     }
-    if (s.kind != kind_t::object) return n.where + " is not a schema";
-    auto number = [&](const json_value& v, const std::string& key, std::optional<double>& to) -> std::string {
-        if (v.kind != kind_t::number) return n.where + ": " + key + " is not a number";
-        to = v.number;
+    if (s.kind() != kind_t::object) return n.where + " is not a schema";
+    auto number = [&](json_ref v, const std::string& key, std::optional<double>& to) -> std::string {
+        if (v.kind() != kind_t::number) return n.where + ": " + key + " is not a number";
+        to = v.number();
         return {};
     };
-    for (const auto& [key, v] : s.object) {
+    for (const auto& [key_view, v] : s) {
+        const std::string key(key_view);
         const std::string sub = pointer + "/" + escape_pointer(key);
         std::string e;
         if (key == "$schema" || key == "title" || key == "description" || key == "$comment") {
@@ -215,34 +248,35 @@ std::string schema_set::impl::compile(const json_value& s, const std::string& ba
         } else if (key == "$id") {
             if (!pointer.empty()) e = n.where + ": $id inside a document is not supported";
         } else if (key == "$defs") {
-            if (v.kind != kind_t::object) return n.where + ": $defs is not an object";
-            for (const auto& [name, d] : v.object) {
+            if (v.kind() != kind_t::object) return n.where + ": $defs is not an object";
+            for (const auto& [name, d] : v) {
                 const node* ignored = nullptr;
                 if (e = compile(d, base, sub + "/" + escape_pointer(name), ignored); !e.empty()) return e;
             }
         } else if (key == "$ref") {
-            if (v.kind != kind_t::string) return n.where + ": $ref is not a string";
-            if (v.string.starts_with("#")) n.ref = base + v.string;
-            else if (v.string.starts_with("https://")) n.ref = v.string;
-            else e = n.where + ": relative $ref " + v.string + " is not supported";
+            const std::string ref(v.string());
+            if (v.kind() != kind_t::string) return n.where + ": $ref is not a string";
+            if (ref.starts_with("#")) n.ref = base + ref;
+            else if (ref.starts_with("https://")) n.ref = ref;
+            else e = n.where + ": relative $ref " + ref + " is not supported";
         } else if (key == "type") {
             n.has_type = true;
-            if (v.kind == kind_t::string) {
-                n.types.push_back(v.string);
-            } else if (v.kind == kind_t::array) {
+            if (v.kind() == kind_t::string) {
+                n.types.emplace_back(v.string());
+            } else if (v.kind() == kind_t::array) {
                 n.type_list = true;
-                for (const json_value& t : v.array) {
-                    if (t.kind != kind_t::string) return n.where + ": type list holds a non-string";
-                    n.types.push_back(t.string);
+                for (const auto& t : v) {
+                    if (t.value.kind() != kind_t::string) return n.where + ": type list holds a non-string";
+                    n.types.emplace_back(t.value.string());
                 }
             } else {
                 e = n.where + ": type is neither a string nor a list";
             }
         } else if (key == "const") {
-            n.const_value = &v;
+            n.const_value = v;
         } else if (key == "enum") {
-            if (v.kind != kind_t::array) return n.where + ": enum is not an array";
-            n.enum_values = &v;
+            if (v.kind() != kind_t::array) return n.where + ": enum is not an array";
+            n.enum_values = v;
         } else if (key == "not") {
             e = compile(v, base, sub, n.not_schema);
         } else if (key == "propertyNames") {
@@ -250,7 +284,7 @@ std::string schema_set::impl::compile(const json_value& s, const std::string& ba
         } else if (key == "additionalProperties") {
             e = compile(v, base, sub, n.additional_properties);
         } else if (key == "items") {
-            if (v.kind == kind_t::array) return n.where + ": items as an array is not supported";
+            if (v.kind() == kind_t::array) return n.where + ": items as an array is not supported";
             e = compile(v, base, sub, n.items);
         } else if (key == "anyOf") {
             e = compile_list(v, base, sub, n.any_of);
@@ -259,19 +293,19 @@ std::string schema_set::impl::compile(const json_value& s, const std::string& ba
         } else if (key == "oneOf") {
             e = compile_list(v, base, sub, n.one_of);
         } else if (key == "required") {
-            if (v.kind != kind_t::array) return n.where + ": required is not an array";
+            if (v.kind() != kind_t::array) return n.where + ": required is not an array";
             n.required.emplace();
-            for (const json_value& r : v.array) {
-                if (r.kind != kind_t::string) return n.where + ": required holds a non-string";
-                n.required->push_back(r.string);
+            for (const auto& r : v) {
+                if (r.value.kind() != kind_t::string) return n.where + ": required holds a non-string";
+                n.required->emplace_back(r.value.string());
             }
         } else if (key == "properties") {
-            if (v.kind != kind_t::object) return n.where + ": properties is not an object";
+            if (v.kind() != kind_t::object) return n.where + ": properties is not an object";
             n.properties.emplace();
-            for (const auto& [name, d] : v.object) {
+            for (const auto& [name, d] : v) {
                 const node* p = nullptr;
                 if (e = compile(d, base, sub + "/" + escape_pointer(name), p); !e.empty()) return e;
-                n.properties->emplace_back(name, p);
+                n.properties->emplace_back(std::string(name), p);
             }
         } else if (key == "minimum") {
             e = number(v, key, n.minimum);
@@ -286,18 +320,19 @@ std::string schema_set::impl::compile(const json_value& s, const std::string& ba
         } else if (key == "maxLength") {
             e = number(v, key, n.max_length);
         } else if (key == "uniqueItems") {
-            if (v.kind != kind_t::boolean) return n.where + ": uniqueItems is not a boolean";
-            n.unique_items = v.boolean;
+            if (v.kind() != kind_t::boolean) return n.where + ": uniqueItems is not a boolean";
+            n.unique_items = v.boolean();
         } else if (key == "pattern") {
-            if (v.kind != kind_t::string) return n.where + ": pattern is not a string";
-            if (auto why = outside_pattern_subset(v.string); !why.empty()) {
-                return n.where + ": pattern " + v.string + " is outside the supported subset (" + why + ")";
+            const std::string pattern(v.string());
+            if (v.kind() != kind_t::string) return n.where + ": pattern is not a string";
+            if (auto why = outside_pattern_subset(pattern); !why.empty()) {
+                return n.where + ": pattern " + pattern + " is outside the supported subset (" + why + ")";
             }
-            if (!validate_regex(v.string, "u")) return n.where + ": pattern " + v.string + " is not a u-mode RegExp";
+            if (!validate_regex(pattern, "u")) return n.where + ": pattern " + pattern + " is not a u-mode RegExp";
             re2::RE2::Options o;
             o.set_log_errors(false);
-            n.pattern = std::make_unique<re2::RE2>(v.string, o);
-            if (!n.pattern->ok()) e = n.where + ": RE2 refuses pattern " + v.string;
+            n.pattern = std::make_unique<re2::RE2>(pattern, o);
+            if (!n.pattern->ok()) e = n.where + ": RE2 refuses pattern " + pattern;
         } else {
             e = n.where + ": keyword " + key + " is not supported";
         }
@@ -310,15 +345,13 @@ schema_set::schema_set() : impl_(std::make_unique<impl>()) {}
 schema_set::~schema_set() = default;
 
 std::string schema_set::add(std::string_view text) {
-    auto doc = parse_json(text);
+    auto doc = json_document::parse(text);
     if (!doc) return "schema is not JSON";
-    const json_value* id = doc->find("$id");
-    if (id == nullptr || id->kind != kind_t::string || !id->string.starts_with("https://")) {
-        return "schema has no absolute $id";
-    }
-    const json_value& stored = impl_->docs.emplace_back(std::move(*doc));
+    const json_ref id = doc->root().find("$id");
+    if (id.kind() != kind_t::string || !id.string().starts_with("https://")) return "schema has no absolute $id";
+    const json_document& stored = impl_->docs.emplace_back(std::move(*doc));
     const node* root = nullptr;
-    return impl_->compile(stored, stored.find("$id")->string, "", root);
+    return impl_->compile(stored.root(), std::string(stored.root().find("$id").string()), "", root);
 }
 
 std::string schema_set::resolve() {
@@ -367,21 +400,21 @@ struct evaluator {
         return false;
     }
 
-    bool eval(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
-    void eval_object(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
-    void eval_array(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
-    void eval_scalar(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
-    void eval_combinators(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc);
+    bool eval(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
+    void eval_object(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
+    void eval_array(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
+    void eval_scalar(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
+    void eval_combinators(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
 };
 
-bool evaluator::eval(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc) {
+bool evaluator::eval(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc) {
     if (s.f == node::form::always) return true;
     if (s.f == node::form::never) {
         push(iloc, "false", iloc, "False boolean schema.");
         return false;
     }
     const std::size_t start = errors.size();
-    const char* tname = type_name(inst.kind);
+    const char* tname = type_name(inst.kind());
     if (s.ref_target != nullptr) {
         const std::string kloc = sloc + "/$ref";
         const std::size_t at = errors.size();
@@ -391,18 +424,19 @@ bool evaluator::eval(const node& s, const json_value& inst, const std::string& i
     }
     if (s.has_type) {
         bool ok = false;
-        const bool number = inst.kind == kind_t::number;
+        const bool number = inst.kind() == kind_t::number;
+        const double x = inst.number();
         if (s.type_list) {
             for (const std::string& t : s.types) {
-                if (t == tname || (t == "integer" && number && std::fmod(inst.number, 1.0) == 0 && inst.number == inst.number)) {
+                if (t == tname || (t == "integer" && number && std::fmod(x, 1.0) == 0 && x == x)) {
                     ok = true;
                     break;
                 }
             }
         } else if (s.types[0] == "integer") {
             // `instance % 1 || instance !== instance` fails; NaN from Infinity % 1 does not.
-            const double r = number ? std::fmod(inst.number, 1.0) : 0;
-            ok = number && !(r != 0 && !std::isnan(r)) && inst.number == inst.number;
+            const double r = number ? std::fmod(x, 1.0) : 0;
+            ok = number && !(r != 0 && !std::isnan(r)) && x == x;
         } else {
             ok = s.types[0] == tname;
         }
@@ -413,20 +447,20 @@ bool evaluator::eval(const node& s, const json_value& inst, const std::string& i
                  std::string("Instance type \"") + tname + "\" is invalid. Expected \"" + expected + "\".");
         }
     }
-    if (s.const_value != nullptr && !js_equal(inst, *s.const_value)) {
-        push(iloc, "const", sloc + "/const", "Instance does not match " + stringify_json(*s.const_value) + ".");
+    if (s.const_value && !js_equal(inst, s.const_value)) {
+        push(iloc, "const", sloc + "/const", "Instance does not match " + stringify_json(s.const_value) + ".");
     }
-    if (s.enum_values != nullptr) {
+    if (s.enum_values) {
         bool any = false;
-        for (const json_value& v : s.enum_values->array) any = any || js_equal(inst, v);
+        for (const auto& v : s.enum_values) any = any || js_equal(inst, v.value);
         if (!any) {
             push(iloc, "enum", sloc + "/enum",
-                 "Instance does not match any of " + stringify_json(*s.enum_values) + ".");
+                 "Instance does not match any of " + stringify_json(s.enum_values) + ".");
         }
     }
     eval_combinators(s, inst, iloc, sloc);
     if (!exception.empty()) return false;
-    switch (inst.kind) {
+    switch (inst.kind()) {
         case kind_t::object: eval_object(s, inst, iloc, sloc); break;
         case kind_t::array: eval_array(s, inst, iloc, sloc); break;
         default: eval_scalar(s, inst, iloc, sloc); break;
@@ -435,7 +469,7 @@ bool evaluator::eval(const node& s, const json_value& inst, const std::string& i
     return errors.size() == start;
 }
 
-void evaluator::eval_combinators(const node& s, const json_value& inst, const std::string& iloc,
+void evaluator::eval_combinators(const node& s, json_ref inst, const std::string& iloc,
                                  const std::string& sloc) {
     if (s.not_schema != nullptr) {
         const std::string kloc = sloc + "/not";
@@ -472,10 +506,10 @@ void evaluator::eval_combinators(const node& s, const json_value& inst, const st
     combine(s.one_of, "oneOf", 2);
 }
 
-void evaluator::eval_object(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc) {
+void evaluator::eval_object(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc) {
     if (s.required) {
         for (const std::string& key : *s.required) {
-            if (inst.find(key) == nullptr) {
+            if (!inst.find(key)) {
                 push(iloc, "required", sloc + "/required",
                      "Instance does not have required property \"" + key + "\".");
             }
@@ -484,15 +518,13 @@ void evaluator::eval_object(const node& s, const json_value& inst, const std::st
     std::string child;
     if (s.property_names != nullptr) {
         const std::string kloc = sloc + "/propertyNames";
-        json_value name;
-        name.kind = kind_t::string;
-        for (const auto& member : inst.object) {
-            if (!child_location(child, iloc, member.first)) return;
-            name.string = member.first;
+        for (const auto& member : inst) {
+            if (!child_location(child, iloc, member.key)) return;
             const std::size_t at = errors.size();
-            if (!eval(*s.property_names, name, child, kloc)) {
+            if (!eval(*s.property_names, member.key_value(), child, kloc)) {
                 if (!exception.empty()) return;
-                push(at, iloc, "propertyNames", kloc, "Property name \"" + member.first + "\" does not match schema.");
+                push(at, iloc, "propertyNames", kloc,
+                     "Property name \"" + std::string(member.key) + "\" does not match schema.");
             }
         }
     }
@@ -500,13 +532,13 @@ void evaluator::eval_object(const node& s, const json_value& inst, const std::st
     if (s.properties) {
         const std::string kloc = sloc + "/properties";
         for (const auto& [key, sub] : *s.properties) {
-            const json_value* v = inst.find(key);
-            if (v == nullptr) continue;
+            const json_ref v = inst.find(key);
+            if (!v) continue;
             if (!child_location(child, iloc, key)) return;
             const std::size_t at = errors.size();
             std::string skloc = kloc + "/";
             append_encoded_pointer(skloc, key);
-            if (!eval(*sub, *v, child, skloc)) {
+            if (!eval(*sub, v, child, skloc)) {
                 if (!exception.empty()) return;
                 push(at, iloc, "properties", kloc, "Property \"" + key + "\" does not match schema.");
                 stop = true;
@@ -516,7 +548,7 @@ void evaluator::eval_object(const node& s, const json_value& inst, const std::st
     }
     if (!stop && s.additional_properties != nullptr) {
         const std::string kloc = sloc + "/additionalProperties";
-        for (const auto& [key, v] : inst.object) {
+        for (const auto& [key, v] : inst) {
             bool evaluated = false;
             if (s.properties) {
                 for (const auto& p : *s.properties) evaluated = evaluated || p.first == key;
@@ -527,14 +559,14 @@ void evaluator::eval_object(const node& s, const json_value& inst, const std::st
             if (!eval(*s.additional_properties, v, child, kloc)) {
                 if (!exception.empty()) return;
                 push(at, iloc, "additionalProperties", kloc,
-                     "Property \"" + key + "\" does not match additional properties schema.");
+                     "Property \"" + std::string(key) + "\" does not match additional properties schema.");
             }
         }
     }
 }
 
-void evaluator::eval_array(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc) {
-    const double length = static_cast<double>(inst.array.size());
+void evaluator::eval_array(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc) {
+    const double length = static_cast<double>(inst.size());
     auto count = [](double x) {
         std::string t;
         append_js_template_number(t, x);
@@ -550,9 +582,10 @@ void evaluator::eval_array(const node& s, const json_value& inst, const std::str
     }
     if (s.items != nullptr) {
         const std::string kloc = sloc + "/items";
-        for (std::size_t i = 0; i < inst.array.size(); ++i) {
+        std::size_t i = 0;
+        for (const auto& item : inst) {
             const std::size_t at = errors.size();
-            if (!eval(*s.items, inst.array[i], iloc + "/" + std::to_string(i), kloc)) {
+            if (!eval(*s.items, item.value, iloc + "/" + std::to_string(i++), kloc)) {
                 if (!exception.empty()) return;
                 push(at, iloc, "items", kloc, "Items did not match schema.");
                 break;
@@ -560,9 +593,11 @@ void evaluator::eval_array(const node& s, const json_value& inst, const std::str
         }
     }
     if (s.unique_items) {
-        for (std::size_t j = 0; j < inst.array.size(); ++j) {
-            for (std::size_t k = 0; k < inst.array.size(); ++k) {
-                if (j != k && js_equal(inst.array[j], inst.array[k])) {
+        std::vector<json_ref> items;
+        for (const auto& item : inst) items.push_back(item.value);
+        for (std::size_t j = 0; j < items.size(); ++j) {
+            for (std::size_t k = 0; k < items.size(); ++k) {
+                if (j != k && js_equal(items[j], items[k])) {
                     push(iloc, "uniqueItems", sloc + "/uniqueItems",
                          "Duplicate items at indexes " + std::to_string(j) + " and " + std::to_string(k) + ".");
                     return;
@@ -572,21 +607,23 @@ void evaluator::eval_array(const node& s, const json_value& inst, const std::str
     }
 }
 
-void evaluator::eval_scalar(const node& s, const json_value& inst, const std::string& iloc, const std::string& sloc) {
+void evaluator::eval_scalar(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc) {
     auto num = [](double x) {
         std::string t;
         append_js_template_number(t, x);
         return t;
     };
-    if (inst.kind == kind_t::number) {
-        if (s.minimum && inst.number < *s.minimum) {
-            push(iloc, "minimum", sloc + "/minimum", num(inst.number) + " is less than " + num(*s.minimum) + ".");
+    if (inst.kind() == kind_t::number) {
+        const double x = inst.number();
+        if (s.minimum && x < *s.minimum) {
+            push(iloc, "minimum", sloc + "/minimum", num(x) + " is less than " + num(*s.minimum) + ".");
         }
-        if (s.maximum && inst.number > *s.maximum) {
-            push(iloc, "maximum", sloc + "/maximum", num(inst.number) + " is greater than " + num(*s.maximum) + ".");
+        if (s.maximum && x > *s.maximum) {
+            push(iloc, "maximum", sloc + "/maximum", num(x) + " is greater than " + num(*s.maximum) + ".");
         }
-    } else if (inst.kind == kind_t::string) {
-        const double length = s.min_length || s.max_length ? static_cast<double>(code_points(inst.string)) : 0;
+    } else if (inst.kind() == kind_t::string) {
+        const std::string_view text = inst.string();
+        const double length = s.min_length || s.max_length ? static_cast<double>(code_points(text)) : 0;
         if (s.min_length && length < *s.min_length) {
             push(iloc, "minLength", sloc + "/minLength",
                  "String is too short (" + num(length) + " < " + num(*s.min_length) + ").");
@@ -595,7 +632,7 @@ void evaluator::eval_scalar(const node& s, const json_value& inst, const std::st
             push(iloc, "maxLength", sloc + "/maxLength",
                  "String is too long (" + num(length) + " > " + num(*s.max_length) + ").");
         }
-        if (s.pattern && !re2::RE2::PartialMatch(inst.string, *s.pattern)) {
+        if (s.pattern && !re2::RE2::PartialMatch(text, *s.pattern)) {
             push(iloc, "pattern", sloc + "/pattern", "String does not match pattern.");
         }
     }
@@ -603,7 +640,7 @@ void evaluator::eval_scalar(const node& s, const json_value& inst, const std::st
 
 }  // namespace
 
-bool schema_set::validate(std::string_view id, const json_value& instance, std::vector<validation_error>& errors,
+bool schema_set::validate(std::string_view id, json_ref instance, std::vector<validation_error>& errors,
                           std::string& exception) const {
     auto it = impl_->lookup.find(id);
     if (it == impl_->lookup.end()) {

@@ -62,9 +62,7 @@ const loaded& schemas() {
         for (std::size_t i = 0; i < k_contract_count && r->error.empty(); ++i) {
             const std::string_view text = detail::k_schema_texts[i];
             if (auto e = r->set.add(text); !e.empty()) r->error = std::string(k_contracts[i].name) + ": " + e;
-            if (auto doc = parse_json(text)) {
-                if (const json_value* id = doc->find("$id")) r->ids[i] = id->string;
-            }
+            if (auto doc = json_document::parse(text)) r->ids[i] = doc->root().find("$id").string();
         }
         if (r->error.empty()) r->error = r->set.resolve();
         return r;
@@ -79,28 +77,27 @@ std::string js_num(double x) {
 }
 
 // The EntryReadResult suffix rule on a schema-valid value.
-void entry_read_suffix(const json_value& value, validation_result& r) {
-    const json_value* entry = value.find("entry");
-    if (entry == nullptr || entry->kind != kind_t::object) return;
-    const json_value* channels = entry->find("channels");
-    if (channels == nullptr) return;
-    for (const auto& [name, ch] : channels->object) {
-        const json_value* content = ch.find("content");
-        const json_value* offset = ch.find("contentOffset");
-        const json_value* length = ch.find("contentLength");
-        if (content == nullptr || offset == nullptr || length == nullptr) continue;
-        const double returned = static_cast<double>(detail::code_points(content->string));
-        if (offset->number + returned != length->number) {
+void entry_read_suffix(json_ref value, validation_result& r) {
+    const json_ref entry = value.find("entry");
+    if (entry.kind() != kind_t::object) return;
+    const json_ref channels = entry.find("channels");
+    for (const auto& [name, ch] : channels) {
+        const json_ref content = ch.find("content");
+        const json_ref offset = ch.find("contentOffset");
+        const json_ref length = ch.find("contentLength");
+        if (!content || !offset || !length) continue;
+        const double returned = static_cast<double>(detail::code_points(content.string()));
+        if (offset.number() + returned != length.number()) {
             // Built by appending into strings constructed in place (g++ 12 -O3 misreads
             // assignments and `"literal" + std::string` here as overlapping copies, -Wrestrict).
             std::string message("channel \"");
             message += name;
             message += "\": contentOffset ";
-            message += js_num(offset->number);
+            message += js_num(offset.number());
             message += " + ";
             message += js_num(returned);
             message += " code points of content != contentLength ";
-            message += js_num(length->number);
+            message += js_num(length.number());
             std::string where("/entry/channels/");
             where += name;
             validation_error e{std::string("entry-read-suffix"), std::string("#"), std::move(where), std::move(message)};
@@ -161,7 +158,30 @@ bool too_deep(const json_value& value) {
     return false;
 }
 
+bool too_deep(json_ref value) {
+    // The open containers' iterators, at most k_json_max_depth of them before the answer is known.
+    std::vector<std::pair<json_ref::iterator, json_ref::iterator>> open;
+    if (value.is_container()) open.emplace_back(value.begin(), value.end());
+    while (!open.empty()) {
+        auto& [it, end] = open.back();
+        if (it == end) {
+            open.pop_back();
+            continue;
+        }
+        const json_ref child = (*it).value;  // at depth open.size() + 1
+        ++it;
+        if (open.size() + 1 > static_cast<std::size_t>(k_json_max_depth)) return true;
+        if (child.is_container()) open.emplace_back(child.begin(), child.end());
+    }
+    return false;
+}
+
 validation_result validate(contract c, const json_value& value) {
+    const json_document doc(value);
+    return validate(c, doc.root());
+}
+
+validation_result validate(contract c, json_ref value) {
     validation_result r;
     if (too_deep(value)) {
         r.exception = "value nests deeper than " + std::to_string(k_json_max_depth) + " levels";
@@ -179,16 +199,21 @@ validation_result validate(contract c, const json_value& value) {
 }
 
 validation_result validate_json(contract c, std::string_view json_text) {
-    auto value = parse_json(json_text);
-    if (!value) {
+    const auto doc = json_document::parse(json_text);
+    if (!doc) {
         validation_result r;
         r.exception = "invalid JSON";
         return r;
     }
-    return validate(c, *value);
+    return validate(c, doc->root());
 }
 
 assertion assert_contract(contract c, const json_value& value) {
+    const json_document doc(value);
+    return assert_contract(c, doc.root());
+}
+
+assertion assert_contract(contract c, json_ref value) {
     const contract_info& info = k_contracts[static_cast<std::size_t>(c)];
     assertion a;
     a.error_class = info.error_class != nullptr ? info.error_class : "InvalidContractError";
@@ -202,18 +227,17 @@ assertion assert_contract(contract c, const json_value& value) {
         return a;
     }
     if (c == contract::operation_result || c == contract::entry_read_result) {
-        const json_value* problem = value.find("problem");
-        const json_value* status = value.find("status");
-        const json_value* pstatus = problem != nullptr ? problem->find("status") : nullptr;
-        if (pstatus != nullptr && status != nullptr && pstatus->number != status->number) {
+        const json_ref status = value.find("status");
+        const json_ref pstatus = value.find("problem").find("status");
+        if (pstatus && status && pstatus.number() != status.number()) {
             a.message = std::string(c == contract::operation_result ? "operation result" : "EntryReadResult") +
-                        " status " + js_num(status->number) + " does not match problem status " +
-                        js_num(pstatus->number);
+                        " status " + js_num(status.number()) + " does not match problem status " +
+                        js_num(pstatus.number());
             return a;
         }
     } else if (c == contract::text_region) {
-        const double sl = value.find("startLine")->number, sc = value.find("startColumn")->number;
-        const double el = value.find("endLine")->number, ec = value.find("endColumn")->number;
+        const double sl = value.find("startLine").number(), sc = value.find("startColumn").number();
+        const double el = value.find("endLine").number(), ec = value.find("endColumn").number();
         if (el < sl || (el == sl && ec < sc)) {
             a.message = "TextRegion ends before it starts";
             return a;

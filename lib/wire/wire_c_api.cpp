@@ -108,10 +108,10 @@ PLURNK_API plurnk_status plurnk_wire_assert(int contract, const char* json, size
     if (error_class != nullptr) *error_class = nullptr;
     if (message != nullptr) *message = nullptr;
     return guarded([&] {
-        const auto value = parse_json(view(json, len));
+        const auto value = json_document::parse(view(json, len));
         wire::assertion a;
         if (value) {
-            a = wire::assert_contract(static_cast<wire::contract>(contract), *value);
+            a = wire::assert_contract(static_cast<wire::contract>(contract), value->root());
         } else {
             a.error_class = "SyntaxError";
             a.message = "invalid JSON";
