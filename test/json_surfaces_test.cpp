@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The JSON surfaces' bounds as tested invariants (issue 36's rows 7-9): the work canonical_json
-// does on SEND bodies JavaScript reorders (lib/work_counter.hpp's json_bytes: bytes read, written,
-// copied or moved) stays within a constant times the body, at 64 KB and 256 KB alike, for
-// objects keyed by array indexes nested a level per member. Work is counted, not timed, so the
-// test is exact. Built only when the work counter is compiled in (see test/meson.build).
+// The JSON surfaces' work bounds as tested invariants (issue 36's rows 7 and 8), counted by
+// lib/work_counter.hpp, not timed, so the tests are exact: the work canonical_json does on SEND
+// bodies JavaScript reorders (json_bytes: bytes read, written, copied or moved) stays within a
+// constant times the body, at 64 KB and 256 KB alike, for objects keyed by array indexes nested a
+// level per member; and the values uniqueItems compares (values_compared) stay within a constant
+// per item. Built only when the work counter is compiled in (see test/meson.build).
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
@@ -12,6 +13,9 @@
 
 #include "plurnk/json.hpp"
 #include "base/work_counter.hpp"
+#ifdef PLURNK_HAVE_WIRE
+#include "plurnk/wire.hpp"
+#endif
 
 namespace {
 
@@ -63,3 +67,35 @@ TEST_CASE("canonical_json is linear on objects JavaScript reorders, nested a lev
         CHECK(large <= small * 1.25);
     }
 }
+
+#ifdef PLURNK_HAVE_WIRE
+TEST_CASE("uniqueItems compares a constant number of values per item", "[json_surfaces]") {
+    // EntryReadResult's tags: distinct strings, one string again and again, and large equal objects
+    // (the items fail "type": string, but uniqueItems checks every item all the same).
+    const auto tags = [](int shape, int n) {
+        std::string t = "[";
+        for (int i = 0; i < n; ++i) {
+            if (i) t += ',';
+            if (shape == 0) t += "\"t" + std::to_string(i) + "\"";
+            else if (shape == 1) t += "\"t\"";
+            else t += "{\"a\":[1,2,{\"b\":null}],\"c\":\"d\",\"e\":" + std::to_string(i % 2) + "}";
+        }
+        return t + "]";
+    };
+    for (int shape = 0; shape < 3; ++shape) {
+        double per_item[2] = {0, 0};
+        for (int size = 0; size < 2; ++size) {
+            const int n = size == 0 ? 2000 : 8000;
+            const std::string instance =
+                R"({"status":200,"entry":{"entryId":1,"target":"t","channels":{},"tags":)" + tags(shape, n) + "}}";
+            const std::uint64_t before = work().values_compared;
+            const auto r = plurnk::wire::validate_json(plurnk::wire::contract::entry_read_result, instance);
+            per_item[size] = static_cast<double>(work().values_compared - before) / n;
+            CHECK(r.valid == (shape == 0));
+        }
+        INFO("shape " << shape << ": " << per_item[0] << " and " << per_item[1] << " values compared per item");
+        CHECK(per_item[1] <= 16.0);
+        CHECK(per_item[1] <= per_item[0] * 1.25 + 0.01);
+    }
+}
+#endif

@@ -5,6 +5,8 @@
 // wire_vectors tests.
 #include <catch2/catch_test_macros.hpp>
 
+#include <cstdint>
+#include <iterator>
 #include <string>
 
 #include "plurnk/json.hpp"
@@ -222,4 +224,105 @@ TEST_CASE("the engine refuses keywords and patterns outside its subset") {
     schema_set s;
     REQUIRE(s.add(R"({"$id":"https://x.test/a.json","$ref":"https://x.test/missing.json"})").empty());
     CHECK_FALSE(s.resolve().empty());
+}
+
+namespace {
+
+// deepCompareStrict / === as the reference engine has them, on values parse_json built.
+bool reference_equal(const json_value& a, const json_value& b) {
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+        case json_value::kind_t::null: return true;
+        case json_value::kind_t::boolean: return a.boolean == b.boolean;
+        case json_value::kind_t::number: return a.number == b.number;
+        case json_value::kind_t::string: return a.string == b.string;
+        case json_value::kind_t::array:
+            if (a.array.size() != b.array.size()) return false;
+            for (std::size_t i = 0; i < a.array.size(); ++i) {
+                if (!reference_equal(a.array[i], b.array[i])) return false;
+            }
+            return true;
+        case json_value::kind_t::object:
+            if (a.object.size() != b.object.size()) return false;
+            for (const auto& [k, v] : a.object) {
+                const json_value* w = b.find(k);
+                if (w == nullptr || !reference_equal(v, *w)) return false;
+            }
+            return true;
+    }
+    return false;
+}
+
+// The reference's uniqueItems loop: every j, every k != j, the first equal pair; "" if none.
+std::string reference_duplicate(const json_value& array) {
+    for (std::size_t j = 0; j < array.array.size(); ++j) {
+        for (std::size_t k = 0; k < array.array.size(); ++k) {
+            if (j != k && reference_equal(array.array[j], array.array[k])) {
+                return "Duplicate items at indexes " + std::to_string(j) + " and " + std::to_string(k) + ".";
+            }
+        }
+    }
+    return "";
+}
+
+// The uniqueItems message the engine gives for `tags` (an EntryReadResult's), or "".
+std::string engine_duplicate(const std::string& tags) {
+    const auto r = wire::validate_json(
+        wire::contract::entry_read_result,
+        R"({"status":200,"entry":{"entryId":1,"target":"t","channels":{},"tags":)" + tags + "}}");
+    REQUIRE(r.exception.empty());
+    for (const auto& e : r.errors) {
+        if (e.keyword == "uniqueItems") return e.message;
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("uniqueItems reports the reference's first pair, with its equality") {
+    struct row {
+        const char* tags;
+        const char* message;
+    };
+    const row rows[] = {
+        {R"(["a","b"])", ""},
+        {R"(["a","b","b","a"])", "Duplicate items at indexes 0 and 3."},
+        {R"(["x","b","c","b","c"])", "Duplicate items at indexes 1 and 3."},
+        {R"([1,1.0])", "Duplicate items at indexes 0 and 1."},
+        {R"([0,-0])", "Duplicate items at indexes 0 and 1."},
+        {R"([1,"1",true,null,[1],{"1":1}])", ""},
+        {R"([{"a":1,"b":[2]},{"b":[2.0],"a":1}])", "Duplicate items at indexes 0 and 1."},
+        {R"([{"a":1},{"a":1,"b":2}])", ""},
+        {R"([[1,2],[2,1]])", ""},
+        {R"([[],{},[],{}])", "Duplicate items at indexes 0 and 2."},
+        {R"([{"a":{"b":[1,{"c":null}]}},{"a":{"b":[1,{"c":false}]}},{"a":{"b":[1,{"c":null}]}}])",
+         "Duplicate items at indexes 0 and 2."},
+        {R"(["","\u0000","\ud800","\ud800"])", "Duplicate items at indexes 2 and 3."},
+    };
+    for (const row& r : rows) {
+        INFO(r.tags);
+        CHECK(engine_duplicate(r.tags) == r.message);
+        CHECK(reference_duplicate(j(r.tags)) == r.message);
+    }
+
+    // Random arrays over values that are equal in JavaScript's sense in several spellings.
+    const char* values[] = {"1", "1.0", "1e0", "-0", "0", "\"a\"", "\"b\"", "null", "true", "[]", "{}",
+                            "[1]", "[1.0,[]]", "[1,[]]", "{\"a\":1,\"b\":2}", "{\"b\":2,\"a\":1}", "{\"a\":1}",
+                            "{\"0\":1,\"a\":1}", "{\"a\":1,\"0\":1.0}", "[{\"x\":[0]}]", "[{\"x\":[-0]}]"};
+    std::uint32_t seed = 12345;
+    const auto next = [&seed](std::uint32_t n) {
+        seed = seed * 1103515245u + 12345u;
+        return (seed >> 8) % n;
+    };
+    for (int round = 0; round < 500; ++round) {
+        std::string tags = "[";
+        const std::uint32_t n = next(8);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (i) tags += ',';
+            tags += values[next(std::size(values))];
+        }
+        tags += ']';
+        INFO(tags);
+        CHECK(engine_duplicate(tags) == reference_duplicate(j(tags)));
+    }
 }

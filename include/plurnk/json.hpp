@@ -188,6 +188,8 @@ public:
     [[nodiscard]] static std::optional<json_document> parse(std::string_view text);
 
     [[nodiscard]] json_ref root() const noexcept { return {this, 0}; }
+    // The value whose json_ref::index() is `index` (a compact handle to keep instead of a ref).
+    [[nodiscard]] json_ref at(std::uint32_t index) const noexcept { return {this, index}; }
     // Bytes of its buffers in use. A parsed document reserves room for the largest it could be
     // (a word per two bytes of text) but touches only what it uses, which is what this counts.
     [[nodiscard]] std::size_t memory() const noexcept;

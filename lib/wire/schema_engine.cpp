@@ -28,11 +28,14 @@
 
 #include <re2/re2.h>
 
-#include <cmath>
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <optional>
+#include <random>
 
 #include "plurnk/validate.hpp"
 #include "base/work_counter.hpp"
@@ -161,6 +164,150 @@ bool js_equal(json_ref a, json_ref b) {
                 break;
             }
         }
+    }
+    return true;
+}
+
+// A hash consistent with js_equal: equal values hash alike (a number by its value, so 0 and -0
+// alike; an object's members in any order). Keyed per process, so that no text can be written to
+// make distinct values collide. Iterative; validate() has refused values nested deeper than
+// k_json_max_depth, so the stack stays small.
+std::uint64_t mix(std::uint64_t h) noexcept {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+std::uint64_t hash_key() noexcept {
+    static const std::uint64_t key = [] {
+        std::uint64_t k = 0x9e3779b97f4a7c15ULL;
+        try {
+            std::random_device rd;
+            k ^= (static_cast<std::uint64_t>(rd()) << 32) | rd();
+        } catch (...) {  // no entropy source: a fixed key (a slower worst case, the same verdicts)
+        }
+        return k;
+    }();
+    return key;
+}
+
+std::uint64_t hash_bytes(std::string_view s, std::uint64_t h) noexcept {
+    h = mix(h ^ s.size());
+    std::size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, s.data() + i, 8);
+        h = mix(h ^ w);
+    }
+    std::uint64_t tail = 0;
+    if (i < s.size()) std::memcpy(&tail, s.data() + i, s.size() - i);
+    return mix(h ^ tail ^ 0xff);
+}
+
+std::uint64_t js_hash(json_ref v) {
+    const std::uint64_t key = hash_key();
+    const auto scalar = [key](json_ref x) -> std::uint64_t {
+        switch (x.kind()) {
+            case kind_t::null: return mix(key ^ 1);
+            case kind_t::boolean: return mix(key ^ (x.boolean() ? 2 : 3));
+            case kind_t::number: {
+                const double d = x.number() == 0 ? 0.0 : x.number();
+                std::uint64_t bits = 0;
+                std::memcpy(&bits, &d, sizeof bits);
+                return mix(mix(key ^ 4) ^ bits);
+            }
+            case kind_t::string: return hash_bytes(x.string(), key ^ 5);
+            default: return 0;
+        }
+    };
+    if (!v.is_container()) return scalar(v);
+    struct frame {
+        json_ref::iterator it, end;
+        bool object;
+        std::uint64_t acc, count;
+        std::uint64_t key_hash;  // of this container's key in the object it is in
+    };
+    // An array's hash follows its elements' order; an object's adds its members' up.
+    const auto fold = [](frame& f, std::uint64_t key_hash, std::uint64_t h) {
+        ++f.count;
+        if (f.object) f.acc += mix(key_hash ^ std::rotl(h, 23));
+        else f.acc = mix(f.acc ^ h);
+    };
+    const auto open_frame = [key](json_ref c, std::uint64_t key_hash) {
+        const bool object = c.kind() == kind_t::object;
+        return frame{c.begin(), c.end(), object, mix(key ^ (object ? 6 : 7)), 0, key_hash};
+    };
+    std::vector<frame> open{open_frame(v, 0)};
+    for (;;) {
+        frame& f = open.back();
+        if (f.it == f.end) {
+            const std::uint64_t h = mix(f.acc ^ mix(f.count ^ (f.object ? 0xB : 0xA)));
+            const std::uint64_t key_hash = f.key_hash;
+            open.pop_back();
+            if (open.empty()) return h;
+            fold(open.back(), key_hash, h);
+            continue;
+        }
+        const json_member m = *f.it;
+        ++f.it;
+        const std::uint64_t key_hash = f.object ? hash_bytes(m.key, key ^ 8) : 0;
+        if (m.value.is_container()) open.push_back(open_frame(m.value, key_hash));
+        else fold(f, key_hash, scalar(m.value));
+    }
+}
+
+// uniqueItems as the reference checks it (every j, then every k != j, the first equal pair
+// reported), in one pass: each element is looked up among the distinct values before it, in a
+// hash table of their words that grows with them. The pair reported is the earliest value that
+// comes again (j) and the first place it comes again (k). False when the items are distinct.
+bool first_duplicate(json_ref array, std::size_t& j, std::size_t& k) {
+    const json_document& doc = *array.document();
+    // A slot: the first item's word + 1 (0: empty) and the high half of its hash.
+    std::vector<std::uint64_t> slots(16, 0);
+    std::size_t used = 0;
+    const auto insert = [&slots](std::uint64_t entry) {
+        const std::size_t mask = slots.size() - 1;
+        std::size_t i = static_cast<std::size_t>(entry >> 32) & mask;
+        while (slots[i] != 0) i = (i + 1) & mask;
+        slots[i] = entry;
+    };
+    std::uint32_t first_word = UINT32_MAX;  // the earliest repeated value's first word
+    std::size_t index = 0;
+    for (const auto& item : array) {
+        const std::uint64_t tag = js_hash(item.value) >> 32;
+        const std::size_t mask = slots.size() - 1;
+        for (std::size_t i = static_cast<std::size_t>(tag) & mask;; i = (i + 1) & mask) {
+            const std::uint64_t s = slots[i];
+            if (s == 0) {
+                slots[i] = (tag << 32) | (std::uint64_t{item.value.index()} + 1);
+                if (++used * 4 > slots.size() * 3) {
+                    std::vector<std::uint64_t> old(slots.size() * 2, 0);
+                    old.swap(slots);
+                    for (const std::uint64_t e : old) {
+                        if (e != 0) insert(e);
+                    }
+                }
+                break;
+            }
+            const auto word = static_cast<std::uint32_t>(s) - 1;
+            if ((s >> 32) == tag && js_equal(doc.at(word), item.value)) {
+                if (word < first_word) {
+                    first_word = word;
+                    k = index;
+                }
+                break;
+            }
+        }
+        ++index;
+    }
+    if (first_word == UINT32_MAX) return false;
+    j = 0;
+    for (const auto& item : array) {
+        if (item.value.index() == first_word) break;
+        ++j;
     }
     return true;
 }
@@ -593,16 +740,10 @@ void evaluator::eval_array(const node& s, json_ref inst, const std::string& iloc
         }
     }
     if (s.unique_items) {
-        std::vector<json_ref> items;
-        for (const auto& item : inst) items.push_back(item.value);
-        for (std::size_t j = 0; j < items.size(); ++j) {
-            for (std::size_t k = 0; k < items.size(); ++k) {
-                if (j != k && js_equal(items[j], items[k])) {
-                    push(iloc, "uniqueItems", sloc + "/uniqueItems",
-                         "Duplicate items at indexes " + std::to_string(j) + " and " + std::to_string(k) + ".");
-                    return;
-                }
-            }
+        std::size_t j = 0, k = 0;
+        if (first_duplicate(inst, j, k)) {
+            push(iloc, "uniqueItems", sloc + "/uniqueItems",
+                 "Duplicate items at indexes " + std::to_string(j) + " and " + std::to_string(k) + ".");
         }
     }
 }
