@@ -11,7 +11,7 @@
 #include <vector>
 
 namespace plurnk {
-struct json_value;
+class json_ref;
 enum class tier : std::uint8_t;
 }
 
@@ -54,10 +54,15 @@ bool write_stdout(std::string_view text);
 // 2 after a read or write error (reported).
 int for_each_stdin_line(const std::function<bool(std::string_view line)>& on_line);
 
-// Appends `{"id":ID` (ID null when nullptr): the start of every JSON Lines answer.
-void append_answer_id(std::string& out, const plurnk::json_value* id);
-// Appends the answer line {"id":ID,"error":"MESSAGE"} and its '\n' (ID null when nullptr): what
+// Appends `piece` to the answer being built in `out`; once `out` holds 64 KB, writes it to
+// standard output and clears it, so a large answer is never held whole (the caller writes what
+// is left in `out` when the answer is complete, and sees a failed write in ferror(stdout)).
+void spill_answer(std::string& out, std::string_view piece);
+// Appends `{"id":ID` (ID null when absent): the start of every JSON Lines answer (through
+// spill_answer: a large ID goes out in pieces).
+void append_answer_id(std::string& out, plurnk::json_ref id);
+// Appends the answer line {"id":ID,"error":"MESSAGE"} and its '\n' (ID null when absent): what
 // every JSON Lines command writes for a request it cannot answer, so answers stay in step.
-void append_error_answer(std::string& out, const plurnk::json_value* id, std::string_view message);
+void append_error_answer(std::string& out, plurnk::json_ref id, std::string_view message);
 
 }  // namespace plurnk::cli

@@ -104,16 +104,21 @@ bool read_input(const std::string& path, std::string& out) {
     return ok;
 }
 
-void append_answer_id(std::string& out, const plurnk::json_value* id) {
-    out += "{\"id\":";
-    if (id != nullptr) {
-        plurnk::append_json_value(out, *id);
-    } else {
-        out += "null";
-    }
+void spill_answer(std::string& out, std::string_view piece) {
+    constexpr std::size_t k_piece = 1 << 16;
+    out += piece;
+    if (out.size() < k_piece) return;
+    // A failed write sets the stream's error indicator, which the caller's last write sees.
+    static_cast<void>(std::fwrite(out.data(), 1, out.size(), stdout));
+    out.clear();
 }
 
-void append_error_answer(std::string& out, const plurnk::json_value* id, std::string_view message) {
+void append_answer_id(std::string& out, plurnk::json_ref id) {
+    out += "{\"id\":";
+    plurnk::write_json(id, [&out](std::string_view piece) { spill_answer(out, piece); });  // null when absent
+}
+
+void append_error_answer(std::string& out, plurnk::json_ref id, std::string_view message) {
     append_answer_id(out, id);
     out += ",\"error\":";
     plurnk::append_json_string(out, message);

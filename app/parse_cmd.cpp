@@ -98,32 +98,32 @@ plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, const 
 void answer_request(std::string_view line, std::size_t line_no, std::optional<plurnk::tier> forced,
                     const run_options& run, std::string& out, bool& failed) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const auto fail = [&](const plurnk::json_value* id, std::string_view why) {
+    const auto fail = [&](plurnk::json_ref id, std::string_view why) {
         append_error_answer(out, id, fmt::format("line {}: {}", line_no, why));
         failed = true;
     };
-    if (line.find_first_not_of(" \t") == std::string_view::npos) return fail(nullptr, "empty line (expected a request)");
-    const auto request = plurnk::parse_json(line);
-    if (!request) return fail(nullptr, "not a JSON value (expected {\"id\",\"tier\",\"input\"})");
-    if (request->kind != plurnk::json_value::kind_t::object) {
-        return fail(nullptr, "not a JSON object (expected {\"id\",\"tier\",\"input\"})");
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return fail({}, "empty line (expected a request)");
+    // Read compactly: a request's id may be any JSON value, megabytes of it.
+    const auto request = plurnk::json_document::parse(line);
+    if (!request) return fail({}, "not a JSON value (expected {\"id\",\"tier\",\"input\"})");
+    const plurnk::json_ref root = request->root();
+    if (root.kind() != plurnk::json_value::kind_t::object) {
+        return fail({}, "not a JSON object (expected {\"id\",\"tier\",\"input\"})");
     }
-    const plurnk::json_value* id = request->find("id");
-    const plurnk::json_value* input = request->find("input");
-    if (input == nullptr || input->kind != plurnk::json_value::kind_t::string) {
-        return fail(id, "\"input\" must be a string");
-    }
+    const plurnk::json_ref id = root.find("id");
+    const plurnk::json_ref input = root.find("input");
+    if (input.kind() != plurnk::json_value::kind_t::string) return fail(id, "\"input\" must be a string");
     plurnk::tier tier = forced.value_or(plurnk::tier::parse);
-    if (const plurnk::json_value* tier_v = request->find("tier"); !forced && tier_v != nullptr) {
-        const auto t = tier_v->kind == plurnk::json_value::kind_t::string ? plurnk::tier_from_name(tier_v->string)
-                                                                           : std::nullopt;
+    if (const plurnk::json_ref tier_v = root.find("tier"); !forced && tier_v) {
+        const auto t = tier_v.kind() == plurnk::json_value::kind_t::string ? plurnk::tier_from_name(tier_v.string())
+                                                                            : std::nullopt;
         if (!t) return fail(id, "\"tier\" must be one of \"parse\", \"statements\", \"log\", \"client\"");
         tier = *t;
     }
-    const auto result = run_parse(input->string, tier, run);
+    const auto result = run_parse(input.string(), tier, run);
     append_answer_id(out, id);
     out += ",\"result\":";
-    plurnk::append_json(out, result, run.json);
+    plurnk::write_json(result, [&out](std::string_view piece) { spill_answer(out, piece); }, run.json);
     out += "}\n";
 }
 
@@ -208,7 +208,7 @@ int cmd_batch(const args& a) {
         ++line_no;
         out.clear();
         answer_request(line, line_no, forced, run, out, failed);
-        return std::fwrite(out.data(), 1, out.size(), stdout) == out.size();
+        return std::fwrite(out.data(), 1, out.size(), stdout) == out.size() && std::ferror(stdout) == 0;
     });
     if (io_status != 0) return io_status;
     return failed ? 1 : 0;

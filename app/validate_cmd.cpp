@@ -20,6 +20,7 @@ namespace plurnk::cli {
 
 namespace {
 
+using plurnk::json_ref;
 using plurnk::json_value;
 using kind_t = json_value::kind_t;
 namespace wire = plurnk::wire;
@@ -34,10 +35,8 @@ std::string known_contracts() {
 }
 
 // Appends {"id","error"}; returns false (the line was answered with an error).
-bool append_error_reply(std::string& out, const json_value* id, std::string_view message) {
-    out += "{\"id\":";
-    if (id != nullptr) plurnk::append_json_value(out, *id);
-    else out += "null";
+bool append_error_reply(std::string& out, json_ref id, std::string_view message) {
+    append_answer_id(out, id);
     out += ",\"error\":";
     plurnk::append_json_value_string(out, message);
     out += "}\n";
@@ -46,12 +45,15 @@ bool append_error_reply(std::string& out, const json_value* id, std::string_view
 
 // Problems.create(...(args ?? [])): a string spreads into its code points; anything else that is
 // not an array is not iterable, so create throws.
-std::optional<std::vector<json_value>> spread_args(const json_value* args) {
+std::optional<std::vector<json_value>> spread_args(json_ref args) {
     std::vector<json_value> v;
-    if (args == nullptr || args->kind == kind_t::null) return v;
-    if (args->kind == kind_t::array) return args->array;
-    if (args->kind != kind_t::string) return std::nullopt;
-    const std::string& s = args->string;
+    if (!args || args.kind() == kind_t::null) return v;
+    if (args.kind() == kind_t::array) {
+        for (const auto& a : args) v.push_back(plurnk::to_json_value(a.value));
+        return v;
+    }
+    if (args.kind() != kind_t::string) return std::nullopt;
+    const std::string_view s = args.string();
     for (std::size_t i = 0; i < s.size();) {
         const auto b = static_cast<unsigned char>(s[i]);
         const std::size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
@@ -65,48 +67,44 @@ std::optional<std::vector<json_value>> spread_args(const json_value* args) {
 }
 
 // Appends the answer to one request line; false when it is an error answer.
-bool answer(std::string& out, const std::string& line) {
-    const auto request = plurnk::parse_json(line);
-    if (!request) return append_error_reply(out, nullptr, "bad request line: not JSON");
-    if (request->kind != kind_t::object) return append_error_reply(out, nullptr, "bad request line: not an object");
-    if (wire::too_deep(*request)) {
-        return append_error_reply(out, nullptr, "bad request line: nests deeper than " + std::to_string(plurnk::k_json_max_depth) + " levels");
+bool answer(std::string& out, std::string_view line) {
+    // Read compactly: an instance (or an id) may be megabytes of JSON.
+    const auto request = plurnk::json_document::parse(line);
+    if (!request) return append_error_reply(out, {}, "bad request line: not JSON");
+    const json_ref root = request->root();
+    if (root.kind() != kind_t::object) return append_error_reply(out, {}, "bad request line: not an object");
+    if (wire::too_deep(root)) {
+        return append_error_reply(out, {}, "bad request line: nests deeper than " + std::to_string(plurnk::k_json_max_depth) + " levels");
     }
-    const json_value* id = request->find("id");
-    const json_value* contract = request->find("contract");
-    if (contract == nullptr || contract->kind != kind_t::string) {
-        return append_error_reply(out, id, "request has no string \"contract\"");
-    }
-    if (contract->string == "Problems.create") {
-        const auto args = spread_args(request->find("args"));
+    const json_ref id = root.find("id");
+    const json_ref contract = root.find("contract");
+    if (contract.kind() != kind_t::string) return append_error_reply(out, id, "request has no string \"contract\"");
+    if (contract.string() == "Problems.create") {
+        const auto args = spread_args(root.find("args"));
         const auto r = args ? wire::problems::create_args(*args) : wire::problems::result{};
-        out += "{\"id\":";
-        if (id != nullptr) plurnk::append_json_value(out, *id);
-        else out += "null";
+        append_answer_id(out, id);
         out += r.ok ? ",\"ok\":true,\"result\":" : ",\"ok\":false,\"result\":null";
         if (r.ok) plurnk::append_json_value(out, r.value);
         out += "}\n";
         return true;
     }
-    const auto c = wire::contract_from_name(contract->string);
+    const auto c = wire::contract_from_name(contract.string());
     if (!c) {
         std::string quoted;
-        plurnk::append_json_value_string(quoted, contract->string);
+        plurnk::append_json_value_string(quoted, contract.string());
         return append_error_reply(out, id, "unknown contract " + quoted);
     }
-    const json_value* instance = request->find("instance");
-    if (instance == nullptr) return append_error_reply(out, id, "cannot validate: the request has no \"instance\"");
-    const auto v = wire::validate(*c, *instance);
+    const json_ref instance = root.find("instance");
+    if (!instance) return append_error_reply(out, id, "cannot validate: the request has no \"instance\"");
+    const json_ref e = root.find("errors");
+    const bool with_errors = e.kind() == kind_t::boolean && e.boolean();
+    const auto v = with_errors ? wire::validate(*c, instance) : wire::validate_verdict(*c, instance);
     if (!v.exception.empty()) return append_error_reply(out, id, "cannot validate: " + v.exception);
-    const bool asserted = v.valid && wire::assert_contract(*c, *instance).ok;
-    out += "{\"id\":";
-    if (id != nullptr) plurnk::append_json_value(out, *id);
-    else out += "null";
+    const bool asserted = v.valid && wire::assert_contract(*c, instance).ok;
+    append_answer_id(out, id);
     out += v.valid ? ",\"valid\":true" : ",\"valid\":false";
     out += asserted ? ",\"asserted\":true" : ",\"asserted\":false";
-    if (const json_value* e = request->find("errors"); e != nullptr && e->kind == kind_t::boolean && e->boolean) {
-        out += ",\"errors\":" + wire::errors_json(v.errors);
-    }
+    if (with_errors) out += ",\"errors\":" + wire::errors_json(v.errors);
     out += "}\n";
     return true;
 }
@@ -119,17 +117,16 @@ int run_batch() {
     std::string out;
     std::size_t line_no = 0;
     bool failed = false;
-    const int rc = for_each_stdin_line([&](std::string_view view) {
+    const int rc = for_each_stdin_line([&](std::string_view line) {
         ++line_no;
-        std::string line(view);
-        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         out.clear();
         const bool answered =
-            line.find_first_not_of(" \t") == std::string::npos
-                ? append_error_reply(out, nullptr, "line " + std::to_string(line_no) + ": empty line (expected a request)")
+            line.find_first_not_of(" \t") == std::string_view::npos
+                ? append_error_reply(out, {}, "line " + std::to_string(line_no) + ": empty line (expected a request)")
                 : answer(out, line);
         failed = failed || !answered;
-        return std::fwrite(out.data(), 1, out.size(), stdout) == out.size();
+        return std::fwrite(out.data(), 1, out.size(), stdout) == out.size() && std::ferror(stdout) == 0;
     });
     return rc != 0 ? rc : failed ? 1 : 0;
 }
@@ -162,12 +159,14 @@ int cmd_validate(const args& a) {
     if (!c) return usage_error(fmt::format("unknown contract '{}' (one of {})", contract_name, known_contracts()));
     std::string text;
     if (!read_input(path.empty() ? "-" : path, text)) return 2;
-    const auto value = plurnk::parse_json(text);
+    // Read compactly; the text goes as soon as it is read.
+    const auto value = plurnk::json_document::parse(text);
+    std::string().swap(text);
     wire::validation_result r;
-    if (value) r = wire::validate(*c, *value);
+    if (value) r = wire::validate(*c, value->root());
     else r.exception = "invalid JSON";
     wire::assertion as;
-    if (assert_mode && value && r.exception.empty()) as = wire::assert_contract(*c, *value);
+    if (assert_mode && value && r.exception.empty()) as = wire::assert_contract(*c, value->root());
     const bool ok = assert_mode ? as.ok : r.valid;
     if (json_out) {
         std::string out = ok ? "{\"valid\":true" : "{\"valid\":false";

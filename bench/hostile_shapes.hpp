@@ -159,4 +159,41 @@ inline std::string as_records(const shape& s, std::size_t size) {
     return out;
 }
 
+// ---- JSON values (the hostile-input issue, round three, rows 7-9) ---------------------------
+// For the JSON surfaces (test/cli_memory_test.cpp): large values in the shapes that cost most
+// per byte as a json_value.
+
+// The value shapes: a value per two bytes, an empty container per three, a small object per
+// eight, short strings, distinct short strings (uniqueItems keeps a slot for each), nesting two
+// bytes a level, many members in one object.
+inline constexpr const char* k_json_values[] = {"ones", "empties", "objects", "strings", "distinct", "deep", "members"};
+
+// A JSON value of about `size` bytes in the shape `name` (one of k_json_values).
+inline std::string json_value(std::string_view name, std::size_t size) {
+    std::string v;
+    const auto list = [&](const char* open, std::string_view item, const char* close) {
+        v = open;
+        while (v.size() + item.size() + 2 < size) {
+            if (v.size() > 1) v += ',';
+            v += item;
+        }
+        v += close;
+    };
+    if (name == "ones") list("[", "1", "]");
+    else if (name == "empties") list("[", "[]", "]");
+    else if (name == "objects") list("[", "{\"a\":1}", "]");
+    else if (name == "strings") list("[", "\"t0\"", "]");
+    else if (name == "deep") v = std::string(size / 2, '[') + std::string(size / 2, ']');
+    else if (name == "distinct") {
+        v = "[";
+        for (std::size_t i = 0; v.size() + 16 < size; ++i) v += (i ? ",\"" : "\"") + std::to_string(i) + "\"";
+        v += ']';
+    } else if (name == "members") {
+        v = "{";
+        for (std::size_t i = 0; v.size() + 16 < size; ++i) v += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":0";
+        v += '}';
+    }
+    return v;
+}
+
 }  // namespace plurnk::shapes

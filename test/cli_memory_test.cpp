@@ -7,6 +7,15 @@
 // of the same input, divided by the input's size; the bound is 8, or, where `plurnk parse` alone
 // needs more on that input (doc/limits.md: a few error-dense shapes), that figure plus one.
 //
+// And on large JSON values (row 9): a 4 MiB request id for `plurnk batch`, a 4 MiB instance for
+// `plurnk validate` (and in a `validate --batch` request), in each shape of
+// shapes::k_json_values: the peak RSS over the same command's on a tiny value, divided by the
+// input's size, within 8.
+//
+// Meson's test runner sets MALLOC_PERTURB_, and glibc then fills every block it hands out, so
+// capacity a command reserves and never touches would count as resident: the commands run
+// without it, as they run outside the runner.
+//
 // A child's ru_maxrss includes the memory of the process it was forked from (its image before
 // exec), so the commands are started by a spawner forked first thing in main(), while this
 // program is still small, and never by this process once it has built inputs.
@@ -66,10 +75,11 @@ bool read_all(int fd, void* p, std::size_t n) {
         }
         argv.push_back(nullptr);
         const pid_t pid = ::fork();
-        if (pid == 0) {
+        if (pid == 0) {  // argv[0] is the file for standard input, the command follows
             const int null = ::open("/dev/null", O_RDWR);
-            ::dup2(null, 0), ::dup2(null, 1), ::dup2(null, 2);
-            ::execv(argv[0], argv.data());
+            const int in = ::open(argv[0], O_RDONLY);
+            ::dup2(in, 0), ::dup2(null, 1), ::dup2(null, 2);
+            ::execv(argv[1], argv.data() + 1);
             _exit(127);
         }
         int status = 0;
@@ -101,8 +111,9 @@ struct outcome {
     long status = -1;
 };
 
-outcome run(const std::vector<std::string>& args) {
-    std::string req;
+// Runs `args` with standard input from the file `input`.
+outcome run(const std::vector<std::string>& args, const std::string& input = "/dev/null") {
+    std::string req = input + '\0';
     for (const std::string& a : args) req += a, req += '\0';
     req.pop_back();
     const auto n = static_cast<std::uint32_t>(req.size());
@@ -132,9 +143,64 @@ struct surface {
     std::vector<std::string> args;  // FILE and TIER are replaced
 };
 
+// ---- Large JSON values (row 9) ----------------------------------------------------------------
+
+constexpr std::size_t k_value_size = 4 << 20;
+
+struct json_command {
+    const char* name;
+    std::vector<std::string> args;  // FILE is replaced by the input's path
+    bool on_stdin;                   // the input goes to standard input (else only as FILE)
+    bool wire;                       // needs the wire contracts (the validate command)
+    std::string (*input)(const std::string& value);
+};
+
+const json_command k_json_commands[] = {
+    {"batch", {"batch"}, true, false,
+     [](const std::string& v) { return "{\"id\":" + v + ",\"input\":\"<<PLAN:p:PLAN\"}\n"; }},
+    {"validate", {"validate", "--contract=EntryReadResult", "FILE"}, false, true,
+     [](const std::string& v) {
+         return "{\"status\":200,\"entry\":{\"entryId\":1,\"target\":\"t\",\"channels\":{},\"tags\":" + v + "}}";
+     }},
+    {"validate_batch", {"validate", "--batch"}, true, true,
+     [](const std::string& v) { return "{\"id\":" + v + ",\"contract\":\"Position\",\"instance\":" + v + "}\n"; }},
+};
+
+// Each command on each value shape; returns the number of failures.
+int json_values(const std::string& plurnk, const std::string& dir) {
+    int failed = 0;
+    const std::string file = dir + "/value.jsonl";  // JSON Lines to `score`
+    const auto peak_kb = [&](const json_command& c, const std::string& input) {
+        write_file(file, input);
+        std::vector<std::string> cmd = {plurnk};
+        for (const std::string& a : c.args) cmd.push_back(a == "FILE" ? file : a);
+        const outcome o = run(cmd, c.on_stdin ? file : "/dev/null");
+        std::remove(file.c_str());
+        return o.status > 1 ? -1 : o.kb;
+    };
+    for (const json_command& c : k_json_commands) {
+#ifndef PLURNK_HAVE_WIRE
+        if (c.wire) continue;
+#endif
+        const long base = peak_kb(c, c.input("1"));
+        for (const char* shape : plurnk::shapes::k_json_values) {
+            const std::string input = c.input(plurnk::shapes::json_value(shape, k_value_size));
+            const long peak = peak_kb(c, input);
+            const double ratio = static_cast<double>(peak - base) * 1024.0 / static_cast<double>(input.size());
+            const bool ok = base > 0 && peak > 0 && ratio <= k_bound;
+            failed += ok ? 0 : 1;
+            std::printf("%s %-22s %-32s %5.1fx the input (bound %.1f)%s\n", ok ? "ok  " : "FAIL", shape, c.name, ratio,
+                        k_bound, peak > 0 ? "" : " (did not run)");
+            std::fflush(stdout);
+        }
+    }
+    return failed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    unsetenv("MALLOC_PERTURB_");  // before the spawner, whose children inherit it (see the top)
     start_spawner();  // first: while this process is small
     if (argc != 2) {
         std::fprintf(stderr, "usage: cli_memory_test PLURNK\n");
@@ -203,6 +269,7 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
         }
     }
+    failed += json_values(plurnk, dir);
     ::rmdir(dir);
     std::printf("%d failed\n", failed);
     return failed == 0 ? 0 : 1;

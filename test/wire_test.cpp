@@ -326,3 +326,25 @@ TEST_CASE("uniqueItems reports the reference's first pair, with its equality") {
         CHECK(engine_duplicate(tags) == reference_duplicate(j(tags)));
     }
 }
+
+TEST_CASE("validate_verdict answers as validate does, keeping no error") {
+    const std::pair<wire::contract, const char*> cases[] = {
+        {wire::contract::position, R"({"line":1,"column":2})"},
+        {wire::contract::position, R"({"line":1,"column":2,"a":1,"b":2,"c":[3]})"},
+        {wire::contract::position, R"([1,2])"},
+        {wire::contract::entry_read_result,
+         R"({"status":200,"entry":{"entryId":1,"target":"t","channels":{"c":{"content":"ab","contentOffset":0,"contentLength":3}},"tags":[]}})"},
+        {wire::contract::entry_read_result, R"({"status":404,"problem":{},"entry":null})"},
+        {wire::contract::notice, R"({"source":"engine:a-1","kind":"k","level":"info"})"},
+    };
+    for (const auto& [c, text] : cases) {
+        INFO(text);
+        const auto doc = plurnk::json_document::parse(text);
+        REQUIRE(doc);
+        const auto full = wire::validate(c, doc->root());
+        const auto verdict = wire::validate_verdict(c, doc->root());
+        CHECK(verdict.valid == full.valid);
+        CHECK(verdict.exception == full.exception);
+        CHECK(verdict.errors.empty());
+    }
+}

@@ -203,9 +203,12 @@ private:
     std::vector<std::uint32_t> orders_;  // reordered objects: end, count, then each value's word
 };
 
-// JSON.stringify of a document's value, as stringify_json of the equivalent json_value.
+// JSON.stringify of a document's value, as stringify_json of the equivalent json_value; "null"
+// for an absent ref.
 void append_json_value(std::string& out, json_ref value);
 [[nodiscard]] std::string stringify_json(json_ref value);
+// The same text handed to `flush` in pieces of about 64 KB (the last one possibly empty).
+void write_json(json_ref value, const json_flush& flush);
 // The json_value of a document's value (built iteratively; copying it back recurses).
 [[nodiscard]] json_value to_json_value(json_ref value);
 

@@ -86,6 +86,10 @@ struct validation_result {
 // The json_value overloads read the value through a json_document (json.hpp) built from it.
 [[nodiscard]] validation_result validate(contract c, const json_value& value);
 [[nodiscard]] validation_result validate(contract c, json_ref value);
+// validate's verdict alone: `valid` and `exception`, `errors` left empty. The reference's engine
+// keeps every error (an additional property of an instance is two, about 250 bytes); a verdict
+// takes memory that does not grow with them.
+[[nodiscard]] validation_result validate_verdict(contract c, json_ref value);
 // The same on JSON text, read with JSON.parse semantics into a json_document.
 [[nodiscard]] validation_result validate_json(contract c, std::string_view json_text);
 

@@ -403,31 +403,55 @@ void walk(const json_document& d, std::uint32_t root, Visitor&& visit) {
 
 }  // namespace
 
-void append_json_value(std::string& out, json_ref value) {
-    if (!value) {
-        out += "null";
-        return;
-    }
-    struct writer {
-        std::string& out;
-        void value(json_ref v, std::string_view key, bool first) {
-            if (!first) out += ',';
-            if (key.data() != nullptr) {
-                append_json_value_string(out, key);
-                out += ':';
-            }
-            switch (v.kind()) {
-                case json_value::kind_t::null: out += "null"; break;
-                case json_value::kind_t::boolean: out += v.boolean() ? "true" : "false"; break;
-                case json_value::kind_t::number: append_js_number(out, v.number()); break;
-                case json_value::kind_t::string: append_json_value_string(out, v.string()); break;
-                case json_value::kind_t::array: out += '['; break;
-                case json_value::kind_t::object: out += '{'; break;
-            }
+namespace {
+
+// Writes a value as JSON.stringify does; with a flush, hands the text over whenever it passes
+// k_piece bytes.
+struct value_writer {
+    static constexpr std::size_t k_piece = 1 << 16;
+    std::string& out;
+    const json_flush* flush = nullptr;
+
+    void value(json_ref v, std::string_view key, bool first) {
+        if (!first) out += ',';
+        if (key.data() != nullptr) {
+            append_json_value_string(out, key);
+            out += ':';
         }
-        void close(bool array) { out += array ? ']' : '}'; }
-    };
-    walk(*value.document(), value.index(), writer{out});
+        switch (v.kind()) {
+            case json_value::kind_t::null: out += "null"; break;
+            case json_value::kind_t::boolean: out += v.boolean() ? "true" : "false"; break;
+            case json_value::kind_t::number: append_js_number(out, v.number()); break;
+            case json_value::kind_t::string: append_json_value_string(out, v.string()); break;
+            case json_value::kind_t::array: out += '['; break;
+            case json_value::kind_t::object: out += '{'; break;
+        }
+        spill();
+    }
+    void close(bool array) {
+        out += array ? ']' : '}';
+        spill();
+    }
+    void spill() {
+        if (flush != nullptr && out.size() >= k_piece) {
+            (*flush)(out);
+            out.clear();
+        }
+    }
+    void write(json_ref v) {
+        if (v) walk(*v.document(), v.index(), *this);
+        else out += "null";
+    }
+};
+
+}  // namespace
+
+void append_json_value(std::string& out, json_ref value) { value_writer{out}.write(value); }
+
+void write_json(json_ref value, const json_flush& flush) {
+    std::string out;
+    value_writer{out, &flush}.write(value);
+    flush(out);
 }
 
 std::string stringify_json(json_ref value) {

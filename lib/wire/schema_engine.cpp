@@ -527,17 +527,26 @@ void append_js_template_number(std::string& out, double x) {
 namespace {
 
 // One evaluation: the reference's validate() over nodes, with one shared error list (a call's
-// errors are those it appended; it is valid when it appended none).
+// errors are those it appended; it is valid when it appended none). Without a list the errors
+// are only counted, which is all a verdict needs.
 struct evaluator {
-    std::vector<validation_error>& errors;
+    std::vector<validation_error>* list;  // nullptr: count only
     std::string& exception;
+    std::size_t errors = list != nullptr ? list->size() : 0;  // how many there are now
 
     void push(std::size_t at, const std::string& iloc, const char* keyword, std::string kloc, std::string msg) {
-        errors.insert(errors.begin() + static_cast<std::ptrdiff_t>(at),
-                      validation_error{keyword, std::move(kloc), iloc, std::move(msg)});
+        ++errors;
+        if (list == nullptr) return;
+        list->insert(list->begin() + static_cast<std::ptrdiff_t>(at),
+                     validation_error{keyword, std::move(kloc), iloc, std::move(msg)});
     }
     void push(const std::string& iloc, const char* keyword, std::string kloc, std::string msg) {
-        push(errors.size(), iloc, keyword, std::move(kloc), std::move(msg));
+        push(errors, iloc, keyword, std::move(kloc), std::move(msg));
+    }
+    // Drops the errors from `at` on (a subschema whose failure does not count).
+    void drop_errors(std::size_t at) {
+        errors = at;
+        if (list != nullptr) list->resize(at);
     }
     bool child_location(std::string& out, const std::string& iloc, std::string_view key) {
         out = iloc;
@@ -560,11 +569,11 @@ bool evaluator::eval(const node& s, json_ref inst, const std::string& iloc, cons
         push(iloc, "false", iloc, "False boolean schema.");
         return false;
     }
-    const std::size_t start = errors.size();
+    const std::size_t start = errors;
     const char* tname = type_name(inst.kind());
     if (s.ref_target != nullptr) {
         const std::string kloc = sloc + "/$ref";
-        const std::size_t at = errors.size();
+        const std::size_t at = errors;
         const bool ok = eval(*s.ref_target, inst, iloc, kloc);
         if (!exception.empty()) return false;
         if (!ok) push(at, iloc, "$ref", kloc, "A subschema had errors.");
@@ -613,24 +622,24 @@ bool evaluator::eval(const node& s, json_ref inst, const std::string& iloc, cons
         default: eval_scalar(s, inst, iloc, sloc); break;
     }
     if (!exception.empty()) return false;
-    return errors.size() == start;
+    return errors == start;
 }
 
 void evaluator::eval_combinators(const node& s, json_ref inst, const std::string& iloc,
                                  const std::string& sloc) {
     if (s.not_schema != nullptr) {
         const std::string kloc = sloc + "/not";
-        const std::size_t at = errors.size();
+        const std::size_t at = errors;
         const bool ok = eval(*s.not_schema, inst, iloc, kloc);
         if (!exception.empty()) return;
-        errors.resize(at);
+        drop_errors(at);
         if (ok) push(iloc, "not", kloc, "Instance matched \"not\" schema.");
     }
     // anyOf and allOf keep their subschemas' errors only when they fail, after their own.
     auto combine = [&](const std::optional<std::vector<const node*>>& list, const char* keyword, int mode) {
         if (!list) return;
         const std::string kloc = sloc + "/" + keyword;
-        const std::size_t at = errors.size();
+        const std::size_t at = errors;
         std::size_t matches = 0;
         for (std::size_t i = 0; i < list->size(); ++i) {
             matches += eval(*(*list)[i], inst, iloc, kloc + "/" + std::to_string(i));
@@ -638,7 +647,7 @@ void evaluator::eval_combinators(const node& s, json_ref inst, const std::string
         }
         const bool ok = mode == 0 ? matches > 0 : mode == 1 ? matches == list->size() : matches == 1;
         if (ok) {
-            errors.resize(at);
+            drop_errors(at);
         } else if (mode == 0) {
             push(at, iloc, keyword, kloc, "Instance does not match any subschemas.");
         } else if (mode == 1) {
@@ -667,7 +676,7 @@ void evaluator::eval_object(const node& s, json_ref inst, const std::string& ilo
         const std::string kloc = sloc + "/propertyNames";
         for (const auto& member : inst) {
             if (!child_location(child, iloc, member.key)) return;
-            const std::size_t at = errors.size();
+            const std::size_t at = errors;
             if (!eval(*s.property_names, member.key_value(), child, kloc)) {
                 if (!exception.empty()) return;
                 push(at, iloc, "propertyNames", kloc,
@@ -682,7 +691,7 @@ void evaluator::eval_object(const node& s, json_ref inst, const std::string& ilo
             const json_ref v = inst.find(key);
             if (!v) continue;
             if (!child_location(child, iloc, key)) return;
-            const std::size_t at = errors.size();
+            const std::size_t at = errors;
             std::string skloc = kloc + "/";
             append_encoded_pointer(skloc, key);
             if (!eval(*sub, v, child, skloc)) {
@@ -702,7 +711,7 @@ void evaluator::eval_object(const node& s, json_ref inst, const std::string& ilo
             }
             if (evaluated) continue;
             if (!child_location(child, iloc, key)) return;
-            const std::size_t at = errors.size();
+            const std::size_t at = errors;
             if (!eval(*s.additional_properties, v, child, kloc)) {
                 if (!exception.empty()) return;
                 push(at, iloc, "additionalProperties", kloc,
@@ -731,7 +740,7 @@ void evaluator::eval_array(const node& s, json_ref inst, const std::string& iloc
         const std::string kloc = sloc + "/items";
         std::size_t i = 0;
         for (const auto& item : inst) {
-            const std::size_t at = errors.size();
+            const std::size_t at = errors;
             if (!eval(*s.items, item.value, iloc + "/" + std::to_string(i++), kloc)) {
                 if (!exception.empty()) return;
                 push(at, iloc, "items", kloc, "Items did not match schema.");
@@ -781,7 +790,7 @@ void evaluator::eval_scalar(const node& s, json_ref inst, const std::string& ilo
 
 }  // namespace
 
-bool schema_set::validate(std::string_view id, json_ref instance, std::vector<validation_error>& errors,
+bool schema_set::validate(std::string_view id, json_ref instance, std::vector<validation_error>* errors,
                           std::string& exception) const {
     auto it = impl_->lookup.find(id);
     if (it == impl_->lookup.end()) {

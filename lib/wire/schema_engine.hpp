@@ -29,9 +29,9 @@ public:
     std::string resolve();
 
     // Evaluates `instance` against the document whose "$id" is `id`, appending the reference's
-    // errors; returns the verdict. `exception` is set (and false returned) where the reference
-    // would throw instead of answering.
-    bool validate(std::string_view id, json_ref instance, std::vector<validation_error>& errors,
+    // errors (or only counting them when `errors` is nullptr); returns the verdict. `exception` is
+    // set (and false returned) where the reference would throw instead of answering.
+    bool validate(std::string_view id, json_ref instance, std::vector<validation_error>* errors,
                   std::string& exception) const;
 
 private:

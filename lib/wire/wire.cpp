@@ -181,7 +181,10 @@ validation_result validate(contract c, const json_value& value) {
     return validate(c, doc.root());
 }
 
-validation_result validate(contract c, json_ref value) {
+namespace {
+
+// validate(), keeping the errors or (keep_errors false) only counting them.
+validation_result evaluate(contract c, json_ref value, bool keep_errors) {
     validation_result r;
     if (too_deep(value)) {
         r.exception = "value nests deeper than " + std::to_string(k_json_max_depth) + " levels";
@@ -193,10 +196,16 @@ validation_result validate(contract c, json_ref value) {
         return r;
     }
     const std::size_t i = static_cast<std::size_t>(c);
-    r.valid = l.set.validate(l.ids[i], value, r.errors, r.exception);
+    r.valid = l.set.validate(l.ids[i], value, keep_errors ? &r.errors : nullptr, r.exception);
     if (r.valid && c == contract::entry_read_result) entry_read_suffix(value, r);
+    if (!keep_errors) r.errors.clear();  // the suffix rule's one error
     return r;
 }
+
+}  // namespace
+
+validation_result validate(contract c, json_ref value) { return evaluate(c, value, true); }
+validation_result validate_verdict(contract c, json_ref value) { return evaluate(c, value, false); }
 
 validation_result validate_json(contract c, std::string_view json_text) {
     const auto doc = json_document::parse(json_text);
