@@ -8,9 +8,9 @@
 // needs more on that input (doc/limits.md: a few error-dense shapes), that figure plus one.
 //
 // And on large JSON values (row 9): a 4 MiB request id for `plurnk batch`, a 4 MiB instance for
-// `plurnk validate` (and in a `validate --batch` request), in each shape of
-// shapes::k_json_values: the peak RSS over the same command's on a tiny value, divided by the
-// input's size, within 8.
+// `plurnk validate` (and in a `validate --batch` request), a record with a 4 MiB field for
+// `plurnk score`, in each shape of shapes::k_json_values: the peak RSS over the same command's on
+// a tiny value, divided by the input's size, within 8.
 //
 // Meson's test runner sets MALLOC_PERTURB_, and glibc then fills every block it hands out, so
 // capacity a command reserves and never touches would count as resident: the commands run
@@ -164,6 +164,8 @@ const json_command k_json_commands[] = {
      }},
     {"validate_batch", {"validate", "--batch"}, true, true,
      [](const std::string& v) { return "{\"id\":" + v + ",\"contract\":\"Position\",\"instance\":" + v + "}\n"; }},
+    {"score", {"score", "FILE"}, false, false,
+     [](const std::string& v) { return "{\"id\":\"a\",\"model\":\"m\",\"meta\":" + v + ",\"text\":\"<<PLAN:p:PLAN\"}\n"; }},
 };
 
 // Each command on each value shape; returns the number of failures.

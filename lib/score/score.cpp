@@ -53,17 +53,17 @@ std::string family_of(std::string_view id) {
 }
 
 // A field as a group key or id: strings as they are, other values as their JSON text.
-std::string field_text(const json_value* v) {
-    if (v == nullptr || v->kind == json_value::kind_t::null) return {};
-    if (v->kind == json_value::kind_t::string) return v->string;
-    return stringify_json(*v);
+std::string field_text(json_ref v) {
+    if (!v || v.kind() == json_value::kind_t::null) return {};
+    if (v.kind() == json_value::kind_t::string) return std::string(v.string());
+    return stringify_json(v);
 }
 
-const json_value* first_field(const json_value& obj, std::span<const std::string_view> names) {
+json_ref first_field(json_ref obj, std::span<const std::string_view> names) {
     for (std::string_view n : names) {
-        if (const json_value* v = obj.find(n)) return v;
+        if (const json_ref v = obj.find(n)) return v;
     }
-    return nullptr;
+    return {};
 }
 
 // One class's events in the turn being scored: the first one gives the turn to the tally, and
@@ -394,24 +394,27 @@ std::optional<record> scorer::read_record(std::string_view line, std::string_vie
         why = reason;
         return std::nullopt;
     };
-    auto rec = parse_json(line);
-    if (!rec || rec->kind != json_value::kind_t::object) return fail("not a JSON object");
-    const json_value* text = first_field(*rec, k_text_fields);
-    if (text == nullptr || text->kind != json_value::kind_t::string) {
+    // Read compactly: a record may carry megabytes of fields the scorer does not use.
+    const auto doc = json_document::parse(line);
+    if (!doc || doc->root().kind() != json_value::kind_t::object) return fail("not a JSON object");
+    const json_ref rec = doc->root();
+    const json_ref text = first_field(rec, k_text_fields);
+    if (text.kind() != json_value::kind_t::string) {
         return fail("no string field \"text\" (or \"output\", \"completion\", \"response\", \"input\")");
     }
     record out;
-    const json_value* idv = first_field(*rec, k_id_fields);
+    out.text = text.string();
+    const json_ref idv = first_field(rec, k_id_fields);
     out.id = idv ? field_text(idv) : "#" + std::to_string(line_no);
     out.tier = o_.forced_tier.value_or(tier::parse);
-    if (const json_value* tv = rec->find("tier"); !o_.forced_tier && tv != nullptr && tv->kind != json_value::kind_t::null) {
-        const auto named = tv->kind == json_value::kind_t::string ? tier_from_name(tv->string) : std::nullopt;
+    if (const json_ref tv = rec.find("tier"); !o_.forced_tier && tv && tv.kind() != json_value::kind_t::null) {
+        const auto named = tv.kind() == json_value::kind_t::string ? tier_from_name(tv.string()) : std::nullopt;
         if (!named) return fail("\"tier\" is not one of parse, statements, log, client");
         out.tier = *named;
     }
     const std::string& by = o_.group_by;
     if (by == "model") {
-        out.group = field_text(first_field(*rec, k_model_fields));
+        out.group = field_text(first_field(rec, k_model_fields));
     } else if (by == "file") {
         out.group = file;
     } else if (by == "family") {
@@ -421,9 +424,8 @@ std::optional<record> scorer::read_record(std::string_view line, std::string_vie
     } else if (by == "id") {
         out.group = out.id;
     } else {
-        out.group = field_text(rec->find(by));
+        out.group = field_text(rec.find(by));
     }
-    out.text = std::move(const_cast<json_value*>(text)->string);  // last (a field above may be it); rec is ours
     return out;
 }
 
