@@ -155,7 +155,7 @@ exit status: 0 measured; 2 usage or file error
 #ifdef PLURNK_HAVE_WIRE
     command{"validate", "validate --contract=NAME [--assert] [--json] [FILE|-] | validate --batch",
             "check a wire contract (doc/contracts.md)", k_validate_options,
-            R"(exit status: 0 valid; 1 invalid; 2 usage or file error
+            R"(exit status: 0 valid; 1 invalid; 2 usage, file or output error
 exit status with --batch: 0 every line answered with a verdict; 1 some with an error;
 2 usage, read or write error
 )",

@@ -168,8 +168,9 @@ int cmd_validate(const args& a) {
     wire::assertion as;
     if (assert_mode && value && r.exception.empty()) as = wire::assert_contract(*c, value->root());
     const bool ok = assert_mode ? as.ok : r.valid;
+    std::string out;
     if (json_out) {
-        std::string out = ok ? "{\"valid\":true" : "{\"valid\":false";
+        out = ok ? "{\"valid\":true" : "{\"valid\":false";
         if (!r.exception.empty()) {
             out += ",\"exception\":";
             plurnk::append_json_value_string(out, r.exception);
@@ -181,19 +182,20 @@ int cmd_validate(const args& a) {
             out += ",\"message\":";
             plurnk::append_json_value_string(out, as.message);
         }
-        fmt::print("{}}}\n", out);
+        out += "}\n";
     } else if (ok) {
-        fmt::print("valid {}\n", wire::contract_name(*c));
+        out = fmt::format("valid {}\n", wire::contract_name(*c));
     } else if (!r.exception.empty()) {
-        fmt::print("invalid {}: {}\n", wire::contract_name(*c), r.exception);
+        out = fmt::format("invalid {}: {}\n", wire::contract_name(*c), r.exception);
     } else if (r.valid) {  // only the assert rule failed
-        fmt::print("invalid {}: {}: {}\n", wire::contract_name(*c), as.error_class, as.message);
+        out = fmt::format("invalid {}: {}: {}\n", wire::contract_name(*c), as.error_class, as.message);
     } else {
-        fmt::print("invalid {}:\n", wire::contract_name(*c));
+        out = fmt::format("invalid {}:\n", wire::contract_name(*c));
         for (const auto& e : r.errors) {
-            fmt::print("  {} {} ({} at {})\n", e.instance_location, e.message, e.keyword, e.keyword_location);
+            out += fmt::format("  {} {} ({} at {})\n", e.instance_location, e.message, e.keyword, e.keyword_location);
         }
     }
+    if (!write_stdout(out)) return 2;
     return ok ? 0 : 1;
 }
 

@@ -97,6 +97,16 @@ if [ -w /dev/full ]; then
     "$plurnk" parse "$turn" >/dev/full 2>"$tmp/err"; check "full disk exits 2" 2 $?
     check "full disk message" "plurnk: cannot write standard output: No space left on device" "$(cat "$tmp/err")"
     "$plurnk" gbnf >/dev/full 2>/dev/null; check "gbnf to a full disk exits 2" 2 $?
+    # Every command that writes standard output: exit 2 and that one line, nothing else.
+    for args in "parse $turn" "parse --format=sarif $turn" "fmt $turn" "gbnf" "score $turn" "score --json $turn" \
+        "score --format=sarif $turn" "bench --repeat=1 $turn" "version" "help" "parse --help"; do
+        # shellcheck disable=SC2086
+        "$plurnk" $args >/dev/full 2>"$tmp/err"; check "$args to a full disk exits 2" 2 $?
+        check "$args to a full disk says so in one line" "plurnk: cannot write standard output: No space left on device" \
+            "$(grep -v ': warning: \|: error: ' "$tmp/err")"
+    done
+    printf '{"id":1,"input":"x"}\n' | "$plurnk" batch >/dev/full 2>"$tmp/err"; check "batch to a full disk exits 2" 2 $?
+    check "batch to a full disk message" "plurnk: cannot write standard output: No space left on device" "$(cat "$tmp/err")"
 fi
 
 # batch: every line gets exactly one answer, in order; id null when the line is no JSON object.

@@ -31,6 +31,19 @@ expect 2 "no contract" -- "$plurnk" validate good.json
 expect 2 "missing file" -- "$plurnk" validate --contract=Position missing.json
 expect 2 "unknown option" -- "$plurnk" validate --contract=Position --frob good.json
 expect 2 "batch with a file" -- "$plurnk" validate --batch good.json
+# An output that cannot be written: exit 2 and one line saying so, whatever the verdict.
+if [ -w /dev/full ]; then
+    for args in "--contract=Position good.json" "--contract=Position bad.json" "--contract=Position --json good.json" \
+        "--contract=TextRegion --assert region.json"; do
+        # shellcheck disable=SC2086
+        "$plurnk" validate $args >/dev/full 2>err.txt; got=$?
+        [ "$got" = 2 ] || { echo "FAIL validate $args to a full disk: exit $got, expected 2"; fails=$((fails + 1)); }
+        [ "$(cat err.txt)" = "plurnk: cannot write standard output: No space left on device" ] ||
+            { echo "FAIL validate $args to a full disk: stderr"; cat err.txt; fails=$((fails + 1)); }
+    done
+    printf '{"id":1,"contract":"Position","instance":1}\n' | "$plurnk" validate --batch >/dev/full 2>err.txt; got=$?
+    [ "$got" = 2 ] || { echo "FAIL validate --batch to a full disk: exit $got"; fails=$((fails + 1)); }
+fi
 cat > requests.jsonl <<'REQ'
 {"id":"a","contract":"Position","instance":{"line":1,"column":0}}
 
