@@ -33,6 +33,10 @@ int usage_error(std::string_view message);
 // "--tier=NAME" (parse_cmd.cpp): sets `tier` and returns true, or puts a usage error's status in
 // `status` when NAME is no tier; false for any other argument.
 bool tier_option(const std::string& arg, plurnk::tier& tier, int& status);
+// "NAME=N" for the option `name` ("--chunk", "--max-input-bytes"; parse_cmd.cpp): sets `value` to
+// N (a positive integer; one past SIZE_MAX acts as SIZE_MAX) and returns true, or puts a usage
+// error's status in `status` when N is not one; false for any other argument.
+bool bytes_option(const std::string& arg, std::string_view name, std::size_t& value, int& status);
 
 // io.cpp. Prints "plurnk: <message>" to stderr; never throws.
 void print_error(std::string_view message);
@@ -44,6 +48,14 @@ int file_error(const std::string& path, int err);
 // Reads FILE, or standard input for "-", into `out`; prints the one-line file error and returns
 // false when it cannot (missing, a directory, a read error, a closed descriptor).
 bool read_input(const std::string& path, std::string& out);
+// The same reading at most `limit` bytes (and one more, to see whether the input goes on, which
+// is dropped); `total` gets the input's size: what was read when it ended within the limit, else
+// a regular file's size, else limit + 1 (a pipe, FIFO or device is not read past that, so
+// /dev/zero or a FIFO that is never closed cannot hold the command).
+bool read_input(const std::string& path, std::string& out, std::size_t limit, std::uint64_t& total);
+// Reads a whole input of at most `limit` bytes (--max-input-bytes); prints an error and returns
+// false for one that is longer, or cannot be read.
+bool read_whole_input(const std::string& path, std::string& out, std::size_t limit);
 
 // Writes `text` to standard output and flushes; prints the error and returns false on failure.
 bool write_stdout(std::string_view text);

@@ -42,9 +42,10 @@ int cmd_fmt(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
     bool check = false;
     std::optional<std::string> file;
+    std::size_t max_input = SIZE_MAX - 1;
     int status = 0;
     for (const auto& x : a) {
-        if (tier_option(x, tier, status)) {
+        if (tier_option(x, tier, status) || bytes_option(x, "--max-input-bytes", max_input, status)) {
             if (status != 0) return status;
         } else if (x == "--check") {
             check = true;
@@ -57,7 +58,7 @@ int cmd_fmt(const args& a) {
     }
     std::string input;
     const std::string path = file.value_or("-");
-    if (!read_input(path, input)) return 2;
+    if (!read_whole_input(path, input, max_input)) return 2;
     plurnk::parse_options borrowing;
     borrowing.borrow_input = true;  // `input` outlives the result: no second copy of it
     // The text goes out as it is made, in pieces of about 64 KB (never held whole); --check only

@@ -8,8 +8,10 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -22,31 +24,46 @@ namespace {
 
 constexpr std::size_t k_read_block = 1 << 16;
 
-// Appends what one read(2) returns; 0 at end of input, -1 with errno set on failure.
-ssize_t read_some(int fd, std::string& out) {
+// Appends what one read(2) of at most `block` bytes returns; 0 at end of input, -1 with errno
+// set on failure.
+ssize_t read_some(int fd, std::string& out, std::size_t block = k_read_block) {
     const std::size_t old = out.size();
-    out.resize(old + k_read_block);
+    out.resize(old + block);
     ssize_t n;
     do {
-        n = ::read(fd, out.data() + old, k_read_block);
+        n = ::read(fd, out.data() + old, block);
     } while (n < 0 && errno == EINTR);
     out.resize(old + (n > 0 ? static_cast<std::size_t>(n) : 0));
     return n;
 }
 
-// Reads fd to its end; false with errno set on failure.
-bool read_fd(int fd, std::string& out) {
+// Reads fd to its end, or to `limit` bytes and one more (which shows that the input goes on; it
+// is dropped): `total` is then the file's size for a regular file, limit + 1 for anything else (a
+// pipe, a FIFO, a device: what follows is not read, so that /dev/zero or a FIFO nobody closes
+// cannot keep the read going). False with errno set on failure.
+bool read_fd(int fd, std::string& out, std::size_t limit, std::uint64_t& total) {
     struct stat st {};
     if (::fstat(fd, &st) != 0) return false;
     if (S_ISDIR(st.st_mode)) {
         errno = EISDIR;
         return false;
     }
-    if (S_ISREG(st.st_mode) && st.st_size > 0) out.reserve(static_cast<std::size_t>(st.st_size) + 1);
+    const bool regular = S_ISREG(st.st_mode);
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (regular && size > 0) out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, limit)) + 1);
     for (;;) {
-        const ssize_t n = read_some(fd, out);
-        if (n == 0) return true;
+        const std::size_t room = limit - std::min(limit, out.size());  // the probe byte included below
+        const ssize_t n = read_some(fd, out, std::min(k_read_block, room + 1));
         if (n < 0) return false;
+        if (n == 0) {
+            total = out.size();
+            return true;
+        }
+        if (out.size() > limit) {
+            out.resize(limit);
+            total = regular && size > limit ? size : std::uint64_t{limit} + 1;
+            return true;
+        }
     }
 }
 
@@ -82,10 +99,10 @@ int file_error(const std::string& path, int err) {
     return 2;
 }
 
-bool read_input(const std::string& path, std::string& out) {
+bool read_input(const std::string& path, std::string& out, std::size_t limit, std::uint64_t& total) {
     out.clear();
     if (path == "-") {
-        if (read_fd(STDIN_FILENO, out)) return true;
+        if (read_fd(STDIN_FILENO, out, limit, total)) return true;
         file_error(path, errno);
         return false;
     }
@@ -97,11 +114,24 @@ bool read_input(const std::string& path, std::string& out) {
         file_error(path, errno);
         return false;
     }
-    const bool ok = read_fd(fd, out);
+    const bool ok = read_fd(fd, out, limit, total);
     const int err = errno;
     ::close(fd);
     if (!ok) file_error(path, err);
     return ok;
+}
+
+bool read_input(const std::string& path, std::string& out) {
+    std::uint64_t total = 0;
+    return read_input(path, out, SIZE_MAX - 1, total);
+}
+
+bool read_whole_input(const std::string& path, std::string& out, std::size_t limit) {
+    std::uint64_t total = 0;
+    if (!read_input(path, out, limit, total)) return false;
+    if (total <= limit) return true;
+    print_error(fmt::format("{} is longer than --max-input-bytes={}", display_name(path), limit));
+    return false;
 }
 
 void spill_answer(std::string& out, std::string_view piece) {

@@ -50,8 +50,9 @@ constexpr option k_parse_options[] = {
     {"--allow-invalid-utf8", "", "parse input that is not UTF-8 (each bad byte is one column, U+FFFD)"},
     {"--chunk", "N", "feed the input to the stream parser in N-byte chunks; the result is\n"
                      "identical to the one-shot parse"},
-    {"--max-input-bytes", "N", "parse only the first N bytes (default and most: 4294967295); the\n"
-                               "result then ends with an error item saying how much was left out"},
+    {"--max-input-bytes", "N", "parse only the first N bytes (default and most: 4294967295; no more\n"
+                               "is read); the result then ends with an error item saying how much\n"
+                               "was left out"},
     {"--spans", "", "add \"span\":{\"start\":B,\"end\":E} (input byte offsets) to every item"},
     {"--max-open-bytes", "N", "stream the input (one chunk unless --chunk) and print a runaway line\n"
                               "{\"runaway\":{...}} to standard error when an open statement or TURN\n"
@@ -90,6 +91,7 @@ constexpr option k_validate_options[] = {
     {"--contract", "NAME", "one of the 18 contracts (Position, Notice, OperationResult, ...)"},
     {"--assert", "", "also apply the contract's assert rule (the reference's error class)"},
     {"--json", "", "print {\"valid\",\"errors\":[...]} instead of text"},
+    {"--max-input-bytes", "N", "refuse (exit 2) an input longer than N bytes, reading no more"},
     {"--batch", "", "answer JSON Lines {\"id\",\"contract\",\"instance\"} (or\n"
                     "{\"id\",\"contract\":\"Problems.create\",\"args\":[...]}) on standard input"},
 };
@@ -119,6 +121,7 @@ constexpr option k_score_options[] = {
 constexpr option k_fmt_options[] = {
     {"--tier", "T", "the grammar tier (see below)"},
     {"--check", "", "print nothing; exit 1 when the input is not canonical"},
+    {"--max-input-bytes", "N", "refuse (exit 2) an input longer than N bytes, reading no more"},
 };
 
 int run_help(const args& a);
@@ -153,7 +156,7 @@ exit status: 0 measured; 2 usage or file error
             "print the generation rail in llama.cpp's GBNF syntax", k_gbnf_options,
             "exit status: 0 printed; 2 usage or output error\n", plurnk::cli::cmd_gbnf},
 #ifdef PLURNK_HAVE_WIRE
-    command{"validate", "validate --contract=NAME [--assert] [--json] [FILE|-] | validate --batch",
+    command{"validate", "validate --contract=NAME [--assert] [--json] [--max-input-bytes=N] [FILE|-] | validate --batch",
             "check a wire contract (doc/contracts.md)", k_validate_options,
             R"(exit status: 0 valid; 1 invalid; 2 usage, file or output error
 exit status with --batch: 0 every line answered with a verdict; 1 some with an error;
@@ -171,7 +174,7 @@ Shows progress on standard error when it is a terminal.
 exit status: 0 scored (whatever the turns' verdicts); 2 usage, file or report error
 )",
             plurnk::cli::cmd_score},
-    command{"fmt", "fmt [--tier=T] [--check] [FILE|-]",
+    command{"fmt", "fmt [--tier=T] [--check] [--max-input-bytes=N] [FILE|-]",
             "print FILE (or standard input) with every statement in canonical form (doc/format.md)", k_fmt_options,
             R"(Statements with errors, text and whitespace are left as they are; each diagnostic is printed to
 standard error as FILE:LINE:COLUMN (1-based columns, in code points).

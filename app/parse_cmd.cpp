@@ -25,21 +25,33 @@ bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     return true;
 }
 
-namespace {
-
-// "NAME=N" for the option `name` ("--chunk"): sets `value` to N (a positive integer) and returns
-// true; prints a usage error into `status` when N is not one.
 bool bytes_option(const std::string& arg, std::string_view name, std::size_t& value, int& status) {
     if (arg.size() <= name.size() || arg.compare(0, name.size(), name) != 0 || arg[name.size()] != '=') return false;
     const std::string_view n = std::string_view(arg).substr(name.size() + 1);
     std::size_t v = 0;
     const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (n.empty() || ec != std::errc() || end != n.data() + n.size() || v == 0) {
+    // A count too large for size_t is still a count: it asks for no limit, as the largest does.
+    if (ec == std::errc::result_out_of_range && end == n.data() + n.size()) v = SIZE_MAX;
+    else if (ec != std::errc() || end != n.data() + n.size()) v = 0;
+    if (v == 0) {
         status = usage_error(fmt::format("{} expects a positive number of bytes, got '{}'", name, n));
     } else {
         value = v;
     }
     return true;
+}
+
+namespace {
+
+// The bytes at the end of `s` that begin a UTF-8 sequence and stop short of its end (0 to 3).
+std::size_t cut_sequence(std::string_view s) {
+    for (std::size_t back = 1; back <= 3 && back <= s.size(); ++back) {
+        const auto b = static_cast<unsigned char>(s[s.size() - back]);
+        if ((b & 0xC0) == 0x80) continue;  // a continuation byte: look further back
+        const std::size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+        return len > back ? back : 0;
+    }
+    return 0;
 }
 
 // --chunk=N, --max-input-bytes=N and --spans, shared by parse and batch (--max-open-bytes=N:
@@ -75,8 +87,12 @@ std::string runaway_line(const plurnk::open_info& o, std::size_t limit) {
 // finish()'s result, which must be the same.
 // Every caller writes the result out before its input goes: the one-shot parse borrows the input
 // instead of keeping a copy (one input's size less of peak memory).
-plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, const run_options& o) {
-    if (o.chunk == 0 && o.max_open_bytes == 0) {
+// `total` is the size of the input `input` begins (more than input.size() when the read stopped
+// at the limit): the bytes past it are fed as zeros, which the stream counts and does not keep,
+// so the result is the one the whole input would give.
+plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, const run_options& o,
+                               std::uint64_t total = 0) {
+    if (o.chunk == 0 && o.max_open_bytes == 0 && total <= input.size()) {
         plurnk::parse_options borrowing = o.parse;
         borrowing.borrow_input = true;
         return plurnk::parse(input, tier, borrowing);
@@ -90,6 +106,12 @@ plurnk::parse_result run_parse(std::string_view input, plurnk::tier tier, const 
         });
     }
     for (std::size_t at = 0; at < input.size(); at += chunk) stream.feed(input.substr(at, chunk));
+    static const std::string k_zeros(1 << 16, '\0');
+    for (std::uint64_t left = total > input.size() ? total - input.size() : 0; left > 0;) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, k_zeros.size()));
+        stream.feed(std::string_view(k_zeros).substr(0, n));
+        left -= n;
+    }
     return stream.finish();
 }
 
@@ -158,17 +180,23 @@ int cmd_parse(const args& a) {
         return usage_error(fmt::format("{} shapes the JSON result: it does not combine with --format=sarif",
                                        pretty ? "--pretty" : "--spans"));
     }
+    // Read no further than the parse looks (and a byte more, to know whether the input goes on).
     std::string input;
     const std::string path = file.value_or("-");
-    if (!read_input(path, input)) return 2;
+    std::uint64_t total = 0;
+    const std::size_t limit = std::min(run.parse.max_input_bytes, plurnk::parse_options::k_max_input_bytes);
+    if (!read_input(path, input, limit, total)) return 2;
     if (!allow_invalid) {
-        if (const std::size_t bad = plurnk::first_invalid_utf8(input); bad != std::string_view::npos) {
+        // A character the limit cut in two is checked as far as it goes.
+        const std::string_view checked =
+            total > input.size() ? std::string_view(input).substr(0, input.size() - cut_sequence(input)) : input;
+        if (const std::size_t bad = plurnk::first_invalid_utf8(checked); bad != std::string_view::npos) {
             print_error(fmt::format("{} is not valid UTF-8 (byte {}); pass --allow-invalid-utf8 to parse it anyway",
                                     display_name(path), bad));
             return 2;
         }
     }
-    const auto result = run_parse(input, tier, run);
+    const auto result = run_parse(input, tier, run, total);
     if (sarif) {
         // Written piece by piece: a result per diagnostic is many times the input.
         sarif_writer log([](std::string_view piece) { return write_stdout(piece); });

@@ -136,8 +136,12 @@ int run_batch() {
 int cmd_validate(const args& a) {
     std::string contract_name, path;
     bool batch = false, assert_mode = false, json_out = false;
+    std::size_t max_input = SIZE_MAX - 1;
+    int status = 0;
     for (const auto& x : a) {
-        if (x.rfind("--contract=", 0) == 0) contract_name = x.substr(11);
+        if (bytes_option(x, "--max-input-bytes", max_input, status)) {
+            if (status != 0) return status;
+        } else if (x.rfind("--contract=", 0) == 0) contract_name = x.substr(11);
         else if (x == "--batch") batch = true;
         else if (x == "--assert") assert_mode = true;
         else if (x == "--json") json_out = true;
@@ -149,7 +153,7 @@ int cmd_validate(const args& a) {
         }
     }
     if (batch) {
-        if (!contract_name.empty() || !path.empty() || assert_mode || json_out) {
+        if (!contract_name.empty() || !path.empty() || assert_mode || json_out || max_input != SIZE_MAX - 1) {
             return usage_error("validate --batch takes no other option or FILE");
         }
         return run_batch();
@@ -158,7 +162,7 @@ int cmd_validate(const args& a) {
     const auto c = wire::contract_from_name(contract_name);
     if (!c) return usage_error(fmt::format("unknown contract '{}' (one of {})", contract_name, known_contracts()));
     std::string text;
-    if (!read_input(path.empty() ? "-" : path, text)) return 2;
+    if (!read_whole_input(path.empty() ? "-" : path, text, max_input)) return 2;
     // Read compactly; the text goes as soon as it is read.
     const auto value = plurnk::json_document::parse(text);
     std::string().swap(text);

@@ -109,6 +109,40 @@ if [ -w /dev/full ]; then
     check "batch to a full disk message" "plurnk: cannot write standard output: No space left on device" "$(cat "$tmp/err")"
 fi
 
+# --max-input-bytes bounds the read: no more than N bytes and one more are read, so an endless
+# input (/dev/zero, a FIFO its writer keeps open) cannot hold the command. A regular file's total
+# is its size; a pipe's, N + 1. fmt and validate refuse a longer input.
+limit_message() { grep -o '"message":"input is [^"]*"' "$1"; }
+printf '<<PLAN:p:PLAN\nhello world' >"$tmp/eleven"
+"$plurnk" parse --max-input-bytes=16 "$tmp/eleven" >"$tmp/out"; check "cut file exits 1" 1 $?
+check "cut file total" '"message":"input is 25 bytes; only the first 16 were parsed (the max_input_bytes limit)"' \
+    "$(limit_message "$tmp/out")"
+"$plurnk" parse --max-input-bytes=16 - <"$tmp/eleven" >"$tmp/out2"; check "cut stdin file equals the file" "$(cat "$tmp/out")" "$(cat "$tmp/out2")"
+cat "$tmp/eleven" | "$plurnk" parse --max-input-bytes=16 >"$tmp/out"; check "cut pipe exits 1" 1 $?
+check "cut pipe total" '"message":"input is 17 bytes; only the first 16 were parsed (the max_input_bytes limit)"' \
+    "$(limit_message "$tmp/out")"
+timeout 20 "$plurnk" parse --max-input-bytes=100 /dev/zero >"$tmp/out"; check "/dev/zero with a limit exits 1" 1 $?
+check "/dev/zero total" '"message":"input is 101 bytes; only the first 100 were parsed (the max_input_bytes limit)"' \
+    "$(limit_message "$tmp/out")"
+mkfifo "$tmp/fifo"
+{ printf '<<PLAN:p:PLAN\n'; printf 'x%.0s' $(seq 200); sleep 30; } >"$tmp/fifo" &
+writer=$!
+timeout 20 "$plurnk" parse --max-input-bytes=64 "$tmp/fifo" >"$tmp/out"; check "an open FIFO with a limit exits 1" 1 $?
+kill "$writer" 2>/dev/null
+printf '<<PLAN:\303\251\303\251:PLAN\n' >"$tmp/utf8"
+"$plurnk" parse --max-input-bytes=9 "$tmp/utf8" >/dev/null 2>"$tmp/err"; check "a character the limit cuts is no UTF-8 error" 1 $?
+"$plurnk" parse --max-input-bytes=99999999999999999999999 "$tmp/eleven" >"$tmp/out"; check "a limit past 2^64 acts as the largest" 1 $?
+check "a limit past 2^64 parses it all" "" "$(limit_message "$tmp/out")"
+refused="fmt"
+"$plurnk" --help | grep -q "^  validate " && refused="fmt validate"  # validate: built with plurnk_wire
+for cmd in $refused; do
+    opts=""
+    [ "$cmd" = validate ] && opts="--contract=Position"
+    # shellcheck disable=SC2086
+    timeout 20 "$plurnk" $cmd $opts --max-input-bytes=10 /dev/zero >/dev/null 2>"$tmp/err"; check "$cmd refuses a longer input" 2 $?
+    check "$cmd refusal" "plurnk: '/dev/zero' is longer than --max-input-bytes=10" "$(cat "$tmp/err")"
+done
+
 # batch: every line gets exactly one answer, in order; id null when the line is no JSON object.
 printf '%s\n' 'not json' '{"id":1,"input":5}' '[1,2]' '{"id":"a","tier":"nope","input":""}' '' \
     '{"id":[2],"tier":"statements","input":"<<READ(a)::READ"}' '{"tier":7,"id":3,"input":""}' '"s"' >"$tmp/req"
