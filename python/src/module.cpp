@@ -78,15 +78,18 @@ plurnk::tier tier_arg(const std::string& name) {
     throw py::value_error("tier must be 'parse', 'statements', 'log' or 'client', not '" + name + "'");
 }
 
-// A byte count argument: an int >= 0 stored in `out`, or None, which leaves `out` alone.
+// A byte count argument: an int >= 0 stored in `out`, or None, which leaves `out` alone. A count
+// too large for size_t acts as the largest (no limit), as any past the library's own maximum does.
 void count_arg(const py::object& v, const char* name, std::size_t& out) {
     if (v.is_none()) return;
     if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) {
         throw py::type_error(std::string(name) + " must be an int or None");
     }
-    const long long n = v.cast<long long>();
-    if (n < 0) throw py::value_error(std::string(name) + " must be >= 0");
-    out = static_cast<std::size_t>(n);
+    int overflow = 0;
+    const long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+    if (overflow == 0 && n == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (overflow < 0 || (overflow == 0 && n < 0)) throw py::value_error(std::string(name) + " must be >= 0");
+    out = overflow > 0 || static_cast<unsigned long long>(n) > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(n);
 }
 
 plurnk::parse_options options_arg(const py::object& max_input_bytes, const py::object& max_turn_depth) {

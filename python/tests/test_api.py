@@ -116,6 +116,12 @@ def test_misuse_raises_clearly():
         plurnk.parse(42)
     with pytest.raises(ValueError, match="max_input_bytes must be >= 0"):
         plurnk.parse("x", max_input_bytes=-1)
+    with pytest.raises(ValueError, match="max_input_bytes must be >= 0"):
+        plurnk.parse("x", max_input_bytes=-(2**70))
+    # A count past what size_t holds asks for no limit, as any past the largest (2^32 - 1) does.
+    text = "<<READ(a.md)::READ"
+    assert plurnk.parse(text, "statements", max_input_bytes=2**70) == plurnk.parse(text, "statements")
+    assert plurnk.StreamParser(max_input_bytes=2**64).finish() == plurnk.parse("")
     with pytest.raises(TypeError):
         plurnk.parse("x", max_turn_depth="2")
     with pytest.raises(TypeError, match="pattern must be str"):
