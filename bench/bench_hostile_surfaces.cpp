@@ -20,16 +20,21 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench_util.hpp"
 #include "hostile_shapes.hpp"
+#include "inputs.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/plurnk.hpp"
 #include "plurnk/score.hpp"
 #include "sarif.hpp"
+#ifdef PLURNK_HAVE_WIRE
+#include "plurnk/wire.hpp"
+#endif
 
 namespace {
 
@@ -130,11 +135,83 @@ void score_section(std::vector<row>& rows) {
     }
 }
 
+// ---- Section: JSON values (the hostile-input issue, round three, rows 7, 8 and 9) ------------
+//
+// These surfaces read JSON, not PLURNK, so their x_parse is over the baseline of bench_hostile
+// instead (bench/data/statements-1m.txt, statements tier, one-shot, cut or repeated to the same
+// size): the surface's time per byte over the baseline's, whose goal is 3x (doc/limits.md).
+// `send_body`: a SEND whose body nests an object per level (shapes::k_json_nests: keyed by an
+// array index, which JavaScript lists first, or named for comparison), parsed in the statements
+// tier (the parser writes the body as JSON.stringify would, row 8); `canonical_json`: the same
+// bodies alone. With the wire contracts: `unique_items`, validate_json of an EntryReadResult
+// whose tags are distinct strings, one string again and again or equal objects (row 7);
+// `validate`, the same with a large value of each of shapes::k_json_values as its tags (row 9);
+// and `score_meta`, a score record carrying that value in a field the scorer does not use.
+
+void baseline_parse(const std::string& in) {
+    static std::map<std::size_t, std::string> texts;  // built on the first of the best-of runs
+    std::string& b = texts[in.size()];
+    const std::string& base = bench::data_file("statements-1m.txt");
+    while (b.size() < in.size()) b.append(base, 0, std::min(base.size(), in.size() - b.size()));
+    parse_result r = parse(b, tier::statements);
+    benchmark::DoNotOptimize(r.items.store());
+}
+
+void json_section(std::vector<row>& rows) {
+    const char* sec = "json";
+    for (const shapes::json_nest& s : shapes::k_json_nests) {
+        rows.push_back({sec, "send_body", s.name, tier::statements,
+                        [s](std::size_t size) { return "<<SEND(worker://w):" + shapes::make(s, size) + ":SEND\n"; },
+                        [](const std::string& in) {
+                            parse_result r = parse(in, tier::statements);
+                            benchmark::DoNotOptimize(r.items.store());
+                        },
+                        baseline_parse});
+        rows.push_back({sec, "canonical_json", s.name, tier::statements, [s](std::size_t size) { return shapes::make(s, size); },
+                        [](const std::string& in) {
+                            const auto out = canonical_json(in);
+                            benchmark::DoNotOptimize(out->size());
+                        },
+                        baseline_parse});
+    }
+#ifdef PLURNK_HAVE_WIRE
+    const auto validate = [](const std::string& in) {
+        const auto r = wire::validate_json(wire::contract::entry_read_result, in);
+        benchmark::DoNotOptimize(r.valid);
+    };
+    for (int shape = 0; shape < 3; ++shape) {
+        rows.push_back({sec, "unique_items", shapes::k_tag_shapes[shape], tier::statements,
+                        [shape](std::size_t size) {
+                            const std::size_t per_item = shapes::tags(shape, 64).size() / 64;
+                            return shapes::entry_read_result(shapes::tags(shape, size / per_item));
+                        },
+                        validate, baseline_parse});
+    }
+    const auto records_scorer = std::make_shared<score::scorer>();
+    for (const char* v : shapes::k_json_values) {
+        rows.push_back({sec, "validate", v, tier::statements,
+                        [v](std::size_t size) { return shapes::entry_read_result(shapes::json_value(v, size)); }, validate,
+                        baseline_parse});
+        rows.push_back({sec, "score_meta", v, tier::statements,
+                        [v](std::size_t size) {
+                            return R"({"id":"a","model":"m","meta":)" + shapes::json_value(v, size) + R"(,"text":"<<PLAN:p:PLAN"})" "\n";
+                        },
+                        [records_scorer](const std::string& in) {
+                            score::report r = records_scorer->empty_report();
+                            records_scorer->add_jsonl(r, in, "turns.jsonl");
+                            benchmark::DoNotOptimize(r.groups.size());
+                        },
+                        baseline_parse});
+    }
+#endif
+}
+
 // ---- The harness --------------------------------------------------------------------------
 
 std::vector<row> all_rows() {
     std::vector<row> rows;
     score_section(rows);
+    json_section(rows);
     return rows;
 }
 

@@ -160,8 +160,9 @@ inline std::string as_records(const shape& s, std::size_t size) {
 }
 
 // ---- JSON values (the hostile-input issue, round three, rows 7-9) ---------------------------
-// For the JSON surfaces (test/cli_memory_test.cpp): large values in the shapes that cost most
-// per byte as a json_value.
+// For the JSON surfaces (bench/bench_hostile_surfaces.cpp, test/cli_memory_test.cpp,
+// test/json_surfaces_test.cpp): large values in the shapes that cost most per byte as a
+// json_value, bodies nested an object per level, and the tags uniqueItems checks.
 
 // The value shapes: a value per two bytes, an empty container per three, a small object per
 // eight, short strings, distinct short strings (uniqueItems keeps a slot for each), nesting two
@@ -194,6 +195,52 @@ inline std::string json_value(std::string_view name, std::size_t size) {
         v += '}';
     }
     return v;
+}
+
+// A body nested `open`/`close` per level around a 1, and the same level as JSON.stringify
+// writes it: objects keyed by array indexes, which JavaScript lists first (canonical_json once
+// copied each closed level's subtree to order it: quadratic), and named keys for comparison.
+struct json_nest {
+    const char* name;
+    std::string_view open, close;          // one level of the body
+    std::string_view open_out, close_out;  // the same level as JSON.stringify writes it
+};
+inline constexpr json_nest k_json_nests[] = {
+    {"index_objects", "{\"0\":", "}", "{\"0\":", "}"},
+    {"index_objects_in_arrays", "[{\"0\":", "}]", "[{\"0\":", "}]"},
+    {"index_keys_reversed", "{\"1\":1,\"0\":", "}", "{\"0\":", ",\"1\":1}"},
+    {"named_objects", "{\"a\":", "}", "{\"a\":", "}"},
+};
+
+// The nest at about `size` bytes (`written`: as JSON.stringify writes it).
+inline std::string make(const json_nest& s, std::size_t size, bool written = false) {
+    const std::size_t levels = size / (s.open.size() + s.close.size());
+    const std::string_view open = written ? s.open_out : s.open, close = written ? s.close_out : s.close;
+    std::string out;
+    out.reserve(levels * (open.size() + close.size()) + 1);
+    for (std::size_t i = 0; i < levels; ++i) out += open;
+    out += '1';
+    for (std::size_t i = 0; i < levels; ++i) out += close;
+    return out;
+}
+
+// uniqueItems' input: an array of `n` tags, distinct strings (shape 0), one string again and
+// again (1), or large objects of two values (2).
+inline constexpr const char* k_tag_shapes[] = {"distinct_tags", "same_tag", "equal_objects"};
+inline std::string tags(int shape, std::size_t n) {
+    std::string t = "[";
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i) t += ',';
+        if (shape == 0) t += "\"t" + std::to_string(i) + "\"";
+        else if (shape == 1) t += "\"t\"";
+        else t += "{\"a\":[1,2,{\"b\":null}],\"c\":\"d\",\"e\":" + std::to_string(i % 2) + "}";
+    }
+    return t + "]";
+}
+
+// An EntryReadResult (the wire contract whose tags are uniqueItems) with `tags` as its tags.
+inline std::string entry_read_result(std::string_view tags) {
+    return std::string(R"({"status":200,"entry":{"entryId":1,"target":"t","channels":{},"tags":)") + std::string(tags) + "}}";
 }
 
 }  // namespace plurnk::shapes
