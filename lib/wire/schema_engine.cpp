@@ -120,7 +120,7 @@ bool append_encoded_pointer(std::string& out, std::string_view key) {
 // same order are compared member by member; others by their members sorted by key (a value's
 // keys are distinct), so a comparison is linear (n log n for objects in different orders) in the
 // smaller value.
-bool js_equal(json_ref a, json_ref b) {
+[[gnu::noinline]] bool js_equal(json_ref a, json_ref b) {
     std::vector<std::pair<json_ref, json_ref>> todo{{a, b}};
     std::vector<json_ref::member> am, bm;
     const auto by_key = [](const json_ref::member& x, const json_ref::member& y) { return x.key < y.key; };
@@ -207,7 +207,7 @@ std::uint64_t hash_bytes(std::string_view s, std::uint64_t h) noexcept {
     return mix(h ^ tail ^ 0xff);
 }
 
-std::uint64_t js_hash(json_ref v) {
+[[gnu::noinline]] std::uint64_t js_hash(json_ref v) {
     const std::uint64_t key = hash_key();
     const auto scalar = [key](json_ref x) -> std::uint64_t {
         switch (x.kind()) {
@@ -263,7 +263,7 @@ std::uint64_t js_hash(json_ref v) {
 // reported), in one pass: each element is looked up among the distinct values before it, in a
 // hash table of their words that grows with them. The pair reported is the earliest value that
 // comes again (j) and the first place it comes again (k). False when the items are distinct.
-bool first_duplicate(json_ref array, std::size_t& j, std::size_t& k) {
+[[gnu::noinline]] bool first_duplicate(json_ref array, std::size_t& j, std::size_t& k) {
     const json_document& doc = *array.document();
     // A slot: the first item's word + 1 (0: empty) and the high half of its hash.
     std::vector<std::uint64_t> slots(16, 0);
@@ -557,10 +557,14 @@ struct evaluator {
     }
 
     bool eval(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
-    void eval_object(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
-    void eval_array(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
-    void eval_scalar(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
-    void eval_combinators(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
+    // eval() recurses through these; each keeps its own frame (not inlined into eval's), so a
+    // level of schema nesting costs only the locals of the keywords it uses (the stack bound of
+    // doc/limits.md: inlined, eval's frame was 5.5 KB).
+    [[gnu::noinline]] void eval_object(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
+    [[gnu::noinline]] void eval_array(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
+    [[gnu::noinline]] void eval_scalar(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc);
+    [[gnu::noinline]] void eval_combinators(const node& s, json_ref inst, const std::string& iloc,
+                                            const std::string& sloc);
 };
 
 bool evaluator::eval(const node& s, json_ref inst, const std::string& iloc, const std::string& sloc) {
