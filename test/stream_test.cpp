@@ -13,6 +13,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -128,6 +129,28 @@ chunker random_chunks() {
         std::size_t at = 0;
         while (at < n) {
             const std::size_t k = std::min(len(rng), n - at);
+            out.push_back(k);
+            at += k;
+        }
+        return out;
+    };
+}
+
+// Bursts: chunks of 16 to 63 bytes (by vector), where one feed closes several statements.
+chunker bursts() {
+    return [](std::size_t n, std::size_t vector_no) { return fixed(16 + vector_no % 48)(n, vector_no); };
+}
+
+// Chunks of 1 byte to `largest`, log-uniform (a 1-2 byte chunk as likely as an 8-16 KB one),
+// seeded by the vector's number.
+chunker log_uniform(std::size_t largest) {
+    return [largest](std::size_t n, std::size_t vector_no) {
+        std::mt19937_64 rng(0x16c0ffeeu + vector_no);
+        std::uniform_int_distribution<int> bits(0, std::bit_width(largest) - 1);
+        std::vector<std::size_t> out;
+        for (std::size_t at = 0; at < n;) {
+            const std::size_t low = std::size_t{1} << bits(rng);
+            const std::size_t k = std::min(low + rng() % low, n - at);
             out.push_back(k);
             at += k;
         }
@@ -376,6 +399,60 @@ TEST_CASE("stream: 64-byte chunks equal the one-shot parse, with checkpoint/rest
 }
 TEST_CASE("stream: random chunks equal the one-shot parse, with checkpoint/restore", "[stream]") {
     check_all(random_chunks(), true, k_eager);
+}
+
+// Every event equals its final item field by field (run::reported is copied in the callback, the
+// way doc/streaming.md says to keep an event) when one feed settles several items: the whole
+// input at once, bursts, and chunks of 1 byte to 16 KB, with a rejected draft in the middle.
+TEST_CASE("stream: whole inputs, bursts and chunks up to 16 KB, with checkpoint/restore", "[stream]") {
+    check_all([](std::size_t n, std::size_t) { return std::vector<std::size_t>{n}; }, true, k_default);
+    check_all(bursts(), true, k_eager);
+    check_all(log_uniform(16 * 1024), true, k_default);
+}
+
+// A generated turn of 3,000 statements of every shape (paths, URLs, re-serialized JSON bodies,
+// regexes, JSONPath, COPY destinations, prose, errors) at chunk sizes from 1 byte to the whole.
+TEST_CASE("stream: a 3,000-statement turn at every chunk size, events equal to the final items", "[stream]") {
+    static constexpr std::string_view pieces[] = {
+        "<<EDIT(src/file#.py):line of body text\nline of body text\n:EDIT\n",
+        "<<READ(a\\(#\\).md)<1-3>::READ\n",
+        "<<EXEC[sh]:echo # && ls:EXEC\n",
+        "<<FIND(src/**):/retry#/i:FIND\n",
+        "<<SEND(worker://w):{\"b\":#,\"a\":[1,2]}:SEND\n",
+        "<<READ(http://u:p@xn--ls8h.example.com:80/a/../b#?q#f)::READ\n",
+        "<<READ(http://h\xc3\xa9#.example/p?q#f)::READ\n",
+        "<<COPY(a#)<1>:worker:///d<2>:COPY\n",
+        "<<READ[t#,u](x)::READ\n",
+        "words # here, \xc3\xbcnicode \xf0\x9f\x98\x80\n",
+        "<<FIND(a):$.x[?@.y>#]:FIND\n",
+        "<<READ(a#):/(/:READ\n",
+        "<<SEND[102]:still working #:SEND\n",
+    };
+    std::mt19937 rng(2);
+    std::string turn;
+    for (int i = 0; i < 3000; ++i) {
+        const std::string_view piece = pieces[rng() % std::size(pieces)];
+        const std::size_t hole = piece.find('#');
+        turn.append(piece.substr(0, hole)).append(std::to_string(i)).append(piece.substr(hole + 1));
+    }
+    for (const plurnk::tier t : {plurnk::tier::statements, plurnk::tier::parse}) {
+        vector_case v{"generated", t, turn, {}, {}};
+        expect(v);
+        REQUIRE(v.want_items.size() > (t == plurnk::tier::statements ? 3000U : 1000U));
+        for (const std::size_t size : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{103},
+                                       std::size_t{1024}, std::size_t{16384}, turn.size()}) {
+            INFO(plurnk::tier_name(t) << ", chunks of " << size);
+            const std::vector<std::size_t> lengths = fixed(size)(turn.size(), 0);
+            CHECK(check_run(stream_run(v, lengths, k_default), v).empty());
+            CHECK(check_run(stream_run(v, lengths, k_default, lengths.size() / 2, k_junk[size % std::size(k_junk)]), v).empty());
+        }
+        for (std::size_t seed = 0; seed < 4; ++seed) {
+            INFO(plurnk::tier_name(t) << ", random chunks, seed " << seed);
+            const std::vector<std::size_t> lengths = log_uniform(16 * 1024)(turn.size(), seed);
+            CHECK(check_run(stream_run(v, lengths, seed % 2 == 0 ? k_eager : k_default, seed * 7 % lengths.size(),
+                                       k_junk[seed]), v).empty());
+        }
+    }
 }
 
 // parse() lexes in windows of tokens and forgets the tokens of each (ast_builder.hpp,

@@ -247,9 +247,11 @@ PLURNK_API int plurnk_result_tail_span(const plurnk_result* result, size_t* begi
 
 /* The event callback. `index` is the item's place in the final result's items, or
  * PLURNK_NO_INDEX for a diagnostic only placed at finish. `item` and its strings are borrowed:
- * valid only until the callback returns (copy what you keep). The callback runs synchronously
- * inside plurnk_stream_feed / plurnk_stream_finish; it must not call functions on the same
- * stream (they return PLURNK_ERR_BUSY) and must not unwind (longjmp, C++ throw) through them. */
+ * valid only until the callback returns (one feed may settle many items, and the library
+ * reuses the storage of one before it reports the next: copy what you keep). The callback runs
+ * synchronously inside plurnk_stream_feed / plurnk_stream_finish; it must not call functions on
+ * the same stream (they return PLURNK_ERR_BUSY) and must not unwind (longjmp, C++ throw) through
+ * them. */
 typedef void (*plurnk_event_callback)(void* user_data, size_t index, const plurnk_item* item);
 
 /* Creates a stream parser for `tier`; the caller owns *out (release it with

@@ -23,6 +23,12 @@ namespace plurnk {
 // One settled item. `index` is the item's place in the final result's `items` when that is
 // already known, or npos for diagnostics that are only placed at finish() (errors no statement
 // claims are appended after all statements and text).
+//
+// `value` is a view of the parser's buffers, valid only until the callback returns: the next
+// step of the same feed() (one feed may settle many items) can release and reuse the storage
+// it views. Copying the `item` copies only the views. To keep an event, copy its data inside the
+// callback: `list.push_back(ev.value)` into an item_list of your own copies its strings and lists
+// (or convert it, or copy the strings you need).
 struct stream_event {
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
     const item& value;
@@ -68,7 +74,8 @@ public:
     stream_parser(stream_parser&&) noexcept;
     stream_parser& operator=(stream_parser&&) noexcept;
 
-    // Events are delivered to the callback synchronously from feed() and finish().
+    // Events are delivered to the callback synchronously from feed() and finish(); each event's
+    // item is valid during its call only (stream_event).
     void set_callback(callback cb);
 
     // Appends a chunk. Amortized cost is proportional to the chunk, not to what came before.

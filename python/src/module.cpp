@@ -329,9 +329,15 @@ private:
         return std::max(b, s.shown_bytes);
     }
 
+    // Events and runaways are collected during feed() (the GIL may be released) and handed to
+    // Python after it. An event's item is a view of the parser's buffers, valid during the
+    // callback only (the next step of the same feed may release and reuse them), so each is
+    // copied into events_ there (item_list::push_back copies its strings).
     void hook() {
-        st_->parser.set_callback([this](const plurnk::stream_event& e) { events_.emplace_back(e.index, e.value); });
-        // Collected during feed() (the GIL may be released) and handed to Python after it.
+        st_->parser.set_callback([this](const plurnk::stream_event& e) {
+            events_.push_back(e.value);
+            event_index_.push_back(e.index);
+        });
         if (max_open_bytes_ != 0) {
             st_->parser.set_runaway_limit(max_open_bytes_, [this](const plurnk::open_info& o) { runaways_.push_back(o); });
         }
@@ -347,21 +353,22 @@ private:
     }
 
     py::list take_events() {
-        std::vector<std::pair<std::size_t, plurnk::item>> pending;
-        pending.swap(events_);
-        py::list out(pending.size());
-        for (std::size_t i = 0; i < pending.size(); ++i) {
-            PyObject* e = event(pending[i].second, pending[i].first);
+        py::list out(events_.size());
+        for (std::size_t i = 0; i < events_.size(); ++i) {
+            PyObject* e = event(events_[i], event_index_[i]);
             if (e == nullptr) throw py::error_already_set();
             PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), e);
         }
+        events_.clear();
+        event_index_.clear();
         return out;
     }
 
     std::uint64_t id_;
     std::optional<stream_state> st_;
     plurnk::tier tier_;
-    std::vector<std::pair<std::size_t, plurnk::item>> events_;
+    plurnk::item_list events_;              // copies of the items reported by the last call
+    std::vector<std::size_t> event_index_;  // and their stream_event::index
     std::size_t max_open_bytes_ = 0;
     py::object on_runaway_;
     std::vector<plurnk::open_info> runaways_;

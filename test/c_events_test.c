@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: MIT */
+/* Property test of the C stream's events, from plain C11: every event, through the callback and
+ * through the poll queue, equals field by field (kind, position, source, severity, op, suffix,
+ * message, text, JSON, statement JSON, span) the item at its index in the final result, and every
+ * item is delivered exactly once, however the input is cut: whole, bursts where one feed closes
+ * several statements, random chunks of 1 byte to 16 KB, and drafts fed after a checkpoint and
+ * rejected (restore). Over every conformance vector and a generated 3,000-statement turn.
+ * Usage: c_events_test VECTORS.jsonl */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plurnk/plurnk.h"
+
+static long g_checks = 0;
+static long g_failures = 0;
+
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        ++g_checks;                                                                      \
+        if (!(cond)) {                                                                   \
+            if (++g_failures <= 20) fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                                \
+    } while (0)
+
+static void* xmalloc(size_t n) {
+    void* p = malloc(n ? n : 1);
+    if (p == NULL) abort();
+    return p;
+}
+
+static char* copy_str(plurnk_str s) {
+    char* out = (char*)xmalloc(s.len + 1);
+    memcpy(out, s.data, s.len);
+    out[s.len] = '\0';
+    return out;
+}
+
+/* ---- an item, copied field by field ---- */
+
+typedef struct owned_item {
+    size_t index;
+    int32_t kind, source, severity;
+    uint32_t line, column;
+    size_t span_begin, span_end;
+    size_t len[6];
+    char* s[6]; /* op, suffix, message, text, json, statement_json */
+} owned_item;
+
+static void own(owned_item* o, size_t index, const plurnk_item* it) {
+    const plurnk_str parts[6] = {it->op, it->suffix, it->message, it->text, it->json, it->statement_json};
+    int k;
+    o->index = index;
+    o->kind = it->kind;
+    o->source = it->source;
+    o->severity = it->severity;
+    o->line = it->line;
+    o->column = it->column;
+    o->span_begin = PLURNK_HAS_FIELD(it, span_end) ? it->span_begin : SIZE_MAX;
+    o->span_end = PLURNK_HAS_FIELD(it, span_end) ? it->span_end : SIZE_MAX;
+    for (k = 0; k < 6; ++k) {
+        o->len[k] = parts[k].len;
+        o->s[k] = copy_str(parts[k]);
+    }
+}
+
+static void drop(owned_item* o) {
+    int k;
+    for (k = 0; k < 6; ++k) free(o->s[k]);
+}
+
+static int same(const owned_item* a, const owned_item* b) {
+    int k;
+    if (a->kind != b->kind || a->source != b->source || a->severity != b->severity || a->line != b->line ||
+        a->column != b->column || a->span_begin != b->span_begin || a->span_end != b->span_end) {
+        return 0;
+    }
+    for (k = 0; k < 6; ++k) {
+        if (a->len[k] != b->len[k] || memcmp(a->s[k], b->s[k], a->len[k]) != 0) return 0;
+    }
+    return 1;
+}
+
+typedef struct events {
+    size_t count, cap;
+    owned_item* at;
+} events;
+
+static void push(events* ev, size_t index, const plurnk_item* it) {
+    if (ev->count == ev->cap) {
+        ev->cap = ev->cap ? 2 * ev->cap : 64;
+        ev->at = (owned_item*)realloc(ev->at, ev->cap * sizeof *ev->at);
+        if (ev->at == NULL) abort();
+    }
+    own(&ev->at[ev->count++], index, it);
+}
+
+static void truncate_to(events* ev, size_t n) {
+    while (ev->count > n) drop(&ev->at[--ev->count]);
+}
+
+static void on_event(void* user_data, size_t index, const plurnk_item* item) { push((events*)user_data, index, item); }
+
+static void poll_all(plurnk_stream* s, events* ev) {
+    size_t index;
+    plurnk_item it = {.struct_size = sizeof it};
+    while (plurnk_stream_next_event(s, &index, &it) == PLURNK_OK) push(ev, index, &it);
+}
+
+/* 0 when the events are the result's items, each exactly once and equal field by field; else
+ * the number of events that are wrong (or 1 for a count that does not add up). */
+static long wrong_events(const events* ev, const plurnk_result* r) {
+    const size_t n = plurnk_result_item_count(r);
+    char* seen = (char*)calloc(n + 1, 1);
+    size_t i, unplaced = 0, placed = 0;
+    long bad = 0;
+    if (seen == NULL) abort();
+    for (i = 0; i < ev->count; ++i) {
+        plurnk_item it = {.struct_size = sizeof it};
+        owned_item want;
+        const size_t k = ev->at[i].index;
+        if (k == PLURNK_NO_INDEX) {
+            ++unplaced;
+            continue;
+        }
+        if (k >= n || seen[k] || plurnk_result_item(r, k, &it) != PLURNK_OK) {
+            ++bad;
+            continue;
+        }
+        seen[k] = 1;
+        ++placed;
+        own(&want, k, &it);
+        if (!same(&ev->at[i], &want)) ++bad;
+        drop(&want);
+    }
+    if (bad == 0 && placed + unplaced != n) bad = 1;
+    free(seen);
+    return bad;
+}
+
+/* ---- runs ---- */
+
+typedef struct cut {
+    enum { WHOLE, FIXED, LOG_RANDOM } how;
+    size_t size;    /* FIXED: the chunk size; LOG_RANDOM: the largest */
+    uint64_t seed;  /* LOG_RANDOM */
+} cut;
+
+static uint64_t next_random(uint64_t* s) { /* splitmix64 */
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The next chunk length: 1 to `largest`, log-uniform (as likely 1-2 bytes as 8-16 KB). */
+static size_t chunk_len(const cut* c, uint64_t* state, size_t left) {
+    size_t n = left;
+    if (c->how == FIXED) {
+        n = c->size;
+    } else if (c->how == LOG_RANDOM) {
+        unsigned bits = 0, top = 0;
+        while (((size_t)1 << (top + 1)) <= c->size) ++top;
+        bits = (unsigned)(next_random(state) % (top + 1));
+        n = ((size_t)1 << bits) + (size_t)(next_random(state) % ((size_t)1 << bits));
+    }
+    return n < left ? n : left;
+}
+
+static const char k_junk[] = "<<EDIT(j):draft body that is rejected\n<<SEND[200]:junk:SEND\n";
+
+/* Streams `in`, polling or through the callback; with `draft_at` < len, a checkpoint is taken at
+ * the first chunk boundary from there, junk fed and the checkpoint restored (the callback's
+ * events since the checkpoint dropped, as a server drops a rejected draft's). Returns the number
+ * of wrong events. */
+static long run(const char* in, size_t len, plurnk_tier tier, const cut* c, int callback, size_t draft_at) {
+    plurnk_stream* s = NULL;
+    plurnk_result* r = NULL;
+    events ev = {0, 0, NULL};
+    uint64_t state = c->seed;
+    size_t at = 0;
+    int drafted = 0;
+    long bad;
+    if (plurnk_stream_create(tier, &s) != PLURNK_OK) return 1;
+    if (callback) plurnk_stream_set_callback(s, on_event, &ev);
+    while (at < len) {
+        const size_t n = chunk_len(c, &state, len - at);
+        if (!drafted && at >= draft_at) {
+            plurnk_stream* cp = NULL;
+            const size_t kept = ev.count;
+            drafted = 1;
+            CHECK(plurnk_stream_checkpoint(s, &cp) == PLURNK_OK);
+            plurnk_stream_feed(s, k_junk, sizeof k_junk - 1);
+            plurnk_stream_feed(s, in, len - at < 300 ? len - at : 300);
+            CHECK(plurnk_stream_restore(s, cp) == PLURNK_OK);
+            plurnk_stream_free(cp);
+            truncate_to(&ev, kept);
+        }
+        CHECK(plurnk_stream_feed(s, in + at, n) == PLURNK_OK);
+        at += n;
+        if (!callback) poll_all(s, &ev);
+    }
+    CHECK(plurnk_stream_finish(s, &r) == PLURNK_OK);
+    if (!callback) poll_all(s, &ev);
+    bad = r == NULL ? 1 : wrong_events(&ev, r);
+    truncate_to(&ev, 0);
+    free(ev.at);
+    plurnk_result_free(r);
+    plurnk_stream_free(s);
+    return bad;
+}
+
+/* ---- inputs ---- */
+
+/* Appends the UTF-8 of code point `cp` (a lone surrogate as its 3-byte form). */
+static size_t put_utf8(char* out, unsigned long cp) {
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+static unsigned long hex4(const char* p) {
+    unsigned long v = 0;
+    int i;
+    for (i = 0; i < 4; ++i) {
+        const char c = p[i];
+        v = v * 16 + (unsigned long)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* The JSON string value of member `key` in the one-line object `line` (a vector: its strings are
+ * well-formed JSON), decoded into a new buffer; NULL when absent. */
+static char* json_member(const char* line, const char* key, size_t* len) {
+    char pattern[32];
+    const char* p;
+    char* out;
+    size_t n = 0;
+    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
+    p = strstr(line, pattern);
+    if (p == NULL) return NULL;
+    p += strlen(pattern);
+    out = (char*)xmalloc(strlen(p) + 1);
+    while (*p != '"') {
+        if (*p != '\\') {
+            out[n++] = *p++;
+            continue;
+        }
+        ++p;
+        switch (*p) {
+            case 'n': out[n++] = '\n'; break;
+            case 't': out[n++] = '\t'; break;
+            case 'r': out[n++] = '\r'; break;
+            case 'b': out[n++] = '\b'; break;
+            case 'f': out[n++] = '\f'; break;
+            case 'u': {
+                unsigned long cp = hex4(p + 1);
+                p += 4;
+                if (cp >= 0xD800 && cp < 0xDC00 && p[1] == '\\' && p[2] == 'u') {
+                    const unsigned long lo = hex4(p + 3);
+                    if (lo >= 0xDC00 && lo < 0xE000) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                        p += 6;
+                    }
+                }
+                n += put_utf8(out + n, cp);
+                break;
+            }
+            default: out[n++] = *p; break; /* \" \\ \/ */
+        }
+        ++p;
+    }
+    out[n] = '\0';
+    *len = n;
+    return out;
+}
+
+static int tier_of(const char* name, plurnk_tier* t) {
+    static const char* const names[] = {"parse", "statements", "log", "client"};
+    static const plurnk_tier tiers[] = {PLURNK_TIER_PARSE, PLURNK_TIER_STATEMENTS, PLURNK_TIER_LOG, PLURNK_TIER_CLIENT};
+    int i;
+    for (i = 0; i < 4; ++i) {
+        if (strcmp(name, names[i]) == 0) {
+            *t = tiers[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A turn of `statements` pieces of every shape an agent writes, chosen by a seeded generator. */
+static char* generated_turn(size_t statements, uint64_t seed, size_t* len) {
+    static const char* const pieces[] = {
+        "<<EDIT(src/file%zu.py):line of body text\nline of body text\nline of body text\n:EDIT\n",
+        "<<READ(a\\(%zu\\).md)<1-3>::READ\n",
+        "<<EXEC[sh]:echo %zu && ls:EXEC\n",
+        "<<FIND(src/**):/retry%zu/i:FIND\n",
+        "<<SEND(worker://w):{\"b\":%zu,\"a\":[1,2]}:SEND\n",
+        "<<READ(http://u:p@xn--ls8h.example.com:80/a/../b%zu?q#f)::READ\n",
+        "<<READ(http://h\xc3\xa9%zu.example/p?q#f)::READ\n",
+        "<<COPY(a%zu)<1>:worker:///d<2>:COPY\n",
+        "<<READ[t%zu,u](x)::READ\n",
+        "words %zu here, \xc3\xbcnicode \xf0\x9f\x98\x80\n",
+        "<<FIND(a):$.x[?@.y>%zu]:FIND\n",
+        "<<READ(a%zu):/(/:READ\n",
+        "<<SEND[102]:still working %zu:SEND\n",
+    };
+    const size_t kinds = sizeof pieces / sizeof pieces[0];
+    size_t cap = statements * 128 + 1, n = 0, i;
+    char* out = (char*)xmalloc(cap);
+    for (i = 0; i < statements; ++i) {
+        const char* f = pieces[next_random(&seed) % kinds];
+        n += (size_t)snprintf(out + n, cap - n, f, i);
+    }
+    *len = n;
+    return out;
+}
+
+/* ---- the tests ---- */
+
+static void check_input(const char* in, size_t len, plurnk_tier tier, size_t n, const char* what) {
+    const cut whole = {WHOLE, 0, 0};
+    const cut burst = {FIXED, 16 + n % 48, 0};
+    const cut random = {LOG_RANDOM, 16384, 0xC0FFEEu + n};
+    const cut small = {LOG_RANDOM, 256, 0xD1CEu + n};
+    long bad = 0;
+    int cb;
+    for (cb = 0; cb <= 1; ++cb) {
+        bad += run(in, len, tier, &whole, cb, SIZE_MAX);
+        bad += run(in, len, tier, &burst, cb, SIZE_MAX);
+        bad += run(in, len, tier, &random, cb, SIZE_MAX);
+        bad += run(in, len, tier, &small, cb, len == 0 ? SIZE_MAX : n % len);
+    }
+    CHECK(bad == 0);
+    if (bad != 0 && g_failures <= 20) fprintf(stderr, "  %s: %ld wrong events\n", what, bad);
+}
+
+static void test_vectors(const char* path) {
+    FILE* f = fopen(path, "rb");
+    char* line = NULL;
+    size_t cap = 0, n = 0;
+    CHECK(f != NULL);
+    if (f == NULL) return;
+    for (;;) {
+        size_t len = 0, tier_len = 0;
+        int c;
+        char *input, *tier_name;
+        plurnk_tier tier;
+        while ((c = fgetc(f)) != EOF && c != '\n') {
+            if (len + 1 >= cap) {
+                cap = cap ? 2 * cap : 4096;
+                line = (char*)realloc(line, cap);
+                if (line == NULL) abort();
+            }
+            line[len++] = (char)c;
+        }
+        if (c == EOF && len == 0) break;
+        line[len] = '\0';
+        input = json_member(line, "input", &len);
+        tier_name = json_member(line, "tier", &tier_len);
+        if (input != NULL && tier_name != NULL && tier_of(tier_name, &tier)) {
+            char* id = json_member(line, "id", &tier_len);
+            check_input(input, len, tier, n++, id != NULL ? id : "?");
+            free(id);
+        }
+        free(input);
+        free(tier_name);
+    }
+    free(line);
+    fclose(f);
+    CHECK(n > 10000);
+}
+
+static void test_big_turn(void) {
+    size_t len = 0, k;
+    static const size_t sizes[] = {1, 7, 64, 103, 1024, 16384};
+    char* turn = generated_turn(3000, 2, &len);
+    for (k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        const cut c = {FIXED, sizes[k], 0};
+        CHECK(run(turn, len, PLURNK_TIER_STATEMENTS, &c, 1, SIZE_MAX) == 0);
+        CHECK(run(turn, len, PLURNK_TIER_PARSE, &c, 0, SIZE_MAX) == 0);
+    }
+    check_input(turn, len, PLURNK_TIER_PARSE, 7, "generated turn");
+    check_input(turn, len, PLURNK_TIER_STATEMENTS, 8, "generated turn");
+    free(turn);
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: c_events_test VECTORS.jsonl\n");
+        return 2;
+    }
+    test_big_turn();
+    test_vectors(argv[1]);
+    printf("c_events_test: %ld checks, %ld failed\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}
