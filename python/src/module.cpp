@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -152,6 +153,41 @@ struct checkpoint {
 
 std::atomic<std::uint64_t> g_next_stream_id{1};
 
+// One call at a time on a StreamParser: every method that reads or changes its state holds the
+// flag for the whole call (the GIL may be released inside, and the on_runaway callback runs
+// inside feed()). A second call meanwhile raises RuntimeError: from another thread, "in use by
+// another thread"; from the same thread (the callback calling back in), a re-entry error that
+// names both calls.
+class call_gate {
+public:
+    class scope {
+    public:
+        scope(call_gate& g, const char* what) : g_(g) {
+            std::thread::id free{};
+            const std::thread::id me = std::this_thread::get_id();
+            if (!g_.owner_.compare_exchange_strong(free, me)) {
+                if (free == me) {
+                    throw std::runtime_error(std::string(what) + " called from inside this StreamParser's own " +
+                                             g_.call_ + " (its on_runaway callback); call it after " + g_.call_ +
+                                             " returns");
+                }
+                throw std::runtime_error("StreamParser is in use by another thread; use one parser per thread");
+            }
+            g_.call_ = what;
+        }
+        ~scope() { g_.owner_.store(std::thread::id{}); }
+        scope(const scope&) = delete;
+        scope& operator=(const scope&) = delete;
+
+    private:
+        call_gate& g_;
+    };
+
+private:
+    std::atomic<std::thread::id> owner_{};
+    const char* call_ = "";  // the call in progress (read only by the thread that holds the gate)
+};
+
 class stream {
 public:
     stream(plurnk::tier t, const plurnk::parse_options& o, std::size_t max_open_bytes = 0,
@@ -160,18 +196,20 @@ public:
           max_open_bytes_(max_open_bytes), on_runaway_(std::move(on_runaway)) {
         hook();
     }
-    stream(const stream& other)
-        : id_(g_next_stream_id++), st_(other.live().state_copy()), tier_(other.tier_),
+    // copy.copy(): a new parser in the state of `other`.
+    stream(stream& other)
+        : id_(g_next_stream_id++), st_(other.state_copy()), tier_(other.tier_),
           max_open_bytes_(other.max_open_bytes_), on_runaway_(other.on_runaway_) {
         hook();
     }
+    stream(const stream&) = delete;
     stream& operator=(const stream&) = delete;
 
     py::list feed(py::handle chunk) {
+        const call_gate::scope busy(gate_, "feed()");
         stream_state& s = open_state("feed()");
         if (s.ended) throw py::value_error("feed() after the end of input (end() or finish() was called)");
         const input_text in = read_input(chunk, "chunk");
-        busy_guard guard(busy_);
         const mode m = in.is_str ? mode::text : mode::bytes;
         if (s.m != mode::unset && s.m != m) {
             throw py::type_error(s.m == mode::text ? "this StreamParser was fed str; feed str chunks only"
@@ -192,13 +230,14 @@ public:
 
     // What is open now (an OpenInfo).
     py::object open_now() {
+        const call_gate::scope busy(gate_, "open()");
         stream_state& s = open_state("open()");
-        busy_guard guard(busy_);
         return steal(to_py(s.ended ? plurnk::open_info{} : s.parser.open()));
     }
 
     // The runaway events raised since the last call (without an on_runaway callback).
     py::list take_runaways() {
+        const call_gate::scope busy(gate_, "take_runaways()");
         open_state("take_runaways()");
         std::vector<plurnk::open_info> pending;
         pending.swap(runaways_);
@@ -208,41 +247,33 @@ public:
     }
 
     py::list end() {
-        stream_state& s = open_state("end()");
-        if (s.ended) throw py::value_error("end() was already called");
-        busy_guard guard(busy_);
-        plurnk::parse_result r;
-        {
-            py::gil_scoped_release release;
-            r = s.parser.finish();
-        }
-        s.ended = true;
-        py::list events = take_events();
-        s.result = wrap_result(std::move(r));
-        return events;
+        const call_gate::scope busy(gate_, "end()");
+        return end_now();
     }
 
     py::object finish() {
+        const call_gate::scope busy(gate_, "finish()");
         if (!st_ && result_after_close_) return result_after_close_;
         stream_state& s = open_state("finish()");
-        if (!s.ended) end();
+        if (!s.ended) end_now();
         return s.result;
     }
 
+    // (No gate: these read fields that change only while the GIL is held and no call is inside
+    // the parser, so they answer at any time, also during another thread's feed().)
     py::object result() const {
         if (!st_) return result_after_close_ ? result_after_close_ : py::none();
         return st_->ended ? st_->result : py::none();
     }
 
     std::size_t safe_prefix() {
-        stream_state& s = open_state("safe_prefix");
-        busy_guard guard(busy_);
-        return safe_units(s);
+        const call_gate::scope busy(gate_, "safe_prefix");
+        return safe_units(open_state("safe_prefix"));
     }
 
     py::object take_safe() {
+        const call_gate::scope busy(gate_, "take_safe()");
         stream_state& s = open_state("take_safe()");
-        busy_guard guard(busy_);
         const std::size_t units = safe_units(s);
         const std::size_t n = s.cache_bytes - s.shown_bytes;
         py::object out = s.m != mode::bytes
@@ -255,22 +286,21 @@ public:
     }
 
     checkpoint make_checkpoint() {
-        const stream_state& s = open_state("checkpoint()");
-        busy_guard guard(busy_);
-        return checkpoint{id_, stream_state(s)};
+        const call_gate::scope busy(gate_, "checkpoint()");
+        return checkpoint{id_, stream_state(open_state("checkpoint()"))};
     }
 
     void restore(const checkpoint& cp) {
+        const call_gate::scope busy(gate_, "restore()");
         open_state("restore()");
         if (cp.owner != id_) throw py::value_error("this checkpoint was taken from another StreamParser");
-        busy_guard guard(busy_);
         st_ = cp.state;
         hook();
     }
 
     void close() {
+        const call_gate::scope busy(gate_, "close()");
         if (!st_) return;
-        busy_guard guard(busy_);
         result_after_close_ = st_->ended ? st_->result : py::object();
         st_.reset();
     }
@@ -298,24 +328,15 @@ private:
         return s.cache_units;
     }
 
-    // Refuses concurrent use of one parser from two threads (separate parsers are independent).
-    struct busy_guard {
-        explicit busy_guard(std::atomic<bool>& f) : flag(f) {
-            if (flag.exchange(true)) throw std::runtime_error("StreamParser is in use by another thread; use one parser per thread");
-        }
-        ~busy_guard() { flag = false; }
-        std::atomic<bool>& flag;
-    };
-
     stream_state& open_state(const char* what) {
         if (!st_) throw py::value_error(std::string(what) + " on a closed StreamParser");
         return *st_;
     }
-    const stream& live() const {
+    stream_state state_copy() {
+        const call_gate::scope busy(gate_, "copy.copy()");
         if (!st_) throw py::value_error("copy of a closed StreamParser");
-        return *this;
+        return stream_state(*st_);
     }
-    stream_state state_copy() const { return stream_state(*st_); }
 
     // The parser's watermark in bytes, moved back to a code point boundary in str mode.
     static std::size_t safe_bytes(const stream_state& s) {
@@ -352,6 +373,20 @@ private:
         for (const plurnk::open_info& o : pending) on_runaway_(steal(to_py(o)));
     }
 
+    py::list end_now() {
+        stream_state& s = open_state("end()");
+        if (s.ended) throw py::value_error("end() was already called");
+        plurnk::parse_result r;
+        {
+            py::gil_scoped_release release;
+            r = s.parser.finish();
+        }
+        s.ended = true;
+        py::list events = take_events();
+        s.result = wrap_result(std::move(r));
+        return events;
+    }
+
     py::list take_events() {
         py::list out(events_.size());
         for (std::size_t i = 0; i < events_.size(); ++i) {
@@ -365,6 +400,7 @@ private:
     }
 
     std::uint64_t id_;
+    call_gate gate_;
     std::optional<stream_state> st_;
     plurnk::tier tier_;
     plurnk::item_list events_;              // copies of the items reported by the last call
@@ -372,7 +408,6 @@ private:
     std::size_t max_open_bytes_ = 0;
     py::object on_runaway_;
     std::vector<plurnk::open_info> runaways_;
-    std::atomic<bool> busy_{false};
     py::object result_after_close_;
 };
 
@@ -515,7 +550,7 @@ PYBIND11_MODULE(_plurnk, m) {
         .def_property_readonly("ended", &stream::ended)
         .def_property_readonly("closed", &stream::closed)
         .def_property_readonly("tier", &stream::tier)
-        .def("__copy__", [](const stream& s) { return new stream(s); })
+        .def("__copy__", [](stream& s) { return new stream(s); })
         .def("__enter__", [](py::object self) { return self; })
         .def("__exit__", [](stream& s, py::args) {
             s.close();
