@@ -5,6 +5,7 @@
  * item is delivered exactly once, however the input is cut: whole, bursts where one feed closes
  * several statements, random chunks of 1 byte to 16 KB, and drafts fed after a checkpoint and
  * rejected (restore). Over every conformance vector and a generated 3,000-statement turn.
+ * Also: restore drops the events and runaway events of the rejected draft.
  * Usage: c_events_test VECTORS.jsonl */
 #include <stdint.h>
 #include <stdio.h>
@@ -403,11 +404,80 @@ static void test_big_turn(void) {
     free(turn);
 }
 
+/* ---- a rejected draft leaves nothing behind ---- */
+
+static void count_runaway(void* user_data, const plurnk_open* info) {
+    (void)info;
+    ++*(size_t*)user_data;
+}
+
+static void test_rejected_draft_is_dropped(void) {
+    static const char before[] = "<<PLAN:p:PLAN\n";
+    static const char draft[] = "<<READ(a)::READ\n<<EDIT(x):a body that runs away past the limit";
+    static const char accepted[] = "<<SEND[200]:done:SEND";
+    plurnk_stream_options o = {.struct_size = sizeof o, .max_open_bytes = 24};
+    plurnk_stream *s = NULL, *cp = NULL;
+    plurnk_result* r = NULL;
+    plurnk_open open = {.struct_size = sizeof open};
+    events ev = {0, 0, NULL};
+    size_t runaways = 0, n;
+
+    /* Polling: the draft's queued events and runaway are gone after the restore. */
+    CHECK(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s) == PLURNK_OK);
+    CHECK(plurnk_stream_feed(s, before, sizeof before - 1) == PLURNK_OK);
+    poll_all(s, &ev);
+    n = ev.count;
+    CHECK(plurnk_stream_checkpoint(s, &cp) == PLURNK_OK);
+    CHECK(plurnk_stream_feed(s, draft, sizeof draft - 1) == PLURNK_OK);
+    CHECK(plurnk_stream_pending_events(s) > 0);
+    CHECK(plurnk_stream_restore(s, cp) == PLURNK_OK);
+    CHECK(plurnk_stream_pending_events(s) == 0);
+    CHECK(plurnk_stream_next_runaway(s, &open) == PLURNK_NO_EVENT);
+    CHECK(plurnk_stream_feed(s, accepted, sizeof accepted - 1) == PLURNK_OK);
+    CHECK(plurnk_stream_finish(s, &r) == PLURNK_OK);
+    poll_all(s, &ev);
+    CHECK(plurnk_stream_next_runaway(s, &open) == PLURNK_NO_EVENT);
+    CHECK(ev.count > n && wrong_events(&ev, r) == 0);
+    plurnk_result_free(r);
+    /* The same draft fed again on the accepted path runs away again (the limit's memory of
+     * what it reported was rewound with the rest). */
+    CHECK(plurnk_stream_restore(s, cp) == PLURNK_OK);
+    CHECK(plurnk_stream_feed(s, draft, sizeof draft - 1) == PLURNK_OK);
+    CHECK(plurnk_stream_next_runaway(s, &open) == PLURNK_OK);
+    CHECK(plurnk_stream_restore(s, cp) == PLURNK_OK);
+    CHECK(plurnk_stream_next_runaway(s, &open) == PLURNK_NO_EVENT);
+    plurnk_stream_free(cp);
+    plurnk_stream_free(s);
+    truncate_to(&ev, 0);
+
+    /* Callbacks: the runaway callback fires once per path that runs away. */
+    CHECK(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &s) == PLURNK_OK);
+    CHECK(plurnk_stream_set_runaway_callback(s, count_runaway, &runaways) == PLURNK_OK);
+    CHECK(plurnk_stream_set_callback(s, on_event, &ev) == PLURNK_OK);
+    CHECK(plurnk_stream_feed(s, before, sizeof before - 1) == PLURNK_OK);
+    n = ev.count;
+    CHECK(plurnk_stream_checkpoint(s, &cp) == PLURNK_OK);
+    CHECK(plurnk_stream_feed(s, draft, sizeof draft - 1) == PLURNK_OK);
+    CHECK(runaways == 1);
+    CHECK(plurnk_stream_restore(s, cp) == PLURNK_OK);
+    truncate_to(&ev, n);
+    CHECK(plurnk_stream_feed(s, draft, sizeof draft - 1) == PLURNK_OK);
+    CHECK(runaways == 2);
+    CHECK(plurnk_stream_finish(s, &r) == PLURNK_OK);
+    CHECK(wrong_events(&ev, r) == 0);
+    plurnk_result_free(r);
+    plurnk_stream_free(cp);
+    plurnk_stream_free(s);
+    truncate_to(&ev, 0);
+    free(ev.at);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: c_events_test VECTORS.jsonl\n");
         return 2;
     }
+    test_rejected_draft_is_dropped();
     test_big_turn();
     test_vectors(argv[1]);
     printf("c_events_test: %ld checks, %ld failed\n", g_checks, g_failures);

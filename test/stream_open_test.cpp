@@ -147,6 +147,30 @@ TEST_CASE("runaway: an unclosed 1 MB EDIT body with a 64 KB limit", "[stream][op
     CHECK(none.events.empty());
 }
 
+// A rejected draft leaves nothing behind: restoring a checkpoint rewinds what the limit has
+// reported too, so the runaway a draft raised fires again if the accepted path runs away the same
+// way, and not at all if it does not (the parser queues nothing: the callback had the event).
+TEST_CASE("runaway: restore forgets the runaway of a rejected draft", "[stream][open]") {
+    const std::string before = "<<PLAN:p:PLAN\n", draft = "<<EDIT(x):a body that runs away past the limit";
+    fired f;
+    plurnk::stream_parser p(plurnk::tier::parse);
+    p.set_runaway_limit(16, [&f](const plurnk::open_info& o) { f.events.push_back(o); });
+    p.feed(before);
+    const plurnk::stream_parser checkpoint = p;
+    p.feed(draft);
+    REQUIRE(f.events.size() == 1);
+    p = checkpoint;
+    p.feed("<<READ(a)::READ\n");
+    CHECK(f.events.size() == 1);
+    p = checkpoint;
+    p.feed(draft);
+    REQUIRE(f.events.size() == 2);
+    CHECK(f.events[1].begin == f.events[0].begin);
+    p.feed("more of the same body");
+    CHECK(f.events.size() == 2);
+    CHECK(plurnk::to_json(p.finish()) == plurnk::to_json(plurnk::parse(before + draft + "more of the same body", plurnk::tier::parse)));
+}
+
 TEST_CASE("runaway: never on a conformance vector without an unparsedTail", "[stream][open]") {
     std::filesystem::path path = std::filesystem::path(__FILE__).parent_path() / "conformance" / "parser.jsonl";
     if (const char* env = std::getenv("PLURNK_CONFORMANCE")) path = env;

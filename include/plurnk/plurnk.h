@@ -300,9 +300,10 @@ PLURNK_API size_t plurnk_stream_pending_events(const plurnk_stream* stream);
  * with plurnk_stream_free). On failure *out is set to NULL. */
 PLURNK_API plurnk_status plurnk_stream_checkpoint(const plurnk_stream* stream, plurnk_stream** out);
 
-/* Restore: makes `stream` a copy of `checkpoint`'s parse state and queued events (the
- * checkpoint is unchanged and can be restored again). `stream` keeps its own callback and
- * user data. Clears a poisoned state. On failure `stream` is unchanged. */
+/* Restore: makes `stream` a copy of `checkpoint`'s parse state and queued events and runaway
+ * events (the checkpoint is unchanged and can be restored again), so what the rejected input
+ * raised and was not taken is dropped. `stream` keeps its own callback and user data. Clears a
+ * poisoned state. On failure `stream` is unchanged. */
 PLURNK_API plurnk_status plurnk_stream_restore(plurnk_stream* stream, const plurnk_stream* checkpoint);
 
 /* Bytes fed so far (0 for NULL). */

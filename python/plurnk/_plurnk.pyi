@@ -33,7 +33,8 @@ class StreamParser:
                  max_turn_depth: Optional[int] = ..., max_open_bytes: Optional[int] = ...,
                  on_runaway: Optional[Callable[[OpenInfo], object]] = ...) -> None: ...
     def feed(self, chunk: _Chunk) -> list[Event]:
-        """Appends a chunk (all str or all bytes-like); returns the events it settled."""
+        """Appends a chunk (all str or all bytes-like); returns the events it settled (first any
+        an earlier feed() left when its on_runaway raised)."""
     def end(self) -> list[Event]:
         """Ends the input; returns the events the end settles (a terminal SEND, errors)."""
     def finish(self) -> ParseResult:
@@ -50,7 +51,9 @@ class StreamParser:
     def take_runaways(self) -> list[OpenInfo]:
         """The runaway events raised since the last call (when there is no on_runaway)."""
     def checkpoint(self) -> Checkpoint: ...
-    def restore(self, checkpoint: Checkpoint) -> None: ...
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """Goes back to the checkpoint; what the rejected input raised and was not handed over
+        (queued runaways, undelivered events) is dropped."""
     def close(self) -> None: ...
     @property
     def ended(self) -> bool: ...

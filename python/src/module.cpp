@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -131,8 +132,19 @@ constexpr std::size_t k_release_gil_bytes = 16 * 1024;
 
 enum class mode : std::uint8_t { unset, text, bytes };
 
-// Everything a checkpoint captures: the C++ parser and the binding's bookkeeping of what was
-// fed (the input from the last take_safe() on, and the fed units up to the watermark).
+// What the parser reported and Python has not been handed yet. The engine's event is a view of
+// its buffers, valid during its callback only (the next step of the same feed may release and
+// reuse them), and the callback may run with the GIL released, so each item is copied into
+// `items` there (item_list::push_back copies its strings) and converted after the feed.
+struct undelivered {
+    plurnk::item_list items;
+    std::vector<std::size_t> index;          // each item's stream_event::index
+    std::deque<plurnk::open_info> runaways;  // for on_runaway, or for take_runaways() without it
+};
+
+// Everything a checkpoint captures: the C++ parser, the binding's bookkeeping of what was fed
+// (the input from the last take_safe() on, and the fed units up to the watermark), and what was
+// reported and not delivered yet, so that restore() drops what the rejected input reported.
 struct stream_state {
     explicit stream_state(plurnk::stream_parser p) : parser(std::move(p)) {}
     plurnk::stream_parser parser;
@@ -144,6 +156,7 @@ struct stream_state {
     std::size_t cache_units = 0;
     bool ended = false;
     py::object result;  // the ParseResult once ended
+    undelivered pending;
 };
 
 struct checkpoint {
@@ -196,7 +209,7 @@ public:
           max_open_bytes_(max_open_bytes), on_runaway_(std::move(on_runaway)) {
         hook();
     }
-    // copy.copy(): a new parser in the state of `other`.
+    // copy.copy(): a new parser in the state of `other` (what it has not delivered included).
     stream(stream& other)
         : id_(g_next_stream_id++), st_(other.state_copy()), tier_(other.tier_),
           max_open_bytes_(other.max_open_bytes_), on_runaway_(other.on_runaway_) {
@@ -223,9 +236,8 @@ public:
         } else {
             s.parser.feed(in.view);
         }
-        py::list events = take_events();
-        deliver_runaways();
-        return events;
+        call_on_runaway(s);
+        return take_events(s);
     }
 
     // What is open now (an OpenInfo).
@@ -238,11 +250,10 @@ public:
     // The runaway events raised since the last call (without an on_runaway callback).
     py::list take_runaways() {
         const call_gate::scope busy(gate_, "take_runaways()");
-        open_state("take_runaways()");
-        std::vector<plurnk::open_info> pending;
-        pending.swap(runaways_);
+        std::deque<plurnk::open_info>& queued = open_state("take_runaways()").pending.runaways;
         py::list out;
-        for (const plurnk::open_info& o : pending) out.append(steal(to_py(o)));
+        for (const plurnk::open_info& o : queued) out.append(steal(to_py(o)));
+        queued.clear();
         return out;
     }
 
@@ -290,6 +301,8 @@ public:
         return checkpoint{id_, stream_state(open_state("checkpoint()"))};
     }
 
+    // Back to the checkpoint, with what it had not delivered: the events and runaways the
+    // rejected input reported and this parser had not handed over yet are dropped.
     void restore(const checkpoint& cp) {
         const call_gate::scope busy(gate_, "restore()");
         open_state("restore()");
@@ -350,52 +363,59 @@ private:
         return std::max(b, s.shown_bytes);
     }
 
-    // Events and runaways are collected during feed() (the GIL may be released) and handed to
-    // Python after it. An event's item is a view of the parser's buffers, valid during the
-    // callback only (the next step of the same feed may release and reuse them), so each is
-    // copied into events_ there (item_list::push_back copies its strings).
+    // The engine's callbacks copy what they report into st_->pending (they may run with the GIL
+    // released; feed() and end() hand it to Python after the call).
     void hook() {
         st_->parser.set_callback([this](const plurnk::stream_event& e) {
-            events_.push_back(e.value);
-            event_index_.push_back(e.index);
+            st_->pending.items.push_back(e.value);
+            st_->pending.index.push_back(e.index);
         });
         if (max_open_bytes_ != 0) {
-            st_->parser.set_runaway_limit(max_open_bytes_, [this](const plurnk::open_info& o) { runaways_.push_back(o); });
+            st_->parser.set_runaway_limit(max_open_bytes_,
+                                          [this](const plurnk::open_info& o) { st_->pending.runaways.push_back(o); });
         }
-    }
-
-    // Calls on_runaway for each runaway event of the last feed (they stay for take_runaways()
-    // without a callback). An exception from the callback propagates out of feed().
-    void deliver_runaways() {
-        if (on_runaway_.is_none() || runaways_.empty()) return;
-        std::vector<plurnk::open_info> pending;
-        pending.swap(runaways_);
-        for (const plurnk::open_info& o : pending) on_runaway_(steal(to_py(o)));
     }
 
     py::list end_now() {
         stream_state& s = open_state("end()");
         if (s.ended) throw py::value_error("end() was already called");
+        call_on_runaway(s);  // what an earlier feed() left when on_runaway raised
         plurnk::parse_result r;
         {
             py::gil_scoped_release release;
             r = s.parser.finish();
         }
         s.ended = true;
-        py::list events = take_events();
         s.result = wrap_result(std::move(r));
-        return events;
+        return take_events(s);
     }
 
-    py::list take_events() {
-        py::list out(events_.size());
-        for (std::size_t i = 0; i < events_.size(); ++i) {
-            PyObject* e = event(events_[i], event_index_[i]);
+    // Hands each queued runaway to on_runaway (when set), in order, each taken off the queue
+    // before its call. When the callback raises, the exception propagates and nothing is lost:
+    // the runaways after it and the undelivered events stay queued, and the next feed() or end()
+    // delivers them before its own (restore() drops them with the rest of a rejected input).
+    void call_on_runaway(stream_state& s) {
+        if (on_runaway_.is_none()) return;
+        std::deque<plurnk::open_info>& queued = s.pending.runaways;
+        while (!queued.empty()) {
+            py::object info = steal(to_py(queued.front()));
+            queued.pop_front();
+            on_runaway_(info);
+        }
+    }
+
+    // The undelivered events as Python Events (each item converted from the copy the callback
+    // took); they leave the queue only once the whole list is made.
+    static py::list take_events(stream_state& s) {
+        undelivered& u = s.pending;
+        py::list out(u.items.size());
+        for (std::size_t i = 0; i < u.items.size(); ++i) {
+            PyObject* e = event(u.items[i], u.index[i]);
             if (e == nullptr) throw py::error_already_set();
             PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), e);
         }
-        events_.clear();
-        event_index_.clear();
+        u.items.clear();
+        u.index.clear();
         return out;
     }
 
@@ -403,11 +423,8 @@ private:
     call_gate gate_;
     std::optional<stream_state> st_;
     plurnk::tier tier_;
-    plurnk::item_list events_;              // copies of the items reported by the last call
-    std::vector<std::size_t> event_index_;  // and their stream_event::index
     std::size_t max_open_bytes_ = 0;
     py::object on_runaway_;
-    std::vector<plurnk::open_info> runaways_;
     py::object result_after_close_;
 };
 
@@ -531,7 +548,8 @@ PYBIND11_MODULE(_plurnk, m) {
              py::arg("max_turn_depth") = py::none(), py::arg("max_open_bytes") = py::none(),
              py::arg("on_runaway") = py::none())
         .def("feed", &stream::feed, py::arg("chunk"),
-             "Appends a chunk (str or bytes-like, one kind per parser); returns the list of Events it settled.")
+             "Appends a chunk (str or bytes-like, one kind per parser); returns the list of Events it settled\n"
+             "(first any an earlier feed() left when its on_runaway raised).")
         .def("end", &stream::end, "Ends the input; returns the Events the end settles (a terminal SEND, errors).")
         .def("finish", &stream::finish,
              "Ends the input if needed and returns the ParseResult (== plurnk.parse of everything fed).")
@@ -545,7 +563,8 @@ PYBIND11_MODULE(_plurnk, m) {
              "The runaway events (OpenInfo) raised since the last call, when there is no on_runaway.")
         .def("checkpoint", &stream::make_checkpoint, "A snapshot of the parser, for restore().")
         .def("restore", &stream::restore, py::arg("checkpoint"),
-             "Goes back to a checkpoint of this parser (events delivered since are not taken back).")
+             "Goes back to a checkpoint of this parser; what the rejected input raised and was not handed over\n"
+             "(queued runaways, undelivered events) is dropped. Events returned since are not taken back.")
         .def("close", &stream::close, "Frees the parser; `result` stays if it finished. `with` calls it.")
         .def_property_readonly("ended", &stream::ended)
         .def_property_readonly("closed", &stream::closed)

@@ -71,3 +71,78 @@ def test_gbnf_channels(cli):
         plurnk.gbnf(channel="none", channel_open="<r>", channel_close="</r>")
     with pytest.raises(ValueError):
         plurnk.gbnf(channel_open="<r>")
+
+
+class Stop(Exception):
+    pass
+
+
+def test_on_runaway_raising_loses_no_event():
+    # The first feed settles four items and runs away; on_runaway raises. The exception reaches
+    # the caller, and the four events come first from the next call: each item exactly once.
+    turn = ["<<PLAN:p:PLAN\n<<READ(a)::READ\n<<EXEC[sh]:ls:EXEC\n<<FIND(a):b:FIND\n<<EDIT(x):a long body that runs away",
+            " and more\n:EDIT\n<<READ(b)::READ\n", "<<SEND[200]:x:SEND"]
+    calls = []
+
+    def on_runaway(info):
+        calls.append(info)
+        raise Stop("stop generation")
+
+    for last in ("feed", "end"):
+        p = StreamParser(max_open_bytes=24, on_runaway=on_runaway)
+        events = []
+        with pytest.raises(Stop):
+            events += p.feed(turn[0])
+        assert events == []
+        if last == "feed":
+            events += p.feed(turn[1])
+            events += p.feed(turn[2])
+        events += p.end()
+        result = p.finish()
+        if last == "end":
+            assert result == plurnk.parse(turn[0])
+        else:
+            assert result == plurnk.parse("".join(turn))
+        assert [e.index for e in events] == list(range(len(result.items)))
+        assert [e.item for e in events] == list(result.items)
+    assert len(calls) == 2
+
+
+def test_restore_drops_the_runaways_and_events_of_a_rejected_draft():
+    before, draft = "<<PLAN:p:PLAN\n", "<<READ(a)::READ\n<<EDIT(x):a body that runs away past the limit"
+    # Polled: the draft's runaway is not left for take_runaways() after the restore.
+    p = StreamParser(max_open_bytes=24)
+    p.feed(before)
+    cp = p.checkpoint()
+    p.feed(draft)
+    p.restore(cp)
+    assert p.take_runaways() == []
+    p.feed("<<SEND[200]:x:SEND")
+    assert p.take_runaways() == []
+    # The same draft on the accepted path runs away again (the limit's memory is rewound too).
+    p.restore(cp)
+    p.feed(draft)
+    assert [o.op for o in p.take_runaways()] == ["EDIT"]
+    # A runaway queued before the checkpoint is the checkpoint's: restore keeps it queued.
+    q = StreamParser(max_open_bytes=24)
+    q.feed(before + draft)
+    cp = q.checkpoint()
+    q.feed(" and more of it")
+    q.restore(cp)
+    assert [o.op for o in q.take_runaways()] == ["EDIT"]
+
+    # With an on_runaway that raises inside the draft: the draft's undelivered events go with it.
+    def on_runaway(info):
+        raise Stop()
+
+    p = StreamParser(max_open_bytes=24, on_runaway=on_runaway)
+    events = p.feed(before)
+    cp = p.checkpoint()
+    with pytest.raises(Stop):
+        p.feed(draft)
+    p.restore(cp)
+    events += p.feed("<<SEND[200]:x:SEND")
+    events += p.end()
+    result = p.finish()
+    assert result == plurnk.parse(before + "<<SEND[200]:x:SEND")
+    assert [e.item for e in events] == list(result.items)
