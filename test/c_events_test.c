@@ -5,7 +5,8 @@
  * item is delivered exactly once, however the input is cut: whole, bursts where one feed closes
  * several statements, random chunks of 1 byte to 16 KB, and drafts fed after a checkpoint and
  * rejected (restore). Over every conformance vector and a generated 3,000-statement turn.
- * Also: restore drops the events and runaway events of the rejected draft.
+ * Also: restore drops the events and runaway events of the rejected draft, and a call from inside
+ * a callback gets a one-line PLURNK_ERR_BUSY message that names the callback.
  * Usage: c_events_test VECTORS.jsonl */
 #include <stdint.h>
 #include <stdio.h>
@@ -472,11 +473,72 @@ static void test_rejected_draft_is_dropped(void) {
     free(ev.at);
 }
 
+/* ---- a call from inside a callback ---- */
+
+typedef struct reentry {
+    plurnk_stream* s;
+    plurnk_status feed, finish, checkpoint, open;
+    char feed_message[256];
+} reentry;
+
+static void reenter(reentry* re) {
+    plurnk_result* r = NULL;
+    plurnk_stream* cp = NULL;
+    plurnk_open o = {.struct_size = sizeof o};
+    re->feed = plurnk_stream_feed(re->s, "x", 1);
+    snprintf(re->feed_message, sizeof re->feed_message, "%s", plurnk_stream_last_error(re->s));
+    re->finish = plurnk_stream_finish(re->s, &r);
+    re->checkpoint = plurnk_stream_checkpoint(re->s, &cp);
+    re->open = plurnk_stream_open(re->s, &o);
+}
+
+static void reenter_from_event(void* user_data, size_t index, const plurnk_item* item) {
+    reentry* re = (reentry*)user_data;
+    (void)index;
+    (void)item;
+    if (re->feed == PLURNK_OK) reenter(re);
+}
+
+static void reenter_from_runaway(void* user_data, const plurnk_open* info) {
+    reentry* re = (reentry*)user_data;
+    (void)info;
+    if (re->feed == PLURNK_OK) reenter(re);
+}
+
+/* Feeds `input` to a new stream whose event (or, with a runaway limit, runaway) callback calls
+ * back into it: every call is refused, with the one-line message that names `which` callback. */
+static void check_reentry(const char* input, int runaway, const char* which) {
+    plurnk_stream_options o = {.struct_size = sizeof o, .max_open_bytes = runaway ? 8 : 0};
+    char want[256];
+    reentry re;
+    plurnk_result* r = NULL;
+    memset(&re, 0, sizeof re);
+    CHECK(plurnk_stream_create_ex(PLURNK_TIER_PARSE, &o, &re.s) == PLURNK_OK);
+    if (runaway) {
+        CHECK(plurnk_stream_set_runaway_callback(re.s, reenter_from_runaway, &re) == PLURNK_OK);
+    } else {
+        CHECK(plurnk_stream_set_callback(re.s, reenter_from_event, &re) == PLURNK_OK);
+    }
+    CHECK(plurnk_stream_feed(re.s, input, strlen(input)) == PLURNK_OK);
+    CHECK(re.feed == PLURNK_ERR_BUSY && re.finish == PLURNK_ERR_BUSY && re.checkpoint == PLURNK_ERR_BUSY &&
+          re.open == PLURNK_ERR_BUSY);
+    snprintf(want, sizeof want,
+             "plurnk_stream_feed: called from inside this stream's %s callback (during plurnk_stream_feed); "
+             "call it after plurnk_stream_feed returns",
+             which);
+    CHECK(strcmp(re.feed_message, want) == 0);
+    CHECK(plurnk_stream_finish(re.s, &r) == PLURNK_OK); /* and the stream goes on */
+    plurnk_result_free(r);
+    plurnk_stream_free(re.s);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: c_events_test VECTORS.jsonl\n");
         return 2;
     }
+    check_reentry("<<PLAN:p:PLAN\n", 0, "event");
+    check_reentry("<<EDIT(a):runs away", 1, "runaway");
     test_rejected_draft_is_dropped();
     test_big_turn();
     test_vectors(argv[1]);

@@ -65,7 +65,7 @@ typedef enum plurnk_status PLURNK_ENUM_INT {
     PLURNK_ERR_OUT_OF_MEMORY = 3,      /* allocation failed; the handle is unchanged or poisoned */
     PLURNK_ERR_FINISHED = 4,           /* feed or finish on a stream that already finished */
     PLURNK_ERR_OUT_OF_RANGE = 5,       /* an item index >= the item count */
-    PLURNK_ERR_BUSY = 6,               /* a call on a stream from inside its own event callback */
+    PLURNK_ERR_BUSY = 6,               /* a call on a stream from inside its own event or runaway callback */
     PLURNK_ERR_POISONED = 7,           /* an earlier failure left the stream unusable; restore it */
     PLURNK_ERR_INTERNAL = 8,           /* an unexpected internal failure (a bug: please report) */
     PLURNK_NOT_PRESENT = 9,            /* a statement accessor: the statement has no such part */

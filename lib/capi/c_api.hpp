@@ -143,6 +143,8 @@ struct plurnk_stream {
     bool finished = false;
     bool poisoned = false;
     bool busy = false;              // inside feed/finish (so inside the callback, if any)
+    const char* busy_call = "";     // while busy: the call ("plurnk_stream_feed", ...)
+    const char* in_callback = nullptr;  // while a callback runs: "event" or "runaway"
     plurnk_status event_failure = PLURNK_OK;  // set by on_event when it could not deliver
     mutable std::string last_error;
     // The runaway event (plurnk_stream_options.max_open_bytes): to the callback, or queued.
@@ -157,6 +159,7 @@ struct plurnk_stream {
         try {
             if (runaway_callback != nullptr) {
                 const plurnk_open v = plurnk::capi::open_view(o);
+                const callback_scope running(this, "runaway");
                 runaway_callback(runaway_user_data, &v);
             } else {
                 runaways.push_back(o);
@@ -168,6 +171,15 @@ struct plurnk_stream {
 
     explicit plurnk_stream(plurnk::tier t, const plurnk::parse_options& o = {}) : parser(t, o) {}
 
+    // Names the callback running (for the message of a call made from inside it).
+    struct callback_scope {
+        callback_scope(plurnk_stream* s, const char* which) noexcept : s_(s) { s_->in_callback = which; }
+        ~callback_scope() { s_->in_callback = nullptr; }
+        callback_scope(const callback_scope&) = delete;
+        callback_scope& operator=(const callback_scope&) = delete;
+        plurnk_stream* s_;
+    };
+
     // Called by the engine for each settled item. Never throws into the engine.
     void on_event(const plurnk::stream_event& ev) noexcept {
         if (event_failure != PLURNK_OK) return;
@@ -176,6 +188,7 @@ struct plurnk_stream {
                 const plurnk::capi::c_item c(ev.value);
                 plurnk_item view{};
                 plurnk::capi::fill_item(c.value, c.json, &view);
+                const callback_scope running(this, "event");
                 callback(user_data, ev.index, &view);
             } else {
                 queue.push_back(plurnk::capi::queued_event{ev.index, plurnk::capi::c_item(ev.value)});

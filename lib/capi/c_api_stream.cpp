@@ -44,23 +44,42 @@ void attach(plurnk::stream_parser& p, plurnk_stream* s, std::size_t max_open_byt
     }
 }
 
-// Marks a stream busy for the duration of a feed/finish.
+// Marks a stream busy for the duration of a feed/finish (`fn`, the call).
 struct busy_scope {
-    explicit busy_scope(plurnk_stream* s) noexcept : s_(s) { s_->busy = true; }
+    busy_scope(plurnk_stream* s, const char* fn) noexcept : s_(s) {
+        s_->busy = true;
+        s_->busy_call = fn;
+    }
     ~busy_scope() { s_->busy = false; }
     busy_scope(const busy_scope&) = delete;
     busy_scope& operator=(const busy_scope&) = delete;
     plurnk_stream* s_;
 };
 
-constexpr const char* k_busy_message = "called from inside this stream's own event callback";
+// PLURNK_ERR_BUSY for `fn` called while `busy` (the stream, or the checkpoint given to restore)
+// is inside a feed or finish, with the one-line message that says where.
+plurnk_status busy_failure(const plurnk_stream* busy, std::string* slot, const char* fn) noexcept {
+    try {
+        const std::string call = busy->busy_call;
+        if (busy->in_callback == nullptr) {
+            return fail(PLURNK_ERR_BUSY, slot, fn,
+                        "the stream is inside " + call + " (use a stream from one thread at a time)");
+        }
+        return fail(PLURNK_ERR_BUSY, slot, fn,
+                    std::string("called from inside this stream's ") + busy->in_callback + " callback (during " + call +
+                        "); call it after " + call + " returns");
+    } catch (...) {
+        return fail(PLURNK_ERR_BUSY, slot, fn, "called from inside this stream's callback");
+    }
+}
+
 constexpr const char* k_poisoned_message =
     "an earlier out-of-memory failure left the stream unusable; restore it from a checkpoint";
 
 // The common gate for calls that change a stream.
 plurnk_status check_mutable(const plurnk_stream* s, const char* fn) noexcept {
     if (s == nullptr) return null_argument(nullptr, fn, "stream");
-    if (s->busy) return fail(PLURNK_ERR_BUSY, &s->last_error, fn, k_busy_message);
+    if (s->busy) return busy_failure(s, &s->last_error, fn);
     if (s->poisoned) return fail(PLURNK_ERR_POISONED, &s->last_error, fn, k_poisoned_message);
     return PLURNK_OK;
 }
@@ -140,7 +159,7 @@ PLURNK_API plurnk_status plurnk_stream_set_callback(plurnk_stream* stream, plurn
                                                     void* user_data) {
     static constexpr const char* fn = "plurnk_stream_set_callback";
     if (stream == nullptr) return null_argument(nullptr, fn, "stream");
-    if (stream->busy) return fail(PLURNK_ERR_BUSY, &stream->last_error, fn, k_busy_message);
+    if (stream->busy) return busy_failure(stream, &stream->last_error, fn);
     stream->callback = callback;
     stream->user_data = user_data;
     return PLURNK_OK;
@@ -157,7 +176,7 @@ PLURNK_API plurnk_status plurnk_stream_feed(plurnk_stream* stream, const char* d
     }
     if (stream->finished) return fail(PLURNK_ERR_FINISHED, slot, fn, "the stream has already finished");
     try {
-        const busy_scope busy(stream);
+        const busy_scope busy(stream, fn);
         stream->parser.feed(std::string_view(data == nullptr ? "" : data, len));
     } catch (...) {
         stream->poisoned = true;
@@ -186,7 +205,7 @@ PLURNK_API plurnk_status plurnk_stream_finish(plurnk_stream* stream, plurnk_resu
         return fail_current(slot, fn);  // nothing happened to the stream
     }
     try {
-        const busy_scope busy(stream);
+        const busy_scope busy(stream, fn);
         r->result = stream->parser.finish();
     } catch (...) {
         stream->poisoned = true;
@@ -207,7 +226,7 @@ PLURNK_API plurnk_status plurnk_stream_next_event(plurnk_stream* stream, size_t*
     std::string* const slot = &stream->last_error;
     if (index == nullptr) return null_argument(slot, fn, "index");
     if (const plurnk_status st = check_out(item, k_item_v1, slot, fn, "item", "plurnk_item"); st != PLURNK_OK) return st;
-    if (stream->busy) return fail(PLURNK_ERR_BUSY, slot, fn, k_busy_message);
+    if (stream->busy) return busy_failure(stream, slot, fn);
     if (stream->queue.empty()) return PLURNK_NO_EVENT;
     // Moving strings and items is noexcept, so taking the event cannot fail half-way.
     stream->current.emplace(std::move(stream->queue.front()));
@@ -252,7 +271,7 @@ PLURNK_API plurnk_status plurnk_stream_restore(plurnk_stream* stream, const plur
     if (stream == nullptr) return null_argument(nullptr, fn, "stream");
     std::string* const slot = &stream->last_error;
     if (checkpoint == nullptr) return null_argument(slot, fn, "checkpoint");
-    if (stream->busy || checkpoint->busy) return fail(PLURNK_ERR_BUSY, slot, fn, k_busy_message);
+    if (stream->busy || checkpoint->busy) return busy_failure(stream->busy ? stream : checkpoint, slot, fn);
     if (checkpoint->poisoned) {
         return fail(PLURNK_ERR_POISONED, slot, fn, "the checkpoint is poisoned (an out-of-memory failure)");
     }
@@ -305,7 +324,7 @@ PLURNK_API plurnk_status plurnk_stream_open(const plurnk_stream* stream, plurnk_
     if (stream == nullptr) return null_argument(nullptr, fn, "stream");
     std::string* const slot = &stream->last_error;
     if (const plurnk_status st = check_out(out, k_open_v1, slot, fn, "out", "plurnk_open"); st != PLURNK_OK) return st;
-    if (stream->busy) return fail(PLURNK_ERR_BUSY, slot, fn, k_busy_message);
+    if (stream->busy) return busy_failure(stream, slot, fn);
     try {
         stream->current_open = stream->parser.open();
     } catch (...) {
@@ -320,7 +339,7 @@ PLURNK_API plurnk_status plurnk_stream_set_runaway_callback(plurnk_stream* strea
                                                             void* user_data) {
     static constexpr const char* fn = "plurnk_stream_set_runaway_callback";
     if (stream == nullptr) return null_argument(nullptr, fn, "stream");
-    if (stream->busy) return fail(PLURNK_ERR_BUSY, &stream->last_error, fn, k_busy_message);
+    if (stream->busy) return busy_failure(stream, &stream->last_error, fn);
     stream->runaway_callback = callback;
     stream->runaway_user_data = user_data;
     return PLURNK_OK;
@@ -331,7 +350,7 @@ PLURNK_API plurnk_status plurnk_stream_next_runaway(plurnk_stream* stream, plurn
     if (stream == nullptr) return null_argument(nullptr, fn, "stream");
     std::string* const slot = &stream->last_error;
     if (const plurnk_status st = check_out(out, k_open_v1, slot, fn, "out", "plurnk_open"); st != PLURNK_OK) return st;
-    if (stream->busy) return fail(PLURNK_ERR_BUSY, slot, fn, k_busy_message);
+    if (stream->busy) return busy_failure(stream, slot, fn);
     if (stream->runaways.empty()) return PLURNK_NO_EVENT;
     stream->current_open = std::move(stream->runaways.front());  // moving is noexcept
     stream->runaways.pop_front();
