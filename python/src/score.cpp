@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // plurnk._score: the benchmark scorer (plurnk/score.hpp) for Python; plurnk/score.py wraps it in
 // the typed API. Scoring releases the GIL; a Scorer serializes its own calls (its rail cache is
-// not thread-safe), so threads each use their own Scorer for parallelism.
+// not thread-safe), so threads each use their own Scorer for parallelism, and may share the
+// report they score into (score_into()).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -47,6 +48,24 @@ void check_target(py_scorer& self, const score::report& into) {
     if (into.group_by != self.s.opts().group_by || into.channels != self.s.empty_report().channels) {
         throw py::value_error("the report was made with another grouping or other channels");
     }
+}
+
+// Runs `add(report&)` with the GIL released into a report of the call's own, then adds that to
+// `into` with the GIL held. `into` is a Python object that other threads may hold (two Scorers
+// scoring into one report, or a reader): it changes only under the GIL and in one step, so
+// counts are exact and no thread sees it half written. Merging is exact (score.hpp: reports of
+// disjoint inputs merge as one run over both).
+template <class Add>
+void score_into(py_scorer& self, score::report& into, Add add) {
+    check_target(self, into);
+    score::report part = self.s.empty_report();
+    {
+        py::gil_scoped_release release;
+        std::lock_guard lock(self.m);
+        add(part);
+    }
+    const std::string why = into.merge(part);
+    if (!why.empty()) throw py::value_error(why);
 }
 
 }  // namespace
@@ -127,10 +146,7 @@ PYBIND11_MODULE(_score, m) {
             [](py_scorer& self, const py::handle& text, const std::string& file, std::size_t first_line,
                score::report& into) {
                 const std::string_view t = text_of(text);
-                check_target(self, into);
-                py::gil_scoped_release release;
-                std::lock_guard lock(self.m);
-                self.s.add_jsonl(into, t, file, first_line);
+                score_into(self, into, [&](score::report& r) { self.s.add_jsonl(r, t, file, first_line); });
             },
             py::arg("text"), py::arg("file"), py::arg("first_line"), py::arg("into"))
         .def(
@@ -144,20 +160,16 @@ PYBIND11_MODULE(_score, m) {
                     if (!named) throw py::value_error("unknown tier '" + *tier + "'");
                     tr = *named;
                 }
-                check_target(self, into);
-                py::gil_scoped_release release;
-                std::lock_guard lock(self.m);
-                self.s.add(into, {.text = t, .file = file, .id = id, .group = group, .tier = tr});
+                score_into(self, into, [&](score::report& r) {
+                    self.s.add(r, {.text = t, .file = file, .id = id, .group = group, .tier = tr});
+                });
             },
             py::arg("text"), py::arg("id"), py::arg("group"), py::arg("file"), py::arg("tier"), py::arg("into"))
         .def(
             "score_turn_file",
             [](py_scorer& self, const py::handle& text, const std::string& file, score::report& into) {
                 const std::string_view t = text_of(text);
-                check_target(self, into);
-                py::gil_scoped_release release;
-                std::lock_guard lock(self.m);
-                self.s.add_turn_file(into, t, file);
+                score_into(self, into, [&](score::report& r) { self.s.add_turn_file(r, t, file); });
             },
             py::arg("text"), py::arg("file"), py::arg("into"))
         .def(

@@ -93,3 +93,46 @@ def test_threads(root, tmp_path):
     for t in threads:
         t.join()
     assert score.merge(out) == score.merge(score.score_file(f) for f in files)
+
+
+def test_scorers_sharing_a_report_count_exactly():
+    # Each thread has its own Scorer (as the doc says); both score into one report. Every turn
+    # counts once, and the report equals the one a single thread makes of the same calls.
+    recs = "".join('{"id":"%d","model":"m%d","text":"<<PLAN:p:PLAN\\n<<READ(a%d)::READ\\n<<SEND[200]:x:SEND"}\n'
+                   % (i, i % 97, i) for i in range(2000))
+    rounds = 15
+    shared = score.Scorer().report()
+
+    def work(k):
+        s = score.Scorer()
+        for _ in range(rounds):
+            s.score_jsonl(recs, file="f%d" % k, into=shared)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert shared.turns == 2 * rounds * 2000
+    alone = score.Scorer()
+    want = alone.report()
+    for k in range(2):
+        for _ in range(rounds):
+            alone.score_jsonl(recs, file="f%d" % k, into=want)
+    assert shared == want
+
+
+def test_a_shared_report_is_never_seen_half_written():
+    # A call scores with the GIL released; the report it adds to changes only while the GIL is
+    # held, in one step: a thread reading the report meanwhile sees it before or after the call.
+    n = 5000
+    recs = "".join('{"id":"%d","model":"m%d","text":"<<PLAN:p:PLAN\\n<<SEND[200]:x:SEND"}\n' % (i, i % 7) for i in range(n))
+    shared = score.Scorer().report()
+    t = threading.Thread(target=lambda: score.Scorer().score_jsonl(recs, file="f", into=shared))
+    seen = set()
+    t.start()
+    while t.is_alive():
+        seen.add(shared.turns)
+    t.join()
+    assert shared.turns == n
+    assert seen <= {0, n}
