@@ -14,10 +14,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "call_gate.hpp"
 #include "convert.hpp"
 #include "plurnk/plurnk.hpp"
 
@@ -165,41 +165,6 @@ struct checkpoint {
 };
 
 std::atomic<std::uint64_t> g_next_stream_id{1};
-
-// One call at a time on a StreamParser: every method that reads or changes its state holds the
-// flag for the whole call (the GIL may be released inside, and the on_runaway callback runs
-// inside feed()). A second call meanwhile raises RuntimeError: from another thread, "in use by
-// another thread"; from the same thread (the callback calling back in), a re-entry error that
-// names both calls.
-class call_gate {
-public:
-    class scope {
-    public:
-        scope(call_gate& g, const char* what) : g_(g) {
-            std::thread::id free{};
-            const std::thread::id me = std::this_thread::get_id();
-            if (!g_.owner_.compare_exchange_strong(free, me)) {
-                if (free == me) {
-                    throw std::runtime_error(std::string(what) + " called from inside this StreamParser's own " +
-                                             g_.call_ + " (its on_runaway callback); call it after " + g_.call_ +
-                                             " returns");
-                }
-                throw std::runtime_error("StreamParser is in use by another thread; use one parser per thread");
-            }
-            g_.call_ = what;
-        }
-        ~scope() { g_.owner_.store(std::thread::id{}); }
-        scope(const scope&) = delete;
-        scope& operator=(const scope&) = delete;
-
-    private:
-        call_gate& g_;
-    };
-
-private:
-    std::atomic<std::thread::id> owner_{};
-    const char* call_ = "";  // the call in progress (read only by the thread that holds the gate)
-};
 
 class stream {
 public:
@@ -420,7 +385,7 @@ private:
     }
 
     std::uint64_t id_;
-    call_gate gate_;
+    call_gate gate_{"StreamParser", "its on_runaway callback"};  // held by every call (call_gate.hpp)
     std::optional<stream_state> st_;
     plurnk::tier tier_;
     std::size_t max_open_bytes_ = 0;

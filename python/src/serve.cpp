@@ -7,7 +7,6 @@
 // (TypeError, ValueError, RuntimeError); bad input never does.
 #include <pybind11/pybind11.h>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -16,6 +15,7 @@
 #include <utility>
 #include <variant>
 
+#include "call_gate.hpp"
 #include "convert.hpp"
 #include "plurnk/plurnk.hpp"
 
@@ -189,19 +189,6 @@ std::string repr(const delta_ref& r) {
 
 constexpr std::size_t k_release_gil_bytes = 16 * 1024;
 
-class busy_guard {
-public:
-    explicit busy_guard(std::atomic<bool>& b) : b_(b) {
-        if (b_.exchange(true)) throw std::runtime_error("this DeltaStream is in use by another thread");
-    }
-    ~busy_guard() { b_ = false; }
-    busy_guard(const busy_guard&) = delete;
-    busy_guard& operator=(const busy_guard&) = delete;
-
-private:
-    std::atomic<bool>& b_;
-};
-
 class delta_stream;
 
 // draft() as a context manager: the draft is rejected when the block raises, accepted (whole)
@@ -211,30 +198,113 @@ struct draft_handle {
     py::object delta;
 };
 
+// Every method that reads or changes the C++ stream holds the gate (call_gate.hpp), as
+// StreamParser's do. `drafting` and `ended` answer at any time: they read copies taken under the
+// GIL as each call leaves the stream (returning or raising), never the stream another thread may
+// be feeding with the GIL released.
 class delta_stream {
 public:
     delta_stream(plurnk::tier t, const plurnk::parse_options& o, std::size_t max_open_bytes)
         : s_(t, o, {.max_open_bytes = max_open_bytes, .code_points = true}), tier_(t) {}
-    delta_stream(const delta_stream& o) : s_(o.s_), tier_(o.tier_), m_(o.m_) {}
+    // copy.copy(): `o` is held for the whole copy (a feed in another thread would change it).
+    delta_stream(delta_stream& o) : delta_stream(o, call_gate::scope(o.gate_, "copy.copy()")) {}
+    delta_stream(const delta_stream&) = delete;
     delta_stream& operator=(const delta_stream&) = delete;
 
     py::object feed(py::handle chunk) {
+        const in_call c(*this, "feed()");
         if (s_.ended()) throw py::value_error("feed() after the end of input (end() or finish() was called)");
-        const chunk_arg c = read_chunk(chunk, "chunk");
-        busy_guard g(busy_);
-        if (m_ != mode::unset && m_ != c.kind) {
+        const chunk_arg in = read_chunk(chunk, "chunk");
+        if (m_ != mode::unset && m_ != in.kind) {
             throw py::type_error(m_ == mode::text ? "this DeltaStream was fed str; feed str chunks only"
                                                   : "this DeltaStream was fed bytes; feed bytes chunks only");
         }
-        m_ = c.kind;
+        m_ = in.kind;
         plurnk::delta d;
-        if (c.view.size() + s_.parser().retained() >= k_release_gil_bytes) {
+        if (in.view.size() + s_.parser().retained() >= k_release_gil_bytes) {
             py::gil_scoped_release release;
-            d = s_.feed(c.view);
+            d = s_.feed(in.view);
         } else {
-            d = s_.feed(c.view);
+            d = s_.feed(in.view);
         }
         return delta_of(std::move(d));
+    }
+
+    py::object end() {
+        const in_call c(*this, "end()");
+        if (s_.drafting()) throw py::value_error("end() while a draft is open: accept() or reject() it first");
+        if (s_.ended()) throw py::value_error("end() was already called");
+        plurnk::delta d;
+        {
+            py::gil_scoped_release release;
+            d = s_.end();
+        }
+        return make_delta(std::move(d), m_);
+    }
+
+    py::object peek_end() {
+        const in_call c(*this, "peek_end()");
+        return delta_of(s_.peek_end());
+    }
+
+    py::object finish() {
+        const in_call c(*this, "finish()");
+        if (!result_.is_none()) return result_;
+        if (s_.drafting()) throw py::value_error("finish() while a draft is open: accept() or reject() it first");
+        plurnk::parse_result r;
+        {
+            py::gil_scoped_release release;
+            r = s_.finish();
+        }
+        result_ = g_result_class.attr("_wrap")(py::cast(native_result{std::move(r)}));
+        return result_;
+    }
+
+    void draft() {
+        const in_call c(*this, "draft()");
+        if (s_.ended()) throw py::value_error("draft() after the end of input");
+        s_.draft();
+    }
+    py::object accept(const py::object& chunks) {
+        const in_call c(*this, "accept()");
+        std::size_t n = plurnk::delta_stream::all;
+        count_arg(chunks, "chunks", n);
+        return make_delta(s_.accept(n), m_);
+    }
+    void reject() {
+        const in_call c(*this, "reject()");
+        s_.reject();
+    }
+    py::object open_now() {
+        const in_call c(*this, "open()");
+        return steal(to_py(s_.ended() ? plurnk::open_info{} : s_.parser().open()));
+    }
+    bool drafting() const { return drafting_; }
+    bool ended() const { return ended_; }
+    std::string tier() const { return plurnk::tier_name(tier_); }
+
+private:
+    // One call on the stream: holds the gate, and as the call leaves (returning or raising)
+    // copies what the properties report. Made and left with the GIL held.
+    class in_call {
+    public:
+        in_call(delta_stream& s, const char* what) : s_(s), held_(s.gate_, what) {}
+        ~in_call() { s_.settle(); }
+        in_call(const in_call&) = delete;
+        in_call& operator=(const in_call&) = delete;
+
+    private:
+        delta_stream& s_;
+        call_gate::scope held_;
+    };
+
+    delta_stream(const delta_stream& o, const call_gate::scope& /*o held*/) : s_(o.s_), tier_(o.tier_), m_(o.m_) {
+        settle();
+    }
+
+    void settle() noexcept {
+        drafting_ = s_.drafting();
+        ended_ = s_.ended();
     }
 
     // Most feeds of a token settle nothing: their empty Delta is made once (per tool-call count).
@@ -248,69 +318,15 @@ public:
         return empty_;
     }
 
-    py::object end() {
-        busy_guard g(busy_);
-        if (s_.drafting()) throw py::value_error("end() while a draft is open: accept() or reject() it first");
-        if (s_.ended()) throw py::value_error("end() was already called");
-        plurnk::delta d;
-        {
-            py::gil_scoped_release release;
-            d = s_.end();
-        }
-        return make_delta(std::move(d), m_);
-    }
-
-    py::object peek_end() {
-        busy_guard g(busy_);
-        return delta_of(s_.peek_end());
-    }
-
-    py::object finish() {
-        if (!result_.is_none()) return result_;
-        if (s_.drafting()) throw py::value_error("finish() while a draft is open: accept() or reject() it first");
-        busy_guard g(busy_);
-        plurnk::parse_result r;
-        {
-            py::gil_scoped_release release;
-            r = s_.finish();
-        }
-        result_ = g_result_class.attr("_wrap")(py::cast(native_result{std::move(r)}));
-        return result_;
-    }
-
-    void draft() {
-        busy_guard g(busy_);
-        if (s_.ended()) throw py::value_error("draft() after the end of input");
-        s_.draft();
-    }
-    py::object accept(const py::object& chunks) {
-        busy_guard g(busy_);
-        std::size_t n = plurnk::delta_stream::all;
-        count_arg(chunks, "chunks", n);
-        return make_delta(s_.accept(n), m_);
-    }
-    void reject() {
-        busy_guard g(busy_);
-        s_.reject();
-    }
-    bool drafting() const { return s_.drafting(); }
-    bool ended() const { return s_.ended(); }
-    std::string tier() const { return plurnk::tier_name(tier_); }
-    py::object open_now() {
-        busy_guard g(busy_);
-        return steal(to_py(s_.ended() ? plurnk::open_info{} : s_.parser().open()));
-    }
-    plurnk::delta_stream& native() { return s_; }
-    void set_result(py::object r) { result_ = std::move(r); }
-
-private:
+    call_gate gate_{"DeltaStream"};
     plurnk::delta_stream s_;
     plurnk::tier tier_;
     mode m_ = mode::unset;
     py::object empty_ = py::none();
     std::size_t empty_calls_ = 0;
     mode empty_mode_ = mode::unset;
-    std::atomic<bool> busy_{false};
+    bool drafting_ = false;
+    bool ended_ = false;
     py::object result_ = py::none();
 };
 
@@ -417,7 +433,7 @@ PYBIND11_MODULE(_serve, m) {
         .def_property_readonly("drafting", &delta_stream::drafting)
         .def_property_readonly("ended", &delta_stream::ended)
         .def_property_readonly("tier", &delta_stream::tier)
-        .def("__copy__", [](const delta_stream& s) { return new delta_stream(s); });
+        .def("__copy__", [](delta_stream& s) { return new delta_stream(s); });
 
     py::class_<draft_handle>(m, "Draft", "DeltaStream.draft() in a with block: rejected on an exception, else accepted.")
         .def("__enter__", [](py::object self) { return self; })

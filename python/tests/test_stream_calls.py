@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: MIT
-"""One call at a time on a StreamParser: every method that reads or changes the parser, called
-while another call runs (a feed with the GIL released, or inside on_runaway), raises RuntimeError
-instead of touching the state: "in use by another thread" from another thread, a one-line
-re-entry error from the parser's own callback. The races that corrupted the heap (copy.copy and
-take_runaways during a feed) run here many times; under ASan (tools/check) too."""
+"""One call at a time on a StreamParser (and on a DeltaStream): every method that reads or
+changes the parser, called while another call runs (a feed with the GIL released, or inside
+on_runaway), raises RuntimeError instead of touching the state: "in use by another thread" from
+another thread, a one-line re-entry error from the parser's own callback. The races that
+corrupted the heap (copy.copy and take_runaways during a feed) run here many times; under ASan
+(tools/check) too."""
 import copy
 import threading
+import time
 
 import pytest
 
@@ -95,51 +97,75 @@ def test_reading_properties_inside_a_feed_is_fine():
 BIG_CHUNK = "<<READ(src/a.py)<1-3>::READ\nsome text <<EXEC[sh]:ls -la:EXEC\n" * 600
 
 
-def race(feeder_calls, other):
-    """Runs feeder_calls() in one thread and other() in a loop in another until the feeder is
-    done; returns how often other() ran and the RuntimeError messages it raised (a ValueError,
-    from a call after close() or end(), is taken as a refusal too, not recorded)."""
-    done = threading.Event()
-    ran, refused = [0], {}
+def race(start, feeds=20, most=200, refusable=True, attempts=3):
+    """start() makes a fresh stream and returns (feed_once, other): one thread calls feed_once()
+    while another calls other() in a loop. Returns the RuntimeError messages other() raised (a
+    ValueError, from a call after close() or end(), is taken as a refusal too, not recorded)
+    and how many feeds were made.
 
-    def feeder():
-        try:
-            feeder_calls()
-        finally:
-            done.set()
+    Back to back, the feeds leave other() no gap: it is refused while a feed runs with the GIL
+    released. Once it has been refused, the feeder pauses after each feed, so that other() also
+    runs between two feeds. The feeder makes `feeds` feeds, and more (up to `most`) until
+    other() has both run and been refused (run only, when it is not `refusable`). other() starts
+    once the first feed is made (a close() or end() before any feed would refuse the feeds
+    instead); a start that still misses either outcome is tried again, up to `attempts` times."""
+    seen = []
+    for _ in range(attempts):
+        feed_once, other = start()
+        go, done = threading.Event(), threading.Event()
+        ran, refused, made = [0], {}, [0]
 
-    def loop():
-        while not done.is_set():
+        def both():
+            return ran[0] and (refused or not refusable)
+
+        def feeder():
             try:
-                other()
-                ran[0] += 1
-            except RuntimeError as e:
-                refused[str(e)] = refused.get(str(e), 0) + 1
-            except ValueError:
-                pass
+                while made[0] < feeds or (made[0] < most and not both()):
+                    feed_once()
+                    made[0] += 1
+                    go.set()
+                    if refused or not refusable:
+                        time.sleep(0.001)
+            finally:
+                go.set()
+                done.set()
 
-    threads = [threading.Thread(target=feeder), threading.Thread(target=loop)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return ran[0], refused
+        def loop():
+            go.wait()
+            while not done.is_set():
+                try:
+                    other()
+                    ran[0] += 1
+                except RuntimeError as e:
+                    refused[str(e)] = refused.get(str(e), 0) + 1
+                except ValueError:
+                    pass
+
+        threads = [threading.Thread(target=feeder), threading.Thread(target=loop)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if both():
+            return refused, made[0]
+        seen.append((ran[0], refused, made[0]))
+    pytest.fail(f"other() did not both run and get refused: (ran, refused, feeds) per attempt {seen}")
 
 
-def test_copy_while_another_thread_feeds():
-    p = StreamParser("statements")
+@pytest.mark.parametrize("cls", [StreamParser, plurnk.DeltaStream], ids=["StreamParser", "DeltaStream"])
+def test_copy_while_another_thread_feeds(cls):
     per_chunk = len(plurnk.parse(BIG_CHUNK, "statements").items)
-    copies = []
+    state = {}
 
-    def feeds():
-        for _ in range(60):
-            p.feed(BIG_CHUNK)
+    def start():
+        p, copies = cls("statements"), []
+        state.update(p=p, copies=copies)
+        return (lambda: p.feed(BIG_CHUNK)), (lambda: copies.append(copy.copy(p)) if len(copies) < 8 else copy.copy(p))
 
-    ran, refused = race(feeds, lambda: copies.append(copy.copy(p)) if len(copies) < 8 else copy.copy(p))
-    assert set(refused) <= {"StreamParser is in use by another thread; use one parser per thread"}
-    assert ran + sum(refused.values()) > 0
-    assert p.finish() == plurnk.parse(BIG_CHUNK * 60, "statements")
-    for q in copies:  # each copy is a whole parser at a chunk boundary
+    refused, fed = race(start, feeds=60)
+    assert set(refused) == {f"{cls.__name__} is in use by another thread; use one parser per thread"}
+    assert state["p"].finish() == plurnk.parse(BIG_CHUNK * fed, "statements")
+    for q in state["copies"]:  # each copy is a whole parser at a chunk boundary
         r = q.finish()
         assert len(r.items) % per_chunk == 0
         assert r == plurnk.parse(BIG_CHUNK * (len(r.items) // per_chunk), "statements")
@@ -147,47 +173,96 @@ def test_copy_while_another_thread_feeds():
 
 def test_take_runaways_while_another_thread_feeds():
     chunk = ":EDIT\n" + "<<READ(a)::READ\n" * 1100 + "<<EDIT(a):" + "y" * 64  # over 16 KB, ends in an open body
-    feeds = 300
-    p = StreamParser("statements", max_open_bytes=8)
-    p.feed("<<EDIT(a):")
-    taken = []
+    state = {}
 
-    def feed_all():
-        for _ in range(feeds):
-            p.feed(chunk)
+    def start():
+        p, taken = StreamParser("statements", max_open_bytes=8), []
+        p.feed("<<EDIT(a):")
+        state.update(p=p, taken=taken)
+        return (lambda: p.feed(chunk)), (lambda: taken.extend(p.take_runaways()))
 
-    _, refused = race(feed_all, lambda: taken.extend(p.take_runaways()))
-    taken += p.take_runaways()
-    assert set(refused) <= {"StreamParser is in use by another thread; use one parser per thread"}
+    refused, feeds = race(start, feeds=300, most=300)
+    taken = state["taken"] + state["p"].take_runaways()
+    assert set(refused) == {"StreamParser is in use by another thread; use one parser per thread"}
     assert len(taken) == feeds + 1  # the first EDIT's, then one per chunk: each exactly once
     assert len({o.begin for o in taken}) == feeds + 1
+
+
+def feeding(stream, fed):
+    """A feed_once for race(): feeds BIG_CHUNK, counting in `fed` the feeds that ran (the other
+    thread may hold, close or end the stream)."""
+    def feed_once():
+        try:
+            stream.feed(BIG_CHUNK)
+            fed.append(1)
+        except (RuntimeError, ValueError):
+            pass
+    return feed_once
 
 
 @pytest.mark.parametrize("name,call", CALLS, ids=[c[0] for c in CALLS])
 def test_every_call_races_a_feed_safely(name, call):
     # While one thread feeds big chunks (the GIL released), another calls `name` in a loop: each
     # call runs between two feeds or raises RuntimeError, and the parser stays whole.
-    p = Parser("statements")
-    p.cp = p.checkpoint()
-    fed = []
+    state = {}
 
-    def feeds():
-        for _ in range(20):
-            try:
-                p.feed(BIG_CHUNK)
-                fed.append(1)
-            except (RuntimeError, ValueError):  # the other thread holds, closed or ended it
-                pass
+    def start():
+        p, fed = Parser("statements"), []
+        p.cp = p.checkpoint()
+        state.update(p=p, fed=fed)
+        return feeding(p, fed), lambda: call(p)
 
-    _, refused = race(feeds, lambda: call(p))
-    assert set(refused) <= {"StreamParser is in use by another thread; use one parser per thread"}
+    refused, _ = race(start)
+    p, fed = state["p"], state["fed"]
+    assert set(refused) == {"StreamParser is in use by another thread; use one parser per thread"}
     if p.closed:  # a close() that ran between two feeds
         assert name == "close"
         return
     r = p.finish()
-    if name == "feed":  # the other thread's "x" chunks are in it too
+    if name == "feed":  # the other thread's "x" chunks are prose between the statements
+        assert len(r.statements) == len(fed) * len(plurnk.parse(BIG_CHUNK, "statements").statements)
         return
     per_chunk = len(plurnk.parse(BIG_CHUNK, "statements").items)
     # restore goes back to the empty parser: only the feeds after the last restore count
     k = len(r.items) // per_chunk if name == "restore" else len(fed)
     assert r == plurnk.parse(BIG_CHUNK * k, "statements")
+
+
+# DeltaStream (plurnk._serve) follows the same rule: every call that reads or changes the stream
+# holds it (copy.copy during a feed in another thread: test_copy_while_another_thread_feeds).
+DELTA_CALLS = [
+    ("feed", lambda s: s.feed("x")),
+    ("end", lambda s: s.end()),
+    ("peek_end", lambda s: s.peek_end()),
+    ("finish", lambda s: s.finish()),
+    ("draft", lambda s: s.draft()),
+    ("accept", lambda s: s.accept()),
+    ("reject", lambda s: s.reject()),
+    ("open", lambda s: s.open()),
+    ("copy", lambda s: copy.copy(s)),
+    ("properties", lambda s: (s.drafting, s.ended, s.tier)),
+]
+
+
+@pytest.mark.parametrize("name,call", DELTA_CALLS, ids=[c[0] for c in DELTA_CALLS])
+def test_every_delta_stream_call_races_a_feed_safely(name, call):
+    state = {}
+
+    def start():
+        s, fed = plurnk.DeltaStream("statements"), []
+        state.update(s=s, fed=fed)
+        return feeding(s, fed), lambda: call(s)
+
+    # the properties never refuse: they read copies taken as each call leaves the stream
+    refused, _ = race(start, refusable=name != "properties")
+    s, fed = state["s"], state["fed"]
+    assert set(refused) == ({"DeltaStream is in use by another thread; use one parser per thread"}
+                            if name != "properties" else set())
+    if s.drafting:  # a draft() that ran between two feeds: the feeds after it are its chunks
+        s.accept()
+    r = s.finish()
+    if name == "feed":  # the other thread's "x" chunks are prose between the statements
+        assert len(r.statements) == len(fed) * len(plurnk.parse(BIG_CHUNK, "statements").statements)
+        return
+    # every other call adds no input: the stream holds exactly the feeds that ran, whole
+    assert r == plurnk.parse(BIG_CHUNK * len(fed), "statements")
