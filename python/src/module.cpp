@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "binding.hpp"
 #include "call_gate.hpp"
 #include "convert.hpp"
 #include "plurnk/plurnk.hpp"
@@ -26,98 +27,6 @@ namespace py = pybind11;
 namespace plurnk_py {
 namespace {
 
-py::object steal(PyObject* o) {
-    if (o == nullptr) throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(o);
-}
-
-std::string text_arg(py::handle obj, const char* what) {
-    std::string out;
-    if (!from_str(obj.ptr(), out, what)) throw py::error_already_set();
-    return out;
-}
-
-// Input text: a str (parsed as its UTF-8), or bytes-like (parsed as is). The view stays valid
-// while `keep` lives; a mutable buffer is copied so another thread cannot change it mid-parse.
-struct input_text {
-    py::object keep;
-    std::string copy;
-    std::string_view view;
-    bool is_str = false;
-};
-
-input_text read_input(py::handle obj, const char* what) {
-    input_text in;
-    PyObject* o = obj.ptr();
-    if (PyUnicode_Check(o)) {
-        in.is_str = true;
-        Py_ssize_t n = 0;
-        if (const char* p = PyUnicode_AsUTF8AndSize(o, &n)) {
-            in.keep = py::reinterpret_borrow<py::object>(obj);
-            in.view = std::string_view(p, static_cast<std::size_t>(n));
-            return in;
-        }
-        PyErr_Clear();
-        in.copy = text_arg(obj, what);  // lone surrogates: the surrogatepass bytes
-    } else if (PyBytes_Check(o)) {
-        in.keep = py::reinterpret_borrow<py::object>(obj);
-        in.view = std::string_view(PyBytes_AS_STRING(o), static_cast<std::size_t>(PyBytes_GET_SIZE(o)));
-        return in;
-    } else if (PyObject_CheckBuffer(o)) {
-        Py_buffer b;
-        if (PyObject_GetBuffer(o, &b, PyBUF_SIMPLE) != 0) throw py::error_already_set();
-        in.copy.assign(static_cast<const char*>(b.buf), static_cast<std::size_t>(b.len));
-        PyBuffer_Release(&b);
-    } else {
-        throw py::type_error(std::string(what) + " must be str or bytes-like, not " + Py_TYPE(o)->tp_name);
-    }
-    in.view = in.copy;
-    return in;
-}
-
-plurnk::tier tier_arg(const std::string& name) {
-    if (const auto t = plurnk::tier_from_name(name)) return *t;
-    throw py::value_error("tier must be 'parse', 'statements', 'log' or 'client', not '" + name + "'");
-}
-
-// A byte count argument: an int >= 0 stored in `out`, or None, which leaves `out` alone. A count
-// too large for size_t acts as the largest (no limit), as any past the library's own maximum does.
-void count_arg(const py::object& v, const char* name, std::size_t& out) {
-    if (v.is_none()) return;
-    if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) {
-        throw py::type_error(std::string(name) + " must be an int or None");
-    }
-    int overflow = 0;
-    const long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
-    if (overflow == 0 && n == -1 && PyErr_Occurred()) throw py::error_already_set();
-    if (overflow < 0 || (overflow == 0 && n < 0)) throw py::value_error(std::string(name) + " must be >= 0");
-    out = overflow > 0 || static_cast<unsigned long long>(n) > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(n);
-}
-
-plurnk::parse_options options_arg(const py::object& max_input_bytes, const py::object& max_turn_depth) {
-    plurnk::parse_options o;
-    count_arg(max_input_bytes, "max_input_bytes", o.max_input_bytes);
-    count_arg(max_turn_depth, "max_turn_depth", o.max_turn_depth);
-    return o;
-}
-
-// A finished C++ result, kept until Python asks for its items (ParseResult wraps it).
-struct native_result {
-    plurnk::parse_result r;
-
-    py::object items() const { return steal(items_to_py(r)); }
-    py::object tail() const { return r.tail ? steal(to_py(*r.tail)) : py::none(); }
-    bool ok() const { return r.clean(); }
-    py::object to_json(bool pretty) const {
-        std::string out;
-        {
-            py::gil_scoped_release release;
-            out = plurnk::to_json(r, {.pretty = pretty});
-        }
-        return steal(PyUnicode_DecodeUTF8(out.data(), static_cast<Py_ssize_t>(out.size()), nullptr));
-    }
-};
-
 py::object g_result_class;  // plurnk.ParseResult, set by _register
 
 py::object wrap_result(plurnk::parse_result&& r) {
@@ -125,12 +34,6 @@ py::object wrap_result(plurnk::parse_result&& r) {
 }
 
 // ---- The stream parser --------------------------------------------------------------------
-
-// Feeds at least this large (chunk plus what the parser still holds) release the GIL; below it
-// the release would cost more than the feed.
-constexpr std::size_t k_release_gil_bytes = 16 * 1024;
-
-enum class mode : std::uint8_t { unset, text, bytes };
 
 // What the parser reported and Python has not been handed yet. The engine's event is a view of
 // its buffers, valid during its callback only (the next step of the same feed may release and
@@ -188,7 +91,7 @@ public:
         stream_state& s = open_state("feed()");
         if (s.ended) throw py::value_error("feed() after the end of input (end() or finish() was called)");
         const input_text in = read_input(chunk, "chunk");
-        const mode m = in.is_str ? mode::text : mode::bytes;
+        const mode m = kind_of(in);
         if (s.m != mode::unset && s.m != m) {
             throw py::type_error(s.m == mode::text ? "this StreamParser was fed str; feed str chunks only"
                                                    : "this StreamParser was fed bytes; feed bytes chunks only");
@@ -480,12 +383,7 @@ PYBIND11_MODULE(_plurnk, m) {
         g_result_class = std::move(result_class);
     });
 
-    py::class_<native_result>(m, "_NativeResult")
-        .def("items", &native_result::items)
-        .def("tail", &native_result::tail)
-        .def_property_readonly("ok", &native_result::ok)
-        .def("to_json", &native_result::to_json, py::arg("pretty") = false)
-        .def("__len__", [](const native_result& r) { return r.r.items.size(); });
+    def_native_result(m);
 
     m.def("parse", &parse, py::arg("text"), py::arg("tier") = "parse", py::kw_only(),
           py::arg("max_input_bytes") = py::none(), py::arg("max_turn_depth") = py::none());

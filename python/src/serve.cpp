@@ -15,6 +15,7 @@
 #include <utility>
 #include <variant>
 
+#include "binding.hpp"
 #include "call_gate.hpp"
 #include "convert.hpp"
 #include "plurnk/plurnk.hpp"
@@ -24,15 +25,8 @@ namespace py = pybind11;
 namespace plurnk_py {
 namespace {
 
-py::object steal(PyObject* o) {
-    if (o == nullptr) throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(o);
-}
-
 py::object g_span_class;    // plurnk.Span
 py::object g_result_class;  // plurnk.ParseResult
-
-enum class mode : std::uint8_t { unset, text, bytes };
 
 // Text of the input in the type it was fed: str (surrogatepass, as it was encoded) or bytes.
 py::object text_of(std::string_view s, mode m) {
@@ -41,73 +35,6 @@ py::object text_of(std::string_view s, mode m) {
 }
 
 py::object span_of(plurnk::byte_span s) { return g_span_class(s.begin, s.end); }
-
-// A chunk as UTF-8 bytes, and which kind it was.
-struct chunk_arg {
-    py::object keep;
-    std::string copy;
-    std::string_view view;
-    mode kind = mode::bytes;
-};
-
-chunk_arg read_chunk(py::handle obj, const char* what) {
-    chunk_arg c;
-    PyObject* o = obj.ptr();
-    if (PyUnicode_Check(o)) {
-        c.kind = mode::text;
-        Py_ssize_t n = 0;
-        if (const char* p = PyUnicode_AsUTF8AndSize(o, &n)) {
-            c.keep = py::reinterpret_borrow<py::object>(obj);
-            c.view = std::string_view(p, static_cast<std::size_t>(n));
-            return c;
-        }
-        PyErr_Clear();
-        if (!from_str(o, c.copy, what)) throw py::error_already_set();
-    } else if (PyBytes_Check(o)) {
-        c.keep = py::reinterpret_borrow<py::object>(obj);
-        c.view = std::string_view(PyBytes_AS_STRING(o), static_cast<std::size_t>(PyBytes_GET_SIZE(o)));
-        return c;
-    } else if (PyObject_CheckBuffer(o)) {
-        Py_buffer b;
-        if (PyObject_GetBuffer(o, &b, PyBUF_SIMPLE) != 0) throw py::error_already_set();
-        c.copy.assign(static_cast<const char*>(b.buf), static_cast<std::size_t>(b.len));
-        PyBuffer_Release(&b);
-    } else {
-        throw py::type_error(std::string(what) + " must be str or bytes-like, not " + Py_TYPE(o)->tp_name);
-    }
-    c.view = c.copy;
-    return c;
-}
-
-plurnk::tier tier_arg(const std::string& name) {
-    if (const auto t = plurnk::tier_from_name(name)) return *t;
-    throw py::value_error("tier must be 'parse', 'statements', 'log' or 'client', not '" + name + "'");
-}
-
-void count_arg(const py::object& v, const char* name, std::size_t& out) {
-    if (v.is_none()) return;
-    if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) throw py::type_error(std::string(name) + " must be an int or None");
-    const long long n = v.cast<long long>();
-    if (n < 0) throw py::value_error(std::string(name) + " must be >= 0");
-    out = static_cast<std::size_t>(n);
-}
-
-// A finished C++ result, for ParseResult to wrap (as plurnk._plurnk's is).
-struct native_result {
-    plurnk::parse_result r;
-
-    py::object items() const { return steal(items_to_py(r)); }
-    py::object tail() const { return r.tail ? steal(to_py(*r.tail)) : py::none(); }
-    bool ok() const { return r.clean(); }
-    py::object to_json(bool pretty) const {
-        std::string out;
-        {
-            py::gil_scoped_release release;
-            out = plurnk::to_json(r, {.pretty = pretty});
-        }
-        return steal(to_str(out));
-    }
-};
 
 // ---- Delta ----------------------------------------------------------------------------------
 
@@ -187,8 +114,6 @@ std::string repr(const delta_ref& r) {
 
 // ---- DeltaStream ------------------------------------------------------------------------------
 
-constexpr std::size_t k_release_gil_bytes = 16 * 1024;
-
 class delta_stream;
 
 // draft() as a context manager: the draft is rejected when the block raises, accepted (whole)
@@ -214,12 +139,12 @@ public:
     py::object feed(py::handle chunk) {
         const in_call c(*this, "feed()");
         if (s_.ended()) throw py::value_error("feed() after the end of input (end() or finish() was called)");
-        const chunk_arg in = read_chunk(chunk, "chunk");
-        if (m_ != mode::unset && m_ != in.kind) {
+        const input_text in = read_input(chunk, "chunk");
+        if (m_ != mode::unset && m_ != kind_of(in)) {
             throw py::type_error(m_ == mode::text ? "this DeltaStream was fed str; feed str chunks only"
                                                   : "this DeltaStream was fed bytes; feed bytes chunks only");
         }
-        m_ = in.kind;
+        m_ = kind_of(in);
         plurnk::delta d;
         if (in.view.size() + s_.parser().retained() >= k_release_gil_bytes) {
             py::gil_scoped_release release;
@@ -332,7 +257,7 @@ private:
 
 // The one-shot split of a whole turn, as a Delta (char spans counted here: project() has none).
 py::object project(py::handle text, const std::string& tier) {
-    const chunk_arg c = read_chunk(text, "text");
+    const input_text c = read_input(text, "text");
     plurnk::delta d;
     {
         py::gil_scoped_release release;
@@ -347,7 +272,7 @@ py::object project(py::handle text, const std::string& tier) {
             d.code_point_spans.push_back(plurnk::byte_span{b, points});
         }
     }
-    return make_delta(std::move(d), c.kind);
+    return make_delta(std::move(d), kind_of(c));
 }
 
 }  // namespace
@@ -363,12 +288,7 @@ PYBIND11_MODULE(_serve, m) {
         g_span_class = std::move(span_class);
     });
 
-    py::class_<native_result>(m, "_NativeResult")
-        .def("items", &native_result::items)
-        .def("tail", &native_result::tail)
-        .def_property_readonly("ok", &native_result::ok)
-        .def("to_json", &native_result::to_json, py::arg("pretty") = false)
-        .def("__len__", [](const native_result& r) { return r.r.items.size(); });
+    def_native_result(m);
 
     py::class_<call>(m, "Call", "A statement of a Delta: one tool call.")
         .def_property_readonly("index", &call::index, "Its index in the final result's items (None while not known).")
@@ -409,12 +329,9 @@ PYBIND11_MODULE(_serve, m) {
                              "DeltaStream(tier='parse', *, max_input_bytes=None, max_turn_depth=None, max_open_bytes=None).")
         .def(py::init([](const std::string& tier, py::object max_input_bytes, py::object max_turn_depth,
                          py::object max_open_bytes) {
-                 plurnk::parse_options o;
-                 count_arg(max_input_bytes, "max_input_bytes", o.max_input_bytes);
-                 count_arg(max_turn_depth, "max_turn_depth", o.max_turn_depth);
                  std::size_t limit = 0;
                  count_arg(max_open_bytes, "max_open_bytes", limit);
-                 return new delta_stream(tier_arg(tier), o, limit);
+                 return new delta_stream(tier_arg(tier), options_arg(max_input_bytes, max_turn_depth), limit);
              }),
              py::arg("tier") = "parse", py::kw_only(), py::arg("max_input_bytes") = py::none(),
              py::arg("max_turn_depth") = py::none(), py::arg("max_open_bytes") = py::none())
