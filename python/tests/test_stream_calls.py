@@ -97,34 +97,35 @@ def test_reading_properties_inside_a_feed_is_fine():
 BIG_CHUNK = "<<READ(src/a.py)<1-3>::READ\nsome text <<EXEC[sh]:ls -la:EXEC\n" * 600
 
 
-def race(start, feeds=20, most=200, refusable=True, attempts=3):
+def race(start, feeds=20, most=200, must_refuse=True, attempts=3):
     """start() makes a fresh stream and returns (feed_once, other): one thread calls feed_once()
-    while another calls other() in a loop. Returns the RuntimeError messages other() raised (a
-    ValueError, from a call after close() or end(), is taken as a refusal too, not recorded)
-    and how many feeds were made.
+    while another calls other() in a loop. other() either gets into the stream (it returns, or
+    raises ValueError, as a call after close() or end() does) or is refused (RuntimeError).
+    Returns the refusals' messages and how many feeds were made.
 
-    Back to back, the feeds leave other() no gap: it is refused while a feed runs with the GIL
-    released. Once it has been refused, the feeder pauses after each feed, so that other() also
-    runs between two feeds. The feeder makes `feeds` feeds, and more (up to `most`) until
-    other() has both run and been refused (run only, when it is not `refusable`). other() starts
-    once the first feed is made (a close() or end() before any feed would refuse the feeds
-    instead); a start that still misses either outcome is tried again, up to `attempts` times."""
+    Back to back, the feeds leave other() little room between them: it is refused while a feed
+    runs with the GIL released. Once it has been refused (or after `feeds` feeds), the feeder
+    pauses after each feed, so that other() also gets in between two feeds. The feeder makes
+    `feeds` feeds, and more (up to `most`) until other() has both got in and been refused (got
+    in only, unless `must_refuse`: a call that ends the stream, once in, leaves nothing to
+    refuse). other() starts once the first feed is made; a start that still misses an outcome is
+    tried again, up to `attempts` times."""
     seen = []
     for _ in range(attempts):
         feed_once, other = start()
         go, done = threading.Event(), threading.Event()
-        ran, refused, made = [0], {}, [0]
+        got_in, refused, made = [0], {}, [0]
 
-        def both():
-            return ran[0] and (refused or not refusable)
+        def enough():
+            return got_in[0] and (refused or not must_refuse)
 
         def feeder():
             try:
-                while made[0] < feeds or (made[0] < most and not both()):
+                while made[0] < most and not (made[0] >= feeds and enough()):
                     feed_once()
                     made[0] += 1
                     go.set()
-                    if refused or not refusable:
+                    if refused or made[0] >= feeds:
                         time.sleep(0.001)
             finally:
                 go.set()
@@ -135,21 +136,21 @@ def race(start, feeds=20, most=200, refusable=True, attempts=3):
             while not done.is_set():
                 try:
                     other()
-                    ran[0] += 1
+                    got_in[0] += 1
                 except RuntimeError as e:
                     refused[str(e)] = refused.get(str(e), 0) + 1
                 except ValueError:
-                    pass
+                    got_in[0] += 1
 
         threads = [threading.Thread(target=feeder), threading.Thread(target=loop)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        if both():
+        if enough():
             return refused, made[0]
-        seen.append((ran[0], refused, made[0]))
-    pytest.fail(f"other() did not both run and get refused: (ran, refused, feeds) per attempt {seen}")
+        seen.append((got_in[0], refused, made[0]))
+    pytest.fail(f"other() did not both get in and get refused: (got in, refused, feeds) per attempt {seen}")
 
 
 @pytest.mark.parametrize("cls", [StreamParser, plurnk.DeltaStream], ids=["StreamParser", "DeltaStream"])
@@ -162,7 +163,7 @@ def test_copy_while_another_thread_feeds(cls):
         state.update(p=p, copies=copies)
         return (lambda: p.feed(BIG_CHUNK)), (lambda: copies.append(copy.copy(p)) if len(copies) < 8 else copy.copy(p))
 
-    refused, fed = race(start, feeds=60)
+    refused, fed = race(start, feeds=30)
     assert set(refused) == {f"{cls.__name__} is in use by another thread; use one parser per thread"}
     assert state["p"].finish() == plurnk.parse(BIG_CHUNK * fed, "statements")
     for q in state["copies"]:  # each copy is a whole parser at a chunk boundary
@@ -181,7 +182,7 @@ def test_take_runaways_while_another_thread_feeds():
         state.update(p=p, taken=taken)
         return (lambda: p.feed(chunk)), (lambda: taken.extend(p.take_runaways()))
 
-    refused, feeds = race(start, feeds=300, most=300)
+    refused, feeds = race(start, feeds=100)
     taken = state["taken"] + state["p"].take_runaways()
     assert set(refused) == {"StreamParser is in use by another thread; use one parser per thread"}
     assert len(taken) == feeds + 1  # the first EDIT's, then one per chunk: each exactly once
@@ -212,9 +213,13 @@ def test_every_call_races_a_feed_safely(name, call):
         state.update(p=p, fed=fed)
         return feeding(p, fed), lambda: call(p)
 
-    refused, _ = race(start)
+    # end, finish and close, once in, end the parser: there may be no feed left to refuse them
+    # during (test_a_call_from_another_thread_during_a_feed_is_refused refuses each for sure)
+    ends = name in ("end", "finish", "close")
+    refused, _ = race(start, must_refuse=not ends)
     p, fed = state["p"], state["fed"]
-    assert set(refused) == {"StreamParser is in use by another thread; use one parser per thread"}
+    want = {"StreamParser is in use by another thread; use one parser per thread"}
+    assert set(refused) <= want if ends else set(refused) == want
     if p.closed:  # a close() that ran between two feeds
         assert name == "close"
         return
@@ -250,15 +255,17 @@ def test_every_delta_stream_call_races_a_feed_safely(name, call):
 
     def start():
         s, fed = plurnk.DeltaStream("statements"), []
+        if name in ("end", "finish"):  # in a draft they raise ValueError, so the stream goes on
+            s.draft()
         state.update(s=s, fed=fed)
         return feeding(s, fed), lambda: call(s)
 
     # the properties never refuse: they read copies taken as each call leaves the stream
-    refused, _ = race(start, refusable=name != "properties")
+    refused, _ = race(start, must_refuse=name != "properties")
     s, fed = state["s"], state["fed"]
     assert set(refused) == ({"DeltaStream is in use by another thread; use one parser per thread"}
                             if name != "properties" else set())
-    if s.drafting:  # a draft() that ran between two feeds: the feeds after it are its chunks
+    if s.drafting:  # a draft (the feeds after it are its chunks) is accepted whole
         s.accept()
     r = s.finish()
     if name == "feed":  # the other thread's "x" chunks are prose between the statements
