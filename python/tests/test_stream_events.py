@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
 """Events own their data: every event a StreamParser returns equals, field by field (spans
 included), the item at its index in the final result, and every item is delivered exactly once,
-however the input is cut: whole turns, bursts where one feed closes several statements, random
-chunks from 1 byte to 16 KB, and drafts fed after a checkpoint and rejected. Over every
-conformance vector and over big generated turns (a feed that settles several items is the case
-that 1-12 byte feeds hide)."""
+however the input is cut: whole turns, chunks of 1, 7 and 64 characters, bursts where one feed
+closes several statements, random chunks from 1 byte to 16 KB, and drafts fed after a checkpoint
+and rejected. Over every conformance vector and over big generated turns (a feed that settles
+several items is the case that 1-12 byte feeds hide)."""
 import dataclasses
 import math
 import random
@@ -106,13 +106,15 @@ def problems(events, result):
 JUNK = ["<<EDIT(j):draft body that is rejected\n", "\n<<SEND[200]:junk:SEND\n<<READ(z)::READ\n", "\xff<<TURN:\n"]
 
 
-@pytest.mark.parametrize("how", ["whole", "bursts", "random", "drafts"])
+@pytest.mark.parametrize("how", ["whole", 1, 7, 64, "bursts", "random", "drafts"])
 def test_every_event_is_its_final_item_on_every_vector(all_vectors, how):
     rng = random.Random(36)
     bad = []
     for n, (vid, tier, text, _) in enumerate(all_vectors):
         if how == "whole":
             got = run(tier, [text])
+        elif isinstance(how, int):
+            got = run(tier, sizes(text, how))
         elif how == "bursts":
             got = run(tier, sizes(text, 16 + n % 48))
         elif how == "random":
