@@ -13,6 +13,7 @@
 namespace plurnk {
 class json_ref;
 enum class tier : std::uint8_t;
+enum class parse_dialect : std::uint8_t;
 }
 
 namespace plurnk::cli {
@@ -37,6 +38,9 @@ bool tier_option(const std::string& arg, plurnk::tier& tier, int& status);
 // N (a positive integer; one past SIZE_MAX acts as SIZE_MAX) and returns true, or puts a usage
 // error's status in `status` when N is not one; false for any other argument.
 bool bytes_option(const std::string& arg, std::string_view name, std::size_t& value, int& status);
+// "--dialect=NAME" (parse_cmd.cpp; main() joins "--dialect NAME"), the same way: contracts or
+// service.
+bool dialect_option(const std::string& arg, plurnk::parse_dialect& dialect, int& status);
 
 // io.cpp. Prints "plurnk: <message>" to stderr; never throws.
 void print_error(std::string_view message);

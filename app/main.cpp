@@ -44,6 +44,8 @@ constexpr const char* k_tiers = "parse (default; one PLAN-anchored turn), statem
 
 constexpr option k_parse_options[] = {
     {"--tier", "T", "the grammar tier (see below)"},
+    {"--dialect", "D", "contracts (default: PLURNK 1.4.0) or service (the Plurnk Service\n"
+                       "spelling: `#pattern#flags` regexes, regex targets; doc/dialects.md)"},
     {"--pretty", "", "indent the JSON two spaces"},
     {"--format", "F", "json (default: the result object) or sarif (a SARIF 2.1.0 log of the\n"
                       "diagnostics, for editors and CI)"},
@@ -61,6 +63,7 @@ constexpr option k_parse_options[] = {
 
 constexpr option k_batch_options[] = {
     {"--tier", "T", "parse every request in tier T, whatever its \"tier\" says"},
+    {"--dialect", "D", "as for parse; a request's \"dialect\" field overrides it"},
     {"--chunk", "N", "as for parse"},
     {"--max-input-bytes", "N", "as for parse, for each request's input"},
     {"--spans", "", "as for parse"},
@@ -129,13 +132,13 @@ int run_version(const args& a);
 
 const std::array k_commands = {
     command{"parse",
-            "parse [--tier=T] [--pretty] [--format=json|sarif] [--allow-invalid-utf8] [--chunk=N] [--max-input-bytes=N] "
+            "parse [--tier=T] [--dialect=D] [--pretty] [--format=json|sarif] [--allow-invalid-utf8] [--chunk=N] [--max-input-bytes=N] "
             "[--spans] [--max-open-bytes=N] [FILE|-]",
             "parse FILE (or standard input) and print the result JSON", k_parse_options,
             "--pretty and --spans shape the JSON: they do not combine with --format=sarif.\n"
             "exit status: 0 no error item and no unparsedTail; 1 otherwise; 2 usage, file or output error\n",
             plurnk::cli::cmd_parse},
-    command{"batch", "batch [--tier=T] [--chunk=N] [--max-input-bytes=N] [--spans]",
+    command{"batch", "batch [--tier=T] [--dialect=D] [--chunk=N] [--max-input-bytes=N] [--spans]",
             "answer JSON Lines requests {\"id\",\"tier\",\"input\"} on standard input", k_batch_options,
             R"(Every input line gets exactly one answer line, in order: {"id":ID,"result":{...}}, or
 {"id":ID,"error":"..."} when the line is not a request (ID null when it is not a JSON object).

@@ -25,6 +25,17 @@ bool tier_option(const std::string& arg, plurnk::tier& tier, int& status) {
     return true;
 }
 
+bool dialect_option(const std::string& arg, plurnk::parse_dialect& dialect, int& status) {
+    if (arg.rfind("--dialect=", 0) != 0) return false;
+    auto d = plurnk::dialect_from_name(std::string_view(arg).substr(10));
+    if (!d) {
+        status = usage_error(fmt::format("unknown dialect '{}' (expected contracts or service)", arg.substr(10)));
+    } else {
+        dialect = *d;
+    }
+    return true;
+}
+
 bool bytes_option(const std::string& arg, std::string_view name, std::size_t& value, int& status) {
     if (arg.size() <= name.size() || arg.compare(0, name.size(), name) != 0 || arg[name.size()] != '=') return false;
     const std::string_view n = std::string_view(arg).substr(name.size() + 1);
@@ -54,8 +65,8 @@ std::size_t cut_sequence(std::string_view s) {
     return 0;
 }
 
-// --chunk=N, --max-input-bytes=N and --spans, shared by parse and batch (--max-open-bytes=N:
-// parse only).
+// --chunk=N, --max-input-bytes=N, --dialect=D and --spans, shared by parse and batch
+// (--max-open-bytes=N: parse only).
 struct run_options {
     std::size_t chunk = 0;
     std::size_t max_open_bytes = 0;
@@ -67,7 +78,7 @@ struct run_options {
             json.spans = true;
             return true;
         }
-        return bytes_option(arg, "--chunk", chunk, status) ||
+        return dialect_option(arg, parse.dialect, status) || bytes_option(arg, "--chunk", chunk, status) ||
                bytes_option(arg, "--max-input-bytes", parse.max_input_bytes, status);
     }
 };
@@ -142,10 +153,20 @@ void answer_request(std::string_view line, std::size_t line_no, std::optional<pl
         if (!t) return fail(id, "\"tier\" must be one of \"parse\", \"statements\", \"log\", \"client\"");
         tier = *t;
     }
-    const auto result = run_parse(input.string(), tier, run);
+    const run_options* with = &run;
+    run_options own;
+    if (const plurnk::json_ref d = root.find("dialect"); d) {
+        const auto dialect =
+            d.kind() == plurnk::json_value::kind_t::string ? plurnk::dialect_from_name(d.string()) : std::nullopt;
+        if (!dialect) return fail(id, "\"dialect\" must be \"contracts\" or \"service\"");
+        own = run;
+        own.parse.dialect = *dialect;
+        with = &own;
+    }
+    const auto result = run_parse(input.string(), tier, *with);
     append_answer_id(out, id);
     out += ",\"result\":";
-    plurnk::write_json(result, [&out](std::string_view piece) { spill_answer(out, piece); }, run.json);
+    plurnk::write_json(result, [&out](std::string_view piece) { spill_answer(out, piece); }, with->json);
     out += "}\n";
 }
 

@@ -9,7 +9,8 @@
 // and events are those of an undisturbed run. The one-shot spans of every vector are consistent
 // with the input (check_spans).
 // The vectors file is found beside this source file, or through PLURNK_CONFORMANCE; our own
-// vectors (own.jsonl, in the same directory) are run too.
+// vectors (own.jsonl, in the same directory) are run too, and the service dialect's
+// (service.jsonl) in that dialect.
 #include <catch2/catch_test_macros.hpp>
 
 #include <algorithm>
@@ -46,6 +47,7 @@ struct vector_case {
     std::string id;
     plurnk::tier tier = plurnk::tier::parse;
     std::string input;
+    plurnk::parse_options options;  // the vector's dialect
     // The one-shot result: its JSON and each item's JSON (filled once, by vectors()).
     std::string want;
     std::vector<std::string> want_items;
@@ -55,7 +57,7 @@ std::string item_json(const plurnk::item& it);
 
 // Fills the one-shot expectation of `c`: the whole input lexed at once (one window).
 void expect(vector_case& c) {
-    const plurnk::parse_result r = plurnk::detail::parse_in_windows(c.input, c.tier, {}, SIZE_MAX);
+    const plurnk::parse_result r = plurnk::detail::parse_in_windows(c.input, c.tier, c.options, SIZE_MAX);
     c.want = plurnk::to_json(r, k_spans);
     c.want_items.clear();
     for (const auto& it : r.items) c.want_items.push_back(item_json(it));
@@ -70,8 +72,12 @@ fs::path vectors_path() {
 const std::vector<vector_case>& vectors() {
     static const std::vector<vector_case> all = [] {
         std::vector<vector_case> out;
-        // The shared vectors, then our own (own.jsonl beside them) when present.
-        for (const fs::path& file : {vectors_path(), vectors_path().parent_path() / "own.jsonl"}) {
+        // The shared vectors, then our own (own.jsonl beside them) when present, then the
+        // service dialect's.
+        for (const fs::path& file : {vectors_path(), vectors_path().parent_path() / "own.jsonl",
+                                     vectors_path().parent_path() / "service.jsonl"}) {
+            plurnk::parse_options options;
+            if (file.filename() == "service.jsonl") options.dialect = plurnk::parse_dialect::service;
             std::ifstream in(file, std::ios::binary);
             std::string line;
             while (std::getline(in, line)) {
@@ -84,7 +90,7 @@ const std::vector<vector_case>& vectors() {
                 if (id == nullptr || tier == nullptr || input == nullptr) continue;
                 const auto t = plurnk::tier_from_name(tier->string);
                 if (!t) continue;
-                vector_case c{id->string, *t, input->string, {}, {}};
+                vector_case c{id->string, *t, input->string, options, {}, {}};
                 expect(c);
                 out.push_back(std::move(c));
             }
@@ -181,7 +187,7 @@ struct run {
 run stream_run(const vector_case& v, const std::vector<std::size_t>& chunks, std::size_t release,
                std::size_t restore_at = SIZE_MAX, std::string_view junk = {}) {
     run out;
-    plurnk::stream_parser p(v.tier);
+    plurnk::stream_parser p(v.tier, v.options);
     p.set_release_threshold(release);
     p.set_callback([&out](const plurnk::stream_event& ev) {
         out.events.push_back({ev.index, item_json(ev.value)});
@@ -251,7 +257,7 @@ std::string check_late_callback(const vector_case& v, const std::vector<std::siz
     std::vector<event_record> early;
     run late;
     std::size_t early_from = 0;
-    plurnk::stream_parser a(v.tier), b(v.tier);
+    plurnk::stream_parser a(v.tier, v.options), b(v.tier, v.options);
     a.set_release_threshold(release);
     b.set_release_threshold(release);
     a.set_callback([&early](const plurnk::stream_event& ev) { early.push_back({ev.index, item_json(ev.value)}); });
@@ -460,10 +466,10 @@ TEST_CASE("stream: a 3,000-statement turn at every chunk size, events equal to t
 TEST_CASE("parse: windows of any size equal the one-window parse", "[stream][parse]") {
     std::size_t n = 0;
     for (const vector_case& v : vectors()) {
-        CHECK(plurnk::to_json(plurnk::parse(v.input, v.tier), k_spans) == v.want);
+        CHECK(plurnk::to_json(plurnk::parse(v.input, v.tier, v.options), k_spans) == v.want);
         for (const std::size_t w : {1, 2, 3, 7}) {
             INFO(v.id << " window " << w);
-            CHECK(plurnk::to_json(plurnk::detail::parse_in_windows(v.input, v.tier, {}, w), k_spans) == v.want);
+            CHECK(plurnk::to_json(plurnk::detail::parse_in_windows(v.input, v.tier, v.options, w), k_spans) == v.want);
         }
         ++n;
     }
@@ -476,7 +482,7 @@ TEST_CASE("stream: whole input in one feed, and no feed at all", "[stream]") {
         CHECK(plurnk::to_json(empty.finish()) == plurnk::to_json(plurnk::parse("", t)));
         CHECK(empty.finished());
     }
-    vector_case v{"whole", plurnk::tier::parse, "<<PLAN:p:PLAN\ntext <<READ(a)::READ\n<<SEND[200]:d:SEND", {}, {}};
+    vector_case v{"whole", plurnk::tier::parse, "<<PLAN:p:PLAN\ntext <<READ(a)::READ\n<<SEND[200]:d:SEND", {}, {}, {}};
     expect(v);
     const run r = stream_run(v, {v.input.size()}, k_eager);
     CHECK(check_run(r, v).empty());
@@ -520,7 +526,7 @@ TEST_CASE("stream: chunks that end inside a token at every split", "[stream]") {
     };
     std::size_t runs = 0, failures = 0;
     for (const auto& [t, input] : inputs) {
-        vector_case v{"split", t, input, {}, {}};
+        vector_case v{"split", t, input, {}, {}, {}};
         expect(v);
         const std::size_t n = input.size();
         for (std::size_t i = 0; i <= n; ++i) {
@@ -595,7 +601,7 @@ TEST_CASE("stream: a large chunk in one feed", "[stream]") {
         {tier::log, turn, false},        // an open TURN releases what settles inside it
     };
     for (const auto& [t, input, held] : inputs) {
-        vector_case v{"large", t, input, {}, {}};
+        vector_case v{"large", t, input, {}, {}, {}};
         expect(v);
         for (const std::size_t release : {std::size_t{1}, stream_parser::k_default_release_threshold}) {
             CHECK(check_run(stream_run(v, {input.size()}, release), v).empty());
@@ -686,7 +692,7 @@ TEST_CASE("stream: size, safe_prefix and finished", "[stream]") {
 TEST_CASE("stream: safe_prefix() and open() with no callback", "[stream]") {
     std::size_t compared = 0, ahead = 0, open_seen = 0;
     for (const vector_case& v : vectors()) {
-        const plurnk::parse_result final_result = plurnk::parse(v.input, v.tier);
+        const plurnk::parse_result final_result = plurnk::parse(v.input, v.tier, v.options);
         const auto splits = [&final_result](std::size_t sp) {
             for (const plurnk::item& it : final_result.items) {
                 if (std::holds_alternative<plurnk::diagnostic>(it)) continue;
@@ -696,7 +702,7 @@ TEST_CASE("stream: safe_prefix() and open() with no callback", "[stream]") {
             return false;
         };
         for (const std::size_t chunk : {std::size_t{1}, std::size_t{7}}) {
-            plurnk::stream_parser with(v.tier), without(v.tier);
+            plurnk::stream_parser with(v.tier, v.options), without(v.tier, v.options);
             with.set_callback([](const plurnk::stream_event&) {});
             std::size_t last = 0, feeds = 0;
             for (std::size_t at = 0; at < v.input.size(); at += chunk) {
@@ -917,7 +923,7 @@ TEST_CASE("stream: checkpoints share a long history and stay independent", "[str
         }
     }
     turn += "<<SEND[200]:done:SEND\n";
-    vector_case v{"long", tier::parse, turn, {}, {}};
+    vector_case v{"long", tier::parse, turn, {}, {}, {}};
     expect(v);
     REQUIRE(v.want_items.size() > 2000);
 
@@ -973,7 +979,7 @@ TEST_CASE("spans: consistent on every conformance vector", "[spans]") {
     REQUIRE(all.size() > 12000);
     std::size_t failures = 0, items = 0;
     for (const vector_case& v : all) {
-        const plurnk::parse_result r = plurnk::parse(v.input, v.tier);
+        const plurnk::parse_result r = plurnk::parse(v.input, v.tier, v.options);
         items += r.items.size();
         const std::string problem = check_spans(r, v.input);
         if (!problem.empty() && ++failures <= 10) FAIL_CHECK(v.id << " (" << plurnk::tier_name(v.tier) << "): " << problem);

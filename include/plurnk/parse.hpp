@@ -21,6 +21,15 @@ enum class tier : std::uint8_t {
 [[nodiscard]] const char* tier_name(tier t) noexcept;
 [[nodiscard]] std::optional<tier> tier_from_name(std::string_view name) noexcept;
 
+// The spelling of the language read (SERVICE.md): `contracts`, PLURNK 1.4.0 (the default), or
+// `service`, the older spelling the "Plurnk Service" model document teaches (`#pattern#flags`
+// regexes, regex targets, OPEN/FOLD scopes, WORK/FORK without a signal). Both give the same
+// result shapes, plus a regex target (parsed_path::kind_t::regex) in `service`.
+enum class parse_dialect : std::uint8_t { contracts, service };
+
+[[nodiscard]] const char* dialect_name(parse_dialect d) noexcept;
+[[nodiscard]] std::optional<parse_dialect> dialect_from_name(std::string_view name) noexcept;
+
 struct parse_options {
     // Deepest `<<TURN:` nesting accepted; deeper openers become a diagnostic.
     std::size_t max_turn_depth = 256;
@@ -33,6 +42,9 @@ struct parse_options {
     // input (time and memory); the caller must then keep `input` alive and unchanged for as long
     // as the result, or any copy of it or of its items, is used. The stream parser ignores it.
     bool borrow_input = false;
+    // The language read: every tier, one-shot and streamed (the result is the same at every
+    // chunking in either dialect).
+    parse_dialect dialect = parse_dialect::contracts;
 };
 
 // Offset of the first byte of `input` that is not part of well-formed UTF-8, or npos when the

@@ -90,7 +90,7 @@ class result_builder {
 public:
     using sink = std::function<void(const item&, std::size_t index)>;
 
-    explicit result_builder(tier t) : tier_(t) {}
+    explicit result_builder(tier t, parse_dialect d = parse_dialect::contracts) : tier_(t), dialect_(d) {}
 
     // The input text the result will view: parse() sets it before finish(); the push parser
     // appends what it releases, and the rest before finish().
@@ -268,6 +268,7 @@ private:
     [[nodiscard]] bool is_disposition(std::size_t i) const noexcept;
 
     tier tier_;
+    parse_dialect dialect_;
     std::string_view in_;
     const lex_output* lexed_ = nullptr;
     const syntax_tree* tree_ = nullptr;

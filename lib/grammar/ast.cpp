@@ -12,6 +12,7 @@ namespace plurnk {
 
 namespace {
 constexpr std::array<const char*, 4> k_tier_names = {"parse", "statements", "log", "client"};
+constexpr std::array<const char*, 2> k_dialect_names = {"contracts", "service"};
 }  // namespace
 
 // (the keywords are string literals, so their data is NUL-terminated)
@@ -38,6 +39,15 @@ const char* tier_name(tier t) noexcept { return k_tier_names[static_cast<std::si
 std::optional<tier> tier_from_name(std::string_view name) noexcept {
     for (std::size_t i = 0; i < k_tier_names.size(); ++i) {
         if (name == k_tier_names[i]) return static_cast<tier>(i);
+    }
+    return std::nullopt;
+}
+
+const char* dialect_name(parse_dialect d) noexcept { return k_dialect_names[static_cast<std::size_t>(d)]; }
+
+std::optional<parse_dialect> dialect_from_name(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < k_dialect_names.size(); ++i) {
+        if (name == k_dialect_names[i]) return static_cast<parse_dialect>(i);
     }
     return std::nullopt;
 }

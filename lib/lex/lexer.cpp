@@ -172,7 +172,7 @@ std::size_t stream_lexer::impl::close_turn_end(std::size_t k) noexcept {
     return e;
 }
 
-stream_lexer::stream_lexer(std::size_t max_turn_depth) : impl_(new impl(max_turn_depth)) {}
+stream_lexer::stream_lexer(std::size_t max_turn_depth, parse_dialect dialect) : impl_(new impl(max_turn_depth, dialect)) {}
 stream_lexer::~stream_lexer() { delete impl_; }
 stream_lexer::stream_lexer(const stream_lexer& other) : impl_(new impl(*other.impl_)) {}
 stream_lexer& stream_lexer::operator=(const stream_lexer& other) {

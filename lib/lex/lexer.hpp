@@ -15,6 +15,7 @@
 #include "grammar/messages.hpp"
 #include "grammar/token.hpp"
 #include "plurnk/ast.hpp"
+#include "plurnk/parse.hpp"
 
 namespace plurnk::detail {
 
@@ -83,7 +84,7 @@ lex_output lex(std::string_view input, std::size_t max_turn_depth);
 // `finished` it lexes to the end and appends the eof token, exactly as lex() does.
 class stream_lexer {
 public:
-    explicit stream_lexer(std::size_t max_turn_depth);
+    explicit stream_lexer(std::size_t max_turn_depth, parse_dialect dialect = parse_dialect::contracts);
     ~stream_lexer();
     stream_lexer(const stream_lexer&);
     stream_lexer& operator=(const stream_lexer&);

@@ -87,7 +87,9 @@ inline constexpr stream_lexer::byte_set k_wake_suffix = byte_set_of([](unsigned 
 inline constexpr stream_lexer::byte_set k_wake_blanks = byte_set_of([](unsigned char c) { return c != ' ' && c != '\t'; });
 
 struct stream_lexer::impl {
-    explicit impl(std::size_t max_turn_depth) : max_turn_depth_(max_turn_depth), fast_(thread_fast_paths().lexer) {}
+    impl(std::size_t max_turn_depth, parse_dialect dialect)
+        : max_turn_depth_(max_turn_depth), shapes_(&shapes_of(dialect)), service_(dialect == parse_dialect::service),
+          fast_(thread_fast_paths().lexer) {}
 
     // Returns whether it paused (see stream_lexer::advance()).
     bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause) {
@@ -161,6 +163,7 @@ struct stream_lexer::impl {
 
     std::size_t max_turn_depth_;
     const statement_shapes* shapes_ = &k_contracts_shapes;  // the dialect's rows (how `[` is lexed)
+    bool service_ = false;  // the service dialect (SERVICE.md)
     bool fast_;  // thread_fast_paths().lexer when constructed
     std::string_view s_;
     bool finished_ = false;

@@ -21,9 +21,9 @@ constexpr std::size_t k_window = 4096;
 parse_result detail::parse_in_windows(std::string_view input, tier t, const parse_options& options,
                                       std::size_t window) {
     const std::string_view in = input.substr(0, detail::input_limit(options));
-    detail::stream_lexer lexer(options.max_turn_depth);
-    detail::stream_syntax syntax(t);
-    detail::result_builder b(t);
+    detail::stream_lexer lexer(options.max_turn_depth, options.dialect);
+    detail::stream_syntax syntax(t, options.dialect);
+    detail::result_builder b(t, options.dialect);
     b.never_fires();
     if (options.borrow_input) {
         b.input().set_borrowed(in);

@@ -137,7 +137,8 @@ private:
 
 struct stream_parser::state {
     state(tier tr, const parse_options& o)
-        : t(tr), options(o), limit(detail::input_limit(o)), lexer(o.max_turn_depth), syntax(tr), builder(tr) {
+        : t(tr), options(o), limit(detail::input_limit(o)), lexer(o.max_turn_depth, o.dialect), syntax(tr, o.dialect),
+          builder(tr, o.dialect) {
         // Room for the tokens of the first release threshold's worth of input (a token per 8
         // bytes or so), rather than growing from one by doubling.
         lexer.reserve_tokens(k_first_tokens);

@@ -36,7 +36,7 @@ class syntax_parser : public error_strategy {
     using rp = recovery_point;
 
 public:
-    explicit syntax_parser(tier t) : tier_(t), fast_(thread_fast_paths().statement) {
+    syntax_parser(tier t, parse_dialect d) : tier_(t), shapes_(&shapes_of(d)), fast_(thread_fast_paths().statement) {
         switch (t) {
             case tier::parse: push_frame(rule::document, 0, 0); break;
             case tier::statements:
@@ -931,11 +931,11 @@ private:
 }  // namespace
 
 struct stream_syntax::impl {
-    explicit impl(tier t) : parser(t) {}
+    impl(tier t, parse_dialect d) : parser(t, d) {}
     syntax_parser parser;
 };
 
-stream_syntax::stream_syntax(tier t) : impl_(new impl(t)) {}
+stream_syntax::stream_syntax(tier t, parse_dialect d) : impl_(new impl(t, d)) {}
 stream_syntax::~stream_syntax() { delete impl_; }
 stream_syntax::stream_syntax(const stream_syntax& other) : impl_(new impl(*other.impl_)) {}
 stream_syntax& stream_syntax::operator=(const stream_syntax& other) {
@@ -954,7 +954,7 @@ std::string stream_syntax::dump_state() const { return impl_->parser.dump_state(
 void stream_syntax::reserve_tokens(std::size_t n) { impl_->parser.reserve_tokens(n); }
 
 syntax_tree parse_syntax(const lex_output& lexed, tier t) {
-    syntax_parser p(t);
+    syntax_parser p(t, parse_dialect::contracts);
     // At most about one error per two tokens: reserving that much is address space only (a
     // large vector's untouched pages cost nothing), and growing would copy and touch it twice.
     p.reserve_errors(lexed.tokens.size() / 2 + 1);

@@ -18,7 +18,7 @@ syntax_tree parse_syntax(const lex_output& lexed, tier t);
 // checkpoint of the whole parse state.
 class stream_syntax {
 public:
-    explicit stream_syntax(tier t);
+    explicit stream_syntax(tier t, parse_dialect dialect = parse_dialect::contracts);
     ~stream_syntax();
     stream_syntax(const stream_syntax& other);
     stream_syntax& operator=(const stream_syntax& other);

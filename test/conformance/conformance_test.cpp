@@ -7,7 +7,8 @@
 //   exact      the whole result, byte for byte against the reference's JSON.stringify text
 // A vector that fails either level must be listed in DIVERGENCES.md (a line "- `ID` ...")
 // or the test fails; a listed vector that passes is reported so the list stays honest.
-// usage: conformance_test VECTORS.jsonl DIVERGENCES.md
+// With --dialect=NAME every vector is parsed in that dialect (service.jsonl: --dialect=service).
+// usage: conformance_test VECTORS.jsonl DIVERGENCES.md [--dialect=NAME]
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -79,8 +80,18 @@ std::set<std::string> read_divergences(const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: conformance_test VECTORS.jsonl DIVERGENCES.md\n");
+    plurnk::parse_options options;
+    const std::string_view dialect_arg = argc == 4 ? std::string_view(argv[3]) : std::string_view();
+    if (argc == 4 && dialect_arg.starts_with("--dialect=")) {
+        const auto d = plurnk::dialect_from_name(dialect_arg.substr(10));
+        if (!d) {
+            std::fprintf(stderr, "unknown dialect %s\n", argv[3]);
+            return 2;
+        }
+        options.dialect = *d;
+    }
+    if (argc != 3 && !(argc == 4 && dialect_arg.starts_with("--dialect="))) {
+        std::fprintf(stderr, "usage: conformance_test VECTORS.jsonl DIVERGENCES.md [--dialect=NAME]\n");
         return 2;
     }
     std::ifstream in(argv[1], std::ios::binary);
@@ -114,7 +125,7 @@ int main(int argc, char** argv) {
         }
         counts& c = per[family(id->string)];
         ++c.vectors;
-        const std::string actual_text = plurnk::to_json(plurnk::parse(input->string, *t));
+        const std::string actual_text = plurnk::to_json(plurnk::parse(input->string, *t, options));
         const auto actual = plurnk::parse_json(actual_text);
         const bool s_ok = actual && structure(*actual) == structure(*expected);
         const bool e_ok = s_ok && actual_text == plurnk::stringify_json(*expected);
