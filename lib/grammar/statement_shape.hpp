@@ -115,9 +115,22 @@ struct statement_shapes {
 }
 inline constexpr statement_shapes k_contracts_shapes = contracts_shapes();
 
-// A dialect's rows (the service dialect reads 1.4.0's until its rows are made).
+// The service dialect's rows (SERVICE.md's slot table): 1.4.0's, with
+// - S8: OPEN and FOLD admit a scope, as FIND and READ do;
+// - S9: WORK and FORK admit no signal (`[` is still lexed as tags: an inadmissible slot token);
+// - S10: FORK's body is optional (WORK's stays required).
+[[nodiscard]] constexpr statement_shapes service_shapes() noexcept {
+    statement_shapes s = contracts_shapes();
+    for (const plurnk::op o : {plurnk::op::OPEN, plurnk::op::FOLD}) s.ops[static_cast<std::size_t>(o)].scope = true;
+    for (const plurnk::op o : {plurnk::op::WORK, plurnk::op::FORK}) s.ops[static_cast<std::size_t>(o)].signal = false;
+    s.ops[static_cast<std::size_t>(plurnk::op::FORK)].body_required = false;
+    return s;
+}
+inline constexpr statement_shapes k_service_shapes = service_shapes();
+
+// A dialect's rows.
 [[nodiscard]] constexpr const statement_shapes& shapes_of(plurnk::parse_dialect d) noexcept {
-    return (void)d, k_contracts_shapes;
+    return d == plurnk::parse_dialect::service ? k_service_shapes : k_contracts_shapes;
 }
 
 }  // namespace plurnk::detail
