@@ -338,3 +338,21 @@ TEST_CASE("regex: nothing past the input view is read", "[regex]") {
     CHECK(validate_regex(buffer.substr(14, 11), "").problem().message ==
           "Invalid regular expression: /(?<n>x)\\k<n/: Invalid capture group name");
 }
+
+// SERVICE.md S4, S5: the service dialect's `#pattern#flags` matcher. The split knows escapes but
+// no classes; the pattern goes to the engine as written; the two messages are 1.4.0's with `#`.
+TEST_CASE("regex: the service dialect's #pattern#flags matcher", "[regex]") {
+    CHECK(check_hash_regex_matcher("#budget overflow|budget exceeded#i").ok());
+    CHECK(check_hash_regex_matcher("##").ok());                 // an empty regex
+    CHECK(check_hash_regex_matcher("#a\\#b#").ok());            // `\#` stays, valid without u/v
+    CHECK(check_hash_regex_matcher("#a\\#b#u").problem().message ==
+          "pattern leads with `#` but is not a valid `#pattern#flags` regex - Invalid regular expression: "
+          "/a\\#b/u: Invalid escape: `#a\\#b#u`");
+    CHECK(check_hash_regex_matcher("#[#]#").problem().message ==  // pattern `[`, flags `]#`
+          "pattern leads with `#` but is not a valid `#pattern#flags` regex - Invalid flags supplied to RegExp "
+          "constructor ']#' - use only ECMAScript flags after the closing `#`; escape a literal `#` inside the "
+          "pattern as `\\#`: `#[#]#`");
+    CHECK(check_hash_regex_matcher("# TODO").problem().message ==
+          "regex matcher must use `#pattern#flags`; this matcher has no closing `#`: `# TODO`");
+    CHECK(check_hash_regex_matcher("not a hash").ok());  // only `#` bodies are this matcher's
+}

@@ -42,4 +42,9 @@ result<void> check_regex_matcher(std::string_view body);
 result<void> check_xpath_matcher(std::string_view body);
 result<void> check_jsonpath_matcher(std::string_view body);
 
+// The service dialect's regex matcher `#pattern#flags` (SERVICE.md S4, S5): `body` starts with
+// '#'; split at the first `#` a backslash does not take (no classes), the pattern checked as
+// check_regex_matcher checks a `/` one, the message worded with `#`.
+result<void> check_hash_regex_matcher(std::string_view body);
+
 }  // namespace plurnk

@@ -12,6 +12,7 @@
 #include "base/ascii.hpp"
 #include "builder/body_fast.hpp"
 #include "builder/result_builder.hpp"
+#include "grammar/hash_regex.hpp"
 #include "grammar/op_table.hpp"
 #include "grammar/scope_literal.hpp"
 #include "plurnk/json.hpp"
@@ -219,10 +220,22 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         matcher_body m;
         result<void> err;
         message_id id = message_id::external;
+        // The service dialect (SERVICE.md S4-S6): `#` leads a regex `#pattern#flags`, whose
+        // failure is an error (never a glob), and a lone `/` leads a glob.
+        const bool service = dialect_ == parse_dialect::service;
         if (body.rfind("//", 0) == 0) {
             m.dialect = dialect::xpath;
             if (!xpath_matcher_fast(body)) err = check_xpath_matcher(body);
             id = message_id::invalid_xpath_matcher;
+        } else if (service && body[0] == '#') {
+            m.dialect = dialect::regex;
+            id = message_id::invalid_regex_matcher;
+            err = check_hash_regex_matcher(body);
+            const hash_split sp = split_hash_regex(body);
+            m.pattern = sp.pattern;
+            m.flags = sp.flags;
+        } else if (service && body[0] == '/') {
+            m.dialect = dialect::glob;
         } else if (body[0] == '/') {
             m.dialect = dialect::regex;
             id = message_id::invalid_regex_matcher;

@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 
+#include "grammar/hash_regex.hpp"
 #include "pattern_parser.hpp"
 #include "plurnk/validate.hpp"
 #include "base/utf8.hpp"
@@ -73,13 +74,23 @@ static_assert(k_messages.size() == static_cast<std::size_t>(regex_error::count_)
 
 constexpr std::string_view k_invalid_pattern_prefix = "Invalid regular expression: /";
 constexpr std::string_view k_invalid_flags_prefix = "Invalid flags supplied to RegExp constructor '";
-constexpr std::string_view k_matcher_prefix =
-    "pattern leads with `/` but is not a valid `/pattern/flags` regex - ";
-constexpr std::string_view k_flags_hint =
-    " - use only ECMAScript flags after the closing `/`; escape a literal `/` inside the pattern "
-    "as `\\/`";
-constexpr std::string_view k_unclosed_message =
-    "regex matcher must use `/pattern/flags`; this matcher has no closing `/`: `";
+// The texts of a regex matcher's two failures, by its fence: `/` (1.4.0) or `#` (the service
+// dialect, SERVICE.md S5, worded as 1.4.0's with `#`).
+struct fence_texts {
+    std::string_view prefix;    // the engine refuses: this, then the engine's text
+    std::string_view hint;      // appended when the engine's text is about the flags
+    std::string_view unclosed;  // no closing fence
+};
+constexpr fence_texts k_slash_texts = {
+    "pattern leads with `/` but is not a valid `/pattern/flags` regex - ",
+    " - use only ECMAScript flags after the closing `/`; escape a literal `/` inside the pattern as `\\/`",
+    "regex matcher must use `/pattern/flags`; this matcher has no closing `/`: `",
+};
+constexpr fence_texts k_hash_texts = {
+    "pattern leads with `#` but is not a valid `#pattern#flags` regex - ",
+    " - use only ECMAScript flags after the closing `#`; escape a literal `#` inside the pattern as `\\#`",
+    "regex matcher must use `#pattern#flags`; this matcher has no closing `#`: `",
+};
 // The reference quotes at most this many UTF-16 code units of a body, then an ellipsis.
 constexpr std::size_t k_quote_limit = 80;
 
@@ -207,24 +218,27 @@ regex_split split_regex(std::string_view body) noexcept {
     return s;
 }
 
-result<void> check_regex_matcher(std::string_view body) {
-    if (body.empty() || body.front() != '/') return {};
-    const regex_split split = split_regex(body);
+namespace {
+
+// A regex matcher `body` split by its fence into `sp` (closed, pattern, flags): ok when the engine
+// admits it, else the visitor message `t` words.
+result<void> check_fenced_matcher(std::string_view body, bool closed, std::string_view pattern, std::string_view flags,
+                                  const fence_texts& t) {
     problem p;
-    if (!split.closed) {
+    if (!closed) {
         p.offset = body.size();
-        p.message += k_unclosed_message;
+        p.message += t.unclosed;
     } else {
         const std::string quote = quote_body(body);
-        const std::size_t spare = k_flags_hint.size() + 3 + quote.size() + 1;
-        result<void> v = validate_regex_into(split.pattern, split.flags, k_matcher_prefix, spare);
+        const std::size_t spare = t.hint.size() + 3 + quote.size() + 1;
+        result<void> v = validate_regex_into(pattern, flags, t.prefix, spare);
         if (v.ok()) return {};
         p = std::move(v).problem();
-        const std::string_view what = std::string_view(p.message).substr(k_matcher_prefix.size());
+        const std::string_view what = std::string_view(p.message).substr(t.prefix.size());
         const bool bad_flags = what.starts_with(k_invalid_flags_prefix);
-        if (bad_flags) p.offset = 2 + split.pattern.size();
+        if (bad_flags) p.offset = 2 + pattern.size();
         else p.offset += 1;
-        if (what.find("Invalid flags supplied") != std::string::npos) p.message += k_flags_hint;
+        if (what.find("Invalid flags supplied") != std::string::npos) p.message += t.hint;
         p.message += ": `";
         p.message += quote;
         p.message += '`';
@@ -233,6 +247,20 @@ result<void> check_regex_matcher(std::string_view body) {
     p.message += quote_body(body);
     p.message += '`';
     return p;
+}
+
+}  // namespace
+
+result<void> check_regex_matcher(std::string_view body) {
+    if (body.empty() || body.front() != '/') return {};
+    const regex_split split = split_regex(body);
+    return check_fenced_matcher(body, split.closed, split.pattern, split.flags, k_slash_texts);
+}
+
+result<void> check_hash_regex_matcher(std::string_view body) {
+    if (body.empty() || body.front() != '#') return {};
+    const detail::hash_split split = detail::split_hash_regex(body);
+    return check_fenced_matcher(body, split.closed, split.pattern, split.flags, k_hash_texts);
 }
 
 }  // namespace plurnk
