@@ -107,7 +107,7 @@ std::string encoded_disagreement(std::string_view raw) {
         const plurnk::statement db = plurnk::detail::decode_statement(r, b, t);
         if (!(da == db)) return live ? "encoded from the components, it reads back otherwise (input)" :
                                        "encoded from the components, it reads back otherwise (arena)";
-        if (a.bits != b.bits || a.target_url != b.target_url) return "its record bits differ";
+        if (a.bits != b.bits || a.target_kind != b.target_kind) return "its record bits differ";
     }
     return {};
 }
@@ -148,7 +148,7 @@ TEST_CASE("fast path: a URL's record, sliced or field by field", "[fast_path]") 
         bare.op = plurnk::op::READ;
         const plurnk::detail::fast_target ft{raw, &parts};
         const plurnk::detail::stmt_rec rec = plurnk::detail::encode_statement(bare, sink, &ft);
-        REQUIRE(rec.target_url == 1);
+        REQUIRE(rec.target_kind == 1);
         const auto has = *reinterpret_cast<const unsigned char*>(rec.target.address());
         CHECK(((has & plurnk::detail::url_sliced) != 0) == (raw.size() <= UINT16_MAX));
     }

@@ -63,7 +63,7 @@ TEST_CASE("result objects keep the reference's key order", "[json_writer]") {
     parse_result r;
     statement s;
     s.op = op::READ;
-    s.target = parsed_path{parsed_path::kind_t::local, "a.md", {}, {}, {}, {}, {}, {}, {}, {}, {}};
+    s.target = parsed_path{parsed_path::kind_t::local, "a.md", {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
     static constexpr double k_marks[] = {1, 5};
     s.marker = line_marker{k_marks};
     s.position = {1, 0};

@@ -48,9 +48,10 @@ struct header {
     std::string_view value;
 };
 
-// A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5).
+// A target slot after escape decoding: a local path, or a WHATWG-decomposed URL (SPEC §5); in
+// the service dialect also a regex path (SERVICE.md S7: `raw` as written, its pattern and flags).
 struct parsed_path {
-    enum class kind_t : std::uint8_t { local, url };
+    enum class kind_t : std::uint8_t { local, url, regex };
     kind_t kind = kind_t::local;
     std::string_view raw;  // decoded text; for URLs it includes the `{key: value}` blocks
     // The fields below are meaningful for kind_t::url only.
@@ -63,6 +64,9 @@ struct parsed_path {
     std::optional<std::string_view> query;     // nullopt when no '?', "" for a bare '?'
     std::optional<std::string_view> fragment;  // nullopt when absent or empty
     std::optional<std::span<const header>> headers;  // only when blocks were present
+    // kind_t::regex only: `raw` split as a `#pattern#flags` matcher is.
+    std::string_view pattern;
+    std::string_view flags;
 };
 
 // The `<scope>` slot: ordered numeric components (SPEC §7).

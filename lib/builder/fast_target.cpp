@@ -69,7 +69,7 @@ path_ref encode_fast_target(const fast_target& t, string_sink& sink) {
         packed = pack_url(rec, sink.strings());
     }
     r.s = sref::arena(packed, 0);
-    r.url = true;
+    r.kind = parsed_path::kind_t::url;
     return r;
 }
 

@@ -193,13 +193,16 @@ std::optional<result_builder::visitor_failure> result_builder::build_target(stat
     const std::string_view raw =
         joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
     // Text without escapes that the fast path reads: every field is a slice of the input,
-    // encoded straight from the components when the statement is stored (add_statement).
-    if (!raw.empty() && raw.find('\\') == std::string_view::npos && url_detail::parse_target_fast(raw, target_parts_)) {
+    // encoded straight from the components when the statement is stored (add_statement). (In
+    // the service dialect a text that starts with `#` may be a regex path: parse_path_fields.)
+    const bool regex_candidate = dialect_ == parse_dialect::service && !raw.empty() && raw[0] == '#';
+    if (!raw.empty() && !regex_candidate && raw.find('\\') == std::string_view::npos &&
+        url_detail::parse_target_fast(raw, target_parts_)) {
         fast_target_ = fast_target{raw, &target_parts_};
         has_fast_target_ = true;
         return std::nullopt;
     }
-    result<std::optional<path_fields>> p = parse_path_fields(raw);
+    result<std::optional<path_fields>> p = parse_path_fields(raw, dialect_);
     if (!p) return visitor_failure{std::move(p).problem().message, message_id::invalid_target};
     if (!p.value()) return std::nullopt;
     path_ = std::move(*p.value());
@@ -271,11 +274,12 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         st.body = b;
     } else if (kind == body_kind::selection) {
         resource_selection fast;
-        if (selection_fast(body, dest_marks_, fast)) {
+        const bool regex_candidate = dialect_ == parse_dialect::service && body[0] == '#';
+        if (!regex_candidate && selection_fast(body, dest_marks_, fast)) {
             st.body = fast;
             return std::nullopt;
         }
-        result<std::optional<selection_fields>> sel = parse_selection_fields(body);
+        result<std::optional<selection_fields>> sel = parse_selection_fields(body, dialect_);
         if (!sel) return visitor_failure{std::move(sel).problem().message, message_id::invalid_selection};
         if (sel.value()) {
             selection_ = std::move(*sel.value());

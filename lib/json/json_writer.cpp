@@ -344,6 +344,17 @@ private:
             close('}');
             return;
         }
+        if (p.kind == parsed_path::kind_t::regex) {  // SERVICE.md S7
+            lit("regex");
+            ckey("raw");
+            str(p.raw);
+            ckey("pattern");
+            str(p.pattern);
+            ckey("flags");
+            str(p.flags);
+            close('}');
+            return;
+        }
         lit("url");
         ckey("raw");
         str(p.raw);

@@ -11,6 +11,7 @@
 #include "base/fast_paths.hpp"
 #include "base/utf8.hpp"
 #include "base/work_counter.hpp"
+#include "grammar/hash_regex.hpp"
 #include "grammar/op_table.hpp"
 #include "grammar/scope_literal.hpp"
 #include "grammar/statement_shape.hpp"
@@ -163,7 +164,7 @@ struct stream_lexer::impl {
 
     std::size_t max_turn_depth_;
     const statement_shapes* shapes_ = &k_contracts_shapes;  // the dialect's rows (how `[` is lexed)
-    bool service_ = false;  // the service dialect (SERVICE.md)
+    bool service_ = false;  // the service dialect: a target may be a regex unit (lex_target)
     bool fast_;  // thread_fast_paths().lexer when constructed
     std::string_view s_;
     bool finished_ = false;
@@ -209,7 +210,7 @@ struct stream_lexer::impl {
     };
     enum hint_slot : std::uint8_t {
         h_text, h_target, h_opener, h_tag, h_int, h_ident, h_scope, h_colon_tag, h_colon_blanks,
-        h_turn_suffix, h_body_tag, h_count
+        h_turn_suffix, h_body_tag, h_unit, h_count
     };
     std::array<run_hint, h_count> hints_{};
 
@@ -278,7 +279,10 @@ struct stream_lexer::impl {
                 }
                 break;
             case mode::target:
-                if (stalled_at_end(h_target, i_)) run(h_target, k_wake_target);
+                // (Not while a service regex unit waits: its scan wakes on other bytes.)
+                if (stalled_at_end(h_target, i_) && !(hints_[h_unit].start == i_ && hints_[h_unit].depth != 2)) {
+                    run(h_target, k_wake_target);
+                }
                 break;
             case mode::normal:
                 if (stalled_at_end(h_opener, i_)) {
@@ -490,6 +494,8 @@ struct stream_lexer::impl {
     void lex_signal_int();
     void lex_signal_ident();
     void lex_target();
+    void lex_target_plain();
+    bool lex_regex_unit(std::size_t start);
     void lex_body();
     // The rest of a statement after its opener, in one pass, when it is well formed (statement_reader.cpp).
     bool lex_statement_fast();

@@ -200,8 +200,66 @@ void stream_lexer::impl::lex_signal_ident() {
 }
 
 
-// TARGET: escapes, balanced parentheses, text runs; ')' at depth 0 closes.
+// The service dialect's regex target unit (SERVICE.md S3, grammar/hash_regex.hpp), tried by
+// lex_target() right after a target's `(` when a `#` follows: a unit is one target-text token,
+// and its `)` closes the target. Returns whether the step is done (the unit lexed, or the scan
+// reached the end of an unfinished input: the step is undone and resumes there); false when it
+// is no unit, and the target is lexed as in 1.4.0. The scan resumes where the last attempt
+// stopped, and remembers a "no", so a stream costs O(new bytes).
+bool stream_lexer::impl::lex_regex_unit(std::size_t start) {
+    constexpr int k_no_unit = 2;  // hint depth: decided, no unit
+    run_hint& hint = hints_[h_unit];
+    std::size_t k = start + 1;
+    unit_phase phase = unit_phase::pattern;
+    if (hint.start == start) {
+        if (hint.depth == k_no_unit) return false;
+        k = hint.k;
+        phase = static_cast<unit_phase>(hint.depth);
+    }
+    const unit_scan r = scan_regex_unit(s_, k, phase);
+    if constexpr (k_work_counter) examined_ += std::min(r.at + 1, s_.size()) - std::min(k, s_.size());
+    switch (r.v) {
+        case unit_scan::verdict::more:
+            if (!finished_) {
+                hit_end_ = true;
+                hint = run_hint{start, r.at, static_cast<int>(r.phase)};
+                return true;
+            }
+            hint = run_hint{start, r.at, k_no_unit};  // the input ends: no `)` follows
+            return false;
+        case unit_scan::verdict::not_unit:
+            hint = run_hint{start, r.at, k_no_unit};
+            return false;
+        case unit_scan::verdict::unit:
+            break;
+    }
+    emit(tok::target_text, start, r.at);
+    emit(tok::rparen, r.at, r.at + 1);
+    i_ = r.at + 1;
+    mode_ = mode::slots;
+    return true;
+}
+
+
+// TARGET: in the service dialect, right after `(`, a `#` may start a regex unit. While the unit
+// waits for more input, 1.4.0's scan runs too and keeps its own resume point (the step is undone
+// all the same): a copy of the stream that learns it is no unit (a draft) goes on from there,
+// not from the `(`.
 void stream_lexer::impl::lex_target() {
+    const std::size_t start = i_;
+    if (service_ && at(start) == '#' && depth_ == 0 && !out_.tokens.empty() &&
+        out_.tokens.back().kind == tok::lparen && out_.tokens.back().end == start && lex_regex_unit(start)) {
+        if (!hit_end_) return;
+        hit_end_ = false;
+        lex_target_plain();
+        hit_end_ = true;
+        return;
+    }
+    lex_target_plain();
+}
+
+// TARGET as 1.4.0 lexes it: escapes, balanced parentheses, text runs; ')' at depth 0 closes.
+void stream_lexer::impl::lex_target_plain() {
     const std::size_t start = i_;
     std::size_t k = i_;
     int depth = depth_;

@@ -115,6 +115,23 @@ bool stream_lexer::impl::lex_statement_fast() {
         }
         switch (c) {
             case '(': {  // a target of plain text, closed at depth 0
+                if (service_ && p + 1 < n && s[p + 1] == '#') {
+                    // The service dialect's regex unit (grammar/hash_regex.hpp), as lex_target()
+                    // reads it; no unit: 1.4.0's target, read below.
+                    const unit_scan u = scan_regex_unit(s_, p + 2, unit_phase::pattern);
+                    if (u.v == unit_scan::verdict::more) {
+                        p = u.at;
+                        return decline();
+                    }
+                    if (u.v == unit_scan::verdict::unit) {
+                        emit(tok::lparen, p, p + 1);
+                        depth_ = 0;
+                        emit(tok::target_text, p + 1, u.at);
+                        emit(tok::rparen, u.at, u.at + 1);
+                        p = u.at + 1;
+                        break;
+                    }
+                }
                 std::size_t q = p + 1;
                 while (q < n && !k_wake_target[byte(q)]) ++q;
                 if (q >= n || s[q] != ')') {

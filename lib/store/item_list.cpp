@@ -85,7 +85,7 @@ bool operator==(const parsed_path& a, const parsed_path& b) noexcept {
     if (a.headers && !std::ranges::equal(*a.headers, *b.headers)) return false;
     return a.kind == b.kind && a.raw == b.raw && a.scheme == b.scheme && a.username == b.username &&
            a.password == b.password && a.hostname == b.hostname && a.port == b.port && a.pathname == b.pathname &&
-           a.query == b.query && a.fragment == b.fragment;
+           a.query == b.query && a.fragment == b.fragment && a.pattern == b.pattern && a.flags == b.flags;
 }
 
 bool operator==(const line_marker& a, const line_marker& b) noexcept { return std::ranges::equal(a.marks, b.marks); }

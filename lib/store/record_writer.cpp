@@ -31,8 +31,9 @@ const T* copy_array(string_sink& sink, std::span<const T> v) {
 
 path_ref encode_path(const parsed_path& p, string_sink& sink) {
     path_ref r;
-    if (p.kind == parsed_path::kind_t::local) {
+    if (p.kind != parsed_path::kind_t::url) {  // a regex path's pattern and flags are decoded from raw
         r.s = sink.put(p.raw);
+        r.kind = p.kind;
         return r;
     }
     arena& a = sink.strings();
@@ -64,7 +65,7 @@ path_ref encode_path(const parsed_path& p, string_sink& sink) {
         u.header_count = static_cast<std::uint32_t>(p.headers->size());
     }
     r.s = sref::arena(pack_url(u, a), 0);
-    r.url = true;
+    r.kind = parsed_path::kind_t::url;
     return r;
 }
 
@@ -79,11 +80,11 @@ stmt_rec encode_statement(const statement& st, string_sink& sink, const path_ref
     stmt_rec r;
     r.end = offset32(st.span.end);
     r.op = st.op;
-    r.signal_kind = static_cast<std::uint8_t>(st.signal.kind) & 0x7FU;
+    r.signal_kind = static_cast<std::uint8_t>(st.signal.kind) & 0x3FU;
     if (target != nullptr || st.target) {
         const path_ref p = target != nullptr ? *target : encode_path(*st.target, sink);
         r.target = p.s;
-        r.target_url = p.url ? 1 : 0;
+        r.target_kind = static_cast<std::uint8_t>(p.kind) & 3U;
         r.bits |= has_target;
     }
     stmt_extras x;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "grammar/hash_regex.hpp"
 #include "plurnk/parse.hpp"
 
 namespace plurnk::detail {
@@ -123,7 +124,7 @@ void each_field(std::uint16_t mask, X& x, Op&& op) {
     if ((mask & x_json) != 0) op(x.json);
     if ((mask & x_dest) != 0) {
         op(x.dest.s);
-        op(x.dest.url);
+        op(x.dest.kind);
     }
     if ((mask & x_dest_marks) != 0) {
         op(x.dest_marks);
@@ -140,7 +141,7 @@ constexpr std::size_t k_field_size[] = {
     sizeof(stmt_extras::pattern),
     sizeof(stmt_extras::flags),
     sizeof(stmt_extras::json),
-    sizeof(path_ref::s) + sizeof(path_ref::url),
+    sizeof(path_ref::s) + sizeof(path_ref::kind),
     sizeof(stmt_extras::dest_marks) + sizeof(stmt_extras::dest_mark_count),
     sizeof(sref),  // the suffix, after the rest
     sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tag_count) + sizeof(stmt_extras::tags),
@@ -163,7 +164,7 @@ const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a, bo
     if (x.pattern.n != 0) mask |= x_pattern;
     if (x.flags.n != 0) mask |= x_flags;
     if (x.json.n != 0 || x.json.v != 0) mask |= x_json;
-    if (x.dest.url || x.dest.s.n != 0 || x.dest.s.v != 0) mask |= x_dest;
+    if (x.dest.kind != parsed_path::kind_t::local || x.dest.s.n != 0 || x.dest.s.v != 0) mask |= x_dest;
     if (x.dest_marks != nullptr || x.dest_mark_count != 0) mask |= x_dest_marks;
     if (suffix.n != 0) mask |= x_suffix;
     if (mask == 0) return nullptr;
@@ -302,8 +303,14 @@ void read_url_fields(const unsigned char* r, std::uint8_t has, Resolve&& resolve
 
 parsed_path decode_path(const path_ref& p, const text_resolver& t) {
     parsed_path out;
-    if (!p.url) {
+    if (p.kind != parsed_path::kind_t::url) {
         out.raw = t.str(p.s);
+        if (p.kind == parsed_path::kind_t::regex) {  // its pattern and flags are pieces of raw
+            const hash_split sp = split_hash_regex(out.raw);
+            out.kind = p.kind;
+            out.pattern = sp.pattern;
+            out.flags = sp.flags;
+        }
         return out;
     }
     // The packed URL (pack_url): its has byte, raw, then the rest.
@@ -340,7 +347,7 @@ statement decode_statement(const item_rec& r, const stmt_rec& s, const text_reso
     st.signal.number = x.number;
     st.signal.text = t.str(x.signal_text);
     if ((s.bits & has_marker) != 0) st.marker = line_marker{std::span<const double>(x.marks, x.mark_count)};
-    if ((s.bits & has_target) != 0) st.target = decode_path(path_ref{s.target, s.target_url != 0}, t);
+    if ((s.bits & has_target) != 0) st.target = decode_path(path_ref{s.target, static_cast<parsed_path::kind_t>(s.target_kind)}, t);
     switch (s.body) {
         case body_tag::none: break;
         case body_tag::text: st.body = t.str(s.body_raw); break;

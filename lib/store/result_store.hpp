@@ -68,8 +68,8 @@ enum class body_tag : std::uint8_t { none, text, matcher, send, selection };
 // A path: local (its decoded text) or a URL (a packed url_rec in the arena).
 #pragma pack(push, 4)
 struct path_ref {
-    sref s;           // local: the text; url: the packed url_rec (address, n = 0)
-    bool url = false;
+    sref s;           // local, regex: the text; url: the packed url_rec (address, n = 0)
+    parsed_path::kind_t kind = parsed_path::kind_t::local;
 };
 
 // A piece of a URL's raw text: its fields when they all are such pieces (sliced_url).
@@ -122,8 +122,8 @@ static_assert(sizeof(stmt_extras) < 128);
 struct stmt_rec {
     std::uint32_t end = 0;  // span end
     plurnk::op op = plurnk::op::PLAN;
-    std::uint8_t signal_kind : 7 = 0;  // signal::kind_t
-    std::uint8_t target_url : 1 = 0;   // the target is a URL (path_ref::url)
+    std::uint8_t signal_kind : 6 = 0;  // signal::kind_t
+    std::uint8_t target_kind : 2 = 0;  // parsed_path::kind_t (path_ref::kind)
     body_tag body = body_tag::none;
     std::uint8_t bits = 0;  // stmt_bits, and the dialect in bits 5-7
     sref target;            // has_target: path_ref::s

@@ -20,10 +20,12 @@
 #include <vector>
 
 #include "base/ascii.hpp"
+#include "grammar/hash_regex.hpp"
 #include "grammar/scope_literal.hpp"
 #include "fast_path.hpp"
 #include "path_fields.hpp"
 #include "plurnk/path.hpp"
+#include "plurnk/validate.hpp"
 #include "url.hpp"
 
 namespace plurnk {
@@ -270,6 +272,12 @@ parsed_path path_fields::view() const {
     parsed_path v;
     v.kind = kind;
     v.raw = raw;
+    if (kind == parsed_path::kind_t::regex) {
+        const hash_split sp = split_hash_regex(v.raw);
+        v.pattern = sp.pattern;
+        v.flags = sp.flags;
+        return v;
+    }
     v.scheme = scheme;
     if (username) v.username = *username;
     if (password) v.password = *password;
@@ -282,9 +290,25 @@ parsed_path path_fields::view() const {
     return v;
 }
 
-result<std::optional<path_fields>> parse_path_fields(std::string_view raw) { return parse_target(raw, true); }
+// SERVICE.md S7: in the service dialect, a text as written that starts with `#`, splits and
+// compiles as a `#pattern#flags` matcher does (S4) is a regex path; anything else is 1.4.0's.
+result<std::optional<path_fields>> parse_path_fields(std::string_view raw, parse_dialect dialect) {
+    if (dialect == parse_dialect::service && is_regex_path(raw)) {
+        result<std::optional<path_fields>> r = std::optional<path_fields>(path_fields{});
+        r.value()->kind = parsed_path::kind_t::regex;
+        r.value()->raw = std::string(raw);
+        return r;
+    }
+    return parse_target(raw, true);
+}
 
-result<std::optional<selection_fields>> parse_selection_fields(std::string_view raw) {
+bool is_regex_path(std::string_view raw) {
+    if (raw.empty() || raw.front() != '#') return false;
+    const hash_split sp = split_hash_regex(raw);
+    return sp.closed && validate_regex(sp.pattern, sp.flags).ok();
+}
+
+result<std::optional<selection_fields>> parse_selection_fields(std::string_view raw, parse_dialect dialect) {
     result<std::optional<selection_fields>> r = std::optional<selection_fields>();
     if (raw.empty()) return r;
     std::optional<std::vector<double>> marker;
@@ -298,7 +322,7 @@ result<std::optional<selection_fields>> parse_selection_fields(std::string_view 
             }
         }
     }
-    result<std::optional<path_fields>> p = parse_path_fields(target);
+    result<std::optional<path_fields>> p = parse_path_fields(target, dialect);
     if (!p) {
         r = p.problem();
         return r;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "plurnk/ast.hpp"
+#include "plurnk/parse.hpp"
 #include "plurnk/result.hpp"
 
 namespace plurnk::detail {
@@ -40,7 +41,12 @@ struct selection_fields {
     std::optional<std::vector<double>> marks;
 };
 
-result<std::optional<path_fields>> parse_path_fields(std::string_view raw);
-result<std::optional<selection_fields>> parse_selection_fields(std::string_view raw);
+// `raw` as written (escapes not yet decoded); the dialect decides whether it may be a regex path.
+result<std::optional<path_fields>> parse_path_fields(std::string_view raw,
+                                                    parse_dialect dialect = parse_dialect::contracts);
+result<std::optional<selection_fields>> parse_selection_fields(std::string_view raw,
+                                                              parse_dialect dialect = parse_dialect::contracts);
+// Whether `raw` (as written) is a service dialect regex path (SERVICE.md S7).
+[[nodiscard]] bool is_regex_path(std::string_view raw);
 
 }  // namespace plurnk::detail
