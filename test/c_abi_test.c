@@ -66,7 +66,9 @@ int main(void) {
     OFF(plurnk_stream_options, max_turn_depth, 2 * Z);
     OFF(plurnk_stream_options, release_threshold, 3 * Z);
     OFF(plurnk_stream_options, max_open_bytes, 4 * Z);
-    SIZE(plurnk_stream_options, 5 * Z);
+    OFF(plurnk_stream_options, dialect, 5 * Z);
+    OFF(plurnk_stream_options, reserved, 5 * Z + 4);
+    SIZE(plurnk_stream_options, 5 * Z + 8);
 
     OFF(plurnk_open, struct_size, 0);
     OFF(plurnk_open, where, Z);
@@ -115,7 +117,9 @@ int main(void) {
     OFF(plurnk_target, query, raw + 6 * S);
     OFF(plurnk_target, fragment, raw + 7 * S);
     OFF(plurnk_target, header_count, raw + 8 * S);
-    SIZE(plurnk_target, raw + 8 * S + Z);
+    OFF(plurnk_target, pattern, up(raw + 8 * S + Z, P));
+    OFF(plurnk_target, flags, up(raw + 8 * S + Z, P) + S);
+    SIZE(plurnk_target, up(raw + 8 * S + Z, P) + 2 * S);
 
     OFF(plurnk_body, struct_size, 0);
     OFF(plurnk_body, kind, Z);
@@ -134,12 +138,12 @@ int main(void) {
         OFF(plurnk_item, op, 32);
         OFF(plurnk_item, statement, 128);
         OFF(plurnk_item, span_begin, 136);
-        SIZE(plurnk_stream_options, 40);
+        SIZE(plurnk_stream_options, 48);
         SIZE(plurnk_open, 80);
         OFF(plurnk_open, begin, 48);
         SIZE(plurnk_signal, 48);
         OFF(plurnk_signal, number, 16);
-        SIZE(plurnk_target, 160);
+        SIZE(plurnk_target, 192);
         OFF(plurnk_target, raw, 24);
         SIZE(plurnk_body, 88);
         OFF(plurnk_body, has_json, 80);

@@ -810,6 +810,95 @@ static void test_runaway(void) {
     free(big);
 }
 
+static const plurnk_statement* statement_at(const plurnk_result* r, size_t i, plurnk_item* it);
+
+/* The service dialect (doc/dialects.md) through plurnk_parse_ex and plurnk_stream_create_ex: a
+ * regex target and a `#` matcher; the default (and an options struct from before `dialect`
+ * existed) reads 1.4.0; an unknown dialect is refused. */
+static void test_dialect(void) {
+    static const char in[] = "<<FIND(#src/.*\\.test\\.ts#)::FIND\n<<READ(a.md):#to(do)?#i:READ";
+    plurnk_stream_options o;
+    plurnk_result* r = NULL;
+    plurnk_stream* s = NULL;
+    plurnk_item it;
+    plurnk_target t;
+    plurnk_body b;
+    const plurnk_statement* st;
+    size_t i;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.dialect = PLURNK_PARSE_DIALECT_SERVICE;
+    CHECK_STATUS(plurnk_parse_ex(in, sizeof in - 1, PLURNK_TIER_STATEMENTS, &o, &r), PLURNK_OK);
+    CHECK(r != NULL && plurnk_result_item_count(r) == 2);
+    st = r ? statement_at(r, 0, &it) : NULL;
+    CHECK(st != NULL);
+    if (st) {
+        memset(&t, 0, sizeof t);
+        t.struct_size = sizeof t;
+        CHECK_STATUS(plurnk_statement_target(st, PLURNK_PART_HEADER, &t), PLURNK_OK);
+        CHECK(t.kind == PLURNK_TARGET_REGEX);
+        CHECK(str_is(t.raw, "#src/.*\\.test\\.ts#") && str_is(t.pattern, "src/.*\\.test\\.ts") && str_is(t.flags, ""));
+    }
+    st = r ? statement_at(r, 1, &it) : NULL;
+    CHECK(st != NULL);
+    if (st) {
+        memset(&b, 0, sizeof b);
+        b.struct_size = sizeof b;
+        CHECK_STATUS(plurnk_statement_body(st, &b), PLURNK_OK);
+        CHECK(b.dialect == PLURNK_DIALECT_REGEX && str_is(b.pattern, "to(do)?") && str_is(b.flags, "i"));
+    }
+    plurnk_result_free(r);
+    r = NULL;
+
+    /* The stream reads the same, a byte at a time. */
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_STATEMENTS, &o, &s), PLURNK_OK);
+    for (i = 0; s && i < sizeof in - 1; ++i) CHECK_STATUS(plurnk_stream_feed(s, in + i, 1), PLURNK_OK);
+    CHECK_STATUS(plurnk_stream_finish(s, &r), PLURNK_OK);
+    {
+        plurnk_result* one = NULL;
+        plurnk_str a, c;
+        CHECK_STATUS(plurnk_parse_ex(in, sizeof in - 1, PLURNK_TIER_STATEMENTS, &o, &one), PLURNK_OK);
+        CHECK_STATUS(plurnk_result_json(r, PLURNK_JSON_COMPACT, &a), PLURNK_OK);
+        CHECK_STATUS(plurnk_result_json(one, PLURNK_JSON_COMPACT, &c), PLURNK_OK);
+        CHECK(bytes_equal(a.data, a.len, c.data, c.len));
+        CHECK(strstr(a.data, "\"kind\":\"regex\"") != NULL);
+        plurnk_result_free(one);
+    }
+    plurnk_result_free(r);
+    r = NULL;
+    plurnk_stream_free(s);
+    s = NULL;
+
+    /* An options struct from before `dialect` existed, and NULL options: 1.4.0 (a local path). */
+    o.struct_size = offsetof(plurnk_stream_options, dialect);
+    CHECK_STATUS(plurnk_parse_ex(in, sizeof in - 1, PLURNK_TIER_STATEMENTS, &o, &r), PLURNK_OK);
+    st = r ? statement_at(r, 0, &it) : NULL;
+    if (st) {
+        memset(&t, 0, sizeof t);
+        t.struct_size = sizeof t;
+        CHECK_STATUS(plurnk_statement_target(st, PLURNK_PART_HEADER, &t), PLURNK_OK);
+        CHECK(t.kind == PLURNK_TARGET_LOCAL);
+    }
+    plurnk_result_free(r);
+    r = NULL;
+    CHECK_STATUS(plurnk_parse_ex(in, sizeof in - 1, PLURNK_TIER_STATEMENTS, NULL, &r), PLURNK_OK);
+    CHECK(r != NULL);
+    plurnk_result_free(r);
+    r = NULL;
+
+    /* Refused: an unknown dialect, and stream-only fields in a one-shot parse. */
+    o.struct_size = sizeof o;
+    o.dialect = 7;
+    CHECK_STATUS(plurnk_parse_ex(in, sizeof in - 1, PLURNK_TIER_STATEMENTS, &o, &r), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(r == NULL && strstr(plurnk_last_error(), "dialect") != NULL);
+    CHECK_STATUS(plurnk_stream_create_ex(PLURNK_TIER_STATEMENTS, &o, &s), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(s == NULL);
+    o.dialect = PLURNK_PARSE_DIALECT_CONTRACTS;
+    o.max_open_bytes = 8;
+    CHECK_STATUS(plurnk_parse_ex(in, sizeof in - 1, PLURNK_TIER_STATEMENTS, &o, &r), PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+}
+
 static const plurnk_statement* statement_at(const plurnk_result* r, size_t i, plurnk_item* it) {
     it->struct_size = sizeof *it;
     if (plurnk_result_item(r, i, it) != PLURNK_OK) return NULL;
@@ -986,6 +1075,7 @@ int main(int argc, char** argv) {
     test_typed_statements();
     test_format();
     test_runaway();
+    test_dialect();
     /* Property: chunked (1 byte included, which splits every UTF-8 sequence) equals one-shot. */
     for (i = 0; i < n_samples; ++i) {
         for (c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {

@@ -153,7 +153,13 @@ typedef struct plurnk_item {
 #define PLURNK_HAS_FIELD(p, field) \
     ((p)->struct_size >= (size_t)((const char*)&(p)->field - (const char*)(p)) + sizeof((p)->field))
 
-/* Options for plurnk_stream_create_ex. Zero-initialize, set struct_size = sizeof, then set what
+/* plurnk_stream_options.dialect: the spelling of the language read (doc/dialects.md). */
+typedef enum plurnk_parse_dialect PLURNK_ENUM_INT {
+    PLURNK_PARSE_DIALECT_CONTRACTS = 0, /* PLURNK 1.4.0 (the default) */
+    PLURNK_PARSE_DIALECT_SERVICE = 1    /* the Plurnk Service spelling: `#pattern#flags` regexes, regex targets */
+} plurnk_parse_dialect;
+
+/* Options for plurnk_stream_create_ex and plurnk_parse_ex. Zero-initialize, set struct_size = sizeof, then set what
  * you need: every field is 0 for "the default" (or "off"), including fields appended later,
  * which is what lets an older caller pass a shorter struct. */
 typedef struct plurnk_stream_options {
@@ -167,6 +173,8 @@ typedef struct plurnk_stream_options {
      * else into a queue read with plurnk_stream_next_runaway. It never changes the items or the
      * result. doc/streaming.md defines it. */
     size_t max_open_bytes;
+    int32_t dialect;          /* plurnk_parse_dialect; 0: contracts */
+    uint32_t reserved;        /* 0 */
     /* Reserved for growth: appended fields, each 0 = default/off. A struct_size larger than this
      * library knows is accepted when the bytes it does not know are all 0. */
 } plurnk_stream_options;
@@ -201,6 +209,13 @@ PLURNK_API void plurnk_free_string(char* s);
 /* Parses `len` bytes at `input` as `tier` and stores a new result handle in *out (the caller
  * owns it: release it with plurnk_result_free). On failure *out is set to NULL. */
 PLURNK_API plurnk_status plurnk_parse(const char* input, size_t len, plurnk_tier tier, plurnk_result** out);
+
+/* plurnk_parse with options (NULL: the defaults, as plurnk_parse): max_input_bytes,
+ * max_turn_depth and dialect are read; the stream-only fields (release_threshold,
+ * max_open_bytes) must be 0 here. Fails as plurnk_stream_create_ex does on a bad struct_size, an
+ * unknown dialect or a byte it does not know. */
+PLURNK_API plurnk_status plurnk_parse_ex(const char* input, size_t len, plurnk_tier tier,
+                                         const plurnk_stream_options* options, plurnk_result** out);
 
 /* Parses and returns the result object {"items":[...], "unparsedTail"?:{...}} as JSON text in
  * a library-allocated, NUL-terminated string: *out_json (release it with plurnk_free_string)
@@ -413,7 +428,8 @@ typedef enum plurnk_part PLURNK_ENUM_INT {
 
 typedef enum plurnk_target_kind PLURNK_ENUM_INT {
     PLURNK_TARGET_LOCAL = 0,  /* a local path: raw only */
-    PLURNK_TARGET_URL = 1     /* a WHATWG URL, decomposed */
+    PLURNK_TARGET_URL = 1,    /* a WHATWG URL, decomposed */
+    PLURNK_TARGET_REGEX = 2   /* the service dialect's regex path: raw as written, pattern, flags */
 } plurnk_target_kind;
 
 /* plurnk_target.present: which optional URL parts exist (an empty part that exists, like a
@@ -436,6 +452,7 @@ typedef struct plurnk_target {
     plurnk_str scheme;    /* URLs: without the ':' */
     plurnk_str username, password, hostname, pathname, query, fragment; /* URLs; "" when absent */
     size_t header_count;  /* URLs: {key: value} blocks; else 0 */
+    plurnk_str pattern, flags; /* REGEX: the `#pattern#flags` split of raw; else "" */
 } plurnk_target;
 
 /* Fills *out with the target in `part`; PLURNK_NOT_PRESENT when there is none. */

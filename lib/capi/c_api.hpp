@@ -5,9 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -101,6 +103,9 @@ struct c_item {
     plurnk::item_list own;  // the one item
     plurnk::item value;     // a view of own[0]
     item_json json;
+    // A regex path's pattern is a piece of its raw text, not followed by a NUL: the statement's
+    // and the destination's are copied here (shared, so the views survive a move or a copy).
+    std::shared_ptr<const std::array<std::string, 2>> regex_patterns;
 
     explicit c_item(const plurnk::item& v);
 };
@@ -114,8 +119,9 @@ void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) no
 // A whole view of `o` (its suffix borrowed).
 plurnk_open open_view(const plurnk::open_info& o) noexcept;
 // The engine options for C options (NULL: the defaults), or a failure naming the field.
+// `fn` names the call in a failure.
 plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options& po, std::size_t& release,
-                           std::size_t& max_open) noexcept;
+                           std::size_t& max_open, const char* fn = "plurnk_stream_create_ex") noexcept;
 
 // A copy of an event kept for polling (an event's item views the stream's buffers, which the
 // next feed changes).

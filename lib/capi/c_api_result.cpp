@@ -18,6 +18,21 @@ c_item::c_item(const plurnk::item& v) {
     own.push_back(v);
     value = own[0];
     json = render_item(value);
+    if (auto* st = std::get_if<plurnk::statement>(&value)) {
+        auto* sel = std::get_if<plurnk::resource_selection>(&st->body);
+        plurnk::parsed_path* paths[2] = {st->target ? &*st->target : nullptr, sel != nullptr ? &sel->target : nullptr};
+        if ((paths[0] && paths[0]->kind == plurnk::parsed_path::kind_t::regex) ||
+            (paths[1] && paths[1]->kind == plurnk::parsed_path::kind_t::regex)) {
+            auto copies = std::make_shared<std::array<std::string, 2>>();
+            for (int i = 0; i < 2; ++i) {
+                if (paths[i] != nullptr && paths[i]->kind == plurnk::parsed_path::kind_t::regex) {
+                    (*copies)[i] = std::string(paths[i]->pattern);
+                    paths[i]->pattern = (*copies)[i];
+                }
+            }
+            regex_patterns = std::move(copies);
+        }
+    }
 }
 
 item_json render_item(const plurnk::item& it) {
@@ -143,6 +158,29 @@ PLURNK_API plurnk_status plurnk_parse(const char* input, size_t len, plurnk_tier
     try {
         auto r = std::make_unique<plurnk_result>();
         r->result = plurnk::parse(std::string_view(input == nullptr ? "" : input, len), to_tier(tier));
+        *out = r.release();
+        return PLURNK_OK;
+    } catch (...) {
+        return fail_current(nullptr, fn);
+    }
+}
+
+PLURNK_API plurnk_status plurnk_parse_ex(const char* input, size_t len, plurnk_tier tier,
+                                         const plurnk_stream_options* options, plurnk_result** out) {
+    static constexpr const char* fn = "plurnk_parse_ex";
+    if (out == nullptr) return null_argument(nullptr, fn, "out");
+    *out = nullptr;
+    if (const plurnk_status st = check_input(nullptr, fn, "input", input, len, tier); st != PLURNK_OK) return st;
+    plurnk::parse_options po;
+    std::size_t release = 0, max_open = 0;
+    if (const plurnk_status st = read_options(options, po, release, max_open, fn); st != PLURNK_OK) return st;
+    if (options != nullptr && (options->release_threshold != 0 || max_open != 0)) {
+        return fail(PLURNK_ERR_INVALID_ARGUMENT, nullptr, fn,
+                    "options->release_threshold and options->max_open_bytes are for streams; leave them 0 here");
+    }
+    try {
+        auto r = std::make_unique<plurnk_result>();
+        r->result = plurnk::parse(std::string_view(input == nullptr ? "" : input, len), to_tier(tier), po);
         *out = r.release();
         return PLURNK_OK;
     } catch (...) {
@@ -279,7 +317,10 @@ PLURNK_API plurnk_status plurnk_statement_target(const plurnk_statement* stateme
     const plurnk::parsed_path& t = *pv.target;
     plurnk_target full{};
     const bool url = t.kind == plurnk::parsed_path::kind_t::url;
-    full.kind = url ? PLURNK_TARGET_URL : PLURNK_TARGET_LOCAL;
+    full.kind = url ? PLURNK_TARGET_URL
+                    : (t.kind == plurnk::parsed_path::kind_t::regex ? PLURNK_TARGET_REGEX : PLURNK_TARGET_LOCAL);
+    full.pattern = view(t.pattern);
+    full.flags = view(t.flags);
     full.raw = view(t.raw);
     full.scheme = url ? view(t.scheme) : empty_str();
     full.pathname = url ? view(t.pathname) : empty_str();

@@ -88,8 +88,7 @@ plurnk_status check_mutable(const plurnk_stream* s, const char* fn) noexcept {
 
 // The engine options for C options (NULL: the defaults), or a failure naming the field.
 plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options& po, std::size_t& release,
-                           std::size_t& max_open) noexcept {
-    static constexpr const char* fn = "plurnk_stream_create_ex";
+                           std::size_t& max_open, const char* fn) noexcept {
     release = plurnk::stream_parser::k_default_release_threshold;
     max_open = 0;
     if (o == nullptr) return PLURNK_OK;
@@ -119,6 +118,18 @@ plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options
     }
     // Appended fields: read only when the caller's struct holds them.
     if (PLURNK_HAS_FIELD(o, max_open_bytes)) max_open = o->max_open_bytes;
+    if (PLURNK_HAS_FIELD(o, dialect)) {
+        if (o->dialect != PLURNK_PARSE_DIALECT_CONTRACTS && o->dialect != PLURNK_PARSE_DIALECT_SERVICE) {
+            try {
+                return fail(PLURNK_ERR_INVALID_ARGUMENT, nullptr, fn,
+                            "options->dialect is " + std::to_string(o->dialect) +
+                                ", not PLURNK_PARSE_DIALECT_CONTRACTS (0) or PLURNK_PARSE_DIALECT_SERVICE (1)");
+            } catch (...) {
+                return fail_current(nullptr, fn);
+            }
+        }
+        po.dialect = static_cast<plurnk::parse_dialect>(o->dialect);
+    }
     return PLURNK_OK;
 }
 
