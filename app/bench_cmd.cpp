@@ -84,8 +84,9 @@ double cpu_ns() {
 
 // Feeds `input` to a stream parser in `chunk`-byte pieces and returns finish()'s result. With
 // `events`, a callback counts the items as they settle (a stream with none batches its work).
-parse_result parse_streamed(std::string_view input, plurnk::tier tier, std::size_t chunk, bool events) {
-    stream_parser stream(tier);
+parse_result parse_streamed(std::string_view input, plurnk::tier tier, const plurnk::parse_options& options,
+                            std::size_t chunk, bool events) {
+    stream_parser stream(tier, options);
     std::size_t settled = 0;
     if (events) stream.set_callback([&settled](const plurnk::stream_event&) { ++settled; });
     for (std::size_t at = 0; at < input.size(); at += chunk) stream.feed(input.substr(at, chunk));
@@ -106,13 +107,17 @@ std::string human_ns(double ns) {
 
 int cmd_bench(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
+    plurnk::parse_options options;
     std::size_t repeat = 0;  // 0: automatic
     bool with_json = false;
     bool events = false;
     std::size_t chunk = 0;  // 0: no streamed runs
     std::vector<std::string> files;
     for (const auto& x : a) {
-        if (x.rfind("--tier=", 0) == 0) {
+        int status = 0;
+        if (dialect_option(x, options.dialect, status)) {
+            if (status != 0) return status;
+        } else if (x.rfind("--tier=", 0) == 0) {
             const auto t = plurnk::tier_from_name(std::string_view(x).substr(7));
             if (!t) return usage_error(fmt::format("unknown tier '{}' (expected parse, statements, log or client)", x.substr(7)));
             tier = *t;
@@ -155,10 +160,10 @@ int cmd_bench(const args& a) {
         counts c;
         std::size_t json_bytes = 0;
         {
-            const parse_result r = plurnk::parse(input, tier);
+            const parse_result r = plurnk::parse(input, tier, options);
             c = count_items(r);
             if (with_json) json_bytes = plurnk::to_json(r).size();
-            if (chunk != 0) (void)parse_streamed(input, tier, chunk, events);
+            if (chunk != 0) (void)parse_streamed(input, tier, options, chunk, events);
         }
         const double first_ns = elapsed_ns(t0, clock_type::now());
         std::size_t n = repeat;
@@ -178,14 +183,14 @@ int cmd_bench(const args& a) {
         for (std::size_t i = 0; i < n; ++i) {
             const double c0 = cpu_ns();
             const auto a0 = clock_type::now();
-            const parse_result r = plurnk::parse(input, tier);
+            const parse_result r = plurnk::parse(input, tier, options);
             const auto a1 = clock_type::now();
             const double c1 = cpu_ns();
             parse_ns.push_back(elapsed_ns(a0, a1));
             if (chunk != 0) {
                 oneshot_cpu_ns.push_back(c1 - c0);
                 const double s0 = cpu_ns();
-                const parse_result streamed = parse_streamed(input, tier, chunk, events);
+                const parse_result streamed = parse_streamed(input, tier, options, chunk, events);
                 stream_cpu_ns.push_back(cpu_ns() - s0);
             }
             if (with_json) {

@@ -40,12 +40,14 @@ bool report_diagnostics(const std::string& name, const plurnk::parse_result& r) 
 
 int cmd_fmt(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
+    plurnk::parse_options options;
     bool check = false;
     std::optional<std::string> file;
     std::size_t max_input = SIZE_MAX - 1;
     int status = 0;
     for (const auto& x : a) {
-        if (tier_option(x, tier, status) || bytes_option(x, "--max-input-bytes", max_input, status)) {
+        if (tier_option(x, tier, status) || bytes_option(x, "--max-input-bytes", max_input, status) ||
+            dialect_option(x, options.dialect, status)) {
             if (status != 0) return status;
         } else if (x == "--check") {
             check = true;
@@ -59,7 +61,7 @@ int cmd_fmt(const args& a) {
     std::string input;
     const std::string path = file.value_or("-");
     if (!read_whole_input(path, input, max_input)) return 2;
-    plurnk::parse_options borrowing;
+    plurnk::parse_options borrowing = options;
     borrowing.borrow_input = true;  // `input` outlives the result: no second copy of it
     // The text goes out as it is made, in pieces of about 64 KB (never held whole); --check only
     // needs to know whether it differs.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "plurnk/parse.hpp"
 #include "plurnk/rail.hpp"
 
 namespace plurnk::cli {
@@ -38,9 +39,13 @@ int cmd_gbnf(const args& a) {
     bool stats = false;
     bool named_channel = false;
     bool custom_channel = false;
+    plurnk::parse_dialect dialect = plurnk::parse_dialect::contracts;
     for (const std::string& x : a) {
         const std::string_view v(x);
-        if (v.rfind("--max-statements=", 0) == 0) {
+        int status = 0;
+        if (dialect_option(x, dialect, status)) {
+            if (status != 0) return status;
+        } else if (v.rfind("--max-statements=", 0) == 0) {
             const std::string_view n = v.substr(17);
             std::size_t value = 0;
             const auto [ptr, ec] = std::from_chars(n.data(), n.data() + n.size(), value);
@@ -69,6 +74,10 @@ int cmd_gbnf(const args& a) {
         } else {
             return usage_error(fmt::format("gbnf: unknown argument '{}'", x));
         }
+    }
+    // The rail is 1.4.0's grammar; the service dialect's would be a grammar of its own (SERVICE.md).
+    if (dialect != plurnk::parse_dialect::contracts) {
+        return usage_error("gbnf: no rail for the service dialect yet (the rail is PLURNK 1.4.0's: --dialect=contracts)");
     }
     if (custom_channel) {
         if (named_channel) return usage_error("gbnf: --channel and --channel-open/--channel-close exclude each other");

@@ -71,6 +71,7 @@ constexpr option k_batch_options[] = {
 
 constexpr option k_bench_options[] = {
     {"--tier", "T", "the grammar tier"},
+    {"--dialect", "D", "as for parse"},
     {"--repeat", "N", "timed parses per file after one warm-up (default: about 0.5 s)"},
     {"--json", "", "time to_json on each result as well"},
     {"--chunk", "N", "also feed each file to the stream parser in N-byte chunks, right\n"
@@ -80,6 +81,7 @@ constexpr option k_bench_options[] = {
 };
 
 constexpr option k_gbnf_options[] = {
+    {"--dialect", "D", "contracts (default): the rail is PLURNK 1.4.0's; service has none yet"},
     {"--max-statements", "N", "statements allowed between PLAN and the closing SEND"},
     {"--suffixes", "LIST", "comma-separated statement suffixes (default \",1,2\"; empty = none)"},
     {"--channel", "F", "the reasoning block the turn starts with: gemma (default, the 1.4.0\n"
@@ -106,6 +108,7 @@ constexpr option k_score_options[] = {
                  "any other file is one turn; a DIR is read recursively; - (the default)\n"
                  "is JSON Lines on standard input"},
     {"--tier", "T", "every turn in tier T, whatever its record says"},
+    {"--dialect", "D", "parse every turn in dialect D (as for parse); the rail stays 1.4.0's"},
     {"--group-by", "KEY", "model (default), file, family (the id's leading letters), tier, id,\n"
                           "or any record field"},
     {"--channel", "LIST", "rail channels checked, comma separated (default gemma,think,none;\n"
@@ -123,6 +126,7 @@ constexpr option k_score_options[] = {
 
 constexpr option k_fmt_options[] = {
     {"--tier", "T", "the grammar tier (see below)"},
+    {"--dialect", "D", "read (and write) dialect D, as for parse"},
     {"--check", "", "print nothing; exit 1 when the input is not canonical"},
     {"--max-input-bytes", "N", "refuse (exit 2) an input longer than N bytes, reading no more"},
 };
@@ -146,7 +150,7 @@ exit status: 0 every line answered with a result; 1 some with an error; 2 usage,
 write error
 )",
             plurnk::cli::cmd_batch},
-    command{"bench", "bench [--tier=T] [--repeat=N] [--json] [--chunk=N [--events]] FILE...",
+    command{"bench", "bench [--tier=T] [--dialect=D] [--repeat=N] [--json] [--chunk=N [--events]] FILE...",
             "parse files repeatedly; print time per parse, MB/s, ns per statement, memory", k_bench_options,
             R"(Warns when a file parses with error items (a wrong --tier?) and when the median is far
 from the best run (a noisy machine).
@@ -154,7 +158,7 @@ exit status: 0 measured; 2 usage or file error
 )",
             plurnk::cli::cmd_bench},
     command{"gbnf",
-            "gbnf [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none] "
+            "gbnf [--dialect=contracts] [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none] "
             "[--channel-open=TEXT --channel-close=TEXT] [--stats]",
             "print the generation rail in llama.cpp's GBNF syntax", k_gbnf_options,
             "exit status: 0 printed; 2 usage or output error\n", plurnk::cli::cmd_gbnf},
@@ -168,7 +172,7 @@ exit status with --batch: 0 every line answered with a verdict; 1 some with an e
             plurnk::cli::cmd_validate},
 #endif
     command{"score",
-            "score [--tier=T] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json|--format=table|json|sarif] [--pretty] "
+            "score [--tier=T] [--dialect=D] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json|--format=table|json|sarif] [--pretty] "
             "[--html=FILE] [--top=N] [FILE|DIR|-]... | score --merge [--json] [--pretty] [--html=FILE] [--top=N] REPORT.json...",
             "score model output: admission, diagnostic classes, turn shape, rail (doc/score.md)", k_score_options,
             R"(One output: --json and --format exclude each other unless they agree, --pretty needs JSON,
@@ -177,7 +181,7 @@ Shows progress on standard error when it is a terminal.
 exit status: 0 scored (whatever the turns' verdicts); 2 usage, file or report error
 )",
             plurnk::cli::cmd_score},
-    command{"fmt", "fmt [--tier=T] [--check] [--max-input-bytes=N] [FILE|-]",
+    command{"fmt", "fmt [--tier=T] [--dialect=D] [--check] [--max-input-bytes=N] [FILE|-]",
             "print FILE (or standard input) with every statement in canonical form (doc/format.md)", k_fmt_options,
             R"(Statements with errors, text and whitespace are left as they are; each diagnostic is printed to
 standard error as FILE:LINE:COLUMN (1-based columns, in code points).

@@ -247,6 +247,7 @@ int write_sarif(const score::scorer& s, const std::vector<std::string>& files) {
     const plurnk::tier turn_tier = s.opts().forced_tier.value_or(plurnk::tier::parse);
     plurnk::parse_options borrowing;
     borrowing.borrow_input = true;  // each result is written before its text goes
+    borrowing.dialect = s.opts().dialect;
     bool written = true;
     const auto turn = [&](const std::string& uri, std::string_view text, plurnk::tier t) {
         const plurnk::parse_result r = plurnk::parse(text, t, borrowing);
@@ -294,7 +295,10 @@ int cmd_score(const args& a) {
             into = n;
             return true;
         };
-        if (auto v = value("--tier")) {
+        int status = 0;
+        if (dialect_option(x, o.dialect, status)) {
+            if (status != 0) return status;
+        } else if (auto v = value("--tier")) {
             const auto t = tier_from_name(*v);
             if (!t) return usage_error(fmt::format("unknown tier '{}' (expected parse, statements, log or client)", *v));
             o.forced_tier = *t;

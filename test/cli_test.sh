@@ -37,6 +37,26 @@ check "refusal names the byte" "plurnk: '$tmp/bad.plurnk' is not valid UTF-8 (by
 out=$(printf '{"id":7,"tier":"statements","input":"<<READ(a.md)::READ"}\n' | "$plurnk" batch)
 check "batch answers by id" '{"id":7,"result":{"items":[{"kind":"statement","statement":{"op":"READ","suffix":"","signal":null,"target":{"kind":"local","raw":"a.md"},"lineMarker":null,"body":null,"position":{"line":1,"column":0}}}]}}' "$out"
 
+# --dialect (doc/dialects.md): the service dialect reads a `#` regex target; the flag and its
+# two spellings, a batch line's "dialect" overriding it, and a one-line usage error.
+printf '<<FIND(#a(b)?#i)::FIND' >"$tmp/svc.plurnk"
+svc='{"items":[{"kind":"statement","statement":{"op":"FIND","suffix":"","signal":null,"target":{"kind":"regex","raw":"#a(b)?#i","pattern":"a(b)?","flags":"i"},"lineMarker":null,"body":null,"position":{"line":1,"column":0}}}]}'
+check "parse --dialect=service" "$svc" "$("$plurnk" parse --tier=statements --dialect=service "$tmp/svc.plurnk")"
+check "parse --dialect service --chunk=1" "$svc" "$("$plurnk" parse --tier=statements --dialect service --chunk=1 "$tmp/svc.plurnk")"
+check "parse --dialect=contracts is the default" "$("$plurnk" parse --tier=statements "$tmp/svc.plurnk")" \
+    "$("$plurnk" parse --tier=statements --dialect=contracts "$tmp/svc.plurnk")"
+out=$(printf '%s\n' '{"id":1,"tier":"statements","input":"<<FIND(#a(b)?#i)::FIND"}' \
+    '{"id":2,"tier":"statements","dialect":"contracts","input":"<<READ(x):/a/:READ"}' \
+    '{"id":3,"dialect":"klingon","input":""}' | "$plurnk" batch --dialect=service)
+check "batch --dialect and a line's dialect" "{\"id\":1,\"result\":$svc}
+{\"id\":2,\"result\":{\"items\":[{\"kind\":\"statement\",\"statement\":{\"op\":\"READ\",\"suffix\":\"\",\"signal\":null,\"target\":{\"kind\":\"local\",\"raw\":\"x\"},\"lineMarker\":null,\"body\":{\"dialect\":\"regex\",\"raw\":\"/a/\",\"pattern\":\"a\",\"flags\":\"\"},\"position\":{\"line\":1,\"column\":0}}}]}}
+{\"id\":3,\"error\":\"line 3: \\\"dialect\\\" must be \\\"contracts\\\" or \\\"service\\\"\"}" "$out"
+for cmd in parse batch bench score fmt gbnf; do
+    "$plurnk" $cmd --dialect=klingon </dev/null >/dev/null 2>"$tmp/err"; check "$cmd --dialect=klingon is a usage error" 2 $?
+    check "$cmd: the usage error names the dialect" "plurnk: unknown dialect 'klingon' (expected contracts or service)" "$(head -1 "$tmp/err" | sed 's/\\n(run .*//')"
+done
+"$plurnk" gbnf --dialect=service >/dev/null 2>&1; check "gbnf has no service rail yet" 2 $?
+
 # --spans: the default output plus one "span" member per item; batch the same.
 printf '<<PLAN:p:PLAN\nhello <<SEND[200]:done:SEND\n' >"$tmp/s.plurnk"
 "$plurnk" parse "$tmp/s.plurnk" >"$tmp/plain.json"

@@ -154,6 +154,8 @@ struct render_options {
 
 struct options {
     std::optional<plurnk::tier> forced_tier;  // every turn in this tier (else the record's, else parse)
+    // The dialect every turn is parsed in (the rail column stays PLURNK 1.4.0's rail).
+    plurnk::parse_dialect dialect = plurnk::parse_dialect::contracts;
     std::vector<rail::channel_format> channels = {rail::channel_format::gemma, rail::channel_format::think,
                                                   rail::channel_format::none};
     // model, file, family (the id's leading letters), tier, id, or any record field.

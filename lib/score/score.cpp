@@ -279,6 +279,7 @@ void scorer::add(report& r, const turn& t) {
     group& g = r.groups[std::string(t.group)];
     parse_options po;
     po.borrow_input = true;  // t.text outlives the result
+    po.dialect = o_.dialect;
     const parse_result res = parse(t.text, t.tier, po);
     ++g.turns;
     g.bytes += t.text.size();
