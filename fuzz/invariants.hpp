@@ -765,10 +765,12 @@ inline std::string check_format(std::string_view in, tier t, const parse_options
     for (const item& it : r.items) {
         const auto* s = std::get_if<statement>(&it);
         if (s == nullptr) continue;
-        const format_result f = format(*s);
+        const format_result f = format(*s, options.dialect);
         if (!f) return "format refused an admitted statement: " + *f.error + " (" + statement_json(*s) + ")";
         const tier back = (s->op == op::LOOK || s->op == op::BUFF) ? tier::client : tier::statements;
-        const parse_result again = parse(f.text, back);
+        parse_options same_dialect;
+        same_dialect.dialect = options.dialect;
+        const parse_result again = parse(f.text, back, same_dialect);
         if (again.items.size() != 1 || again.tail || !std::holds_alternative<statement>(again.items[0])) {
             return "the canonical text '" + f.text + "' does not parse to one statement: " + to_json(again);
         }
@@ -777,7 +779,7 @@ inline std::string check_format(std::string_view in, tier t, const parse_options
             return "the canonical text '" + f.text + "' parses to another statement: " + statement_json(*s) +
                    " became " + statement_json(s2);
         }
-        const format_result f2 = format(s2);
+        const format_result f2 = format(s2, options.dialect);
         if (!f2 || f2.text != f.text) return "format is not a fixpoint: '" + f.text + "' then '" + f2.text + "'";
     }
     const source_format sf = format_source(in, t, options);
@@ -792,9 +794,11 @@ inline std::string check_format(std::string_view in, tier t, const parse_options
         if (twice.changed) return "format_source is not a fixpoint";
     }
     if (r.clean() && t != tier::log) {
-        const format_result turn = format_turn(r);
+        const format_result turn = format_turn(r, options.dialect);
         if (!turn) return "format_turn refused a clean result: " + *turn.error;
-        if (std::string e = same_items(r, parse(turn.text, t), "format_turn"); !e.empty()) return e;
+        parse_options same_dialect;
+        same_dialect.dialect = options.dialect;
+        if (std::string e = same_items(r, parse(turn.text, t, same_dialect), "format_turn"); !e.empty()) return e;
     }
     return {};
 }

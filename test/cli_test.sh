@@ -56,6 +56,7 @@ for cmd in parse batch bench score fmt gbnf; do
     check "$cmd: the usage error names the dialect" "plurnk: unknown dialect 'klingon' (expected contracts or service)" "$(head -1 "$tmp/err" | sed 's/\\n(run .*//')"
 done
 "$plurnk" gbnf --dialect=service >/dev/null 2>&1; check "gbnf has no service rail yet" 2 $?
+check "fmt --dialect=service keeps a regex target" "$(cat "$tmp/svc.plurnk")" "$("$plurnk" fmt --tier=statements --dialect=service "$tmp/svc.plurnk")"
 
 # --spans: the default output plus one "span" member per item; batch the same.
 printf '<<PLAN:p:PLAN\nhello <<SEND[200]:done:SEND\n' >"$tmp/s.plurnk"

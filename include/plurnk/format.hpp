@@ -37,14 +37,16 @@ struct [[nodiscard]] format_result {
 // `,`, whitespace or `<<`, a target with a line break, `<<` or a `<` the target slot refuses, a
 // scope on an op without one, a number that is not finite, a SEND or KILL code that is not an
 // integer, a WORK or FORK without a prompt.
-format_result format(const statement& s);
+// In `dialect`'s rows (the service dialect: OPEN/FOLD take a scope, WORK/FORK no signal, FORK's
+// body is optional; doc/dialects.md).
+format_result format(const statement& s, parse_dialect dialect = parse_dialect::contracts);
 
 // The items of a result as one document: statements in canonical form and text items as they
 // are, in order, each statement on its own line (text items that shared a line share it again,
 // one space apart). Diagnostics are not text and are left out, and so is what they stand for: a
 // result with errors loses the statements that failed, and a `log`-tier result its `<<TURN`
 // wrappers (they are not items). format_source() keeps both. Fails when a statement does.
-format_result format_turn(const parse_result& r);
+format_result format_turn(const parse_result& r, parse_dialect dialect = parse_dialect::contracts);
 
 // The canonical form of a document: `input` with every statement the parse admits rewritten by
 // format(), and everything else - text, the whitespace between statements, `<<TURN` wrappers,

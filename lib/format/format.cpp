@@ -9,6 +9,7 @@
 // candidate is taken. format_source() replaces each admitted statement's bytes, its span, with
 // its canonical form.
 #include "plurnk/format.hpp"
+#include "plurnk/validate.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -18,7 +19,9 @@
 #include <unordered_set>
 #include <variant>
 
+#include "grammar/hash_regex.hpp"
 #include "grammar/op_table.hpp"
+#include "grammar/statement_shape.hpp"
 
 namespace plurnk {
 
@@ -136,7 +139,21 @@ std::string compose_url(const parsed_path& p, std::string& why) {
 
 // The target's text as it goes between the parentheses, or into a COPY/MOVE body (`in_body`,
 // where only the close tag ends it), escapes encoded; false with `why` set when there is none.
-bool append_target(std::string& out, const parsed_path& p, bool in_body, std::string& why) {
+// Whether `text`, as written, is a service dialect regex path (SERVICE.md S7: it splits and
+// compiles as a `#pattern#flags` matcher does).
+bool reads_as_regex_path(std::string_view text) {
+    if (text.empty() || text.front() != '#') return false;
+    const detail::hash_split sp = detail::split_hash_regex(text);
+    return sp.closed && validate_regex(sp.pattern, sp.flags).ok();
+}
+
+bool append_target(std::string& out, const parsed_path& p, bool in_body, std::string& why, parse_dialect dialect) {
+    if (p.kind == parsed_path::kind_t::regex) {
+        // The service dialect's regex path (SERVICE.md S7) is its text as written: a regex unit
+        // between parentheses, the destination's text in a body; no escapes.
+        out += p.raw;
+        return true;
+    }
     std::string composed;
     std::string_view raw = p.raw;
     if (raw.empty() && p.kind == parsed_path::kind_t::url && !p.scheme.empty()) {
@@ -146,6 +163,27 @@ bool append_target(std::string& out, const parsed_path& p, bool in_body, std::st
     }
     if (const char* problem = in_body ? (raw.empty() ? "is empty" : nullptr) : target_problem(raw)) {
         why = problem;
+        return false;
+    }
+    if (dialect == parse_dialect::service && p.kind == parsed_path::kind_t::local && !raw.empty() && raw[0] == '#') {
+        // In the service dialect a text starting with `#` is read as written (a regex unit or
+        // a regex path when it is one): the escaped spelling must not be one, or the text as it
+        // is must come back as itself.
+        std::string escaped;
+        append_escaped(escaped, raw);
+        if (!reads_as_regex_path(escaped)) {
+            out += escaped;
+            return true;
+        }
+        std::string closed(raw);
+        closed += ')';
+        const detail::unit_scan u = detail::scan_regex_unit(closed, 1, detail::unit_phase::pattern);
+        const bool unit = u.v == detail::unit_scan::verdict::unit && u.at == raw.size();
+        if (raw.find('\\') == std::string_view::npos && !reads_as_regex_path(raw) && (in_body || unit)) {
+            out += raw;
+            return true;
+        }
+        why = "has no spelling in the service dialect (it would read as a regex path)";
         return false;
     }
     append_escaped(out, raw);
@@ -165,8 +203,9 @@ signal_slot slot_of(op o) noexcept {
     }
 }
 
-bool has_scope_slot(op o) noexcept {
-    return !(o == op::OPEN || o == op::FOLD || o == op::WORK || o == op::FORK || o == op::KILL);
+// Whether the op's statement takes a scope in the dialect's rows (SEND: its terminal form does).
+bool has_scope_slot(op o, const detail::statement_shapes& rows) noexcept {
+    return o == op::SEND || rows.of(o).scope;
 }
 
 format_result failure(std::string why) { return format_result{{}, std::move(why)}; }
@@ -207,7 +246,8 @@ std::string choose_suffix(std::string_view name, std::string_view own, std::stri
 
 }  // namespace
 
-format_result format(const statement& s) {
+format_result format(const statement& s, parse_dialect dialect) {
+    const detail::statement_shapes& rows = detail::shapes_of(dialect);
     if (s.op == op::TURN || static_cast<int>(s.op) >= k_op_count) {
         return failure("TURN wraps a turn; it is not a statement");
     }
@@ -218,6 +258,7 @@ format_result format(const statement& s) {
 
     // [signal]
     const signal_slot slot = slot_of(s.op);
+    if (s.signal.kind != signal::kind_t::none && !rows.of(s.op).signal) return failure(at + "it has no signal slot");
     switch (s.signal.kind) {
         case signal::kind_t::none: break;
         case signal::kind_t::tags:
@@ -255,12 +296,12 @@ format_result format(const statement& s) {
     // (target)
     if (s.target) {
         header += '(';
-        if (!append_target(header, *s.target, false, why)) return failure(at + "the target " + why);
+        if (!append_target(header, *s.target, false, why, dialect)) return failure(at + "the target " + why);
         header += ')';
     }
     // <scope>
     if (s.marker) {
-        if (!has_scope_slot(s.op)) return failure(at + "it has no scope slot");
+        if (!has_scope_slot(s.op, rows)) return failure(at + "it has no scope slot");
         if (s.op == op::SEND && !(s.signal.kind == signal::kind_t::number && detail::is_disposition_code(s.signal.number))) {
             return failure(at + "only a terminal SEND (a disposition code signal) takes a scope");
         }
@@ -276,13 +317,13 @@ format_result format(const statement& s) {
     } else if (const auto* send = std::get_if<send_body>(&s.body)) {
         body = send->raw;
     } else if (const auto* sel = std::get_if<resource_selection>(&s.body)) {
-        if (!append_target(composed, sel->target, true, why)) return failure(at + "the destination " + why);
+        if (!append_target(composed, sel->target, true, why, dialect)) return failure(at + "the destination " + why);
         if (sel->marker && !append_scope(composed, *sel->marker)) {
             return failure(at + "the destination scope has no numbers or one is not finite");
         }
         body = composed;
     }
-    if ((s.op == op::WORK || s.op == op::FORK) && body.empty()) return failure(at + "it needs a prompt body");
+    if (rows.of(s.op).body_required && body.empty()) return failure(at + "it needs a prompt body");
 
     const std::string tag = std::string(name) + choose_suffix(name, s.suffix, body);
     std::string out;
@@ -297,7 +338,7 @@ format_result format(const statement& s) {
     return format_result{std::move(out), std::nullopt};
 }
 
-format_result format_turn(const parse_result& r) {
+format_result format_turn(const parse_result& r, parse_dialect dialect) {
     std::string out;
     std::optional<text_item> prev_text;
     bool first = true;
@@ -314,7 +355,7 @@ format_result format_turn(const parse_result& r) {
         if (text != nullptr) {
             out += text->text;
         } else {
-            format_result f = format(std::get<statement>(it));
+            format_result f = format(std::get<statement>(it), dialect);
             if (!f) return failure("item " + std::to_string(i) + ": " + *f.error);
             out += f.text;
         }
@@ -331,7 +372,7 @@ source_format format_source(std::string_view input, tier t, const parse_options&
     for (const item& it : sf.result.items) {
         const auto* s = std::get_if<statement>(&it);
         if (s == nullptr) continue;
-        const format_result f = format(*s);
+        const format_result f = format(*s, options.dialect);
         if (!f) continue;
         // The statement's bytes: its span, from its `<<` to the end of its close tag.
         const std::string_view was = input.substr(s->span.begin, s->span.end - s->span.begin);
