@@ -38,26 +38,27 @@ using namespace plurnk;
 constexpr std::size_t k_chunk = 16;
 
 // Parses `in` one-shot or streamed; returns the thread CPU time in ns.
-double parse_ns(const std::string& in, tier t, bool streamed) {
+double parse_ns(const std::string& in, tier t, bool streamed, const parse_options& o = {}) {
     const double t0 = bench::thread_cpu_ns();
     if (streamed) {
-        stream_parser p(t);
+        stream_parser p(t, o);
         for (std::size_t i = 0; i < in.size(); i += k_chunk) p.feed(std::string_view(in).substr(i, k_chunk));
         parse_result r = p.finish();
         benchmark::DoNotOptimize(r.items.store());
     } else {
-        parse_result r = parse(in, t);
+        parse_result r = parse(in, t, o);
         benchmark::DoNotOptimize(r.items.store());
     }
     return bench::thread_cpu_ns() - t0;
 }
 
 // Best of `reps` for the shape and for the baseline, measured alternately.
-void interleaved(const std::string& in, tier t, bool streamed, int reps, double& shape_ns, double& base_ns) {
+void interleaved(const std::string& in, tier t, const parse_options& o, bool streamed, int reps, double& shape_ns,
+                 double& base_ns) {
     const std::string& base = bench::data_file("statements-1m.txt");
     shape_ns = base_ns = 1e300;
     for (int r = 0; r < reps; ++r) {
-        shape_ns = std::min(shape_ns, parse_ns(in, t, streamed));
+        shape_ns = std::min(shape_ns, parse_ns(in, t, streamed, o));
         base_ns = std::min(base_ns, parse_ns(base, tier::statements, streamed));
     }
 }
@@ -66,7 +67,7 @@ void interleaved(const std::string& in, tier t, bool streamed, int reps, double&
 // Linux's peak reset (/proc/self/clear_refs, value 5) is unavailable. Meant for a fresh process
 // (the --rss-child mode): in one that has parsed before, the allocator reuses what earlier parses
 // left resident, and the figure understates.
-double peak_rss_bytes(const std::string& in, tier t) {
+double peak_rss_bytes(const std::string& in, tier t, const parse_options& o) {
     {
         std::ofstream c("/proc/self/clear_refs");
         if (!c) return -1;
@@ -74,7 +75,7 @@ double peak_rss_bytes(const std::string& in, tier t) {
     }
     const long before = bench::status_kb("VmRSS:");
     {
-        parse_result r = parse(in, t);
+        parse_result r = parse(in, t, o);
         benchmark::DoNotOptimize(r.items.store());
     }
     const long peak = bench::status_kb("VmHWM:");
@@ -96,7 +97,7 @@ int rss_child(const std::string& arg) {
     for (const shapes::shape& s : shapes::all()) {
         if (name != s.name) continue;
         const std::string in = shapes::make(s, size);
-        const double peak = peak_rss_bytes(in, s.tier);
+        const double peak = peak_rss_bytes(in, s.tier, s.options());
         std::printf("%.2f\n", peak < 0 ? -1.0 : peak / static_cast<double>(in.size()));
         return 0;
     }
@@ -138,7 +139,7 @@ int main(int argc, char** argv) {
             for (std::size_t k = 0; k < n_sizes; ++k) {
                 const std::string in = shapes::make(s, sizes[k]);
                 double shape_ns = 0, base_ns = 0;
-                interleaved(in, s.tier, streamed, reps, shape_ns, base_ns);
+                interleaved(in, s.tier, s.options(), streamed, reps, shape_ns, base_ns);
                 total_ns[k] = shape_ns;
                 ns_per_byte[k] = shape_ns / static_cast<double>(in.size());
                 ratio = ns_per_byte[k] / (base_ns / static_cast<double>(bench::data_file("statements-1m.txt").size()));

@@ -20,6 +20,13 @@ struct shape {
     plurnk::tier tier;
     std::string_view head, unit, tail;
     bool one_token = false;  // head + unit* is one long token (its unit is one byte or a short run)
+    plurnk::parse_dialect dialect = plurnk::parse_dialect::contracts;  // the dialect it is parsed in
+
+    [[nodiscard]] plurnk::parse_options options() const {
+        plurnk::parse_options o;
+        o.dialect = dialect;
+        return o;
+    }
 };
 
 inline constexpr std::string_view k_plan = "<<PLAN:p:PLAN\n";
@@ -102,6 +109,14 @@ inline const std::vector<shape>& all() {
         // between ones it leaves to the productions.
         {"long_signal_declined", "extra", tier::parse, "<<PLAN:p:PLAN\n<<READ[", ",", "][x]::READ\n"},
         {"clean_and_declined", "extra", tier::statements, "", "<<READ(a)::READ\n<<READ(a)(b)::READ\n<<SEND[200]<1><2>:x:SEND\n", ""},
+        // The service dialect (doc/dialects.md): the regex target unit looks ahead to its `)`
+        // (SERVICE.md S3), resumably; `#` bodies are split and checked once.
+        {"service_unit_unclosed", "extra", tier::parse, "<<PLAN:p:PLAN\n<<FIND(#", "a", "", true, plurnk::parse_dialect::service},
+        {"service_unit_flags", "extra", tier::statements, "<<FIND(#a#", "i", ")::FIND\n", true, plurnk::parse_dialect::service},
+        {"service_unit_escapes", "extra", tier::statements, "<<FIND(#", "\\(", "#)::FIND\n", true, plurnk::parse_dialect::service},
+        {"service_unit_targets", "extra", tier::statements, "", "<<FIND(#a(b)?#i)::FIND\n", "", false, plurnk::parse_dialect::service},
+        {"service_hash_body", "extra", tier::statements, "<<FIND(src):#", "a", "#i:FIND\n", true, plurnk::parse_dialect::service},
+        {"service_hash_bodies", "extra", tier::statements, "", "<<READ(a)<1,2>:#x|y#i:READ\n<<OPEN(log:///1)<1>:# TODO:OPEN\n", "", false, plurnk::parse_dialect::service},
     };
     return list;
 }

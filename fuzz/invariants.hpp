@@ -429,13 +429,14 @@ inline std::string check_parse(std::string_view in, tier t, const parse_options&
 // P13 for one tier. Past k_lockstep_tokens tokens the state is compared at every 16th token only
 // (each comparison costs the whole state).
 inline constexpr std::size_t k_lockstep_tokens = 512;
-inline std::string check_statement_fast(std::string_view in, tier t) {
+inline std::string check_statement_fast(std::string_view in, tier t,
+                                        parse_dialect dialect = parse_dialect::contracts) {
     using fast_path_switch = detail::fast_paths_scope;  // the parser's fast path as asked
-    const detail::lex_output lexed = detail::lex(in, parse_options{}.max_turn_depth);
+    const detail::lex_output lexed = detail::lex(in, parse_options{}.max_turn_depth, dialect);
     const detail::token_vector& toks = lexed.tokens;
-    const auto parser = [t](bool on) {
+    const auto parser = [t, dialect](bool on) {
         const fast_path_switch s({.statement = on});
-        return detail::stream_syntax(t);
+        return detail::stream_syntax(t, dialect);
     };
     detail::stream_syntax fast = parser(true), full = parser(false);
     detail::token_vector fed;
@@ -839,11 +840,12 @@ inline std::string lex_dump(const detail::lex_output& o, std::size_t tokens) {
     return s;
 }
 
-inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_depth = parse_options{}.max_turn_depth) {
+inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_depth = parse_options{}.max_turn_depth,
+                                    parse_dialect dialect = parse_dialect::contracts) {
     using fast_path_switch = detail::fast_paths_scope;  // the lexer's fast path as asked
-    const auto lexer = [max_turn_depth](bool on) {
+    const auto lexer = [max_turn_depth, dialect](bool on) {
         const fast_path_switch s({.lexer = on});
-        return detail::stream_lexer(max_turn_depth);
+        return detail::stream_lexer(max_turn_depth, dialect);
     };
     detail::stream_lexer steps = lexer(false);
     steps.advance(in, true);
@@ -889,16 +891,22 @@ inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_de
 
 // Every entry point on one input (the regression test's replay).
 inline std::string check_all(std::string_view in) {
-    for (tier t : {tier::parse, tier::statements, tier::log, tier::client}) {
-        if (std::string e = check_parse(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
-        if (std::string e = check_format(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
+    // In both dialects (doc/dialects.md): the service dialect's rules sit on the same seams.
+    for (const parse_dialect d : {parse_dialect::contracts, parse_dialect::service}) {
+        parse_options o;
+        o.dialect = d;
+        const std::string in_dialect = d == parse_dialect::service ? "service, " : "";
+        for (tier t : {tier::parse, tier::statements, tier::log, tier::client}) {
+            if (std::string e = check_parse(in, t, o); !e.empty()) return in_dialect + tier_name(t) + ": " + e;
+            if (std::string e = check_format(in, t, o); !e.empty()) return in_dialect + tier_name(t) + ": " + e;
 #ifdef PLURNK_FUZZ_HAS_STATEMENT_FAST
-        if (std::string e = check_statement_fast(in, t); !e.empty()) return std::string(tier_name(t)) + ": " + e;
+            if (std::string e = check_statement_fast(in, t, d); !e.empty()) return in_dialect + tier_name(t) + ": " + e;
+#endif
+        }
+#ifdef PLURNK_FUZZ_HAS_LEXER_FAST
+        if (std::string e = check_lexer_fast(in, parse_options{}.max_turn_depth, d); !e.empty()) return in_dialect + e;
 #endif
     }
-#ifdef PLURNK_FUZZ_HAS_LEXER_FAST
-    if (std::string e = check_lexer_fast(in); !e.empty()) return e;
-#endif
     if (std::string e = check_parse(in, tier::log, parse_options{2}); !e.empty()) return "log (max_turn_depth 2): " + e;
     for (auto* fn : {&check_url, &check_json, &check_regex, &check_xpath, &check_jsonpath, &check_path}) {
         if (std::string e = fn(in); !e.empty()) return e;

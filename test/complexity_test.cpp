@@ -40,21 +40,22 @@ enum class run_mode { one_shot, streamed, checkpointed, one_feed, events, polled
 std::uint64_t total_work() { return work().bytes_examined + work().tokens + work().token_looks + work().position_bytes; }
 
 // Parses `in` as `mode` says and returns the work done and the result's JSON.
-std::uint64_t measure(const std::string& in, plurnk::tier t, run_mode mode, std::string& json) {
+std::uint64_t measure(const std::string& in, plurnk::tier t, const plurnk::parse_options& o, run_mode mode,
+                      std::string& json) {
     const std::uint64_t before = total_work();
     if (mode == run_mode::one_shot) {
-        json = plurnk::to_json(plurnk::parse(in, t));
+        json = plurnk::to_json(plurnk::parse(in, t, o));
         return total_work() - before;
     }
     if (mode == run_mode::one_feed) {  // a large chunk goes in by pieces, released as they settle
-        plurnk::stream_parser p(t);
+        plurnk::stream_parser p(t, o);
         p.feed(in);
         json = plurnk::to_json(p.finish());
         return total_work() - before;
     }
     std::mt19937 rng(static_cast<std::uint32_t>(in.size()));
     std::uniform_int_distribution<std::size_t> chunk(1, 16);
-    plurnk::stream_parser p(t);
+    plurnk::stream_parser p(t, o);
     if (mode == run_mode::events) p.set_callback([](const plurnk::stream_event&) {});
     std::size_t next_checkpoint = 4096;
     int checkpoints = 0;
@@ -109,7 +110,7 @@ TEST_CASE("work stays linear on every hostile shape", "[complexity]") {
             for (int k = 0; k < 2; ++k) {
                 const std::string in = plurnk::shapes::make(s, sizes[k]);
                 std::string json;
-                const std::uint64_t w = measure(in, s.tier, mode, json);
+                const std::uint64_t w = measure(in, s.tier, s.options(), mode, json);
                 per_byte[k] = static_cast<double>(w) / static_cast<double>(in.size());
                 INFO(s.name << " (" << s.group << "), " << mode_name(mode) << ", " << in.size()
                             << " bytes: work " << w << " = " << per_byte[k] << " per byte");
@@ -118,7 +119,7 @@ TEST_CASE("work stays linear on every hostile shape", "[complexity]") {
                     one_shot_json[k] = json;
                 } else {
                     // The stream is the one-shot parse at any chunking (P8), here on big inputs.
-                    CHECK(json == plurnk::to_json(plurnk::parse(in, s.tier)));
+                    CHECK(json == plurnk::to_json(plurnk::parse(in, s.tier, s.options())));
                 }
             }
             INFO(s.name << ", " << mode_name(mode) << ": work per byte " << per_byte[0] << " at 64 KB, "
@@ -179,7 +180,7 @@ TEST_CASE("the cycle replay takes repeated error cycles", "[complexity]") {
         for (run_mode mode : {run_mode::one_shot, run_mode::one_feed}) {
             std::string json;
             const std::uint64_t before = work().cycles_replayed;
-            (void)measure(in, s->tier, mode, json);
+            (void)measure(in, s->tier, s->options(), mode, json);
             INFO(name << ", " << mode_name(mode) << ": " << work().cycles_replayed - before << " of " << cycles
                       << " cycles replayed");
             CHECK(work().cycles_replayed - before >= cycles * 9 / 10);

@@ -8,6 +8,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -111,12 +112,47 @@ TEST_CASE("lexer fast path: the steps alone agree on every conformance vector", 
     CHECK(vectors >= 12868);
 }
 
+TEST_CASE("lexer fast path: the steps alone agree on every service vector, in that dialect", "[lexer_fast]") {
+    const std::size_t vectors = plurnk::test::for_each_vector(
+        [](const plurnk::json_value& v, const std::string& input) {
+            const std::string broken = plurnk::fuzz::check_lexer_fast(input, 256, plurnk::parse_dialect::service);
+            if (!broken.empty()) {
+                INFO(v.find("id")->string << ": " << input);
+                CHECK(broken == "");
+            }
+        },
+        {"/conformance/service.jsonl"});
+    CHECK(vectors >= 474);
+}
+
+// The service dialect's regex unit (SERVICE.md S3): the whole-statement reader takes it, and a
+// text that is no unit goes on as 1.4.0's target; a unit cut by the end of the input declines.
+TEST_CASE("lexer fast path: the service dialect's regex targets", "[lexer_fast]") {
+    if constexpr (!k_work_counter) SKIP("needs the work counter (a build type other than release)");
+    const auto taken_service = [](std::string_view in) {
+        const std::uint64_t before = work().fast_statements;
+        (void)lex(in, 64, plurnk::parse_dialect::service);
+        return work().fast_statements - before;
+    };
+    for (const row& r : std::initializer_list<row>{
+             {"<<FIND(#src/.*\\.test\\.ts#)::FIND\n", 1},  // a unit with escapes
+             {"<<FIND(#a)b#i)::FIND\n", 1},                  // a unit holding `)`
+             {"<<READ(#stdout)::READ\n", 1},                 // no unit: 1.4.0's plain target
+             {"<<READ(#a#b(c))::READ\n", 0},                 // no unit, then a nested target: the steps
+             {"<<FIND(#a", 0},                                // cut by the end
+         }) {
+        INFO("input: " << r.in);
+        CHECK(taken_service(r.in) == r.fast);
+        CHECK(plurnk::fuzz::check_lexer_fast(r.in, 256, plurnk::parse_dialect::service) == "");
+    }
+}
+
 TEST_CASE("lexer fast path: the steps alone agree on hostile shapes and the benchmark inputs", "[lexer_fast]") {
     for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
         for (const std::size_t size : {std::size_t{700}, std::size_t{2500}}) {
             const std::string in = plurnk::shapes::make(s, size);
             INFO(s.name << " at " << in.size() << " bytes");
-            CHECK(plurnk::fuzz::check_lexer_fast(in) == "");
+            CHECK(plurnk::fuzz::check_lexer_fast(in, 256, s.dialect) == "");
         }
     }
     // The turn whole, and the first 64 KB of the statements (the streamed checks feed a byte at

@@ -186,7 +186,7 @@ TEST_CASE("fast path: the productions alone agree on repeated cycles", "[stateme
             const std::string in = plurnk::shapes::make(s, size);
             for (const tier t : k_tiers) {
                 INFO(s.name << " at " << in.size() << " bytes, tier " << plurnk::tier_name(t));
-                CHECK(plurnk::fuzz::check_statement_fast(in, t) == "");
+                CHECK(plurnk::fuzz::check_statement_fast(in, t, s.dialect) == "");
             }
         }
     }
@@ -203,4 +203,19 @@ TEST_CASE("fast path: the productions alone agree on every conformance vector", 
         }
     });
     CHECK(vectors >= 12868);
+}
+
+TEST_CASE("fast path: the productions alone agree on every service vector, in that dialect", "[statement_fast]") {
+    const std::size_t vectors = plurnk::test::for_each_vector(
+        [](const plurnk::json_value& v, const std::string& input) {
+            for (const tier t : k_tiers) {
+                const std::string broken = plurnk::fuzz::check_statement_fast(input, t, plurnk::parse_dialect::service);
+                if (!broken.empty()) {
+                    INFO(v.find("id")->string << ", tier " << plurnk::tier_name(t) << ": " << input);
+                    CHECK(broken == "");
+                }
+            }
+        },
+        {"/conformance/service.jsonl"});
+    CHECK(vectors >= 474);
 }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 
 #include "plurnk/json.hpp"
@@ -14,10 +15,12 @@
 namespace plurnk::test {
 
 // Calls fn(vector, input) for each vector: the parsed JSON line and its "input" string.
+// `files`: the vector files under test/ (default: parser.jsonl, then own.jsonl).
 template <class Fn>
-std::size_t for_each_vector(Fn&& fn) {
+std::size_t for_each_vector(Fn&& fn,
+                            std::initializer_list<const char*> files = {"/conformance/parser.jsonl", "/conformance/own.jsonl"}) {
     std::size_t vectors = 0;
-    for (const char* file : {"/conformance/parser.jsonl", "/conformance/own.jsonl"}) {
+    for (const char* file : files) {
         std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + file, std::ios::binary);
         REQUIRE(f);
         std::string line;

@@ -286,8 +286,8 @@ void stream_lexer::release_tokens() noexcept {
 lex_output stream_lexer::take_output() noexcept { return std::move(impl_->out_); }
 void stream_lexer::reserve_tokens(std::size_t n) { impl_->out_.tokens.reserve(n); }
 
-lex_output lex(std::string_view input, std::size_t max_turn_depth) {
-    stream_lexer l(max_turn_depth);
+lex_output lex(std::string_view input, std::size_t max_turn_depth, parse_dialect dialect) {
+    stream_lexer l(max_turn_depth, dialect);
     // Room for the densest common shapes (a token per 3 bytes): untouched reserve is only address
     // space, while growing copies every token and touches twice the memory.
     l.reserve_tokens(input.size() / 3 + 4);

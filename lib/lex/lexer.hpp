@@ -76,7 +76,7 @@ struct lex_output {
 };
 
 // Lexes the whole input.
-lex_output lex(std::string_view input, std::size_t max_turn_depth);
+lex_output lex(std::string_view input, std::size_t max_turn_depth, parse_dialect dialect = parse_dialect::contracts);
 
 // The same lexer over a growing input. advance() emits only tokens that more input cannot change
 // (a step whose decision looked at the end of the input is undone and retried when more arrives;
