@@ -24,7 +24,8 @@ from typing import Optional, Union
 
 from . import _plurnk
 from ._model import (Body, Diagnostic, Event, Item, LineMarker, LocalPath, Matcher, OpenInfo, ParseResult, Path,
-                     PathResult, Position, ResourceSelection, SelectionResult, SendBody, Signal, Span, Statement, Text,
+                     PathResult, Position, RegexPath, ResourceSelection, SelectionResult, SendBody, Signal, Span,
+                     Statement, Text,
                      UnparsedTail, Url, UrlPath, Verdict, _registry)
 from ._plurnk import Checkpoint, StreamParser, gbnf, has_glob, parse_url, validate_jsonpath, validate_regex, validate_xpath
 from . import _serve
@@ -40,14 +41,16 @@ _plurnk._register(_registry(), ParseResult)
 _serve._register(_registry(), ParseResult, Span)
 
 TIERS = ("parse", "statements", "log", "client")
+DIALECTS = ("contracts", "service")
 
 
 def parse(text: Union[str, bytes], tier: str = "parse", *, max_input_bytes: Optional[int] = None,
-          max_turn_depth: Optional[int] = None) -> ParseResult:
-    """Parses `text` (str, or UTF-8 bytes) as one document of `tier`. Never raises on any text;
-    a malformed turn is reported in the result. The GIL is released while parsing."""
+          max_turn_depth: Optional[int] = None, dialect: str = "contracts") -> ParseResult:
+    """Parses `text` (str, or UTF-8 bytes) as one document of `tier`, in `dialect` ("contracts",
+    PLURNK 1.4.0, or "service", doc/dialects.md). Never raises on any text; a malformed turn is
+    reported in the result. The GIL is released while parsing."""
     return ParseResult._wrap(_plurnk.parse(text, tier, max_input_bytes=max_input_bytes,
-                                           max_turn_depth=max_turn_depth))
+                                           max_turn_depth=max_turn_depth, dialect=dialect))
 
 
 def validate_url(url: str) -> Verdict:
@@ -80,18 +83,18 @@ def format_turn(result: ParseResult) -> str:
     return _plurnk.format_turn(result.items, result.unparsed_tail)
 
 
-def format_source(text: Union[str, bytes], tier: str = "parse") -> Union[str, bytes]:
+def format_source(text: Union[str, bytes], tier: str = "parse", *, dialect: str = "contracts") -> Union[str, bytes]:
     """`text` with every statement the parse admits in canonical form and everything else
     (text, whitespace, statements with errors) as it is: what `plurnk fmt` prints. Returns the
     type it is given."""
-    return _plurnk.format_source(text, tier)
+    return _plurnk.format_source(text, tier, dialect=dialect)
 
 
 __all__ = [
-    "parse", "ParseResult", "StreamParser", "Checkpoint", "Event", "TIERS",
+    "parse", "ParseResult", "StreamParser", "Checkpoint", "Event", "TIERS", "DIALECTS",
     "DeltaStream", "Delta", "Call", "Draft", "project", "openai_tools",
     "Statement", "Diagnostic", "Text", "Position", "Span", "UnparsedTail", "Item", "OpenInfo",
-    "LocalPath", "UrlPath", "Path", "LineMarker", "Matcher", "SendBody", "ResourceSelection", "Signal", "Body",
+    "LocalPath", "UrlPath", "RegexPath", "Path", "LineMarker", "Matcher", "SendBody", "ResourceSelection", "Signal", "Body",
     "validate_regex", "validate_xpath", "validate_jsonpath", "validate_url", "Verdict", "parse_url", "Url",
     "parse_path", "PathResult", "parse_resource_selection", "SelectionResult", "has_glob", "gbnf",
     "format", "format_turn", "format_source",

@@ -50,7 +50,15 @@ class UrlPath:
     headers: Optional[Tuple[Tuple[str, str], ...]]
 
 
-Path = Union[LocalPath, UrlPath]
+@dataclass(frozen=True, slots=True)
+class RegexPath:
+    """The service dialect's regex target (doc/dialects.md): raw as written, `#pattern#flags` split."""
+    raw: str
+    pattern: str
+    flags: str
+
+
+Path = Union[LocalPath, UrlPath, RegexPath]
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,5 +300,6 @@ class ParseResult:
 
 
 def _registry() -> Dict[str, type]:
-    return {c.__name__: c for c in (Position, Statement, Diagnostic, Text, LocalPath, UrlPath, LineMarker, Matcher,
-                                    SendBody, ResourceSelection, UnparsedTail, Event, Verdict, Url, Span, OpenInfo)}
+    return {c.__name__: c for c in (Position, Statement, Diagnostic, Text, LocalPath, UrlPath, RegexPath, LineMarker,
+                                    Matcher, SendBody, ResourceSelection, UnparsedTail, Event, Verdict, Url, Span,
+                                    OpenInfo)}

@@ -65,10 +65,17 @@ void count_arg(const py::object& v, const char* name, std::size_t& out) {
     out = overflow > 0 || static_cast<unsigned long long>(n) > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(n);
 }
 
-plurnk::parse_options options_arg(const py::object& max_input_bytes, const py::object& max_turn_depth) {
+plurnk::parse_dialect dialect_arg(const std::string& name) {
+    if (const auto d = plurnk::dialect_from_name(name)) return *d;
+    throw py::value_error("dialect must be 'contracts' or 'service', not '" + name + "'");
+}
+
+plurnk::parse_options options_arg(const py::object& max_input_bytes, const py::object& max_turn_depth,
+                                  const std::string& dialect) {
     plurnk::parse_options o;
     count_arg(max_input_bytes, "max_input_bytes", o.max_input_bytes);
     count_arg(max_turn_depth, "max_turn_depth", o.max_turn_depth);
+    o.dialect = dialect_arg(dialect);
     return o;
 }
 

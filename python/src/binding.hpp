@@ -51,7 +51,11 @@ plurnk::tier tier_arg(const std::string& name);
 void count_arg(const py::object& v, const char* name, std::size_t& out);
 
 // max_input_bytes and max_turn_depth (each a count or None) as parse options.
-plurnk::parse_options options_arg(const py::object& max_input_bytes, const py::object& max_turn_depth);
+// A dialect name: 'contracts' or 'service' (ValueError otherwise).
+plurnk::parse_dialect dialect_arg(const std::string& name);
+
+plurnk::parse_options options_arg(const py::object& max_input_bytes, const py::object& max_turn_depth,
+                                  const std::string& dialect = "contracts");
 
 // A finished C++ result, kept until Python asks for its items (ParseResult._wrap wraps it).
 struct native_result {

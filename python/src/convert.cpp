@@ -41,6 +41,7 @@ enum type_id : int {
     t_url,
     t_span,
     t_open_info,
+    t_regex_path,
     t_count
 };
 
@@ -67,6 +68,7 @@ const class_spec k_specs[t_count] = {
     {"Url", {"href", "protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"}},
     {"Span", {"start", "end"}},
     {"OpenInfo", {"where", "op", "suffix", "begin", "bytes", "openers", "turn_depth"}},
+    {"RegexPath", {"raw", "pattern", "flags"}},
 };
 
 struct slot_class {
@@ -309,8 +311,13 @@ bool path_from(PyObject* v, const char* what, plurnk::parsed_path& out) {
         out.kind = plurnk::parsed_path::kind_t::local;
         return get_str(v, "LocalPath", "raw", out.raw);
     }
+    if (is(v, t_regex_path)) {
+        out.kind = plurnk::parsed_path::kind_t::regex;
+        return get_str(v, "RegexPath", "raw", out.raw) && get_str(v, "RegexPath", "pattern", out.pattern) &&
+               get_str(v, "RegexPath", "flags", out.flags);
+    }
     if (!is(v, t_url_path)) {
-        PyErr_Format(PyExc_TypeError, "%s must be LocalPath or UrlPath, not %.100s", what, type_name(v));
+        PyErr_Format(PyExc_TypeError, "%s must be LocalPath, UrlPath or RegexPath, not %.100s", what, type_name(v));
         return false;
     }
     out.kind = plurnk::parsed_path::kind_t::url;
@@ -633,6 +640,9 @@ owned to_py(const plurnk::item& it) { return std::visit(item_to_py{}, it); }
 
 owned to_py(const plurnk::parsed_path& p) {
     if (p.kind == plurnk::parsed_path::kind_t::local) return make(t_local_path, {to_str(p.raw)});
+    if (p.kind == plurnk::parsed_path::kind_t::regex) {
+        return make(t_regex_path, {to_str(p.raw), to_str(p.pattern), to_str(p.flags)});
+    }
     return make(t_url_path, {to_str(p.raw), to_str(p.scheme), opt_str(p.username), opt_str(p.password),
                              opt_str(p.hostname), p.port ? PyLong_FromUnsignedLong(*p.port) : none(),
                              to_str(p.pathname), opt_str(p.query), opt_str(p.fragment), headers(p.headers)});

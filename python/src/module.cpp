@@ -296,9 +296,10 @@ private:
     py::object result_after_close_;
 };
 
-py::object parse(py::handle text, const std::string& tier, py::object max_input_bytes, py::object max_turn_depth) {
+py::object parse(py::handle text, const std::string& tier, py::object max_input_bytes, py::object max_turn_depth,
+                 const std::string& dialect) {
     const plurnk::tier t = tier_arg(tier);
-    const plurnk::parse_options o = options_arg(std::move(max_input_bytes), std::move(max_turn_depth));
+    const plurnk::parse_options o = options_arg(std::move(max_input_bytes), std::move(max_turn_depth), dialect);
     const input_text in = read_input(text, "text");
     plurnk::parse_result r;
     {
@@ -386,7 +387,8 @@ PYBIND11_MODULE(_plurnk, m) {
     def_native_result(m);
 
     m.def("parse", &parse, py::arg("text"), py::arg("tier") = "parse", py::kw_only(),
-          py::arg("max_input_bytes") = py::none(), py::arg("max_turn_depth") = py::none());
+          py::arg("max_input_bytes") = py::none(), py::arg("max_turn_depth") = py::none(),
+          py::arg("dialect") = "contracts");
     m.def("_bench_parse", &bench_parse, py::arg("text"), py::arg("tier"), py::arg("repeat"));
     m.def("_bench_feed", &bench_feed, py::arg("text"), py::arg("tier"), py::arg("chunk"), py::arg("repeat"));
     m.def("item_to_json", &item_to_json, py::arg("item"), py::arg("pretty") = false);
@@ -398,18 +400,18 @@ PYBIND11_MODULE(_plurnk, m) {
                        "The push parser: feed a turn as it arrives, get each item the moment it is settled.\n"
                        "StreamParser(tier='parse', *, max_input_bytes=None, max_turn_depth=None); see doc/python.md.")
         .def(py::init([](const std::string& tier, py::object max_input_bytes, py::object max_turn_depth,
-                         py::object max_open_bytes, py::object on_runaway) {
+                         py::object max_open_bytes, py::object on_runaway, const std::string& dialect) {
                  std::size_t limit = 0;
                  count_arg(max_open_bytes, "max_open_bytes", limit);
                  if (!on_runaway.is_none() && !PyCallable_Check(on_runaway.ptr())) {
                      throw py::type_error("on_runaway must be callable or None");
                  }
-                 return new stream(tier_arg(tier), options_arg(max_input_bytes, max_turn_depth), limit,
+                 return new stream(tier_arg(tier), options_arg(max_input_bytes, max_turn_depth, dialect), limit,
                                    std::move(on_runaway));
              }),
              py::arg("tier") = "parse", py::kw_only(), py::arg("max_input_bytes") = py::none(),
              py::arg("max_turn_depth") = py::none(), py::arg("max_open_bytes") = py::none(),
-             py::arg("on_runaway") = py::none())
+             py::arg("on_runaway") = py::none(), py::arg("dialect") = "contracts")
         .def("feed", &stream::feed, py::arg("chunk"),
              "Appends a chunk (str or bytes-like, one kind per parser); returns the list of Events it settled\n"
              "(first any an earlier feed() left when its on_runaway raised).")
@@ -516,15 +518,17 @@ PYBIND11_MODULE(_plurnk, m) {
         if (!f) throw py::value_error(*f.error);
         return steal(to_str(f.text));
     }, py::arg("items"), py::arg("tail"));
-    m.def("format_source", [](py::handle text, const std::string& tier) {
+    m.def("format_source", [](py::handle text, const std::string& tier, const std::string& dialect) {
         const plurnk::tier t = tier_arg(tier);
+        plurnk::parse_options o;
+        o.dialect = dialect_arg(dialect);
         const input_text in = read_input(text, "text");
         std::string out;
         {
             py::gil_scoped_release release;
-            out = plurnk::format_source(in.view, t).text;
+            out = plurnk::format_source(in.view, t, o).text;
         }
         if (in.is_str) return steal(to_str(out));
         return py::reinterpret_steal<py::object>(PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size())));
-    }, py::arg("text"), py::arg("tier") = "parse");
+    }, py::arg("text"), py::arg("tier") = "parse", py::kw_only(), py::arg("dialect") = "contracts");
 }

@@ -326,15 +326,17 @@ PYBIND11_MODULE(_serve, m) {
 
     py::class_<delta_stream>(m, "DeltaStream",
                              "The push parser for a server: feed() returns the Delta each chunk settled.\n"
-                             "DeltaStream(tier='parse', *, max_input_bytes=None, max_turn_depth=None, max_open_bytes=None).")
+                             "DeltaStream(tier='parse', *, max_input_bytes=None, max_turn_depth=None, max_open_bytes=None,\n"
+                             "dialect='contracts').")
         .def(py::init([](const std::string& tier, py::object max_input_bytes, py::object max_turn_depth,
-                         py::object max_open_bytes) {
+                         py::object max_open_bytes, const std::string& dialect) {
                  std::size_t limit = 0;
                  count_arg(max_open_bytes, "max_open_bytes", limit);
-                 return new delta_stream(tier_arg(tier), options_arg(max_input_bytes, max_turn_depth), limit);
+                 return new delta_stream(tier_arg(tier), options_arg(max_input_bytes, max_turn_depth, dialect), limit);
              }),
              py::arg("tier") = "parse", py::kw_only(), py::arg("max_input_bytes") = py::none(),
-             py::arg("max_turn_depth") = py::none(), py::arg("max_open_bytes") = py::none())
+             py::arg("max_turn_depth") = py::none(), py::arg("max_open_bytes") = py::none(),
+             py::arg("dialect") = "contracts")
         .def("feed", &delta_stream::feed, py::arg("chunk"), "Appends a chunk; returns the Delta it settled.")
         .def("end", &delta_stream::end, "Ends the input; returns the last Delta.")
         .def("peek_end", &delta_stream::peek_end, "What end() would return now, without ending.")

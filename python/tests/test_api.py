@@ -127,7 +127,7 @@ def test_misuse_raises_clearly():
     with pytest.raises(TypeError, match="pattern must be str"):
         plurnk.validate_regex(b"a")
     bad = ParseResult([Statement("READ", "", None, 7, None, None, Position(1, 0))])
-    with pytest.raises(TypeError, match="Statement.target must be LocalPath or UrlPath, not int"):
+    with pytest.raises(TypeError, match="Statement.target must be LocalPath, UrlPath or RegexPath, not int"):
         bad.to_json()
     with pytest.raises(ValueError, match="not a PLURNK keyword"):
         ParseResult([Statement("NOPE", "", None, None, None, None, Position(1, 0))]).to_json()
