@@ -442,7 +442,7 @@ TEST_CASE("stream: a 3,000-statement turn at every chunk size, events equal to t
         turn.append(piece.substr(0, hole)).append(std::to_string(i)).append(piece.substr(hole + 1));
     }
     for (const plurnk::tier t : {plurnk::tier::statements, plurnk::tier::parse}) {
-        vector_case v{"generated", t, turn, {}, {}};
+        vector_case v{"generated", t, turn, {}, {}, {}};
         expect(v);
         REQUIRE(v.want_items.size() > (t == plurnk::tier::statements ? 3000U : 1000U));
         for (const std::size_t size : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{103},
