@@ -109,6 +109,8 @@ constexpr option k_score_options[] = {
                  "is JSON Lines on standard input"},
     {"--tier", "T", "every turn in tier T, whatever its record says"},
     {"--dialect", "D", "parse every turn in dialect D (as for parse); the rail stays 1.4.0's"},
+    {"--text-field", "NAME", "the record field that holds the turn text (default: the first of\n"
+                             "text, output, completion, response, input)"},
     {"--group-by", "KEY", "model (default), file, family (the id's leading letters), tier, id,\n"
                           "or any record field"},
     {"--channel", "LIST", "rail channels checked, comma separated (default gemma,think,none;\n"
@@ -172,13 +174,14 @@ exit status with --batch: 0 every line answered with a verdict; 1 some with an e
             plurnk::cli::cmd_validate},
 #endif
     command{"score",
-            "score [--tier=T] [--dialect=D] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json|--format=table|json|sarif] [--pretty] "
+            "score [--tier=T] [--dialect=D] [--text-field=NAME] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json|--format=table|json|sarif] [--pretty] "
             "[--html=FILE] [--top=N] [FILE|DIR|-]... | score --merge [--json] [--pretty] [--html=FILE] [--top=N] REPORT.json...",
             "score model output: admission, diagnostic classes, turn shape, rail (doc/score.md)", k_score_options,
             R"(One output: --json and --format exclude each other unless they agree, --pretty needs JSON,
 and --format=sarif takes neither --html nor --merge.
 Shows progress on standard error when it is a terminal.
-exit status: 0 scored (whatever the turns' verdicts); 2 usage, file or report error
+exit status: 0 scored (whatever the turns' verdicts); 2 usage, file or report error, or no
+record yielded a turn (the message names the fields the records had)
 )",
             plurnk::cli::cmd_score},
     command{"fmt", "fmt [--tier=T] [--dialect=D] [--check] [--max-input-bytes=N] [FILE|-]",

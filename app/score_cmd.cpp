@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "plurnk/json.hpp"
 #include "plurnk/score.hpp"
 #include "sarif.hpp"
 
@@ -271,6 +272,34 @@ int write_sarif(const score::scorer& s, const std::vector<std::string>& files) {
     return log.finish() && write_stdout("\n") ? 0 : 2;
 }
 
+// A run that scored no turn is an error, not an empty report: one line saying what the records
+// had instead of a text field (the field names of the objects read, JSON-quoted, sorted).
+void no_turn_error(const score::report& r, const std::vector<score::scorer>& scorers) {
+    std::vector<std::string> seen;
+    for (const score::scorer& s : scorers) seen.insert(seen.end(), s.fields_seen().begin(), s.fields_seen().end());
+    std::sort(seen.begin(), seen.end());
+    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    if (seen.size() > score::scorer::k_max_fields_seen) seen.resize(score::scorer::k_max_fields_seen);
+    std::string msg = "no record yielded a turn";
+    if (r.invalid_records == 0) {
+        msg += " (the input has no records)";
+    } else {
+        msg += fmt::format(" ({} {}: {}", r.invalid_records,
+                           r.invalid_records == 1 ? "line is not a record" : "lines are not records",
+                           r.invalid_example ? r.invalid_example->message : std::string());
+        if (!seen.empty()) {
+            msg += "; fields seen: ";
+            for (std::size_t i = 0; i < seen.size(); ++i) {
+                if (i > 0) msg += ", ";
+                plurnk::append_json_string(msg, seen[i]);
+            }
+            msg += "; name the text's with --text-field=NAME";
+        }
+        msg += ")";
+    }
+    print_error(msg);
+}
+
 }  // namespace
 
 int cmd_score(const args& a) {
@@ -305,6 +334,9 @@ int cmd_score(const args& a) {
         } else if (auto v = value("--group-by")) {
             if (v->empty()) return usage_error("--group-by needs a field name");
             o.group_by = *v;
+        } else if (auto v = value("--text-field")) {
+            if (v->empty()) return usage_error("--text-field needs a field name");
+            o.text_field = *v;
         } else if (auto v = value("--channel")) {
             o.channels.clear();  // an empty list checks no rail
             for (std::size_t at = 0; !v->empty() && at <= v->size();) {
@@ -409,6 +441,7 @@ int cmd_score(const args& a) {
         for (std::size_t i = 1; i < jobs; ++i) {
             if (const std::string why = result->merge(reports[i]); !why.empty()) return print_error(why), 2;
         }
+        if (turns_of(*result) == 0) return no_turn_error(*result, scorers), 2;
     }
 
     if (html && !write_file(*html, score::render_html(*result, {.top = top}))) return 2;

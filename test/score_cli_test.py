@@ -197,6 +197,32 @@ def progress_and_fields(tmp):
     check("progress on a terminal", p.returncode == 0 and b"turns/s" in shown and b"MB/s" in shown, repr(shown))
 
 
+def text_field(tmp):
+    path = os.path.join(tmp, "prompt-answer.jsonl")
+    with open(path, "w") as f:
+        for i in range(30):
+            f.write(json.dumps({"id": i, "prompt": "do it", "answer\x1b[2J": "<<PLAN:g:PLAN<<SEND[200]:d:SEND"}) + "\n")
+    r = run("score", path)
+    err = r.stderr.decode()
+    check("no record yields a turn: exit 2, one line naming the fields seen",
+          r.returncode == 2 and r.stdout == b"" and err.count("\n") == 1 and "30 lines are not records" in err and
+          '"answer\\u001b[2J", "id", "prompt"' in err and "--text-field" in err and "\x1b" not in err, repr(err))
+    r = run("score", "--json", "--text-field=answer\x1b[2J", path)
+    got = json.loads(r.stdout) if r.returncode == 0 else {}
+    check("--text-field=NAME reads the text there", got.get("total", {}).get("clean") == 30, repr(r.stderr))
+    r = run("score", "--json", "--text-field=prompt", path)
+    got = json.loads(r.stdout) if r.returncode == 0 else {}
+    check("--text-field=NAME reads only that field", got.get("total", {}).get("statements") == 0 and
+          got["total"]["turns"] == 30, repr(r.stderr))
+    r = run("score", "--text-field=missing", path)
+    check("--text-field naming a field no record has: exit 2", r.returncode == 2 and
+          b'no string field \\"missing\\"' not in r.stderr and b'no string field "missing"' in r.stderr, repr(r.stderr))
+    r = run("score", "-", stdin=b"")
+    check("no records at all: exit 2", r.returncode == 2 and b"no records" in r.stderr, repr(r.stderr))
+    r = run("score", "--text-field=", path)
+    check("--text-field= is a usage error", r.returncode == 2 and b"needs a field name" in r.stderr)
+
+
 def sarif(tmp):
     """--format=sarif: one artifact per turn, one result per diagnostic and per unparsedTail; valid
     against the official schema when jsonschema is installed for this interpreter."""
@@ -316,6 +342,7 @@ with tempfile.TemporaryDirectory() as tmp:
     conformance()
     merging(tmp)
     progress_and_fields(tmp)
+    text_field(tmp)
     sarif(tmp)
     limits(tmp)
     turn_files(tmp)

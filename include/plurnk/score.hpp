@@ -21,6 +21,10 @@
 #include "plurnk/parse.hpp"
 #include "plurnk/rail.hpp"
 
+namespace plurnk {
+class json_ref;
+}
+
 namespace plurnk::score {
 
 inline constexpr int k_report_version = 1;
@@ -160,6 +164,8 @@ struct options {
                                                   rail::channel_format::none};
     // model, file, family (the id's leading letters), tier, id, or any record field.
     std::string group_by = "model";
+    // The record field that holds the turn text; empty: the first of k_text_fields present.
+    std::string text_field;
     std::size_t max_statements = 14;                  // the rail's options (plurnk gbnf's)
     std::vector<std::string> suffixes = {"", "1", "2"};
 };
@@ -224,8 +230,16 @@ public:
     // want per-turn verdicts): the rail channels accepted, in options order.
     [[nodiscard]] std::vector<bool> on_rail(std::string_view text);
 
+    // The field names of the JSON objects read that had no text field, distinct, in the order
+    // first seen (at most k_max_fields_seen, each cut at 64 bytes): what a run that scored no
+    // turn names, so the user can pick --text-field.
+    static constexpr std::size_t k_max_fields_seen = 16;
+    [[nodiscard]] const std::vector<std::string>& fields_seen() const noexcept { return fields_seen_; }
+
 private:
+    void note_fields(const json_ref& rec) const;
     options o_;
+    mutable std::vector<std::string> fields_seen_;  // read_record notes them
     std::vector<std::string> channel_names_;
     std::vector<rail_recognizer> recognizers_;
 };

@@ -386,6 +386,18 @@ void scorer::add(report& r, const turn& t) {
     }
 }
 
+void scorer::note_fields(const json_ref& rec) const {
+    for (const json_member m : rec) {
+        if (fields_seen_.size() >= k_max_fields_seen) return;
+        const std::string_view name = m.key;
+        std::string_view n = std::string_view(name).substr(0, 64);
+        while (n.size() < name.size() && !n.empty() && (static_cast<unsigned char>(name[n.size()]) & 0xC0) == 0x80) {
+            n.remove_suffix(1);  // cut at a UTF-8 boundary
+        }
+        if (std::find(fields_seen_.begin(), fields_seen_.end(), n) == fields_seen_.end()) fields_seen_.emplace_back(n);
+    }
+}
+
 std::optional<record> scorer::read_record(std::string_view line, std::string_view file, std::size_t line_no,
                                           std::string& why) const {
     why.clear();
@@ -399,8 +411,12 @@ std::optional<record> scorer::read_record(std::string_view line, std::string_vie
     const auto doc = json_document::parse(line);
     if (!doc || doc->root().kind() != json_value::kind_t::object) return fail("not a JSON object");
     const json_ref rec = doc->root();
-    const json_ref text = first_field(rec, k_text_fields);
+    const std::string_view chosen[] = {o_.text_field};
+    using names = std::span<const std::string_view>;
+    const json_ref text = first_field(rec, o_.text_field.empty() ? names(k_text_fields) : names(chosen));
     if (text.kind() != json_value::kind_t::string) {
+        note_fields(rec);
+        if (!o_.text_field.empty()) return fail("no string field \"" + o_.text_field + "\" (--text-field)");
         return fail("no string field \"text\" (or \"output\", \"completion\", \"response\", \"input\")");
     }
     record out;

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from ._score import Report, Scorer as _Scorer
 
@@ -30,11 +30,18 @@ Text = Union[str, bytes]
 
 
 class Scorer:
-    """Scores turns into Reports. group_by: model, file, family, tier, id or a record field."""
+    """Scores turns into Reports. group_by: model, file, family, tier, id or a record field;
+    text_field: the record field holding the turn text (default: the first of text, output,
+    completion, response, input)."""
 
     def __init__(self, group_by: str = "model", tier: Optional[str] = None,
-                 channels: Sequence[str] = CHANNELS) -> None:
-        self._s = _Scorer(group_by, tier, list(channels))
+                 channels: Sequence[str] = CHANNELS, text_field: Optional[str] = None) -> None:
+        self._s = _Scorer(group_by, tier, list(channels), text_field)
+
+    @property
+    def fields_seen(self) -> List[str]:
+        """Field names of the records read that had no text field (at most 16, first seen first)."""
+        return self._s.fields_seen
 
     def report(self) -> Report:
         """An empty report with this scorer's grouping and channels."""
@@ -89,9 +96,9 @@ def merge(reports: Iterable[Report]) -> Report:
 
 
 def score_file(path: str, group_by: str = "model", tier: Optional[str] = None,
-               channels: Sequence[str] = CHANNELS) -> Report:
+               channels: Sequence[str] = CHANNELS, text_field: Optional[str] = None) -> Report:
     """One file scored with a fresh Scorer (what a Dask task does per shard)."""
-    return Scorer(group_by, tier, channels).score_file(path)
+    return Scorer(group_by, tier, channels, text_field).score_file(path)
 
 
 def _to_dict(self: Report) -> Dict[str, Any]:

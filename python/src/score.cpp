@@ -120,9 +120,13 @@ PYBIND11_MODULE(_score, m) {
 
     py::class_<py_scorer>(m, "Scorer")
         .def(py::init([](const std::string& group_by, std::optional<std::string> tier,
-                         const std::vector<std::string>& channels) {
+                         const std::vector<std::string>& channels, std::optional<std::string> text_field) {
                  score::options o;
                  o.group_by = group_by;
+                 if (text_field) {
+                     if (text_field->empty()) throw py::value_error("text_field needs a field name");
+                     o.text_field = *text_field;
+                 }
                  if (tier) {
                      const auto t = plurnk::tier_from_name(*tier);
                      if (!t) throw py::value_error("unknown tier '" + *tier + "'");
@@ -139,7 +143,18 @@ PYBIND11_MODULE(_score, m) {
                  return std::make_unique<py_scorer>(std::move(o));
              }),
              py::arg("group_by") = "model", py::arg("tier") = py::none(),
-             py::arg("channels") = std::vector<std::string>{"gemma", "think", "none"})
+             py::arg("channels") = std::vector<std::string>{"gemma", "think", "none"},
+             py::arg("text_field") = py::none())
+        .def_property_readonly("fields_seen",
+                               [](py_scorer& self) {
+                                   std::vector<std::string> out;
+                                   {
+                                       py::gil_scoped_release release;
+                                       std::lock_guard lock(self.m);
+                                       out = self.s.fields_seen();
+                                   }
+                                   return out;
+                               })
         .def("report", [](py_scorer& self) { return self.s.empty_report(); })
         .def(
             "score_jsonl",

@@ -50,6 +50,18 @@ def test_options():
         score.Scorer().score_jsonl("", into=score.Scorer(group_by="file").report())
 
 
+def test_text_field():
+    rec = '{"id":"1","prompt":"p","answer":"<<PLAN:g:PLAN<<SEND[200]:d:SEND"}\n'
+    s = score.Scorer()
+    r = s.score_jsonl(rec * 3)
+    assert r.to_dict()["invalidRecords"]["count"] == 3 and r.turns == 0
+    assert s.fields_seen == ["id", "prompt", "answer"]
+    r = score.Scorer(text_field="answer").score_jsonl(rec * 3)
+    assert r.to_dict()["total"]["clean"] == 3
+    with pytest.raises(ValueError):
+        score.Scorer(text_field="")
+
+
 def test_merge_json_pickle(root, tmp_path):
     files = sample(root, tmp_path)
     s = score.Scorer()
