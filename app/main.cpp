@@ -117,9 +117,10 @@ constexpr option k_score_options[] = {
                           "empty: none checked)"},
     {"--jobs", "N", "scoring threads (default: all cores); the report does not depend on it"},
     {"--json", "", "print the report as JSON (doc/score.md; reports merge exactly)"},
-    {"--format", "F", "table (default), json (as --json) or sarif: every turn's diagnostics\n"
-                      "as one SARIF 2.1.0 log (an artifact per turn: a file by its path, a\n"
-                      "record as FILE#ID)"},
+    {"--format", "F", "table (default), json (as --json), csv (every table as one tidy CSV),\n"
+                      "latex (booktabs tables) or sarif: every turn's diagnostics as one\n"
+                      "SARIF 2.1.0 log (an artifact per turn: a file by its path, a record\n"
+                      "as FILE#ID)"},
     {"--pretty", "", "indent that JSON"},
     {"--html", "FILE", "also write a self-contained HTML page with charts"},
     {"--top", "N", "diagnostic classes listed in the table and the page (default 10)"},
@@ -174,8 +175,9 @@ exit status with --batch: 0 every line answered with a verdict; 1 some with an e
             plurnk::cli::cmd_validate},
 #endif
     command{"score",
-            "score [--tier=T] [--dialect=D] [--text-field=NAME] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json|--format=table|json|sarif] [--pretty] "
-            "[--html=FILE] [--top=N] [FILE|DIR|-]... | score --merge [--json] [--pretty] [--html=FILE] [--top=N] REPORT.json...",
+            "score [--tier=T] [--dialect=D] [--text-field=NAME] [--group-by=KEY] [--channel=LIST] [--jobs=N] [--json|--format=table|json|csv|latex|sarif] "
+            "[--pretty] [--html=FILE] [--top=N] [FILE|DIR|-]... | score --merge [--json|--format=F] [--pretty] [--html=FILE] "
+            "[--top=N] REPORT.json...",
             "score model output: admission, diagnostic classes, turn shape, rail (doc/score.md)", k_score_options,
             R"(One output: --json and --format exclude each other unless they agree, --pretty needs JSON,
 and --format=sarif takes neither --html nor --merge.

@@ -358,8 +358,8 @@ int cmd_score(const args& a) {
         } else if (x == "--json" || x.rfind("--format=", 0) == 0) {
             // One output format: a second option naming another is a usage error, not a silent choice.
             const std::string f = x == "--json" ? "json" : x.substr(9);
-            if (f != "table" && f != "json" && f != "sarif") {
-                return usage_error(fmt::format("unknown format '{}' (expected table, json or sarif)", f));
+            if (f != "table" && f != "json" && f != "sarif" && f != "csv" && f != "latex") {
+                return usage_error(fmt::format("unknown format '{}' (expected table, json, csv, latex or sarif)", f));
             }
             if (!format.empty() && f != format) {
                 return usage_error(fmt::format("{} conflicts with {} (one output format)", x, format_option));
@@ -446,6 +446,8 @@ int cmd_score(const args& a) {
 
     if (html && !write_file(*html, score::render_html(*result, {.top = top}))) return 2;
     if (json) return write_stdout(result->to_json(pretty) + "\n") ? 0 : 2;
+    if (format == "csv") return write_stdout(score::render_csv(*result, {.top = top})) ? 0 : 2;
+    if (format == "latex") return write_stdout(score::render_latex(*result, {.top = top})) ? 0 : 2;
     return write_stdout(score::render_table(*result, {.top = top})) ? 0 : 2;
 }
 

@@ -223,6 +223,69 @@ def text_field(tmp):
     check("--text-field= is a usage error", r.returncode == 2 and b"needs a field name" in r.stderr)
 
 
+def tables(tmp):
+    """--format=csv and --format=latex against the JSON report of three models."""
+    import csv
+    import io
+    sample = os.path.join(tmp, "three.jsonl")
+    with open(sample, "wb") as f:
+        f.write(subprocess.run([sys.executable, os.path.join(ROOT, "doc/examples/score_sample.py"), "--turns", "300"],
+                               stdout=subprocess.PIPE, check=True).stdout)
+    rep = json.loads(run("score", "--json", sample).stdout)
+    rows = list(csv.DictReader(io.StringIO(run("score", "--format=csv", sample).stdout.decode())))
+    by = defaultdict(list)
+    for row in rows:
+        by[row["table"]].append(row)
+    check("csv: the tables", sorted(by) == ["classes", "comparisons", "rates", "total_classes", "total_rates"], str(sorted(by)))
+    near = lambda a, b: abs(float(a) - b) < 2e-6
+
+    def rates_ok(rs, g):
+        want = {"clean": (g["clean"], g["rates"]["clean"]), "errors": (g["turnsWithErrors"], g["rates"]["errors"]),
+                "warnings": (g["turnsWithWarnings"], g["rates"]["warnings"]), "tail": (g["turnsWithTail"], g["rates"]["tail"])}
+        for ch, rt in g["rates"]["rail"].items():
+            want["rail/" + ch] = (g["rail"].get(ch, 0), rt)
+        got = {r["metric"]: r for r in rs}
+        return sorted(got) == sorted(want) and all(
+            int(got[m]["count"]) == k and int(got[m]["of"]) == g["turns"] and near(got[m]["value"], rt["rate"]) and
+            near(got[m]["low"], rt["low"]) and near(got[m]["high"], rt["high"]) for m, (k, rt) in want.items())
+
+    def classes_ok(rs, g):
+        want = {f"{kind}/{c}": t for kind in ("errors", "warnings", "tails", "shape") for c, t in g[kind].items()}
+        got = {r["metric"]: r for r in rs}
+        return sorted(got) == sorted(want) and all(
+            int(got[m]["count"]) == t["turns"] and int(got[m]["events"]) == t["count"] and
+            int(got[m]["of"]) == (g["shapeChecked"] if m.startswith("shape/") else g["turns"]) for m, t in want.items())
+
+    check("csv: total_rates are the JSON total's", rates_ok(by["total_rates"], rep["total"]))
+    check("csv: rates per group are the JSON groups'", sorted({r["group"] for r in by["rates"]}) == sorted(rep["groups"]) and
+          all(rates_ok([r for r in by["rates"] if r["group"] == k], g) for k, g in rep["groups"].items()))
+    check("csv: every class of the total", classes_ok(by["total_classes"], rep["total"]))
+    check("csv: every class of every group", len(rep["groups"]) == 3 and
+          all(classes_ok([r for r in by["classes"] if r["group"] == k], g) for k, g in rep["groups"].items()))
+    items = rep["comparisons"]["items"]
+    check("json: comparisons of 3 pairs on clean and 10 classes, Holm-corrected",
+          len(items) == 33 and rep["comparisons"]["correction"] == "holm" and
+          all(i["pHolm"] >= i["p"] - 1e-9 and i["low"] <= i["difference"] <= i["high"] for i in items), str(len(items)))
+    check("csv: the comparisons are the JSON's", len(by["comparisons"]) == len(items) and all(
+        (r["group"], r["other"], r["metric"]) == (i["a"], i["b"], i["metric"]) and
+        (int(r["count"]), int(r["of"]), int(r["other_count"]), int(r["other_of"])) ==
+        (i["aCount"], i["aTurns"], i["bCount"], i["bTurns"]) and
+        all(near(r[c], i[j]) for c, j in (("value", "difference"), ("low", "low"), ("high", "high"), ("p", "p"),
+                                          ("p_holm", "pHolm")))
+        for r, i in zip(by["comparisons"], items)))
+    tex = run("score", "--format=latex", "--top=5", sample).stdout.decode()
+    check("latex: three booktabs tables", tex.count("\\begin{tabular}") == 3 and tex.count("\\toprule") == 3)
+    pct = lambda x: f"{x * 100:.1f}\\%"
+    pts = lambda x: f"{x * 100:+.1f}"
+    rates_in = all(f"{k} & {g['turns']} & {pct(g['rates']['clean']['rate'])} [{pct(g['rates']['clean']['low'])}, "
+                   f"{pct(g['rates']['clean']['high'])}]" in tex for k, g in rep["groups"].items())
+    check("latex: each group's clean rate and interval as in the JSON", rates_in)
+    cmp_in = all(f"{pts(i['difference'])} [{pts(i['low'])}, {pts(i['high'])}]" in tex for i in items)
+    check("latex: every comparison's difference and interval as in the JSON", cmp_in)
+    r = run("score", "--format=latex", "--format=csv", sample)
+    check("--format=latex --format=csv is a usage error", r.returncode == 2)
+
+
 def sarif(tmp):
     """--format=sarif: one artifact per turn, one result per diagnostic and per unparsedTail; valid
     against the official schema when jsonschema is installed for this interpreter."""
@@ -343,6 +406,7 @@ with tempfile.TemporaryDirectory() as tmp:
     merging(tmp)
     progress_and_fields(tmp)
     text_field(tmp)
+    tables(tmp)
     sarif(tmp)
     limits(tmp)
     turn_files(tmp)

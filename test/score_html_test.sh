@@ -26,3 +26,30 @@ status=$?
 size=$(wc -c < "$png")
 [ "$size" -gt 20000 ] || { echo "FAIL the screenshot is nearly blank ($size bytes)"; exit 1; }
 echo "ok   rendered the report: $png ($size bytes)"
+# The sections a paper needs, as Chromium parsed them (three models): the classes per group (a
+# column per model) and the pairwise differences with their intervals.
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$tmp/profile" \
+    --dump-dom "file://$tmp/report.html" > "$tmp/dom.html" 2> "$tmp/chromium.log" || {
+    echo "FAIL chromium --dump-dom"; cat "$tmp/chromium.log"; exit 1; }
+"$python" - "$tmp/dom.html" <<'PY' || exit 1
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+fails = 0
+def section(name):
+    m = re.search(r'<section id="' + name + r'">(.*?)</section>', dom, re.S)
+    return m.group(1) if m else ""
+def check(name, ok):
+    global fails
+    print(("ok   " if ok else "FAIL ") + name)
+    fails += not ok
+per = section("per-group-classes")
+check("the page has the classes per group, a column per model",
+      all(f">{m}</th>" in per for m in ("model-a", "model-b", "model-c")) and per.count("<tr>") >= 3)
+cmp = section("comparisons")
+rows = re.findall(r"<tr><td>clean</td><td>(model-[abc])</td><td>(model-[abc])</td>.*?"
+                  r"([+-]\d+\.\d) \[([+-]\d+\.\d), ([+-]\d+\.\d)\]", cmp)
+check("the page has the pairwise differences of the three models, with intervals",
+      sorted((a, b) for a, b, *_ in rows) == [("model-a", "model-b"), ("model-a", "model-c"), ("model-b", "model-c")]
+      and all(float(lo) <= float(d) <= float(hi) for _, _, d, lo, hi in rows) and "Holm" in cmp)
+sys.exit(1 if fails else 0)
+PY

@@ -168,6 +168,41 @@ TEST_CASE("Wilson intervals", "[score]") {
     CHECK(std::abs(all.low - 0.72247) < 1e-4);
 }
 
+TEST_CASE("Newcombe's interval and Holm's correction", "[score]") {
+    // Newcombe (1998), Statistics in Medicine 17, table II: 56/70 - 48/80, method 10.
+    const score::rate d = score::newcombe(56, 70, 48, 80);
+    CHECK(std::fabs(d.value - 0.2) < 1e-12);
+    CHECK(std::fabs(d.low - 0.0524) < 5e-5);
+    CHECK(std::fabs(d.high - 0.3339) < 5e-5);
+    CHECK(score::newcombe(1, 0, 1, 2).value == 0);
+
+    // Three groups, clean 30/40, 20/40, 25/40 (no classes): three comparisons of "clean". The
+    // p-values are the 2x2 chi-square test's (z squared), the first 0.0209 (chi-square 5.33).
+    score::report r;
+    for (const auto& [k, clean] : {std::pair{"a", 30}, {"b", 20}, {"c", 25}}) {
+        r.groups[k].turns = 40;
+        r.groups[k].clean = static_cast<std::uint64_t>(clean);
+    }
+    const std::vector<score::comparison> cs = score::compare_groups(r);
+    REQUIRE(cs.size() == 3);
+    CHECK((cs[0].metric == "clean" && cs[0].a == "a" && cs[0].b == "b" && cs[0].a_count == 30 && cs[0].b_turns == 40));
+    CHECK(std::fabs(cs[0].difference - 0.25) < 1e-12);
+    CHECK(std::fabs(cs[0].p - 0.0209213) < 1e-6);
+    CHECK(std::fabs(cs[1].p - 0.2277999) < 1e-6);
+    CHECK(std::fabs(cs[2].p - 0.2597964) < 1e-6);
+    // Holm: 3 x 0.0209; then max(that, 2 x 0.2278) for both others (monotone).
+    CHECK(std::fabs(cs[0].p_holm - 0.0627640) < 1e-6);
+    CHECK(std::fabs(cs[1].p_holm - 0.4555999) < 1e-6);
+    CHECK(std::fabs(cs[2].p_holm - 0.4555999) < 1e-6);
+
+    // A class is compared too; more than k_compared_groups groups are not compared at all.
+    r.groups["a"].errors["mismatched_token"] = {5, 4, std::nullopt};
+    CHECK(score::compare_groups(r).size() == 6);
+    CHECK(score::compare_groups(r)[3].metric == "errors/mismatched_token");
+    for (std::size_t i = 0; i < score::k_compared_groups; ++i) r.groups["g" + std::to_string(i)].turns = 1;
+    CHECK(score::compare_groups(r).empty());
+}
+
 TEST_CASE("the table and the page show the groups", "[score]") {
     score::scorer s;
     score::report r = s.empty_report();

@@ -144,6 +144,30 @@ struct report {
     friend bool operator==(const report&, const report&) = default;
 };
 
+// ---- Comparing groups -----------------------------------------------------------------------
+
+// One difference between two groups: of the share of turns admitted cleanly ("clean"), or of the
+// share of turns with a class ("KIND/CLASS", KIND one of errors, warnings, tails, shape; shape
+// classes as a share of the parse-tier turns).
+struct comparison {
+    std::string metric;
+    std::string a, b;  // group keys, a < b
+    std::uint64_t a_count = 0, a_turns = 0, b_count = 0, b_turns = 0;
+    double difference = 0, low = 0, high = 0;  // a's share minus b's; Newcombe's hybrid score 95% interval
+    double p = 1;       // two-sided, two-proportion z test (pooled)
+    double p_holm = 1;  // Holm-adjusted over all the comparisons returned
+    friend bool operator==(const comparison&, const comparison&) = default;
+};
+// Groups compared at most (the pairs grow as their square) and classes compared besides "clean".
+inline constexpr std::size_t k_compared_groups = 16;
+inline constexpr std::size_t k_compared_classes = 10;
+// Every pair of groups with turns (none when more than k_compared_groups have turns) on "clean"
+// and on the k_compared_classes classes in most turns overall; ordered by metric (clean first,
+// then by overall turns), then by pair.
+[[nodiscard]] std::vector<comparison> compare_groups(const report& r);
+// Newcombe's hybrid score interval (his method 10, from Wilson intervals) for ka/na - kb/nb.
+[[nodiscard]] rate newcombe(std::uint64_t ka, std::uint64_t na, std::uint64_t kb, std::uint64_t nb) noexcept;
+
 // ---- Rendering ------------------------------------------------------------------------------
 
 struct render_options {
@@ -153,6 +177,11 @@ struct render_options {
 [[nodiscard]] std::string render_table(const report& r, const render_options& o = {});
 // One self-contained HTML page: inline CSS and SVG charts, no script, no network.
 [[nodiscard]] std::string render_html(const report& r, const render_options& o = {});
+// Every table as one tidy CSV (doc/score.md: a row per group and rate, per group and class, per
+// comparison; the pooled rows in the tables total_rates and total_classes).
+[[nodiscard]] std::string render_csv(const report& r, const render_options& o = {});
+// The rates, the `top` classes per group and the comparisons as LaTeX booktabs tables.
+[[nodiscard]] std::string render_latex(const report& r, const render_options& o = {});
 
 // ---- The scorer -----------------------------------------------------------------------------
 

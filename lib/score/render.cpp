@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,9 @@ std::string fit(std::string_view s, std::size_t w, bool right = false) {
     const std::string pad(w - std::min(w, width(out)), ' ');
     return right ? pad + out : out + pad;
 }
+
+// `s` cut to `w` code points ("…" at the cut), not padded.
+std::string clip(std::string_view s, std::size_t w) { return width(s) > w ? fit(s, w) : std::string(s); }
 
 std::string group_label(const std::string& k) { return k.empty() ? "(none)" : k; }
 
@@ -270,6 +274,95 @@ std::string rate_chart(const std::vector<std::pair<std::string, std::pair<std::u
     return s + "</svg>";
 }
 
+// Every kind of class, by turns overall: (kind, key, tally map member).
+struct any_class {
+    std::uint64_t turns;
+    std::string_view kind;
+    std::string key;
+    std::map<std::string, tally> group::*m;
+};
+std::vector<any_class> classes_by_turns(const group& t, std::size_t top) {
+    std::vector<any_class> v;
+    const std::pair<std::string_view, std::map<std::string, tally> group::*> kinds[] = {
+        {"errors", &group::errors}, {"warnings", &group::warnings}, {"tails", &group::tails}, {"shape", &group::shape}};
+    for (const auto& [kind, m] : kinds) {
+        for (const ranked& x : top_of(t.*m, top)) v.push_back({x.t->turns, kind, x.key, m});
+    }
+    std::sort(v.begin(), v.end(), [](const any_class& a, const any_class& b) {
+        return a.turns != b.turns ? a.turns > b.turns : std::tie(a.kind, a.key) < std::tie(b.kind, b.key);
+    });
+    if (v.size() > top) v.resize(top);
+    return v;
+}
+
+// The groups with most turns (ties by key), at most k_compared_groups: the columns of a table.
+std::vector<std::pair<std::string, const group*>> column_groups(const report& r) {
+    std::vector<std::pair<std::string, const group*>> gs;
+    for (const auto& [k, g] : r.groups) gs.push_back({k, &g});
+    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) {
+        return a.second->turns != b.second->turns ? a.second->turns > b.second->turns : a.first < b.first;
+    });
+    if (gs.size() > k_compared_groups) gs.resize(k_compared_groups);
+    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return gs;
+}
+
+// The classes (all kinds, the `top` in most turns) per group: the share of the group's turns
+// with each (shape classes: of its parse-tier turns), and how many.
+std::string per_group_classes(const report& r, const group& t, std::size_t top) {
+    const auto gs = column_groups(r);
+    std::string h = "<section id=\"per-group-classes\"><h2>Classes per " + esc(r.group_by) +
+                    " <small>share of turns with the class (turns)</small></h2><table><tr><th>class</th>";
+    for (const auto& [k, g] : gs) h += "<th class=\"r\">" + esc(clip(text_only(group_label(k)), 24)) + "</th>";
+    h += "<th class=\"r\">total</th></tr>";
+    const auto cell = [](std::uint64_t n, std::uint64_t of) {
+        return "<td class=\"r\">" + pct(wilson(n, of).value) + " <span class=\"n\">(" + thousands(n) + ")</span></td>";
+    };
+    for (const any_class& c : classes_by_turns(t, top)) {
+        h += "<tr><td><b>" + esc(c.key) + "</b> <span class=\"n\">" + esc(c.kind) + "</span></td>";
+        const bool shape = c.m == &group::shape;
+        for (const auto& [k, g] : gs) {
+            const auto it = (g->*c.m).find(c.key);
+            h += cell(it == (g->*c.m).end() ? 0 : it->second.turns, shape ? g->shape_checked : g->turns);
+        }
+        h += cell(c.turns, shape ? t.shape_checked : t.turns) + "</tr>";
+    }
+    h += "</table><p class=\"note\">";
+    if (r.groups.size() > gs.size()) {
+        h += "The " + std::to_string(gs.size()) + " of " + thousands(r.groups.size()) + " groups with most turns. ";
+    }
+    return h + "Every group's classes, with examples, are in the JSON report (<code>--json</code>).</p></section>\n";
+}
+
+// Pairwise differences between the groups, with intervals and Holm-adjusted p-values.
+std::string comparisons_section(const report& r) {
+    const std::vector<comparison> cs = compare_groups(r);
+    std::string h = "<section id=\"comparisons\"><h2>Pairwise differences <small>" + esc(r.group_by) +
+                    " a minus b</small></h2>";
+    if (cs.empty()) {
+        return h + "<p class=\"note\">Not compared: more than " + std::to_string(k_compared_groups) +
+               " groups have turns.</p></section>\n";
+    }
+    h += "<table><tr><th>metric</th><th>a</th><th>b</th><th class=\"r\">a</th><th class=\"r\">b</th>"
+         "<th class=\"r\">a &minus; b [95% CI]</th><th class=\"r\">p</th><th class=\"r\">p (Holm)</th></tr>";
+    for (const comparison& c : cs) {
+        const auto share = [](std::uint64_t k, std::uint64_t n) {
+            return pct(wilson(k, n).value) + " <span class=\"n\">(" + thousands(k) + "/" + thousands(n) + ")</span>";
+        };
+        const auto pts = [](double d) { return fmt_double("%+.1f", d * 100); };
+        h += "<tr><td>" + esc(c.metric) + "</td><td>" + esc(clip(text_only(group_label(c.a)), 24)) + "</td><td>" +
+             esc(clip(text_only(group_label(c.b)), 24)) + "</td><td class=\"r\">" + share(c.a_count, c.a_turns) +
+             "</td><td class=\"r\">" + share(c.b_count, c.b_turns) + "</td><td class=\"r\">" + pts(c.difference) + " [" +
+             pts(c.low) + ", " + pts(c.high) + "]</td><td class=\"r\">" + fmt_double("%.2g", c.p) +
+             "</td><td class=\"r\">" + (c.p_holm < 0.05 ? "<b>" : "") + fmt_double("%.2g", c.p_holm) +
+             (c.p_holm < 0.05 ? "</b>" : "") + "</td></tr>";
+    }
+    return h + "</table><p class=\"note\">Differences in percentage points of the groups' turns (shape classes: of "
+               "their parse-tier turns). Interval: Newcombe's hybrid score interval (95%, per comparison). p: two-sided "
+               "two-proportion z test; p (Holm): adjusted by Holm's step-down method over all " +
+               std::to_string(cs.size()) + " comparisons (bold: below 0.05).</p></section>\n";
+}
+
 }  // namespace
 
 std::string render_html(const report& r, const render_options& o) {
@@ -311,6 +404,7 @@ code { font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; background: #
 .two { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; }
 h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
 .note { color: var(--muted); font-size: 12px; margin: 8px 0 0; }
+td .n { color: var(--muted); font-size: 12px; }
 </style></head><body><main>
 )";
     h += "<h1>plurnk score</h1><p class=\"sub\">" + thousands(t.turns) + " turns in " + std::to_string(r.groups.size()) +
@@ -390,6 +484,7 @@ h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
     classes("Top error classes", t.errors, "#e15759");
     classes("Advisories", t.warnings, "#edc948");
     classes("unparsedTail reasons", t.tails, "#b07aa1");
+    if (r.groups.size() > 1) h += per_group_classes(r, t, o.top) + comparisons_section(r);
 
     // Op mix: one 100% stacked bar per group, ops in a fixed order.
     if (t.statements > 0) {
@@ -466,6 +561,153 @@ h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
     }
     h += "<p class=\"note\">Written by plurnk score. Counts merge exactly: see doc/score.md.</p></main></body></html>\n";
     return h;
+}
+
+// ---- CSV and LaTeX -----------------------------------------------------------------------------
+
+namespace {
+
+// A CSV field (RFC 4180): text_only(), quoted when it holds a comma, a quote or a space at an end.
+std::string csv_field(std::string_view s) {
+    std::string t = text_only(s);
+    if (t.find_first_of(",\"") == std::string::npos && (t.empty() || (t.front() != ' ' && t.back() != ' '))) return t;
+    std::string q = "\"";
+    for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string six(double d) { return fmt_double("%.6f", d); }
+
+// The rows of the "rates" tables of a group: clean, errors, warnings, tail and each rail channel.
+void csv_rates(std::string& out, const char* table, const std::string& key, const group& g,
+               const std::vector<std::string>& channels) {
+    const auto row = [&](const std::string& metric, std::uint64_t k, std::uint64_t n) {
+        const rate x = wilson(k, n);
+        out += std::string(table) + "," + csv_field(key) + ",," + csv_field(metric) + "," + std::to_string(k) + "," +
+               std::to_string(n) + ",,,," + six(x.value) + "," + six(x.low) + "," + six(x.high) + ",,\n";
+    };
+    row("clean", g.clean, g.turns);
+    row("errors", g.turns_with_errors, g.turns);
+    row("warnings", g.turns_with_warnings, g.turns);
+    row("tail", g.turns_with_tail, g.turns);
+    for (const std::string& c : channels) row("rail/" + c, get(g.rail, c), g.turns);
+}
+
+// The rows of the "classes" tables of a group: every class of every kind.
+void csv_classes(std::string& out, const char* table, const std::string& key, const group& g) {
+    const std::pair<std::string_view, const std::map<std::string, tally>*> kinds[] = {
+        {"errors", &g.errors}, {"warnings", &g.warnings}, {"tails", &g.tails}, {"shape", &g.shape}};
+    for (const auto& [kind, m] : kinds) {
+        const std::uint64_t n = kind == "shape" ? g.shape_checked : g.turns;
+        for (const auto& [k, x] : *m) {
+            const rate w = wilson(x.turns, n);
+            out += std::string(table) + "," + csv_field(key) + ",," + csv_field(std::string(kind) + "/" + k) + "," +
+                   std::to_string(x.turns) + "," + std::to_string(n) + "," + std::to_string(x.count) + ",,," + six(w.value) +
+                   "," + six(w.low) + "," + six(w.high) + ",,\n";
+        }
+    }
+}
+
+// LaTeX text: text_only(), then each character special to LaTeX as a command.
+std::string tex(std::string_view s) {
+    std::string out;
+    for (char c : text_only(s)) {
+        switch (c) {
+            case '\\': out += "\\textbackslash{}"; break;
+            case '{': out += "\\{"; break;
+            case '}': out += "\\}"; break;
+            case '&': out += "\\&"; break;
+            case '%': out += "\\%"; break;
+            case '$': out += "\\$"; break;
+            case '#': out += "\\#"; break;
+            case '_': out += "\\_"; break;
+            case '~': out += "\\textasciitilde{}"; break;
+            case '^': out += "\\textasciicircum{}"; break;
+            case '<': out += "\\textless{}"; break;
+            case '>': out += "\\textgreater{}"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string tex_pct(double v) { return fmt_double("%.1f", v * 100) + "\\%"; }
+
+}  // namespace
+
+std::string render_csv(const report& r, const render_options&) {
+    std::string out = "table,group,other,metric,count,of,events,other_count,other_of,value,low,high,p,p_holm\n";
+    const group t = r.total();
+    csv_rates(out, "total_rates", "", t, r.channels);
+    for (const auto& [k, g] : r.groups) csv_rates(out, "rates", k, g, r.channels);
+    csv_classes(out, "total_classes", "", t);
+    for (const auto& [k, g] : r.groups) csv_classes(out, "classes", k, g);
+    for (const comparison& c : compare_groups(r)) {
+        out += "comparisons," + csv_field(c.a) + "," + csv_field(c.b) + "," + csv_field(c.metric) + "," +
+               std::to_string(c.a_count) + "," + std::to_string(c.a_turns) + ",," + std::to_string(c.b_count) + "," +
+               std::to_string(c.b_turns) + "," + six(c.difference) + "," + six(c.low) + "," + six(c.high) + "," + six(c.p) +
+               "," + six(c.p_holm) + "\n";
+    }
+    return out;
+}
+
+std::string render_latex(const report& r, const render_options& o) {
+    const group t = r.total();
+    const auto gs = column_groups(r);
+    std::string out = "% plurnk score: " + std::to_string(t.turns) + " turns by " + tex(r.group_by) +
+                      " (booktabs tables; doc/score.md)\n";
+    // Rates per group.
+    out += "\\begin{table}[ht]\\centering\n\\begin{tabular}{lrrrr" + std::string(r.channels.size(), 'r') + "}\n\\toprule\n" +
+           tex(r.group_by) + " & turns & clean [95\\% CI] & errors & tail";
+    for (const std::string& c : r.channels) out += " & rail " + tex(c);
+    out += " \\\\\n\\midrule\n";
+    const auto rate_row = [&](const std::string& label, const group& g) {
+        const rate c = wilson(g.clean, g.turns);
+        out += tex(label) + " & " + std::to_string(g.turns) + " & " + tex_pct(c.value) + " [" + tex_pct(c.low) + ", " +
+               tex_pct(c.high) + "] & " + tex_pct(wilson(g.turns_with_errors, g.turns).value) + " & " +
+               tex_pct(wilson(g.turns_with_tail, g.turns).value);
+        for (const std::string& ch : r.channels) out += " & " + tex_pct(wilson(get(g.rail, ch), g.turns).value);
+        out += " \\\\\n";
+    };
+    for (const auto& [k, g] : r.groups) rate_row(group_label(k), g);
+    if (r.groups.size() > 1) out += "\\midrule\n", rate_row("total", t);
+    out += "\\bottomrule\n\\end{tabular}\n\\caption{Turns admitted cleanly (95\\% Wilson interval), with an error item, "
+           "with an unparsed tail, and on each rail channel.}\n\\end{table}\n";
+    // Classes per group.
+    const auto cls = classes_by_turns(t, o.top);
+    if (!cls.empty()) {
+        out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{l" + std::string(gs.size() + 1, 'r') + "}\n\\toprule\nclass";
+        for (const auto& [k, g] : gs) out += " & " + tex(group_label(k));
+        out += " & total \\\\\n\\midrule\n";
+        for (const any_class& c : cls) {
+            const bool shape = c.m == &group::shape;
+            out += "\\texttt{" + tex(c.key) + "}";
+            for (const auto& [k, g] : gs) {
+                const auto it = (g->*c.m).find(c.key);
+                out += " & " + tex_pct(wilson(it == (g->*c.m).end() ? 0 : it->second.turns, shape ? g->shape_checked : g->turns).value);
+            }
+            out += " & " + tex_pct(wilson(c.turns, shape ? t.shape_checked : t.turns).value) + " \\\\\n";
+        }
+        out += "\\bottomrule\n\\end{tabular}\n\\caption{Share of turns with each class (shape classes: of the "
+               "parse-tier turns).}\n\\end{table}\n";
+    }
+    // Pairwise differences.
+    const std::vector<comparison> cs = compare_groups(r);
+    if (!cs.empty()) {
+        const auto pts = [](double d) { return fmt_double("%+.1f", d * 100); };
+        out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{lllrrrr}\n\\toprule\nmetric & a & b & a & b & "
+               "a $-$ b [95\\% CI] & $p_{\\mathrm{Holm}}$ \\\\\n\\midrule\n";
+        for (const comparison& c : cs) {
+            out += "\\texttt{" + tex(c.metric) + "} & " + tex(group_label(c.a)) + " & " + tex(group_label(c.b)) + " & " +
+                   tex_pct(wilson(c.a_count, c.a_turns).value) + " & " + tex_pct(wilson(c.b_count, c.b_turns).value) + " & " +
+                   pts(c.difference) + " [" + pts(c.low) + ", " + pts(c.high) + "] & " + fmt_double("%.2g", c.p_holm) +
+                   " \\\\\n";
+        }
+        out += "\\bottomrule\n\\end{tabular}\n\\caption{Pairwise differences in percentage points, with Newcombe's "
+               "hybrid score interval (95\\%); $p$ of a two-sided two-proportion $z$ test, Holm-adjusted over all " +
+               std::to_string(cs.size()) + " comparisons.}\n\\end{table}\n";
+    }
+    return out;
 }
 
 }  // namespace plurnk::score

@@ -387,6 +387,32 @@ std::string report::to_json(bool pretty) const {
     w.open('{');
     for (const auto& [k, g] : groups) w.key(k), write_group(w, g, channels);
     w.close('}');
+    // Derived, like the rates: pairwise differences between the groups.
+    w.key("comparisons");
+    w.open('{');
+    w.key("correction"), w.str("holm");
+    w.key("interval"), w.str("newcombe-hybrid-score-95");
+    w.key("test"), w.str("two-proportion-z");
+    w.key("items");
+    w.open('[');
+    for (const comparison& c : compare_groups(*this)) {
+        w.open('{');
+        w.key("metric"), w.str(c.metric);
+        w.key("a"), w.str(c.a);
+        w.key("b"), w.str(c.b);
+        w.key("aCount"), w.num(c.a_count);
+        w.key("aTurns"), w.num(c.a_turns);
+        w.key("bCount"), w.num(c.b_count);
+        w.key("bTurns"), w.num(c.b_turns);
+        w.key("difference"), w.real(c.difference);
+        w.key("low"), w.real(c.low);
+        w.key("high"), w.real(c.high);
+        w.key("p"), w.real(c.p);
+        w.key("pHolm"), w.real(c.p_holm);
+        w.close('}');
+    }
+    w.close(']');
+    w.close('}');
     w.close('}');
     return std::move(w.out);
 }

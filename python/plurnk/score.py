@@ -7,7 +7,7 @@
     r = s.score_records([{"id": "1", "model": "m", "text": "<<PLAN:…"}], file="mem")
     r = s.score_texts(["<<PLAN:g:PLAN<<SEND[200]:d:SEND"], group="m")
     r.to_json(); score.Report.from_json(text); r.merge(other); score.merge([r1, r2, r3])
-    r.to_dict()["total"]["rates"]["clean"]; r.to_table(); r.to_html()
+    r.to_dict()["total"]["rates"]["clean"]; r.to_table(); r.to_html(); r.to_csv(); r.to_latex()
     score.score_file("shard-000.jsonl")              # what `plurnk score FILE --json` counts
 
 A Report is a value of counts: reports of disjoint inputs merge exactly (counts add, each example

@@ -98,6 +98,11 @@ PYBIND11_MODULE(_score, m) {
         .def(
             "to_html", [](const score::report& r, std::size_t top) { return score::render_html(r, {.top = top}); },
             py::arg("top") = 10)
+        .def(
+            "to_csv", [](const score::report& r) { return score::render_csv(r); })
+        .def(
+            "to_latex", [](const score::report& r, std::size_t top) { return score::render_latex(r, {.top = top}); },
+            py::arg("top") = 10)
         .def_property_readonly("group_by", [](const score::report& r) { return r.group_by; })
         .def_property_readonly("channels", [](const score::report& r) { return r.channels; })
         .def_property_readonly("turns", [](const score::report& r) { return r.total().turns; })
