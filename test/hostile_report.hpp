@@ -38,10 +38,10 @@ inline plurnk::score::report hostile_report() {
         score::group& g = r.groups[h];
         g.turns = g.clean = g.shape_checked = g.statements = 2;
         const score::example ex{h, h, 1, 2, h, h};
-        g.errors[h] = {1, 1, ex};
-        g.warnings[h] = {1, 1, ex};
-        g.tails[h] = {1, 1, ex};
-        g.shape[h] = {1, 1, ex};
+        g.errors[h] = {1, 1, {ex}};
+        g.warnings[h] = {1, 1, {ex}};
+        g.tails[h] = {1, 1, {ex}};
+        g.shape[h] = {1, 1, {ex}};
         g.dispositions[h] = 2;
         g.ops[h] = 1;
         g.ops["READ"] = 1;

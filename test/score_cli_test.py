@@ -129,10 +129,11 @@ def conformance():
                 else:
                     patterns[c] = template_regex(t["template"])
                 matching = sum(n for m, n in messages.items() if patterns[c].fullmatch(m))
-                ex = t["example"]["message"]
-                check(f"family {fam}: {k} {c}: {t['count']} items, example fits the template",
-                      patterns[c].fullmatch(ex) is not None and ex in messages and t["count"] <= matching,
-                      f"{ex!r}, {t['count']} > {matching}")
+                exs = [e["message"] for e in t["examples"]]
+                check(f"family {fam}: {k} {c}: {t['count']} items, examples fit the template",
+                      0 < len(exs) <= min(3, t["turns"]) and t["count"] <= matching and
+                      all(patterns[c].fullmatch(ex) is not None and ex in messages for ex in exs),
+                      f"{exs!r}, {t['count']} > {matching}")
             unclassed = [m for m in messages if not any(p.fullmatch(m) for p in patterns.values())]
             check(f"family {fam}: every {k} message fits a class found", not unclassed, repr(unclassed[:3]))
     print(f"conformance: {len(vectors)} vectors, {len(want)} families")
@@ -341,12 +342,12 @@ def limits(tmp):
 
     def scaled(node, f):
         if isinstance(node, dict):
-            return {k: (v if k in ("example", "template") else scaled(v, f)) for k, v in node.items() if k != "rates"}
+            return {k: (v if k in ("example", "examples", "template") else scaled(v, f)) for k, v in node.items() if k != "rates"}
         return node * f if isinstance(node, int) else node
 
     def largest(node):
         if isinstance(node, dict):
-            return max((largest(v) for k, v in node.items() if k not in ("rates", "example", "template")), default=0)
+            return max((largest(v) for k, v in node.items() if k not in ("rates", "example", "examples", "template")), default=0)
         return node if isinstance(node, int) else 0
 
     factor = (2 ** 53 - 1) // largest(report["total"])  # the largest count (bytes) just under 2^53
@@ -392,7 +393,7 @@ def turn_files(tmp):
     # Every error is one line of text, whatever the name or key it quotes.
     odd = os.path.join(d, "two\nlines \x1b[31mred.jsonl")
     with open(odd + ".report", "w") as f:
-        f.write('{"plurnkScore":1,"groupBy":"model","channels":[],"invalidRecords":{"count":0,"example":null},'
+        f.write('{"plurnkScore":2,"groupBy":"model","channels":[],"invalidRecords":{"count":0,"example":null},'
                 '"total":{},"groups":{"m":{"turns":1,"ops":{"\\n\\u001b[2J":1}}}}')
     for args, what in (([odd], "a missing file with a line break and ESC in its name"),
                        (["--merge", odd + ".report"], "a report named so, with such a key")):

@@ -40,7 +40,8 @@ PAYLOADS = [
 CONTROLS = "\x1b]0;pwned\x07\x1b[31mred\r\n\x7f\u009b31m\u202eevil"
 # The page's tags (tbody: the browser adds it to every table).
 TAGS = {"html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "p", "b", "div", "small", "section",
-        "svg", "line", "text", "tspan", "rect", "table", "tbody", "tr", "th", "td", "br", "code", "span", "i"}
+        "svg", "line", "text", "tspan", "rect", "table", "tbody", "tr", "th", "td", "br", "code", "span", "i",
+        "pre", "mark"}
 fails = 0
 
 

@@ -51,5 +51,13 @@ rows = re.findall(r"<tr><td>clean</td><td>(model-[abc])</td><td>(model-[abc])</t
 check("the page has the pairwise differences of the three models, with intervals",
       sorted((a, b) for a, b, *_ in rows) == [("model-a", "model-b"), ("model-a", "model-c"), ("model-b", "model-c")]
       and all(float(lo) <= float(d) <= float(hi) for _, _, d, lo, hi in rows) and "Holm" in cmp)
+rows = re.findall(r'<tr><td class="r">([\d,]+)</td><td class="r">[\d,]+</td><td><b>[^<]*</b></td><td>(.*?)</td></tr>', dom, re.S)
+check("the class tables show examples, up to 3 a class (as many as its turns)",
+      len(rows) >= 3 and all(len(re.findall(r'<div class="ex">', ex)) == min(3, int(n.replace(",", ""))) for n, ex in rows))
+check("the examples are rendered messages (no {placeholder} left)",
+      re.search(r"\{[a-z_]+\}", "".join(ex for _, ex in rows)) is None)
+check("each example has an excerpt of several lines, its own line marked",
+      any(re.search(r"<pre>.*\n.*<mark>|<pre><mark>.*\n", ex, re.S) for _, ex in rows) and
+      all("<mark>" in ex for _, ex in rows if "<pre>" in ex))
 sys.exit(1 if fails else 0)
 PY

@@ -64,7 +64,12 @@ TEST_CASE("turn-shape violations and error classes", "[score]") {
     CHECK(g.shape.at("no-terminal-send").turns == 1);
     CHECK(g.shape.size() == 3);
     CHECK(g.shape.at("ops-after-send").turns == 2);
-    CHECK(g.shape.at("ops-after-send").ex->id == "b");  // the smallest id
+    // Both turns are in the sample (k_examples is 3), ordered by sample key.
+    const auto& ex = g.shape.at("ops-after-send").examples;
+    REQUIRE(ex.size() == 2);
+    CHECK(((ex[0].id == "b" && ex[1].id == "c") || (ex[0].id == "c" && ex[1].id == "b")));
+    CHECK(score::sample_key("", ex[0].id) < score::sample_key("", ex[1].id));
+    CHECK(ex[0].excerpt == "<<SEND[200]:d:SEND\n<<EXEC[sh]:ls:EXEC");  // the line before and the line (the last)
     CHECK(g.dispositions == std::map<std::string, std::uint64_t>{{"200", 2}, {"none", 1}});
     CHECK(g.turns_with_errors == 3);
     CHECK(g.errors.at("turn_missing_plan").turns == 1);  // classes are the message table's names
@@ -168,6 +173,36 @@ TEST_CASE("Wilson intervals", "[score]") {
     CHECK(std::abs(all.low - 0.72247) < 1e-4);
 }
 
+TEST_CASE("a class's examples are a seeded sample of its turns, with their messages and lines", "[score]") {
+    score::scorer s;
+    score::report r = s.empty_report();
+    std::vector<std::pair<std::uint64_t, std::string>> keys;
+    for (int i = 0; i < 200; ++i) {
+        const std::string id = "t" + std::to_string(i);
+        s.add(r, {.text = "<<PLAN:g:PLAN\n<<SEND[200]:d:SEND\n<<EXEC[sh]:ls:EXEC\nafter", .id = id});
+        keys.emplace_back(score::sample_key("", id), id);
+    }
+    std::sort(keys.begin(), keys.end());
+    const score::tally& t = r.groups.at("").errors.at("turn_ended_by_send");
+    REQUIRE(t.turns == 200);
+    REQUIRE(t.examples.size() == score::k_examples);
+    for (std::size_t i = 0; i < score::k_examples; ++i) {
+        CHECK(t.examples[i].id == keys[i].second);  // the smallest sample keys, not the smallest ids
+        CHECK(t.examples[i].line == 3);
+        CHECK(t.examples[i].excerpt == "<<SEND[200]:d:SEND\n<<EXEC[sh]:ls:EXEC\nafter");
+        CHECK(t.examples[i].message.find('{') == std::string::npos);  // rendered, no placeholder left
+    }
+    CHECK_FALSE((t.examples[0].id == "t0" && t.examples[1].id == "t1" && t.examples[2].id == "t10"));
+    // Any split merges to the same sample.
+    score::report a = s.empty_report(), b = s.empty_report();
+    for (int i = 0; i < 200; ++i) {
+        s.add(i % 3 == 0 ? a : b, {.text = "<<PLAN:g:PLAN\n<<SEND[200]:d:SEND\n<<EXEC[sh]:ls:EXEC\nafter",
+                                   .id = "t" + std::to_string(i)});
+    }
+    CHECK(b.merge(a).empty());
+    CHECK(b == r);
+}
+
 TEST_CASE("Newcombe's interval and Holm's correction", "[score]") {
     // Newcombe (1998), Statistics in Medicine 17, table II: 56/70 - 48/80, method 10.
     const score::rate d = score::newcombe(56, 70, 48, 80);
@@ -196,7 +231,7 @@ TEST_CASE("Newcombe's interval and Holm's correction", "[score]") {
     CHECK(std::fabs(cs[2].p_holm - 0.4555999) < 1e-6);
 
     // A class is compared too; more than k_compared_groups groups are not compared at all.
-    r.groups["a"].errors["mismatched_token"] = {5, 4, std::nullopt};
+    r.groups["a"].errors["mismatched_token"] = {5, 4, {}};
     CHECK(score::compare_groups(r).size() == 6);
     CHECK(score::compare_groups(r)[3].metric == "errors/mismatched_token");
     for (std::size_t i = 0; i < score::k_compared_groups; ++i) r.groups["g" + std::to_string(i)].turns = 1;
@@ -225,7 +260,7 @@ namespace {
 bool known_tag(std::string_view name) {
     static const std::vector<std::string_view> tags = {
         "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "p", "b", "div", "small",
-        "section", "svg", "line", "text", "tspan", "rect", "table", "tr", "th", "td", "br", "code", "span", "i"};
+        "section", "svg", "line", "text", "tspan", "rect", "table", "tr", "th", "td", "br", "code", "span", "i", "pre", "mark"};
     if (name.starts_with("/")) name.remove_prefix(1);
     return std::find(tags.begin(), tags.end(), name) != tags.end();
 }

@@ -2,7 +2,7 @@
 // Scoring model output (doc/score.md): how often turns are admitted cleanly, which diagnostic
 // classes occur, turn shape, SEND dispositions, op and suffix usage, and whether each turn is on
 // the generation rail. A report is a plain value of counts: reports of disjoint inputs merge
-// exactly (counts add, and each example is the one with the smallest (file, id)), so shards
+// exactly (counts add, and each class's examples are a seeded sample that merges exactly), so shards
 // scored anywhere and merged equal one run over all of them.
 #pragma once
 
@@ -27,7 +27,7 @@ class json_ref;
 
 namespace plurnk::score {
 
-inline constexpr int k_report_version = 1;
+inline constexpr int k_report_version = 2;  // 2: a sample of examples per class
 
 // The largest count a report holds: 2^53 - 1, the largest integer every JSON reader (JavaScript's
 // included) keeps exactly. report::merge refuses a sum past it and from_json a count past it, so
@@ -69,16 +69,29 @@ struct example {
     std::uint32_t line = 0;    // 1-based position in the turn (0 when not about a position)
     std::uint32_t column = 0;  // 0-based, code points
     std::string message;  // the rendered message (or what the example is about)
-    std::string excerpt;  // the turn's line at that position, cut at 160 bytes
+    std::string excerpt;  // the turn's lines around that position (the line before, the line and
+                          // the line after, each cut at 160 bytes), joined by line feeds
     friend auto operator<=>(const example&, const example&) = default;
     friend bool operator==(const example&, const example&) = default;
 };
 
-// A class of events: how many, in how many turns, and the smallest example.
+// Examples kept per class: a sample of the turns with it, chosen by a seeded hash of (file, id),
+// so it is a uniform sample of those turns and the same however the input is sharded.
+inline constexpr std::size_t k_examples = 3;
+inline constexpr std::uint64_t k_sample_seed = 0x706c75726e6b;  // "plurnk"
+// The sample key of a turn: the k_examples turns with the smallest keys are a class's examples.
+[[nodiscard]] std::uint64_t sample_key(std::string_view file, std::string_view id) noexcept;
+
+// A class of events: how many, in how many turns, and a sample of examples (one per turn, the
+// turn's first; ordered by sample key, then by the example).
 struct tally {
     std::uint64_t count = 0;  // occurrences
     std::uint64_t turns = 0;  // turns with at least one
-    std::optional<example> ex;
+    std::vector<example> examples;  // at most k_examples
+    // Whether an example of the turn (file, id), of sample key `key`, could be kept.
+    [[nodiscard]] bool wants(std::uint64_t key, std::string_view file, std::string_view id) const;
+    // Keeps `e` when it is among the k_examples smallest by (sample key, example).
+    void offer(example e);
     void merge(const tally& o);
     friend bool operator==(const tally&, const tally&) = default;
 };

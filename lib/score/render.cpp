@@ -172,7 +172,7 @@ std::string render_table(const report& r, const render_options& o) {
         for (const ranked& x : top_of(m, o.top)) {
             out += fit(thousands(x.t->turns), 9, true) + fit(thousands(x.t->count), 9, true) + "  " +
                    fit(text_only(x.key), 28) + "  " + fit(text_only(class_template(x.key)), 48) + "  " +
-                   (x.t->ex ? text_only(example_ref(*x.t->ex)) : "") + "\n";
+                   (x.t->examples.empty() ? "" : text_only(example_ref(x.t->examples.front()))) + "\n";
         }
     };
     classes("error classes", t.errors);
@@ -334,6 +334,31 @@ std::string per_group_classes(const report& r, const group& t, std::size_t top) 
     return h + "Every group's classes, with examples, are in the JSON report (<code>--json</code>).</p></section>\n";
 }
 
+// A class's examples: where, the rendered message, and the excerpt's lines (the example's line
+// marked), each line as text.
+std::string examples_html(const tally& t) {
+    std::string h;
+    for (const example& e : t.examples) {
+        h += "<div class=\"ex\"><span class=\"n\">" + esc(example_ref(e)) + "</span> " + esc(e.message);
+        if (!e.excerpt.empty()) {
+            h += "<pre>";
+            std::string_view rest = e.excerpt;
+            // The example's line is the second when there is a line before it (line > 1).
+            const std::size_t mark = e.line > 1 ? 1 : 0;
+            for (std::size_t i = 0; !rest.empty() || i == 0; ++i) {
+                const std::size_t nl = rest.find('\n');
+                const std::string_view ln = rest.substr(0, nl);
+                h += (i == mark ? "<mark>" : "<span>") + esc(ln) + (i == mark ? "</mark>" : "</span>") + "\n";
+                rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+                if (nl == std::string_view::npos) break;
+            }
+            h += "</pre>";
+        }
+        h += "</div>";
+    }
+    return h;
+}
+
 // Pairwise differences between the groups, with intervals and Holm-adjusted p-values.
 std::string comparisons_section(const report& r) {
     const std::vector<comparison> cs = compare_groups(r);
@@ -405,6 +430,9 @@ code { font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; background: #
 h2 small { font-weight: 400; color: var(--muted); font-size: 13px; }
 .note { color: var(--muted); font-size: 12px; margin: 8px 0 0; }
 td .n { color: var(--muted); font-size: 12px; }
+.ex { margin: 0 0 8px; }
+.ex pre { margin: 3px 0 0; padding: 4px 6px; background: #f1f3f6; border-radius: 4px; font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; word-break: break-all; }
+.ex mark { background: #ffe8a3; }
 </style></head><body><main>
 )";
     h += "<h1>plurnk score</h1><p class=\"sub\">" + thousands(t.turns) + " turns in " + std::to_string(r.groups.size()) +
@@ -468,18 +496,15 @@ td .n { color: var(--muted); font-size: 12px; }
             y += row_h;
         }
         h += "<section><h2>" + std::string(title) + " <small class=\"n\">by turns</small></h2>" + s + "</svg>";
-        h += "<table><tr><th class=\"r\">turns</th><th class=\"r\">count</th><th>class</th><th>example</th></tr>";
+        h += "<table><tr><th class=\"r\">turns</th><th class=\"r\">count</th><th>class</th><th>examples</th></tr>";
         for (const ranked& x : top) {
             h += "<tr><td class=\"r\">" + thousands(x.t->turns) + "</td><td class=\"r\">" + thousands(x.t->count) +
-                 "</td><td><b>" + esc(x.key) + "</b><br>" + esc(class_template(x.key)) + "</td><td>";
-            if (x.t->ex) {
-                h += esc(example_ref(*x.t->ex));
-                if (!x.t->ex->excerpt.empty()) h += "<br><code>" + esc(x.t->ex->excerpt) + "</code>";
-            }
-            h += "</td></tr>";
+                 "</td><td><b>" + esc(x.key) + "</b></td><td>" + examples_html(*x.t) + "</td></tr>";
         }
         h += "</table><p class=\"note\">" + std::to_string(m.size()) +
-             " classes in all; bars count turns with at least one. The example is the smallest (file, id).</p></section>\n";
+             " classes in all; bars count turns with at least one. Examples: up to " + std::to_string(k_examples) +
+             " turns with the class, a seeded sample (doc/score.md), each with its message and the lines around "
+             "it.</p></section>\n";
     };
     classes("Top error classes", t.errors, "#e15759");
     classes("Advisories", t.warnings, "#edc948");

@@ -110,7 +110,10 @@ void write_tallies(writer& w, const std::map<std::string, tally>& m) {
         w.key("count"), w.num(t.count);
         w.key("turns"), w.num(t.turns);
         if (const std::string tpl = class_template(k); !tpl.empty()) w.key("template"), w.str(tpl);
-        w.key("example"), write_example(w, t.ex);
+        w.key("examples");
+        w.open('[');
+        for (const example& e : t.examples) write_example(w, e);
+        w.close(']');
         w.close('}');
     }
     w.close('}');
@@ -266,7 +269,12 @@ std::map<std::string, tally> read_tallies(const json_value& g, std::string_view 
             throw reader_error{"\"" + std::string(key) + "\" " + quoted(k) + " counts " + std::to_string(t.count) +
                                " in " + std::to_string(t.turns) + " turns"};
         }
-        t.ex = read_example(v.find("example"));
+        for (const json_value& e : member(v, "examples", json_value::kind_t::array).array) {
+            if (t.examples.size() == k_examples) throw reader_error{"a tally has more than " + std::to_string(k_examples) + " examples"};
+            const std::optional<example> x = read_example(&e);
+            if (!x) throw reader_error{"an example is null"};
+            t.offer(*x);
+        }
     }
     return m;
 }

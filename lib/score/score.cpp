@@ -75,28 +75,43 @@ struct candidate {
     std::string_view message;  // a view into the parse result or a literal
 };
 
-// Offers each candidate to its slot. Only candidates that can be smaller than what the slot
-// holds get an example built, and their excerpts are cut in one pass over the text (candidates
-// sorted by line), so a turn costs its length once, however many diagnostics it has.
+// The end of the line that starts at `at` (its '\n', or the text's end), the line scanned once.
+std::size_t line_end(std::string_view text, std::size_t at) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    count_score_bytes(nl - at + 1);
+    return nl;
+}
+
+// Offers each candidate to its slot. Only candidates that can enter the slot's sample get an
+// example built, and their excerpts (the line before, the line, the line after) are cut in one
+// pass over the text (candidates sorted by line), so a turn costs its length once, however many
+// diagnostics it has.
 void offer_examples(std::vector<candidate>& cands, std::string_view text, std::string_view file, std::string_view id) {
-    std::erase_if(cands, [&](const candidate& c) {
-        using key = std::pair<std::string_view, std::string_view>;
-        return c.t->ex && key(c.t->ex->file, c.t->ex->id) < key(file, id);
-    });
+    const std::uint64_t key = sample_key(file, id);
+    std::erase_if(cands, [&](const candidate& c) { return !c.t->wants(key, file, id); });
     std::sort(cands.begin(), cands.end(), [](const candidate& a, const candidate& b) { return a.line < b.line; });
-    std::size_t at = 0;      // the start of line `line` in text, npos past the last line
+    constexpr std::size_t none = std::string_view::npos;
+    std::size_t at = 0;        // the start of line `line` in text, npos past the last line
+    std::size_t before = none;  // the start of the line before it
+    std::size_t end = none;    // the end of line `line` (npos: not found yet)
     std::uint32_t line = 1;
     for (const candidate& c : cands) {
         const std::uint32_t want = std::max<std::uint32_t>(c.line, 1);
-        while (line < want && at != std::string_view::npos) {
-            const std::size_t nl = text.find('\n', at);
-            count_score_bytes((nl == std::string_view::npos ? text.size() : nl + 1) - at);
-            at = nl == std::string_view::npos ? nl : nl + 1;
+        while (line < want && at != none) {
+            if (end == none) end = line_end(text, at);
+            before = at;
+            at = end == text.size() ? none : end + 1;
+            end = none;
             ++line;
         }
-        example e{std::string(file), std::string(id), c.line, c.column, std::string(c.message),
-                  at == std::string_view::npos ? std::string() : line_excerpt(text.substr(at))};
-        if (!c.t->ex || e < *c.t->ex) c.t->ex = std::move(e);
+        std::string excerpt;
+        if (at != none) {
+            if (before != none) excerpt = line_excerpt(text.substr(before)) + "\n";
+            excerpt += line_excerpt(text.substr(at));
+            if (end == none) end = line_end(text, at);
+            if (end + 1 < text.size()) excerpt += "\n" + line_excerpt(text.substr(end + 1));
+        }
+        c.t->offer(example{std::string(file), std::string(id), c.line, c.column, std::string(c.message), std::move(excerpt)});
     }
 }
 
@@ -104,10 +119,47 @@ void offer_examples(std::vector<candidate>& cands, std::string_view text, std::s
 
 // ---- Merging ----------------------------------------------------------------------------------
 
+std::uint64_t sample_key(std::string_view file, std::string_view id) noexcept {
+    // FNV-1a over file, a NUL and id, from the seed, then splitmix64's finalizer to spread it.
+    std::uint64_t h = 0xcbf29ce484222325ull ^ k_sample_seed;
+    const auto eat = [&](std::string_view s) {
+        for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    };
+    eat(file);
+    h *= 0x100000001b3ull;  // the NUL between them
+    eat(id);
+    h ^= h >> 30, h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27, h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+namespace {
+bool sample_less(const example& a, const example& b) {
+    const std::uint64_t ka = sample_key(a.file, a.id), kb = sample_key(b.file, b.id);
+    return ka != kb ? ka < kb : a < b;
+}
+}  // namespace
+
+bool tally::wants(std::uint64_t key, std::string_view file, std::string_view id) const {
+    if (examples.size() < k_examples) return true;
+    const example& last = examples.back();
+    const std::uint64_t k = sample_key(last.file, last.id);
+    using turn_of = std::pair<std::string_view, std::string_view>;
+    return key < k || (key == k && turn_of(file, id) <= turn_of(last.file, last.id));
+}
+
+void tally::offer(example e) {
+    const auto at = std::lower_bound(examples.begin(), examples.end(), e, sample_less);
+    if (at != examples.end() && *at == e) return;
+    if (at == examples.end() && examples.size() >= k_examples) return;
+    examples.insert(at, std::move(e));
+    if (examples.size() > k_examples) examples.pop_back();
+}
+
 void tally::merge(const tally& o) {
     count += o.count;
     turns += o.turns;
-    if (o.ex && (!ex || *o.ex < *ex)) ex = o.ex;
+    for (const example& e : o.examples) offer(e);
 }
 
 namespace {

@@ -10,9 +10,9 @@
     r.to_dict()["total"]["rates"]["clean"]; r.to_table(); r.to_html(); r.to_csv(); r.to_latex()
     score.score_file("shard-000.jsonl")              # what `plurnk score FILE --json` counts
 
-A Report is a value of counts: reports of disjoint inputs merge exactly (counts add, each example
-is the one with the smallest (file, id)), so shards scored on different machines and merged equal
-one run. Reports pickle (as their JSON), so they travel between Dask or multiprocessing workers.
+A Report is a value of counts: reports of disjoint inputs merge exactly (counts add, each class's
+examples are a seeded sample of its turns that merges exactly), so shards scored on different
+machines and merged equal one run. Reports pickle (as their JSON), so they travel between Dask or multiprocessing workers.
 Scoring releases the GIL; a Scorer runs one call at a time, so give each thread its own.
 """
 from __future__ import annotations

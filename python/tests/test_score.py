@@ -30,7 +30,7 @@ def test_texts_and_records():
     assert (r.turns, r.clean, g["statements"]) == (3, 2, 6)
     assert g["rail"] == {"gemma": 1, "none": 1}
     assert g["shape"]["no-plan-first"]["turns"] == 1
-    assert g["shape"]["no-plan-first"]["example"]["id"] == "2"
+    assert [e["id"] for e in g["shape"]["no-plan-first"]["examples"]] == ["2"]
     assert d["total"]["rates"]["clean"]["rate"] == pytest.approx(2 / 3, abs=1e-6)
     recs = s.score_records([{"id": "a", "model": "x", "output": CLEAN}, {"id": "b", "model": "y", "text": "<<"},
                             {"id": "c", "text": 5}], file="mem")
