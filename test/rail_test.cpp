@@ -14,7 +14,9 @@
 // `plurnk gbnf` arguments of the grammar) to replay through another recognizer, as
 // test/rail_llama_test.sh does with llama.cpp's.
 #include <catch2/catch_test_macros.hpp>
+#include <time.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -896,6 +898,53 @@ TEST_CASE("options are checked", "[rail]") {
     REQUIRE_FALSE(twice.ok());
     CHECK(twice.problem().message == "suffix '1' is listed twice");
     CHECK(twice.problem().offset == 0);
+}
+
+namespace {
+
+// CPU time of this thread in seconds (steadier than wall time on a shared machine).
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Options naming `n` suffixes ("", "0", "1", ... as `plurnk gbnf --suffixes=,0,1,...` does).
+rail::options many_suffixes(std::size_t n) {
+    rail::options o;
+    o.suffixes.assign(1, "");
+    for (std::size_t i = 1; i < n; ++i) o.suffixes.push_back(std::to_string(i - 1));
+    return o;
+}
+
+}  // namespace
+
+// Issue 36 row 15: 5,000 suffixes took 52 s (the unreachable-rule pass searched a list of the
+// rules reached for every reference: quadratic in the rules). Building and writing the grammar
+// for 4n suffixes must cost about 4 times n's: the two sizes run interleaved in this process and
+// each keeps its best CPU time of three, so the ratio does not depend on the machine's load.
+TEST_CASE("the rail builds in time linear in the number of suffixes", "[rail]") {
+    constexpr std::size_t k_small = 400;
+    constexpr std::size_t k_factor = 4;
+    const rail::options small = many_suffixes(k_small);
+    const rail::options large = many_suffixes(k_small * k_factor);
+    const auto run = [](const rail::options& o) {
+        const double t0 = thread_cpu_seconds();
+        const result<rail::grammar> g = rail::build(o);
+        REQUIRE(g.ok());
+        const std::size_t bytes = rail::to_gbnf(g.value()).size();
+        REQUIRE(bytes > 0);
+        return thread_cpu_seconds() - t0;
+    };
+    double best_small = 1e9, best_large = 1e9;
+    for (int rep = 0; rep < 3; ++rep) {
+        best_small = std::min(best_small, run(small));
+        best_large = std::min(best_large, run(large));
+    }
+    const double ratio = best_large / best_small;
+    std::printf("rail: %zu suffixes %.3f s, %zu suffixes %.3f s (ratio %.2f, linear %zu)\n", k_small, best_small,
+                k_small * k_factor, best_large, ratio, k_factor);
+    CHECK(ratio < 1.75 * static_cast<double>(k_factor));  // quadratic: about 16
 }
 
 TEST_CASE("plurnk gbnf matches the golden file", "[rail]") {

@@ -17,7 +17,10 @@
 // PLAN body adds the `<<` exclusion (SPEC §plan-body-no-openers) inside each segment.
 #include <algorithm>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "base/ascii.hpp"
 #include "plurnk/rail.hpp"
@@ -501,20 +504,29 @@ void collect_refs(const expr& root, std::vector<std::string>& out) {
     }
 }
 
-// Drops the rules root cannot reach (with no internal statements, every op rule).
+// Drops the rules root cannot reach (with no internal statements, every op rule). Linear in the
+// grammar: rules are found by name through a hash index, and each is visited once.
 void prune(grammar& g) {
+    std::unordered_map<std::string_view, std::size_t> index;
+    index.reserve(g.rules.size());
+    for (std::size_t i = 0; i < g.rules.size(); ++i) index.emplace(g.rules[i].name, i);
+    std::vector<bool> reached(g.rules.size(), false);
     std::vector<std::string> todo{"root"};
-    std::vector<std::string> reached;
     while (!todo.empty()) {
-        const std::string n = todo.back();
+        const std::string n = std::move(todo.back());
         todo.pop_back();
-        if (std::find(reached.begin(), reached.end(), n) != reached.end()) continue;
-        reached.push_back(n);
-        if (const rule* r = g.find(n)) collect_refs(r->body, todo);
+        const auto it = index.find(n);
+        if (it == index.end() || reached[it->second]) continue;
+        reached[it->second] = true;
+        collect_refs(g.rules[it->second].body, todo);
     }
-    std::erase_if(g.rules, [&](const rule& r) {
-        return std::find(reached.begin(), reached.end(), r.name) == reached.end();
-    });
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < g.rules.size(); ++i) {
+        if (!reached[i]) continue;
+        if (k != i) g.rules[k] = std::move(g.rules[i]);
+        ++k;
+    }
+    g.rules.resize(k);
 }
 
 }  // namespace

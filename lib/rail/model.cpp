@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <iterator>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 
 #include "base/ascii.hpp"
 #include "grammar/op_table.hpp"
@@ -119,18 +121,16 @@ std::optional<std::string> why_not_buildable(const options& o) {
         return "max-statements must be at most " + std::to_string(k_max_statements_limit);
     }
     if (o.suffixes.empty()) return std::string("the suffix list must name at least one suffix");
-    for (std::size_t i = 0; i < o.suffixes.size(); ++i) {
-        const std::string& s = o.suffixes[i];
+    std::unordered_set<std::string_view> seen;  // linear in the list, however long
+    seen.reserve(o.suffixes.size());
+    for (const std::string& s : o.suffixes) {
         if (s.size() > k_max_suffix_length) {
             return "suffix '" + s + "' is longer than " + std::to_string(k_max_suffix_length) + " characters";
         }
         if (!std::all_of(s.begin(), s.end(), is_suffix_char)) {
             return "suffix '" + s + "' is not [A-Za-z0-9_]*";
         }
-        if (std::find(o.suffixes.begin(), o.suffixes.begin() + static_cast<std::ptrdiff_t>(i), s) !=
-            o.suffixes.begin() + static_cast<std::ptrdiff_t>(i)) {
-            return "suffix '" + s + "' is listed twice";
-        }
+        if (!seen.insert(s).second) return "suffix '" + s + "' is listed twice";
     }
     if (o.channel == channel_format::custom) {
         if (o.channel_open.size() > k_max_channel_literal || o.channel_close.size() > k_max_channel_literal) {
