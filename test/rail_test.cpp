@@ -1404,6 +1404,9 @@ TEST_CASE("the scorer's rail recognizer agrees on samples and near misses", "[ra
             const bool expected = rec.accepts(text);
             (expected ? on : off) += 1;
             CHECK(fast[f].accepts(text) == expected);
+            const score::rail_verdict v = fast[f].explain(text);
+            CHECK(v.accepted == expected);
+            CHECK(v.offset <= text.size());
         }
         CHECK(fast[f].states() > 10);
     }
@@ -1458,4 +1461,46 @@ TEST_CASE("the longest channel literals need no more stack than short ones", "[r
     CHECK(large.write <= small.write + 512);
     CHECK(large.lower <= small.lower + 512);
     CHECK(large.accept <= small.accept + 512);
+}
+
+// Why a turn is off the rail (issue 35): the recognizer names the first byte the rail refuses
+// and the deepest rule holding every alternative still open there.
+TEST_CASE("the rail recognizer says where a turn leaves the rail and in which rule", "[rail][score]") {
+    rail::options none;
+    none.channel = rail::channel_format::none;
+    const result<rail::grammar> g = rail::build(none);
+    REQUIRE(g.ok());
+    score::rail_recognizer rec(g.value());
+    struct row {
+        std::string text;
+        std::size_t offset;
+        std::string_view rule;
+    };
+    const std::string plan = "<<PLAN:g:PLAN\n";
+    const std::string send = "\n<<SEND[200]:d:SEND";
+    const row rows[] = {
+        {plan + "<<EDIT(p)<1-2>:x:EDIT" + send, plan.size() + 11, "text-scope"},   // a dash scope
+        {plan + "<<KILL(x):a:KILL" + send, plan.size() + 10, "kill"},              // a KILL body
+        {plan + "<<READ(a)::READ", plan.size() + 15, "tail"},                      // no terminal SEND
+        {plan + "<<READ(a)::READ\nhello" + send, plan.size() + 16, "tail"},        // text between
+        {plan + "<<SEND[200]:d:SEND x", plan.size() + 18, score::k_rail_after_end}, // text after
+        {plan + "<<SEND[200]:d\xff:SEND", plan.size() + 13, score::k_rail_invalid_utf8},
+        {"hello", 0, "plan"},
+    };
+    for (const row& x : rows) {
+        INFO(x.text);
+        const score::rail_verdict v = rec.explain(x.text);
+        CHECK_FALSE(v.accepted);
+        CHECK(v.offset == x.offset);
+        CHECK(v.rule == x.rule);
+        CHECK_FALSE(rec.accepts(x.text));
+    }
+    const score::rail_verdict on = rec.explain(plan + "<<READ(a)::READ" + send);
+    CHECK(on.accepted);
+    CHECK(on.rule.empty());
+    // The default (gemma) rail refuses a turn without its channel at the second byte.
+    score::rail_recognizer gemma(rail::build().value());
+    const score::rail_verdict v = gemma.explain(plan + "<<SEND[200]:d:SEND");
+    CHECK(v.offset == 1);
+    CHECK(v.rule == "channel");
 }

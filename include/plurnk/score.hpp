@@ -36,6 +36,20 @@ inline constexpr std::uint64_t k_max_count = (std::uint64_t{1} << 53) - 1;
 
 // ---- The rail recognizer --------------------------------------------------------------------
 
+// Where a text leaves the rail. `offset` is the byte offset of the first code point the rail
+// refuses (text.size() when the text ends before a sentence does); `rule` names the deepest rule
+// of the grammar (`plurnk gbnf`'s text: "regex", "target", "tail", ...) that holds every
+// alternative still open just before it, k_rail_after_end when the text went on after a whole
+// turn, k_rail_invalid_utf8 at an ill-formed byte.
+struct rail_verdict {
+    bool accepted = false;
+    std::size_t offset = 0;  // meaningful when !accepted
+    std::string rule;        // meaningful when !accepted
+    [[nodiscard]] bool ended_early(std::size_t text_size) const noexcept { return !accepted && offset == text_size; }
+};
+inline constexpr std::string_view k_rail_invalid_utf8 = "invalid-utf8";
+inline constexpr std::string_view k_rail_after_end = "after-end";
+
 // Decides whether a raw turn is a sentence of a rail grammar (rail::build), the way llama.cpp's
 // sampler advances its stacks code point by code point. The sets of stacks reached are cached
 // as the states of a lazily built automaton, so after a warm-up a turn costs a table look-up per
@@ -51,6 +65,9 @@ public:
 
     // True when `text` (UTF-8; an ill-formed byte is never on the rail) is a whole sentence.
     [[nodiscard]] bool accepts(std::string_view text);
+    // Why `text` is or is not a sentence: accepts()'s answer, and where and in which rule the
+    // rail refused it (see rail_verdict).
+    [[nodiscard]] rail_verdict explain(std::string_view text);
     // Automaton states built so far (for tests and tuning).
     [[nodiscard]] std::size_t states() const noexcept;
 

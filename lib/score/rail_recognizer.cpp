@@ -2,7 +2,9 @@
 // The rail recognizer: the grammar desugared into plain productions (a repetition becomes helper
 // rules, as llama.cpp's grammar parser does), a set of pushdown stacks that advances one code
 // point at a time, and a cache that numbers each set of stacks reached and remembers its
-// transitions, so a long body loops through a handful of known states.
+// transitions, so a long body loops through a handful of known states. explain() also says where
+// a text leaves the rail: the byte, and the deepest named rule that holds every stack still
+// alive there (each symbol remembers the named rule it was lowered from).
 //
 // A stack is a list of positions in the flattened production array; the top is the next symbol
 // to match. Like llama.cpp, expanding a rule reference that ends its production drops the
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -80,6 +83,9 @@ struct rail_recognizer::impl {
     using state_set = std::vector<stack>;  // sorted, distinct
 
     std::vector<symbol> syms;                         // every production, each ending in `end`
+    std::vector<std::uint32_t> owner;                 // per symbol: the named rule it was lowered from
+    std::vector<std::string> rule_names;              // named rule index -> name
+    std::uint32_t lowering = 0;                       // the named rule being lowered
     std::vector<std::vector<std::uint32_t>> prods;    // nonterminal -> production starts
     std::vector<char_class> classes;
     std::uint32_t root = 0;
@@ -91,6 +97,7 @@ struct rail_recognizer::impl {
     std::vector<state_set> states;
     std::map<state_set, std::int32_t> ids;
     std::vector<bool> accepting;
+    std::vector<std::int32_t> rule_of;  // per state: the rule explain() names (-1 until asked, -2 after-end)
     std::vector<std::int32_t> ascii;  // states * 128
     std::unordered_map<std::uint64_t, std::int32_t> wide;
     std::int32_t start = 0;
@@ -99,11 +106,14 @@ struct rail_recognizer::impl {
         std::map<std::string, std::uint32_t, std::less<>> names;
         for (const rail::rule& r : g.rules) names.emplace(r.name, new_nonterminal());
         for (const rail::rule& r : g.rules) {
+            lowering = static_cast<std::uint32_t>(rule_names.size());
+            rule_names.push_back(r.name);
             std::vector<symbol> body;
             lower(r.body, names, body);
             add_production(names.at(r.name), std::move(body));
         }
         root = names.at("root");
+        build_graph(g);
         reset();
     }
 
@@ -116,6 +126,7 @@ struct rail_recognizer::impl {
         prods[nt].push_back(static_cast<std::uint32_t>(syms.size()));
         syms.insert(syms.end(), body.begin(), body.end());
         syms.push_back(symbol{});
+        owner.resize(syms.size(), lowering);
     }
 
     static symbol ref(std::uint32_t nt) { return symbol{symbol::kind_t::rule, 0, nt}; }
@@ -236,6 +247,7 @@ struct rail_recognizer::impl {
         if (auto it = ids.find(set); it != ids.end()) return it->second;
         const auto id = static_cast<std::int32_t>(states.size());
         accepting.push_back(std::find(set.begin(), set.end(), stack{}) != set.end());
+        rule_of.push_back(-1);
         ids.emplace(set, id);
         states.push_back(std::move(set));
         ascii.resize(states.size() * 128, k_unknown);
@@ -246,6 +258,7 @@ struct rail_recognizer::impl {
         states.clear();
         ids.clear();
         accepting.clear();
+        rule_of.clear();
         ascii.clear();
         wide.clear();
         state_set first;
@@ -289,20 +302,116 @@ struct rail_recognizer::impl {
         return to;
     }
 
-    bool accepts(std::string_view text) {
+    // The rule-level reference graph, for explain(): each named rule's parents and its depth
+    // (shortest distance from root), indexed like the grammar's rules.
+    std::vector<std::vector<std::uint32_t>> parents;
+    std::vector<std::uint32_t> depth;
+
+    void build_graph(const rail::grammar& g) {
+        const std::size_t n = g.rules.size();
+        parents.assign(n, {});
+        std::vector<std::vector<std::uint32_t>> children(n);
+        std::map<std::string_view, std::uint32_t> index;
+        for (std::uint32_t i = 0; i < n; ++i) index.emplace(g.rules[i].name, i);
+        std::vector<const expr*> todo;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            todo.assign(1, &g.rules[i].body);
+            while (!todo.empty()) {
+                const expr* e = todo.back();
+                todo.pop_back();
+                if (e->kind == expr::kind_t::ref) {
+                    const std::uint32_t c = index.at(e->text);
+                    children[i].push_back(c);
+                    parents[c].push_back(i);
+                }
+                for (const expr& it : e->items) todo.push_back(&it);
+            }
+        }
+        depth.assign(n, std::numeric_limits<std::uint32_t>::max());
+        const std::uint32_t r = index.at("root");
+        std::vector<std::uint32_t> queue{r};
+        depth[r] = 0;
+        for (std::size_t k = 0; k < queue.size(); ++k) {
+            for (const std::uint32_t c : children[queue[k]]) {
+                if (depth[c] != std::numeric_limits<std::uint32_t>::max()) continue;
+                depth[c] = depth[queue[k]] + 1;
+                queue.push_back(c);
+            }
+        }
+    }
+
+    // The rule explain() names for a refusal in `state`: the deepest rule (farthest from root)
+    // that contains, directly or not, every rule a live alternative was in; k_rail_after_end when
+    // the text was a whole sentence already.
+    std::string rule_at(std::int32_t state) {
+        std::int32_t& cached = rule_of[static_cast<std::size_t>(state)];
+        if (cached == -2) return std::string(k_rail_after_end);
+        if (cached >= 0) return rule_names[static_cast<std::size_t>(cached)];
+        std::vector<std::uint32_t> owners;
+        for (const stack& s : states[static_cast<std::size_t>(state)]) {
+            if (!s.empty()) owners.push_back(owner[s.back()]);
+        }
+        std::sort(owners.begin(), owners.end());
+        owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+        if (accepting[static_cast<std::size_t>(state)] || owners.empty()) {
+            cached = -2;
+            return std::string(k_rail_after_end);
+        }
+        // Ancestors of every owner (itself included), counted; the rules every owner reaches up to.
+        std::vector<std::uint32_t> seen_by(parents.size(), 0);
+        std::vector<std::uint32_t> mark(parents.size(), std::numeric_limits<std::uint32_t>::max());
+        for (std::uint32_t k = 0; k < owners.size(); ++k) {
+            std::vector<std::uint32_t> todo{owners[k]};
+            mark[owners[k]] = k;
+            while (!todo.empty()) {
+                const std::uint32_t r = todo.back();
+                todo.pop_back();
+                ++seen_by[r];
+                for (const std::uint32_t p : parents[r]) {
+                    if (mark[p] == k) continue;
+                    mark[p] = k;
+                    todo.push_back(p);
+                }
+            }
+        }
+        std::uint32_t best = 0;
+        bool found = false;
+        for (std::uint32_t r = 0; r < seen_by.size(); ++r) {
+            if (seen_by[r] != owners.size() || depth[r] == std::numeric_limits<std::uint32_t>::max()) continue;
+            if (!found || depth[r] > depth[best]) best = r, found = true;
+        }
+        cached = static_cast<std::int32_t>(best);
+        return rule_names[best];
+    }
+
+    rail_verdict run(std::string_view text, bool explain) {
+        rail_verdict v;
         std::int32_t s = start;
         for (std::size_t i = 0; i < text.size();) {
+            const std::size_t at = i;
             const auto b = static_cast<unsigned char>(text[i]);
             char32_t c = b;
             if (b < 0x80) {
                 ++i;
             } else if ((c = decode(text, i)) == k_bad) {
-                return false;
+                v.offset = at;
+                if (explain) v.rule = k_rail_invalid_utf8;
+                return v;
             }
-            s = step(s, c);
-            if (s == k_dead) return false;
+            const std::int32_t to = step(s, c);
+            if (to == k_dead) {
+                v.offset = at;
+                if (explain) v.rule = rule_at(s);
+                return v;
+            }
+            s = to;
         }
-        return accepting[static_cast<std::size_t>(s)];
+        v.accepted = accepting[static_cast<std::size_t>(s)];
+        if (!v.accepted) {
+            v.offset = text.size();
+            if (explain) v.rule = rule_at(s);
+        }
+        return v;
     }
 };
 
@@ -310,7 +419,8 @@ rail_recognizer::rail_recognizer(const rail::grammar& g) : p_(std::make_unique<i
 rail_recognizer::~rail_recognizer() = default;
 rail_recognizer::rail_recognizer(rail_recognizer&&) noexcept = default;
 rail_recognizer& rail_recognizer::operator=(rail_recognizer&&) noexcept = default;
-bool rail_recognizer::accepts(std::string_view text) { return p_->accepts(text); }
+bool rail_recognizer::accepts(std::string_view text) { return p_->run(text, false).accepted; }
+rail_verdict rail_recognizer::explain(std::string_view text) { return p_->run(text, true); }
 std::size_t rail_recognizer::states() const noexcept { return p_->states.size(); }
 
 }  // namespace plurnk::score
