@@ -513,11 +513,14 @@ public:
         std::size_t statements = 0;  // internal statements (expansions of `stmt`)
     };
 
-    sentence next() {
+    sentence next() { return next("root", std::uniform_int_distribution<std::size_t>(100, 4000)(rng_)); }
+
+    // A walk from `rule` with a byte budget of `budget`.
+    sentence next(std::string_view rule, std::size_t budget) {
         out_.clear();
         statements_ = 0;
-        budget_ = std::uniform_int_distribution<std::size_t>(100, 4000)(rng_);
-        walk(rules_.at("root")->body);
+        budget_ = budget;
+        walk(rules_.at(std::string(rule))->body);
         return {out_, statements_};
     }
 
@@ -1172,6 +1175,75 @@ TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
     CHECK(total == total_off_rejected);  // every rejected mutant had left the rail
 }
 
+namespace {
+
+// Why `text` does not parse (statements tier) as one clean statement, or "".
+std::string statement_problem(const std::string& text) {
+    const parse_result r = parse(text, tier::statements);
+    if (r.clean() && r.items.size() == 1 && std::holds_alternative<statement>(r.items.front())) return {};
+    for (const item& it : r.items) {
+        if (const auto* d = std::get_if<diagnostic>(&it)) return std::string(d->message);
+    }
+    return to_json(r);
+}
+
+}  // namespace
+
+// The sub-languages the rail holds bodies and slots to, sampled on their own (so each gets many
+// more draws than inside whole turns) and parsed in a statement: every draw is admitted cleanly.
+// The matcher dialects go into FIND, READ, OPEN and FOLD with each suffix of the rail, targets
+// into every slot, destinations into COPY and MOVE bodies.
+TEST_CASE("every matcher dialect, target and signal the rail draws parses cleanly", "[rail]") {
+    rail::options o;
+    o.suffixes = {"", "1", "x", "_F"};
+    const result<rail::grammar> r = rail::build(o);
+    REQUIRE(r.ok());
+    sampler s(r.value(), 20261203);
+    struct part {
+        const char* rule;
+        std::vector<std::pair<std::string, std::string>> contexts;  // before, after
+        int draws;
+    };
+    std::vector<std::pair<std::string, std::string>> matcher_ctx, selection_ctx;
+    for (const char* op : {"FIND", "READ", "OPEN", "FOLD"}) {
+        for (const std::string& sfx : o.suffixes) matcher_ctx.emplace_back(std::string("<<") + op + sfx + "(x):", ":" + std::string(op) + sfx);
+    }
+    for (const char* op : {"COPY", "MOVE"}) {
+        for (const std::string& sfx : o.suffixes) selection_ctx.emplace_back(std::string("<<") + op + sfx + "(x):", ":" + std::string(op) + sfx);
+    }
+    const part parts[] = {
+        {"regex", matcher_ctx, 20000},
+        {"rx-class", {{"<<FIND(x):/", "/:FIND"}, {"<<FIND(x):/", "/u:FIND"}, {"<<FIND(x):/", "/v:FIND"}}, 20000},
+        {"rxn-class", {{"<<FIND(x):/", "/:FIND"}, {"<<FIND(x):/a", "/gi:FIND"}}, 20000},
+        {"rxv-class", {{"<<FIND(x):/", "/v:FIND"}}, 20000},
+        {"rxn-seq1", {{"<<FIND(x):/", "/:FIND"}}, 20000},
+        {"xpath", matcher_ctx, 20000},
+        {"jsonpath", matcher_ctx, 20000},
+        {"target", {{"<<READ(", ")::READ"}, {"<<EDIT[a](", ")<1>:x:EDIT"}, {"<<SEND[3](", "):x:SEND"}}, 20000},
+        {"selection", selection_ctx, 20000},
+        {"tags", {{"<<READ", "(x)::READ"}, {"<<OPEN", ":x:OPEN"}}, 5000},
+        {"branch", {{"<<WORK", "(x):go:WORK"}}, 2000},
+        {"executor", {{"<<EXEC", ":ls:EXEC"}}, 2000},
+        {"kill-code", {{"<<KILL", "(x)::KILL"}}, 2000},
+        {"mid-code", {{"<<SEND", ":x:SEND"}}, 2000},
+    };
+    for (const part& p : parts) {
+        std::size_t failures = 0;
+        for (int i = 0; i < p.draws; ++i) {
+            const std::string draw = s.next(p.rule, i % 8 == 0 ? 2000 : 200).text;  // now and then a long one
+            const auto& [before, after] = p.contexts[static_cast<std::size_t>(i) % p.contexts.size()];
+            const std::string text = before + draw + after;
+            if (const std::string why = statement_problem(text); !why.empty() && ++failures <= 8) {
+                INFO(p.rule << ": " << text);
+                INFO(why);
+                CHECK(false);
+            }
+        }
+        std::printf("rail: %d draws of %s, %zu not admitted\n", p.draws, p.rule, failures);
+        CHECK(failures == 0);
+    }
+}
+
 TEST_CASE("sampled sentences are rail sentences", "[rail]") {
     const result<rail::grammar> r = rail::build();
     REQUIRE(r.ok());
@@ -1219,7 +1291,26 @@ TEST_CASE("the rail admits canonical turns and refuses the shapes it excludes", 
         {"<<PLAN:g:PLAN\n<<SEND[200](x):mid:SEND\n<<SEND[200]:d:SEND", false},  // disposition mid SEND
         {"<<PLAN:g:PLAN\n<<EDIT:x:EDIT\n<<SEND[200]:d:SEND", false},            // EDIT without target
         {"<<PLAN:g:PLAN\n<<OPEN(x)<1>::OPEN\n<<SEND[200]:d:SEND", false},       // OPEN takes no scope
-        {"<<PLAN:g:PLAN\n<<READ(a:b)::READ\n<<SEND[200]:d:SEND", false},        // `:` in a local path
+        {"<<PLAN:g:PLAN\n<<READ(a:b)::READ\n<<SEND[200]:d:SEND", true},         // `:` in a local path
+        {"<<PLAN:g:PLAN\n<<READ(a://b)::READ\n<<SEND[200]:d:SEND", true},       // a URL of a scheme of its own
+        {"<<PLAN:g:PLAN\n<<FIND[ts](src/**/*.ts):/retry(Count|Delay)/i:FIND\n<<SEND[200]:d:SEND", true},
+        {"<<PLAN:g:PLAN\n<<FIND(a.xml)://book[price>10 and @lang='en']/title:FIND\n<<SEND[200]:d:SEND", true},
+        {"<<PLAN:g:PLAN\n<<FIND(u.json):$[?@.role==\"admin\"].name:FIND\n<<SEND[200]:d:SEND", true},
+        {"<<PLAN:g:PLAN\n<<EDIT(t):EDIT this line:EDIT\n<<SEND[200]:d:SEND", true},  // not a close
+        {"<<PLAN:g:PLAN\n<<EDIT(t)::EDITOR:EDIT\n<<SEND[200]:d:SEND", true},       // `:EDITOR` is no close
+        {"<<PLAN:g:PLAN\n<<EDIT1(t):a :EDIT b:EDIT1\n<<SEND[200]:d:SEND", true},
+        {"<<PLAN:g:PLAN\n<<READ(https://example.test/x?literal=\\)&encoded=%29#preview\\()::READ\n<<SEND[200]:d:SEND", true},
+        {"<<PLAN:g:PLAN\n<<OPEN[plan]::OPEN\n<<SEND[200]:d:SEND", true},          // OPEN by its tags
+        {"<<PLAN:g:PLAN\n<<EXEC(build.sh)<-1,300>:make:EXEC\n<<SEND[200]:d:SEND", true},
+        {"<<PLAN:g:PLAN\n<<EDIT(t):EDIT\nx:EDIT\n<<SEND[200]:d:SEND", false},     // the one-colon close
+        {"<<PLAN:g:PLAN\n<<FIND(x):/(?:FIND)/:FIND\n<<SEND[200]:d:SEND", false},   // its close in the regex
+        {"<<PLAN:g:PLAN\n<<FIND(x):/(?<n>a)/:FIND\n<<SEND[200]:d:SEND", false},    // a named group
+        {"<<PLAN:g:PLAN\n<<FIND(x):/a/ig:FIND\n<<SEND[200]:d:SEND", false},        // flags out of order
+        {"<<PLAN:g:PLAN\n<<COPY(a):x:COPY1:COPY\n<<SEND[200]:d:SEND", false},      // `:C` in a destination
+        {"<<PLAN:g:PLAN\n<<KILL(x):a:KILL\n<<SEND[200]:d:SEND", false},            // a KILL body
+        {"<<PLAN:g:PLAN\n<<KILL::KILL\n<<SEND[200]:d:SEND", false},                // no target
+        {"<<PLAN:g:PLAN\n<<OPEN::OPEN\n<<SEND[200]:d:SEND", false},                // neither target, tags nor matcher
+        {"<<PLAN:g:PLAN\n<<SEND[102]<30>:p:SEND", false},                          // park off [202]
         {"<<PLAN:g:PLAN\n<<READ(file://h:1/x)::READ\n<<SEND[200]:d:SEND", false},  // port on file://
         {"<<PLAN:g:PLAN\n<<EDIT[a, b](x)::EDIT\n<<SEND[200]:d:SEND", false},    // space in tags
         {"<<PLAN:g:PLAN\n<<EDIT(x)<1-2>::EDIT\n<<SEND[200]:d:SEND", false},     // dash scope
@@ -1359,7 +1450,7 @@ TEST_CASE("the sample turns: turn-rail.plurnk is on the default rail, turn.plurn
         const result<rail::grammar> r = rail::build(o);
         const recognizer rec(r.value());
         CHECK(rec.accepts(on) == (o.channel == rail::channel_format::gemma));
-        // `<think>` opens it, and its FIND regex has a group, which the rail's regex subset lacks.
+        // `<think>` opens it, so only the think rail could take it, but it ends with a newline.
         CHECK_FALSE(rec.accepts(off));
     }
     CHECK(parse_turn(on).clean());

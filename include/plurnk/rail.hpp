@@ -24,35 +24,43 @@ namespace plurnk::rail {
 
 // ---- The rule model -------------------------------------------------------------------------
 
-// What the `[signal]` slot may hold on the rail.
+// What the `[signal]` slot may hold on the rail (the lexer's own rules, canonical spelling).
 enum class signal_shape : std::uint8_t {
     none,
-    tags,       // [a,b]: [A-Za-z0-9_.-]+ comma separated, no spaces
-    branch,     // [name]: one [A-Za-z0-9_./-]+ (WORK, FORK)
-    executor,   // [sh]: [a-z][a-z0-9_-]* (EXEC)
-    kill_code,  // [9]: one or two digits (KILL)
-    mid_code,   // [404]: three digits except the five dispositions (mid SEND)
+    tags,       // [a,b]: tags without blanks, `]`, `,` or `<<`, comma separated; [] too
+    branch,     // [name]: one such tag (WORK, FORK)
+    executor,   // [sh]: [A-Za-z_][A-Za-z0-9_.+-]*, or [] (EXEC)
+    kill_code,  // [9], [-15], [200]: an integer of up to six digits, or [] (KILL)
+    mid_code,   // [404], [1], [-5]: an integer except the five dispositions, or [] (mid SEND)
 };
 
-// What the `(target)` slot needs on the rail.
-enum class target_need : std::uint8_t { optional, required };
+// What the `(target)` slot needs on the rail (SPEC op-shapes).
+enum class target_need : std::uint8_t {
+    optional,
+    required,
+    required_or_matcher,       // FOLD: a target, or else a non-empty matcher
+    required_or_tags_matcher,  // OPEN: a target, or else tags or a non-empty matcher
+};
 
-// What the `<scope>` slot may hold on the rail.
+// What the `<scope>` slot may hold on the rail: integers of up to six digits, with a sign.
 enum class scope_shape : std::uint8_t {
     none,
-    text,    // <-1>, <N>, <N,M> or <SL,SC,EL,EC> (EDIT, COPY, MOVE)
-    find,    // optional 0.x threshold, then 0-2 positions
-    read,    // optional 0.x threshold, then 1, 2 or 4 coordinates
-    timing,  // <-1>, <T> or <T,P> (EXEC; the [202] park)
+    text,    // one to five integers (EDIT, COPY, MOVE; the runtime judges arity and range)
+    find,    // an optional 0.x threshold, then 0-2 integers (at least one part)
+    read,    // an optional 0.x threshold, then 0-4 integers (at least one part)
+    timing,  // <T> or <T,P>, T may be -1 (EXEC; the [202] park)
 };
 
 // What the body may hold on the rail. Every non-empty shape excludes the statement's own close
-// literal `:OPsuffix`, counted from the opening colon (so a body never starts with `OPsuffix`).
+// `:OPsuffix` where the parser would see it (followed by a character that is not [A-Za-z0-9_],
+// or at the opening colon followed by blanks and a line end or `<<`), so the body is the text
+// written.
 enum class body_shape : std::uint8_t {
     empty,          // `::OP` only (KILL)
     text,           // any text, newlines included, possibly empty
-    text_nonempty,  // the same, at least one character before any colon (WORK, FORK, terminal SEND)
-    matcher,        // one line, not starting with `:`; `/`, `//` and `$` lead a small valid subset
+    text_nonempty,  // the same, not empty (WORK, FORK, terminal SEND)
+    matcher,        // one line, not starting with `:`; `/`, `//` and `$` lead a regex, XPath or
+                    // JSONPath the validators accept; anything else (glob, ~semantic, @graph) is text
     selection,      // a destination target plus an optional text scope (COPY, MOVE)
 };
 

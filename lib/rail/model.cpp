@@ -23,15 +23,16 @@ using C = scope_shape;
 using B = body_shape;
 
 // SPEC §op-shapes, projected onto the rail: canonical slot order signal → target → scope, targets
-// required except for EXEC and SEND, no scope where the parser admits none.
+// required except for EXEC and SEND (OPEN and FOLD as SPEC says: a target or a matcher, OPEN also
+// tags alone), no scope where the parser admits none.
 constexpr op_shape k_ops[] = {
     {op::FIND, S::tags, T::required, C::find, B::matcher},
     {op::READ, S::tags, T::required, C::read, B::matcher},
     {op::EDIT, S::tags, T::required, C::text, B::text},
     {op::COPY, S::tags, T::required, C::text, B::selection},
     {op::MOVE, S::tags, T::required, C::text, B::selection},
-    {op::OPEN, S::tags, T::required, C::none, B::matcher},
-    {op::FOLD, S::tags, T::required, C::none, B::matcher},
+    {op::OPEN, S::tags, T::required_or_tags_matcher, C::none, B::matcher},
+    {op::FOLD, S::tags, T::required_or_matcher, C::none, B::matcher},
     {op::EXEC, S::executor, T::optional, C::timing, B::text},
     {op::WORK, S::branch, T::required, C::none, B::text_nonempty},
     {op::FORK, S::branch, T::required, C::none, B::text_nonempty},
