@@ -4,7 +4,7 @@
 // The constructors keep expressions canonical (sequences and alternations flattened, one-item
 // groups unwrapped) so that writing a grammar and reading the text back yields the same tree.
 // The writer follows llama.cpp's grammar parser (llama-grammar.cpp): rule names are [a-z0-9-],
-// literals and classes use only the escapes it knows (\n \r \t \\ \" \[ \] \- \xHH \uHHHH
+// literals and classes use only the escapes it knows (\n \r \t \\ \" \[ \] \- \uHHHH
 // \UHHHHHHHH), parentheses wrap alternations inside sequences and compound items under a
 // repetition, and a rule continues on the next line only after a `|`.
 #include <string>
@@ -43,13 +43,15 @@ void append_char(std::string& out, char32_t c, bool in_class, bool first_in_clas
         out += static_cast<char>(c);
         return;
     }
+    // Escapes are \uHHHH, never \xHH: xgrammar (0.1.27) reads the hex digits after \x greedily,
+    // so `[^\x7Fa]` loses the `a`.
     if (in_class && first_in_class && c == '^') {  // would read as negation
-        out += "\\x5E";
+        out += "\\u005E";
         return;
     }
     if (c < 0x20 || c == 0x7F) {
-        out += "\\x";
-        append_hex(out, c, 2);
+        out += "\\u";
+        append_hex(out, c, 4);
     } else if (c < 0x80) {
         out += static_cast<char>(c);
     } else if (c < 0x10000) {
