@@ -250,6 +250,9 @@ class builder {
 public:
     explicit builder(const options& o) : o_(o) {}
 
+    // Each part runs apart ([[gnu::noinline]], here and below): under ASan every temporary of a
+    // nested seq/alt keeps its own redzoned slot, and the parts inlined into one frame took more
+    // than the 64 KiB stack the stack test gives every surface.
     grammar run() {
         turn();
         tail();
@@ -294,7 +297,7 @@ private:
     // ---- The turn ----------------------------------------------------------------------------
 
     // root ::= channel sep plan sep tail (SPEC gbnf-turn-shape), or plan sep tail without one.
-    void turn() {
+    [[gnu::noinline]] void turn() {
         const channel_literals ch = literals(o_);
         if (o_.channel == channel_format::none) {
             add("root", seq({rref("plan"), rref("sep"), rref("tail")}),
@@ -351,7 +354,7 @@ private:
         });
     }
 
-    void tail() {
+    [[gnu::noinline]] void tail() {
         if (o_.max_statements == 0) {
             add("tail", rref("terminal-first"), "no internal statements: the terminal SEND alone");
         } else {
@@ -378,7 +381,7 @@ private:
 
     // The terminal SEND: a disposition, an optional target, a park scope on [202] only, and a
     // non-empty body (SPEC waitpid-dispositions).
-    void terminal() {
+    [[gnu::noinline]] void terminal() {
         for (const bool first : {false, true}) {
             std::vector<expr> alts;
             for (const std::string& sfx : o_.suffixes) {
@@ -405,7 +408,7 @@ private:
     }
 
     // One rule per internal op: an alternative per suffix, sharing the op's header rule.
-    void statement(const op_shape& s) {
+    [[gnu::noinline]] void statement(const op_shape& s) {
         const std::string name = lower(op_name(s.op));
         std::vector<expr> alts;
         for (const std::string& sfx : o_.suffixes) {
@@ -464,7 +467,7 @@ private:
 
     // ---- Slots -------------------------------------------------------------------------------
 
-    void signals() {
+    [[gnu::noinline]] void signals() {
         // The lexer's TAG (BEHAVIOUR 1.3): no `]`, `,`, blank or line end; a `<` only before
         // another tag character.
         const std::u32string not_tag = U"],<\t\n\r \x7F";
@@ -530,7 +533,7 @@ private:
     // local path (text that does not start with `scheme://`), with `\`, `(` and `)` escaped as
     // the canon writes them. The destination of COPY and MOVE sits in the body: its variant
     // (`d` prefix) never has C or M after a colon.
-    void targets() {
+    [[gnu::noinline]] void targets() {
         add("target", alt({rref("url"), rref("local")}), "targets: a URL or a local path (SPEC path-syntax)");
         target_rules("", U"");
         add("selection", seq({rref("dtarget"), opt(rref("text-scope"))}), "a COPY/MOVE destination");
@@ -538,7 +541,14 @@ private:
         target_rules("d", U"CM");
     }
 
+    // Local, URL and host rules apart: in one function they took 49 KB of stack under ASan.
     void target_rules(const std::string& p, std::u32string_view not_after_colon) {
+        local_rules(p, not_after_colon);
+        url_rules(p, not_after_colon);
+        if (p.empty()) host_rules();
+    }
+
+    [[gnu::noinline]] void local_rules(const std::string& p, std::u32string_view not_after_colon) {
         const ranges_t controls{{0x00, 0x1F}, {0x7F, 0x7F}};
         const expr esc = seq({lit("\\"), set_of("\\()")});
         // A `<` only before a character the target lexer lets it sit before (BEHAVIOUR 1.6).
@@ -571,8 +581,13 @@ private:
                                seq({lit(":"), opt(alt({colons, seq({not_of(after_slash), lrun}),
                                                        seq({lit("/"), opt(alt({seq({not_of(U"/"), lrun}), colons}))})}))})}))})}));
 
-        // URLs. Special schemes take a domain, an IPv4 or an IPv6 host; any other lower-case
-        // scheme an opaque host (WHATWG host parsing). No `{` but in request metadata blocks.
+    }
+
+    // URLs. Special schemes take a domain, an IPv4 or an IPv6 host; any other lower-case
+    // scheme an opaque host (WHATWG host parsing). No `{` but in request metadata blocks.
+    [[gnu::noinline]] void url_rules(const std::string& p, std::u32string_view not_after_colon) {
+        const ranges_t controls{{0x00, 0x1F}, {0x7F, 0x7F}};
+        const expr esc = seq({lit("\\"), set_of("\\()")});
         const expr hex = set_of("0-9A-Fa-f");
         const expr pct = seq({lit("%"), hex, hex});
         const expr uchar = alt({set_of("A-Za-z0-9._~!$&'*+,;=-"), pct});
@@ -599,8 +614,16 @@ private:
         // Request metadata (SPEC path-request-metadata): `{name: value}` blocks after the URL.
         add(pre + "meta", seq({lit("{"), plus(set_of("A-Za-z0-9-")), lit(": "),
                                star(none_of(U"{}()\\<:", {{0x00, 0x1F}, {0x7F, 0x7F}})), lit("}")}));
-        if (!p.empty()) return;
-        // Shared by both variants: none holds a colon followed by a letter.
+    }
+
+    // Hosts, schemes and ports, shared by both variants: none holds a colon followed by a letter.
+    [[gnu::noinline]] void host_rules() {
+        host_names();
+        host_numbers();
+    }
+
+    // Schemes, labels and domain names.
+    [[gnu::noinline]] void host_names() {
         add("scheme", word_except({"file", "ftp", "http", "https", "ws", "wss"}, set_of("a-z"), set_of("a-z0-9+.-")),
             "a scheme the WHATWG parser does not treat as special");
         const expr label_tail = star(seq({lit("-"), plus(rref("label-char"))}));
@@ -622,6 +645,12 @@ private:
                       label_first, star(rref("label-char")), label_tail, opt(lit("."))}),
                  seq({between(seq({rref("octet"), lit(".")}), 3, 3), rref("octet")}),
                  seq({lit("["), rref("ipv6"), lit("]")})}));
+    }
+
+    // IPv4 octets, IPv6 addresses, opaque hosts and ports.
+    [[gnu::noinline]] void host_numbers() {
+        const expr hex = set_of("0-9A-Fa-f");
+        const expr pct = seq({lit("%"), hex, hex});
         add("octet", alt({set_of("0-9"), seq({set_of("1-9"), set_of("0-9")}), seq({lit("1"), set_of("0-9"), set_of("0-9")}),
                           seq({lit("2"), set_of("0-4"), set_of("0-9")}), seq({lit("25"), set_of("0-5")})}));
         const expr h16 = between(set_of("0-9a-f"), 1, 4);
@@ -667,7 +696,7 @@ private:
 
     // Scopes (SPEC scope-slot): comma-separated integers of up to six digits, signed; a 0.x
     // threshold may lead a FIND or READ scope.
-    void scopes() {
+    [[gnu::noinline]] void scopes() {
         add("int", seq({opt(lit("-")), between(set_of("0-9"), 1, 6)}), "scopes");
         const expr more = seq({lit(","), rref("int")});
         const expr threshold = seq({lit("0."), between(set_of("0-9"), 1, 3)});
@@ -690,7 +719,7 @@ private:
     // patterns without u and v (Annex B: `{`, `}` and `]` as characters, punctuation in classes,
     // any identity escape); `rxv` for the v flag (class subtraction and intersection). Flags come
     // in the order dgimsuvy.
-    void regex() {
+    [[gnu::noinline]] void regex() {
         std::vector<expr> chains;
         const auto flags = [](std::string_view unicode) {
             std::vector<expr> f;
@@ -709,12 +738,19 @@ private:
         add("regex", alt(std::move(chains)),
             "matcher dialects: an ECMAScript regex, XPath 1.0 and JSONPath (RFC 9535) the validators accept");
         const ranges_t controls{{0x00, 0x1F}, {0x7F, 0x7F}};
-        const expr hex = set_of("0-9A-Fa-f");
         regex_chain("rx", none_of(U"^$\\.*+?()[]{}|/:", controls), U":", U"FOR", "rx-esc", "rx-class");
         regex_chain("rxn", none_of(U"^$\\.*+?()[{|/:", controls), U":{", U"FOR0123456789", "rxn-esc", "rxn-class");
         regex_chain("rxv", none_of(U"^$\\.*+?()[]{}|/:", controls), U":", U"FOR", "rx-esc", "rxv-class");
-        const expr common = alt({seq({lit("c"), set_of("A-Za-z")}), seq({lit("x"), hex, hex}), seq({lit("u"), between(hex, 4, 4)}),
-                                 seq({set_of("pP"), lit("{"), rref("rx-prop"), lit("}")})});
+        regex_escapes();
+        regex_classes();
+        regex_props();
+    }
+
+    // Escapes: those valid under every flag set, and Annex B's.
+    [[gnu::noinline]] void regex_escapes() {
+        const ranges_t controls{{0x00, 0x1F}, {0x7F, 0x7F}};
+        const expr hex = set_of("0-9A-Fa-f");
+        const expr common = regex_common_escape();
         add("rx-esc", seq({lit("\\"), alt({set_of("dDwWsStnrvf"), common, set_of("^$\\.*+?()[]{}|/")})}));
         // Annex B escapes: any character but `c` (only before a letter) and `b`/`B` (assertions);
         // in a class no digit (`\70` is octal, and a range after it could be out of order), and
@@ -722,6 +758,12 @@ private:
         add("rxn-esc", seq({lit("\\"), alt({none_of(U"cbB:", controls), seq({lit("c"), set_of("A-Za-z")})})}));
         add("rxn-cesc", seq({lit("\\"), alt({none_of(U"cxu0123456789:", controls), seq({lit("c"), set_of("A-Za-z")}),
                                               seq({lit("x"), hex, hex}), seq({lit("u"), between(hex, 4, 4)})})}));
+    }
+
+    // Class members and the three kinds of class.
+    [[gnu::noinline]] void regex_classes() {
+        const ranges_t controls{{0x00, 0x1F}, {0x7F, 0x7F}};
+        const expr common = regex_common_escape();
         add("rx-cmember", alt({chars({{' ', ' '}, {'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}),
                                seq({lit("a-"), set_of("a-z")}), seq({lit("A-"), set_of("A-Z")}), seq({lit("0-"), set_of("0-9")}),
                                seq({lit("\\"), alt({set_of("dDwWsStnrvfb"), common, set_of("^$\\.*+?()[]{}|/-")})})}));
@@ -738,6 +780,18 @@ private:
                               alt({seq({operand, plus(seq({lit("--"), operand}))}), seq({operand, plus(seq({lit("&&"), operand}))}),
                                    star(rref("rx-cmember"))}),
                               lit("]")}));
+    }
+
+    // Escapes after `\` that every chain shares: control letters, hex and Unicode escapes,
+    // property classes.
+    [[gnu::noinline]] expr regex_common_escape() {
+        const expr hex = set_of("0-9A-Fa-f");
+        return alt({seq({lit("c"), set_of("A-Za-z")}), seq({lit("x"), hex, hex}), seq({lit("u"), between(hex, 4, 4)}),
+                    seq({set_of("pP"), lit("{"), rref("rx-prop"), lit("}")})});
+    }
+
+    // Property names and quantifiers.
+    [[gnu::noinline]] void regex_props() {
         std::vector<expr> props;
         for (const std::string_view name :
              {"L", "Lu", "Ll", "Lt", "Lm", "Lo", "LC", "M", "Mn", "Mc", "Me", "N", "Nd", "Nl", "No", "P", "Pc", "Pd", "Ps",
@@ -761,7 +815,7 @@ private:
 
     // One regex chain: sequences of terms where a separator (`:`, and for Annex B a literal
     // `{`) is followed by a term that cannot start with a close letter (or a digit after `{`).
-    void regex_chain(const std::string& p, const expr& chars_out, std::u32string_view seps, std::u32string_view not_after,
+    [[gnu::noinline]] void regex_chain(const std::string& p, const expr& chars_out, std::u32string_view seps, std::u32string_view not_after,
                      const std::string& esc, const std::string& cls) {
         // A colon is a character like any other and takes a quantifier (`/a:+b/`).
         const expr colon = seq({lit(":"), opt(rref("rx-quant"))});
@@ -788,15 +842,19 @@ private:
     // `.`/`..`/`@attr`, and predicates of comparisons joined by `and`/`or` over sums of operands:
     // literals, numbers, variables, paths without predicates and function calls (any name but a
     // node type's; no call inside a call).
-    void xpath() {
+    [[gnu::noinline]] void xpath() {
+        xpath_paths();
+        xpath_values();
+    }
+
+    // Paths, steps, node tests, predicates and their operators.
+    [[gnu::noinline]] void xpath_paths() {
         add("xpath", seq({rref("xp-path"), star(seq({alt({lit("|"), lit(" | ")}), rref("xp-path")}))}));
         add("xp-path", seq({lit("//"), rref("xp-step"), star(seq({alt({lit("/"), lit("//")}), rref("xp-step")}))}));
         add("xp-step", alt({seq({rref("xp-node"), star(rref("xp-pred"))}), lit("."), lit(".."), seq({lit("@"), rref("xp-attr")})}));
         add("xp-attr", alt({rref("xp-name"), lit("*")}));
         add("xp-node", alt({rref("xp-test"), seq({rref("xp-name"), lit("::"), rref("xp-test-x")})}));
-        const expr literal = alt({seq({lit("'"), star(none_of(U"':", {{0x00, 0x1F}, {0x7F, 0x7F}})), lit("'")}),
-                                  seq({lit("\""), star(none_of(U"\":", {{0x00, 0x1F}, {0x7F, 0x7F}})), lit("\"")})});
-        const expr types = alt({lit("text()"), lit("node()"), lit("comment()"), seq({lit("processing-instruction("), opt(literal), lit(")")})});
+        const expr types = alt({lit("text()"), lit("node()"), lit("comment()"), seq({lit("processing-instruction("), opt(xpath_literal()), lit(")")})});
         add("xp-test", alt({seq({rref("xp-name"), opt(seq({lit(":"), alt({rref("xp-name-x"), lit("*")})}))}), lit("*"), types}));
         add("xp-test-x", alt({seq({rref("xp-name-x"), opt(seq({lit(":"), alt({rref("xp-name-x"), lit("*")})}))}), lit("*"), types}));
         const expr name_rest = star(set_of("A-Za-z0-9_.-"));
@@ -806,6 +864,17 @@ private:
         add("xp-cmp", seq({rref("xp-sum"), opt(seq({opt(lit(" ")), alt({lit("="), lit("!="), lit("<"), lit("<="), lit(">"), lit(">=")}),
                                                      opt(lit(" ")), rref("xp-sum")}))}));
         add("xp-sum", seq({rref("xp-val"), star(seq({alt({lit(" + "), lit(" - "), lit(" * "), lit(" div "), lit(" mod ")}), rref("xp-val")}))}));
+    }
+
+    // A string literal in either quote.
+    [[gnu::noinline]] expr xpath_literal() {
+        return alt({seq({lit("'"), star(none_of(U"':", {{0x00, 0x1F}, {0x7F, 0x7F}})), lit("'")}),
+                    seq({lit("\""), star(none_of(U"\":", {{0x00, 0x1F}, {0x7F, 0x7F}})), lit("\"")})});
+    }
+
+    // Operands: calls, numbers, literals, variables and relative paths.
+    [[gnu::noinline]] void xpath_values() {
+        const expr literal = xpath_literal();
         // After a comma the reference reads `*` and `and`/`or`/`mod`/`div` as operators: later
         // arguments start with a literal, a number, `$`, `.`, `@` or `//`.
         add("xp-val", alt({seq({opt(lit("-")), rref("xp-arg")}),
@@ -826,7 +895,13 @@ private:
     // JSONPath (RFC 9535): segments of names, wildcards, indexes, slices, quoted names and
     // filters; a filter's queries take no filter of their own, parentheses nest once, and the
     // functions are used as their types allow (length/count/value compared, match/search tested).
-    void jsonpath() {
+    [[gnu::noinline]] void jsonpath() {
+        jsonpath_segments();
+        jsonpath_filters();
+    }
+
+    // Segments, selectors and string literals.
+    [[gnu::noinline]] void jsonpath_segments() {
         add("jsonpath", seq({lit("$"), star(seq({opt(lit(" ")), rref("jp-seg")}))}));
         add("jp-seg", alt({seq({alt({lit("."), lit("..")}), alt({rref("jp-name"), lit("*")})}), seq({opt(lit("..")), rref("jp-bracket")})}));
         // json-p3's names: a letter, `_` or any non-ASCII character, then also digits and `-`
@@ -846,6 +921,10 @@ private:
                                                     seq({lit("\\"), alt({set_of("bfnrt/\\'"), u4})})})), lit("'")}),
                            seq({lit("\""), star(alt({none_of(U"\"\\:", {{0x00, 0x1F}, {0x7F, 0x7F}}),
                                                      seq({lit("\\"), alt({set_of("bfnrt/\\\""), u4})})})), lit("\"")})}));
+    }
+
+    // Filters: logical expressions over comparisons, tests and queries.
+    [[gnu::noinline]] void jsonpath_filters() {
         const expr or_op = seq({opt(lit(" ")), lit("||"), opt(lit(" "))});
         const expr and_op = seq({opt(lit(" ")), lit("&&"), opt(lit(" "))});
         for (const bool inner : {false, true}) {
@@ -893,7 +972,7 @@ private:
 
     // The segment rules of every body: per op the part that never starts with the op (`-run`,
     // `-line`, `-mrun`), per op and suffix the rest (see the file comment).
-    void bodies() {
+    [[gnu::noinline]] void bodies() {
         const seg_kind text{U":", "text-rest", false};
         const seg_kind line{U":\r\n", "line-rest", false};
         bool any_text = false, any_line = false;
