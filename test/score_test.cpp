@@ -450,3 +450,37 @@ TEST_CASE("scoring a turn costs its length once, however many diagnostics it has
         CHECK(per_byte[1] <= per_byte[0] * 1.25);
     }
 }
+
+// The rail leaves regex groups unbounded, so a recognizer's stacks grow as deep as a turn nests.
+// Stacks share their tails: a byte costs a bounded number of new stack cells however deep the
+// turn is (copied whole per state, 640 nested groups took 1.7 GB and 9 s, and the Python stack
+// test's deepest regex ran out of memory); the old count grew with the depth, 16 times here.
+TEST_CASE("the rail recognizer's work per byte does not grow with nesting", "[score][rail][complexity]") {
+    if (!detail::k_work_counter) SKIP("the work counter is compiled out (a release build)");
+    rail::options none;
+    none.channel = rail::channel_format::none;
+    score::rail_recognizer rec(rail::build(none).value());
+    const auto nested = [](std::size_t depth, std::string_view open, std::string_view close) {
+        std::string t = "<<PLAN:p:PLAN\n<<FIND(a):/";
+        for (std::size_t i = 0; i < depth; ++i) t += open;
+        t += "a";
+        for (std::size_t i = 0; i < depth; ++i) t += close;
+        return t + "/u:FIND\n<<SEND[200]:d:SEND";
+    };
+    struct shape {
+        std::string_view name, open, close;
+    };
+    for (const shape& s : {shape{"groups", "(", ")"}, shape{"non-capturing groups", "(?:", ")"},
+                           shape{"lookaheads", "(?=", ")"}}) {
+        double per_byte[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            const std::string in = nested(k == 0 ? 1000 : 16000, s.open, s.close);
+            const std::uint64_t before = detail::work().rail_cells;
+            CHECK(rec.accepts(in));
+            per_byte[k] = static_cast<double>(detail::work().rail_cells - before) / static_cast<double>(in.size());
+        }
+        // Starting the arena over carries the live stacks, at most one cell per cell made since.
+        INFO(s.name << ": " << per_byte[0] << " and " << per_byte[1] << " stack cells per byte at 1,000 and 16,000 deep");
+        CHECK(per_byte[1] <= per_byte[0] * 2);
+    }
+}

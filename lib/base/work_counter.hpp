@@ -34,6 +34,9 @@ struct work_counts {
     std::uint64_t json_bytes = 0;
     // The wire schema engine: values compared for const, enum and uniqueItems. Not in total().
     std::uint64_t values_compared = 0;
+    // The rail recognizer (lib/score/rail_recognizer.cpp): stack cells made (one per new node,
+    // one per node carried over when its arena starts over). Not in total().
+    std::uint64_t rail_cells = 0;
 
     [[nodiscard]] std::uint64_t total() const noexcept {
         return bytes_examined + tokens + token_looks + position_bytes + items_copied + score_bytes;
@@ -78,6 +81,9 @@ inline void count_fast_statements(std::uint64_t n) noexcept {
 }
 inline void count_score_bytes(std::uint64_t n) noexcept {
     if constexpr (k_work_counter) work().score_bytes += n;
+}
+inline void count_rail_cells(std::uint64_t n) noexcept {
+    if constexpr (k_work_counter) work().rail_cells += n;
 }
 
 }  // namespace plurnk::detail

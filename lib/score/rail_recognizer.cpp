@@ -10,6 +10,13 @@
 // to match. Like llama.cpp, expanding a rule reference that ends its production drops the
 // finished frame first, so right recursion (an open repetition) keeps stacks bounded and the
 // number of distinct states finite.
+//
+// Nesting the rail leaves unbounded (regex groups) makes stacks as deep as the text, so stacks
+// share their tails: each is one node (a position and the node below it), interned, so a state is
+// a sorted list of node numbers, a push costs one node and two equal stacks are one number. A
+// turn then costs memory and time linear in its length however deep it nests (a stack copied
+// whole per state and per step made 640 nested groups take 1.7 GB and 9 s). The node arena and
+// the state cache start over together when either grows past its bound.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -20,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/work_counter.hpp"
 #include "plurnk/score.hpp"
 
 namespace plurnk::score {
@@ -79,8 +87,23 @@ char32_t decode(std::string_view s, std::size_t& i) {
 }  // namespace
 
 struct rail_recognizer::impl {
-    using stack = std::vector<std::uint32_t>;
+    // A stack: a node number; node 0 is the empty stack.
+    using stack = std::uint32_t;
     using state_set = std::vector<stack>;  // sorted, distinct
+    struct node {
+        std::uint32_t pos;     // the top: the next symbol to match
+        std::uint32_t below;   // the stack under it
+    };
+    static constexpr stack k_empty = 0;
+    // Past this many nodes the arena starts over, keeping the current state's stacks; the bound
+    // is then at least four times what was kept (a text nested that deep), so the nodes carried
+    // over stay fewer than those made since the last start.
+    static constexpr std::size_t k_max_nodes = 1u << 18;
+    std::size_t node_limit = k_max_nodes;
+    std::vector<node> nodes{node{0, 0}};
+    std::vector<stack> node_table = std::vector<stack>(1024, k_empty);  // open addressing; k_empty: free
+    std::vector<std::uint32_t> seen;  // per node: the normalize() round that reached it
+    std::uint32_t round = 0;
 
     std::vector<symbol> syms;                         // every production, each ending in `end`
     std::vector<std::uint32_t> owner;                 // per symbol: the named rule it was lowered from
@@ -219,25 +242,97 @@ struct rail_recognizer::impl {
         }
     }
 
-    void pop_finished(stack& s) const {
-        while (!s.empty() && syms[s.back()].kind == symbol::kind_t::end) s.pop_back();
+    static std::size_t slot_of(std::uint32_t pos, stack below, std::size_t mask) {
+        std::uint64_t h = ((static_cast<std::uint64_t>(pos) << 32) | below) * 0x9E3779B97F4A7C15ull;
+        return static_cast<std::size_t>(h >> 32) & mask;
     }
 
-    // Expands `s` until it ends at a terminal (or is empty) and adds the results to `out`.
-    void normalize(stack s, state_set& out) const {
-        pop_finished(s);
-        if (s.empty() || syms[s.back()].kind != symbol::kind_t::rule) {
-            out.push_back(std::move(s));
-            return;
+    // The interned stack `pos` on top of `below`.
+    stack push(stack below, std::uint32_t pos) {
+        const std::size_t mask = node_table.size() - 1;
+        std::size_t i = slot_of(pos, below, mask);
+        for (; node_table[i] != k_empty; i = (i + 1) & mask) {
+            const node& n = nodes[node_table[i]];
+            if (n.pos == pos && n.below == below) return node_table[i];
         }
-        const std::uint32_t nt = syms[s.back()].index;
-        ++s.back();
-        pop_finished(s);  // the tail call: a finished frame is not kept under the callee
-        for (std::uint32_t p : prods[nt]) {
-            stack t = s;
-            t.push_back(p);
-            normalize(std::move(t), out);
+        const auto id = static_cast<stack>(nodes.size());
+        nodes.push_back(node{pos, below});
+        detail::count_rail_cells(1);
+        node_table[i] = id;
+        if (nodes.size() * 2 > node_table.size()) grow_table(node_table.size() * 2);
+        return id;
+    }
+
+    void grow_table(std::size_t size) {
+        node_table.assign(size, k_empty);
+        for (stack id = 1; id < nodes.size(); ++id) {
+            std::size_t i = slot_of(nodes[id].pos, nodes[id].below, size - 1);
+            while (node_table[i] != k_empty) i = (i + 1) & (size - 1);
+            node_table[i] = id;
         }
+    }
+
+    [[nodiscard]] std::uint32_t top(stack s) const { return nodes[s].pos; }
+
+    // The stack with its top moved one symbol on.
+    stack advance(stack s) { return push(nodes[s].below, nodes[s].pos + 1); }
+
+    [[nodiscard]] stack pop_finished(stack s) const {
+        while (s != k_empty && syms[top(s)].kind == symbol::kind_t::end) s = nodes[s].below;
+        return s;
+    }
+
+    // Starts a round of normalize() calls whose stacks are counted once (one step's, or the start).
+    void new_round() {
+        if (++round == 0) {  // wrapped: forget every mark
+            std::fill(seen.begin(), seen.end(), 0);
+            round = 1;
+        }
+    }
+
+    // Expands `s` until each stack ends at a terminal (or is empty) and adds the results to
+    // `out`; a stack already reached in this round is not expanded again. A work list, not
+    // recursion: the chain of leading rule references is as long as the grammar makes it.
+    void normalize(stack s, state_set& out) {
+        std::vector<stack> todo{s};
+        while (!todo.empty()) {
+            stack t = pop_finished(todo.back());
+            todo.pop_back();
+            if (seen.size() < nodes.size()) seen.resize(nodes.size(), 0);
+            if (seen[t] == round) continue;
+            seen[t] = round;
+            if (t == k_empty || syms[top(t)].kind != symbol::kind_t::rule) {
+                out.push_back(t);
+                continue;
+            }
+            const std::uint32_t nt = syms[top(t)].index;
+            const stack rest = pop_finished(advance(t));  // a finished frame is not kept under the callee
+            for (auto p = prods[nt].rbegin(); p != prods[nt].rend(); ++p) todo.push_back(push(rest, *p));
+        }
+    }
+
+    // Copies the stacks of `set` into a fresh arena (the old one is dropped): nodes are made
+    // after the node below them, so renumbering in order of the old numbers keeps every link.
+    state_set rebase(const state_set& set) {
+        std::vector<stack> reach;
+        std::vector<bool> marked(nodes.size(), false);
+        for (stack s : set) {
+            for (; s != k_empty && !marked[s]; s = nodes[s].below) {
+                marked[s] = true;
+                reach.push_back(s);
+            }
+        }
+        std::sort(reach.begin(), reach.end());
+        std::vector<node> old = std::move(nodes);
+        nodes.assign(1, node{0, 0});
+        grow_table(1024);
+        seen.clear();
+        std::vector<stack> to(old.size(), k_empty);
+        for (stack s : reach) to[s] = push(to[old[s].below], old[s].pos);
+        state_set out;
+        out.reserve(set.size());
+        for (stack s : set) out.push_back(to[s]);
+        return out;
     }
 
     std::int32_t intern(state_set set) {
@@ -246,7 +341,7 @@ struct rail_recognizer::impl {
         if (set.empty()) return k_dead;
         if (auto it = ids.find(set); it != ids.end()) return it->second;
         const auto id = static_cast<std::int32_t>(states.size());
-        accepting.push_back(std::find(set.begin(), set.end(), stack{}) != set.end());
+        accepting.push_back(set.front() == k_empty);  // sorted: the empty stack comes first
         rule_of.push_back(-1);
         ids.emplace(set, id);
         states.push_back(std::move(set));
@@ -262,20 +357,22 @@ struct rail_recognizer::impl {
         ascii.clear();
         wide.clear();
         state_set first;
-        for (std::uint32_t p : prods[root]) normalize(stack{p}, first);
+        new_round();
+        for (std::uint32_t p : prods[root]) normalize(push(k_empty, p), first);
         start = intern(std::move(first));
     }
 
     std::int32_t compute(std::int32_t from, char32_t c) {
         state_set next;
-        for (const stack& s : states[static_cast<std::size_t>(from)]) {
-            if (s.empty()) continue;
-            const symbol& sym = syms[s.back()];
+        new_round();
+        // (normalize() adds nodes, never states: the reference stays valid)
+        const state_set& from_set = states[static_cast<std::size_t>(from)];
+        for (std::size_t k = 0; k < from_set.size(); ++k) {
+            const stack s = from_set[k];
+            if (s == k_empty) continue;
+            const symbol& sym = syms[top(s)];
             const bool hit = sym.kind == symbol::kind_t::literal ? sym.ch == c : classes[sym.index].matches(c);
-            if (!hit) continue;
-            stack t = s;
-            ++t.back();
-            normalize(std::move(t), next);
+            if (hit) normalize(advance(s), next);
         }
         return intern(std::move(next));
     }
@@ -287,8 +384,9 @@ struct rail_recognizer::impl {
         } else if (auto it = wide.find((static_cast<std::uint64_t>(from) << 32) | c); it != wide.end()) {
             return it->second;
         }
-        if (states.size() >= k_max_states) {
-            state_set keep = states[static_cast<std::size_t>(from)];
+        if (states.size() >= k_max_states || nodes.size() >= node_limit) {
+            state_set keep = rebase(states[static_cast<std::size_t>(from)]);
+            node_limit = std::max(k_max_nodes, 4 * nodes.size());
             reset();
             from = intern(std::move(keep));
             return step(from, c);
@@ -348,8 +446,8 @@ struct rail_recognizer::impl {
         if (cached == -2) return std::string(k_rail_after_end);
         if (cached >= 0) return rule_names[static_cast<std::size_t>(cached)];
         std::vector<std::uint32_t> owners;
-        for (const stack& s : states[static_cast<std::size_t>(state)]) {
-            if (!s.empty()) owners.push_back(owner[s.back()]);
+        for (const stack s : states[static_cast<std::size_t>(state)]) {
+            if (s != k_empty) owners.push_back(owner[top(s)]);
         }
         std::sort(owners.begin(), owners.end());
         owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
