@@ -189,6 +189,29 @@ int main(void) {
     plurnk_delta_stream_free(s);
     CHECK(plurnk_delta_stream_feed(NULL, "x", 1, &d) == PLURNK_ERR_INVALID_ARGUMENT);
 
+    /* Bad options: the message names the call that was made. */
+    o.struct_size = 4;
+    CHECK(plurnk_delta_stream_create(PLURNK_TIER_PARSE, &o, &s) == PLURNK_ERR_INVALID_ARGUMENT && s == NULL);
+    CHECK(strstr(plurnk_last_error(), "plurnk_delta_stream_create: options->struct_size is 4") == plurnk_last_error());
+    o.struct_size = sizeof o;
+    o.dialect = 7;
+    CHECK(plurnk_delta_stream_create(PLURNK_TIER_PARSE, &o, &s) == PLURNK_ERR_INVALID_ARGUMENT && s == NULL);
+    CHECK(strstr(plurnk_last_error(), "plurnk_delta_stream_create: options->dialect is 7") == plurnk_last_error());
+    {
+        struct {
+            plurnk_stream_options o;
+            char later[8];
+        } longer;
+        memset(&longer, 0, sizeof longer);
+        longer.o.struct_size = sizeof longer;
+        longer.later[3] = 1;
+        CHECK(plurnk_delta_stream_create(PLURNK_TIER_PARSE, &longer.o, &s) == PLURNK_ERR_INVALID_ARGUMENT && s == NULL);
+        CHECK(strstr(plurnk_last_error(), "plurnk_delta_stream_create: options sets byte") == plurnk_last_error());
+    }
+    o.dialect = 0;
+    CHECK(plurnk_delta_stream_create((plurnk_tier)9, &o, &s) == PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(plurnk_last_error(), "plurnk_delta_stream_create: ") == plurnk_last_error());
+
     if (g_failures == 0) printf("c_delta_test: ok\n");
     return g_failures == 0 ? 0 : 1;
 }

@@ -121,7 +121,7 @@ plurnk_open open_view(const plurnk::open_info& o) noexcept;
 // The engine options for C options (NULL: the defaults), or a failure naming the field.
 // `fn` names the call in a failure.
 plurnk_status read_options(const plurnk_stream_options* o, plurnk::parse_options& po, std::size_t& release,
-                           std::size_t& max_open, const char* fn = "plurnk_stream_create_ex") noexcept;
+                           std::size_t& max_open, const char* fn) noexcept;
 
 // A copy of an event kept for polling (an event's item views the stream's buffers, which the
 // next feed changes).

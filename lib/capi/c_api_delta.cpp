@@ -92,7 +92,7 @@ PLURNK_API plurnk_status plurnk_delta_stream_create(plurnk_tier tier, const plur
     if (const plurnk_status st = check_input(nullptr, fn, "", "", 0, tier); st != PLURNK_OK) return st;
     plurnk::parse_options po;
     std::size_t release = 0, max_open = 0;
-    if (const plurnk_status st = read_options(options, po, release, max_open); st != PLURNK_OK) return st;
+    if (const plurnk_status st = read_options(options, po, release, max_open, fn); st != PLURNK_OK) return st;
     try {
         *out = new plurnk_delta_stream(to_tier(tier), po,
                                        plurnk::serve_options{.max_open_bytes = max_open, .release_threshold = release});

@@ -147,7 +147,7 @@ PLURNK_API plurnk_status plurnk_stream_create_ex(plurnk_tier tier, const plurnk_
     if (const plurnk_status st = check_input(nullptr, fn, "", "", 0, tier); st != PLURNK_OK) return st;
     plurnk::parse_options po;
     std::size_t release = 0, max_open = 0;
-    if (const plurnk_status st = read_options(options, po, release, max_open); st != PLURNK_OK) return st;
+    if (const plurnk_status st = read_options(options, po, release, max_open, fn); st != PLURNK_OK) return st;
     try {
         auto s = std::make_unique<plurnk_stream>(to_tier(tier), po);
         s->parser.set_release_threshold(release);
