@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "plurnk/plurnk.h"
+#include "c_vectors.h"
 
 static long g_checks = 0;
 static long g_failures = 0;
@@ -25,12 +26,6 @@ static long g_failures = 0;
             if (++g_failures <= 20) fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
         }                                                                                \
     } while (0)
-
-static void* xmalloc(size_t n) {
-    void* p = malloc(n ? n : 1);
-    if (p == NULL) abort();
-    return p;
-}
 
 static char* copy_str(plurnk_str s) {
     char* out = (char*)xmalloc(s.len + 1);
@@ -149,13 +144,6 @@ typedef struct cut {
     uint64_t seed;  /* LOG_RANDOM */
 } cut;
 
-static uint64_t next_random(uint64_t* s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* The next chunk length: 1 to `largest`, log-uniform (as likely 1-2 bytes as 8-16 KB). */
 static size_t chunk_len(const cut* c, uint64_t* state, size_t left) {
     size_t n = left;
@@ -215,99 +203,6 @@ static long run(const char* in, size_t len, plurnk_tier tier, const cut* c, int 
 
 /* ---- inputs ---- */
 
-/* Appends the UTF-8 of code point `cp` (a lone surrogate as its 3-byte form). */
-static size_t put_utf8(char* out, unsigned long cp) {
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
-static unsigned long hex4(const char* p) {
-    unsigned long v = 0;
-    int i;
-    for (i = 0; i < 4; ++i) {
-        const char c = p[i];
-        v = v * 16 + (unsigned long)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-    }
-    return v;
-}
-
-/* The JSON string value of member `key` in the one-line object `line` (a vector: its strings are
- * well-formed JSON), decoded into a new buffer; NULL when absent. */
-static char* json_member(const char* line, const char* key, size_t* len) {
-    char pattern[32];
-    const char* p;
-    char* out;
-    size_t n = 0;
-    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
-    p = strstr(line, pattern);
-    if (p == NULL) return NULL;
-    p += strlen(pattern);
-    out = (char*)xmalloc(strlen(p) + 1);
-    while (*p != '"') {
-        if (*p != '\\') {
-            out[n++] = *p++;
-            continue;
-        }
-        ++p;
-        switch (*p) {
-            case 'n': out[n++] = '\n'; break;
-            case 't': out[n++] = '\t'; break;
-            case 'r': out[n++] = '\r'; break;
-            case 'b': out[n++] = '\b'; break;
-            case 'f': out[n++] = '\f'; break;
-            case 'u': {
-                unsigned long cp = hex4(p + 1);
-                p += 4;
-                if (cp >= 0xD800 && cp < 0xDC00 && p[1] == '\\' && p[2] == 'u') {
-                    const unsigned long lo = hex4(p + 3);
-                    if (lo >= 0xDC00 && lo < 0xE000) {
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                        p += 6;
-                    }
-                }
-                n += put_utf8(out + n, cp);
-                break;
-            }
-            default: out[n++] = *p; break; /* \" \\ \/ */
-        }
-        ++p;
-    }
-    out[n] = '\0';
-    *len = n;
-    return out;
-}
-
-static int tier_of(const char* name, plurnk_tier* t) {
-    static const char* const names[] = {"parse", "statements", "log", "client"};
-    static const plurnk_tier tiers[] = {PLURNK_TIER_PARSE, PLURNK_TIER_STATEMENTS, PLURNK_TIER_LOG, PLURNK_TIER_CLIENT};
-    int i;
-    for (i = 0; i < 4; ++i) {
-        if (strcmp(name, names[i]) == 0) {
-            *t = tiers[i];
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* A turn of `statements` pieces of every shape an agent writes, chosen by a seeded generator. */
 static char* generated_turn(size_t statements, uint64_t seed, size_t* len) {
     static const char* const pieces[] = {
@@ -355,40 +250,14 @@ static void check_input(const char* in, size_t len, plurnk_tier tier, size_t n, 
     if (bad != 0 && g_failures <= 20) fprintf(stderr, "  %s: %ld wrong events\n", what, bad);
 }
 
+static void check_vector(void* user_data, const char* id, const char* input, size_t len, plurnk_tier tier,
+                         size_t n) {
+    (void)user_data;
+    check_input(input, len, tier, n, id);
+}
+
 static void test_vectors(const char* path) {
-    FILE* f = fopen(path, "rb");
-    char* line = NULL;
-    size_t cap = 0, n = 0;
-    CHECK(f != NULL);
-    if (f == NULL) return;
-    for (;;) {
-        size_t len = 0, tier_len = 0;
-        int c;
-        char *input, *tier_name;
-        plurnk_tier tier;
-        while ((c = fgetc(f)) != EOF && c != '\n') {
-            if (len + 1 >= cap) {
-                cap = cap ? 2 * cap : 4096;
-                line = (char*)realloc(line, cap);
-                if (line == NULL) abort();
-            }
-            line[len++] = (char)c;
-        }
-        if (c == EOF && len == 0) break;
-        line[len] = '\0';
-        input = json_member(line, "input", &len);
-        tier_name = json_member(line, "tier", &tier_len);
-        if (input != NULL && tier_name != NULL && tier_of(tier_name, &tier)) {
-            char* id = json_member(line, "id", &tier_len);
-            check_input(input, len, tier, n++, id != NULL ? id : "?");
-            free(id);
-        }
-        free(input);
-        free(tier_name);
-    }
-    free(line);
-    fclose(f);
-    CHECK(n > 10000);
+    CHECK(for_each_vector(path, check_vector, NULL) > 10000);
 }
 
 static void test_big_turn(void) {
