@@ -256,12 +256,13 @@ private:
 };
 
 // The one-shot split of a whole turn, as a Delta (char spans counted here: project() has none).
-py::object project(py::handle text, const std::string& tier) {
+py::object project(py::handle text, const std::string& tier, const std::string& dialect) {
     const input_text c = read_input(text, "text");
+    const plurnk::parse_options options = options_arg(py::none(), py::none(), dialect);
     plurnk::delta d;
     {
         py::gil_scoped_release release;
-        d = plurnk::project(c.view, plurnk::parse(c.view, tier_arg(tier)));
+        d = plurnk::project(c.view, plurnk::parse(c.view, tier_arg(tier), options));
         std::size_t at = 0, points = 0;
         for (const plurnk::item& it : d.statements) {
             const plurnk::byte_span sp = std::get<plurnk::statement>(it).span;
@@ -369,7 +370,7 @@ PYBIND11_MODULE(_serve, m) {
         .def_property_readonly("delta", [](const draft_handle& d) { return d.delta; },
                                "What the accept at the end of the with block returned (None before, or when rejected).");
 
-    m.def("project", &project, py::arg("text"), py::arg("tier") = "parse",
+    m.def("project", &project, py::arg("text"), py::arg("tier") = "parse", py::kw_only(), py::arg("dialect") = "contracts",
           "The whole turn's prose, reasoning and statements as one Delta (what a stream's deltas add up to).");
     m.def("openai_tools", [](const std::string& tier) { return plurnk::openai::tools_json(tier_arg(tier)); },
           py::arg("tier") = "parse", "A request's `tools` (one function per op) as JSON text.");
