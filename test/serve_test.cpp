@@ -102,13 +102,13 @@ const std::vector<std::string> k_junk = {"<<SEND[200]:junk:SEND\n", "<think>", "
 
 // One run of the property over `input`: returns false (after printing) on a difference.
 bool run_stream(const std::string& id, std::string_view input, plurnk::tier t, std::size_t chunk, unsigned seed,
-                const plurnk::delta& want, const std::string& want_result) {
+                const plurnk::delta& want, const std::string& want_result, const plurnk::parse_options& po = {}) {
     std::mt19937 rng(seed);
     const auto roll = [&](unsigned n) { return rng() % n; };
     const std::size_t limit = roll(3) == 0 ? 8 + roll(64) : 0;  // sometimes a runaway limit
     const std::size_t release = roll(2) == 0 ? 1 : plurnk::stream_parser::k_default_release_threshold;
-    plurnk::delta_stream s(t, {}, {.max_open_bytes = limit, .code_points = true, .release_threshold = release});
-    plurnk::stream_parser plain(t);
+    plurnk::delta_stream s(t, po, {.max_open_bytes = limit, .code_points = true, .release_threshold = release});
+    plurnk::stream_parser plain(t, po);
     std::vector<plurnk::open_info> plain_runaways;
     plain.set_callback([](const plurnk::stream_event&) {});
     if (limit != 0) plain.set_runaway_limit(limit, [&](const plurnk::open_info& o) { plain_runaways.push_back(o); });
@@ -227,6 +227,29 @@ TEST_CASE("deltas add up to the one-shot projection of every vector, at chunks 1
     });
     INFO(runs << " runs over " << vectors << " vectors");
     CHECK(vectors > 12000);
+    CHECK(failures == 0);
+}
+
+TEST_CASE("deltas add up in the service dialect too, over its vectors") {
+    const plurnk::parse_options po{.dialect = plurnk::parse_dialect::service};
+    std::size_t failures = 0, vectors = 0;
+    plurnk::test::for_each_vector(
+        [&](const plurnk::json_value& v, const std::string& input) {
+            const plurnk::tier t = tier_of(v);
+            const plurnk::parse_result r = plurnk::parse(input, t, po);
+            plurnk::delta want = plurnk::project(input, r);
+            add_code_points(want, input);
+            const std::string want_result = plurnk::to_json(r, k_spans);
+            for (const std::size_t chunk : {1, 7, 64}) {
+                if (failures <= 5 && !run_stream(v.find("id") != nullptr ? v.find("id")->string : "?", input, t, chunk,
+                                                 static_cast<unsigned>(vectors * 3 + chunk), want, want_result, po)) {
+                    ++failures;
+                }
+            }
+            ++vectors;
+        },
+        {"/conformance/service.jsonl"});
+    CHECK(vectors >= 474);
     CHECK(failures == 0);
 }
 

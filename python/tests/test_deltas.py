@@ -1,34 +1,64 @@
 # SPDX-License-Identifier: MIT
 """plurnk.DeltaStream and the OpenAI mapping (doc/serving.md): deltas that add up to the one-shot
-split of every vector, in the units fed, through drafts; the end of a turn through peek_end();
+split of every vector (and every service-dialect vector), at chunks of 1, 7 and 64, in the units
+fed, through random checkpoints, drafts and peek_end() calls; the end of a turn through peek_end();
 tool calls whose arguments validate against the op's tool schema."""
 import copy
 import json
+import os
 import random
 
 import pytest
 
 import plurnk
 
+from test_dialect import service_vectors
+
 
 def chunks_of(text, size):
     return [text[i:i + size] for i in range(0, len(text), size)]
 
 
-def stream(text, tier, size, rng):
-    """The deltas of `text` fed in `size` pieces with random drafts (accepted, in part, rejected,
-    junk), added up."""
-    s = plurnk.DeltaStream(tier)
+JUNK = ["<<SEND[200]:junk:SEND\n", "<think>", ":EDIT", "<<EDIT(x):", "</think> x", "<<READ(j)::READ "]
+
+
+def same_delta(a, b):
+    """Two deltas say the same (content, reasoning, statements with their places, the end); an
+    index `a` does not know yet (after a parse-tier parser error) may be known in `b`."""
+    return (a.content == b.content and a.reasoning == b.reasoning and a.ends_turn == b.ends_turn
+            and [(c.statement, c.call, c.span, c.char_span) for c in a.statements]
+            == [(c.statement, c.call, c.span, c.char_span) for c in b.statements]
+            and all(x.index in (None, y.index) for x, y in zip(a.statements, b.statements)))
+
+
+def stream(text, tier, size, rng, dialect="contracts"):
+    """The deltas of `text` fed in `size` pieces with random checkpoints (a copy fed junk and
+    dropped, or taken back after junk was fed), drafts (accepted, in part, rejected, junk) and
+    peek_end() calls, each of which must equal end() on a copy; added up."""
+    s = plurnk.DeltaStream(tier, dialect=dialect)
     pieces = chunks_of(text, size)
+    junk = JUNK if isinstance(text, str) else [j.encode() for j in JUNK]
     total = s.feed(text[:0])
+
+    def check_peek():
+        peek = s.peek_end()
+        assert same_delta(peek, copy.copy(s).end()), (size, "peek_end() differs from end()")
+
     i = 0
     while i < len(pieces):
         roll = rng.random()
-        if roll < 0.05:
-            s.draft()
-            s.feed("<<SEND[200]:junk:SEND\n" if isinstance(text, str) else b"<<SEND[200]:junk:SEND\n")
-            s.reject()
+        if roll < 0.04:
+            copy.copy(s).feed(rng.choice(junk))
+        elif roll < 0.08:
+            checkpoint = copy.copy(s)
+            s.feed(rng.choice(junk))
+            s = checkpoint
         elif roll < 0.12:
+            s.draft()
+            for _ in range(rng.randint(1, 3)):
+                s.feed(rng.choice(junk))
+            s.reject()
+        elif roll < 0.18:
             n = min(len(pieces) - i, rng.randint(1, 3))
             with s.draft() as d:
                 for p in pieces[i:i + n]:
@@ -40,8 +70,11 @@ def stream(text, tier, size, rng):
                 total = total + d.delta
             i += keep
             continue
+        elif roll < 0.22:
+            check_peek()
         total = total + s.feed(pieces[i])
         i += 1
+    check_peek()
     return total + s.end(), s.finish()
 
 
@@ -52,6 +85,7 @@ def check_delta(got, want, text, where):
     # an index is known, and then right, or not known yet (after a parse-tier parser error)
     assert all(g.index in (None, w.index) for g, w in zip(got.statements, want.statements)), where
     assert [c.call for c in got.statements] == list(range(len(got.statements))), where
+    assert [(c.span, c.char_span) for c in got.statements] == [(c.span, c.char_span) for c in want.statements], where
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     for c in got.statements:
         # spans usable on either: bytes on the UTF-8 input, char_span on what was fed
@@ -61,22 +95,45 @@ def check_delta(got, want, text, where):
         assert source == data[c.span.start:c.span.end], where
 
 
-def test_deltas_add_up_to_the_one_shot_split_of_every_vector(all_vectors):
-    rng = random.Random(20261205)
-    for vid, tier, text, _ in all_vectors:
+# The sanitized run (build-pyasan, for memory safety) takes every 8th vector at one byte a chunk,
+# as its budget allows; the normal build runs them all.
+ONE_BYTE_STRIDE = 8 if os.environ.get("PLURNK_SANITIZED") else 1
+
+
+@pytest.mark.parametrize("size", [1, 7, 64])
+def test_deltas_add_up_to_the_one_shot_split_of_every_vector(all_vectors, size):
+    rng = random.Random(20261205 + size)
+    for vid, tier, text, _ in all_vectors[::ONE_BYTE_STRIDE if size == 1 else 1]:
         want = plurnk.project(text, tier)
-        got, result = stream(text, tier, 64, rng)
+        got, result = stream(text, tier, size, rng)
         assert isinstance(got.content, str) and isinstance(got.reasoning, str)
-        check_delta(got, want, text, vid)
-        assert result == plurnk.parse(text, tier), vid
+        check_delta(got, want, text, (vid, size))
+        assert result == plurnk.parse(text, tier), (vid, size)
 
 
-def test_bytes_in_bytes_out_and_one_byte_chunks(all_vectors):
+@pytest.mark.parametrize("size", [1, 7, 64])
+def test_deltas_add_up_in_the_service_dialect(size):
+    rng = random.Random(474 + size)
+    vectors = service_vectors()
+    assert len(vectors) >= 474
+    for v in vectors:
+        text, tier = v["input"], v["tier"]
+        want = plurnk.project(text, tier, dialect="service")
+        got, result = stream(text, tier, size, rng, "service")
+        check_delta(got, want, text, (v["id"], size))
+        assert result.to_json() == plurnk.parse(text, tier, dialect="service").to_json(), (v["id"], size)
+    # and the dialect is read: a regex target is a RegexPath in one, a local path in the other
+    turn = "<<FIND(#src/.*#):#x#i:FIND"
+    assert isinstance(plurnk.project(turn, "statements", dialect="service").statements[0].statement.target, plurnk.RegexPath)
+    assert isinstance(plurnk.project(turn, "statements").statements[0].statement.target, plurnk.LocalPath)
+
+
+def test_bytes_in_bytes_out(all_vectors):
     rng = random.Random(7)
-    for vid, tier, text, _ in all_vectors[::40]:
+    for vid, tier, text, _ in all_vectors[::10]:
         data = text.encode("utf-8", "surrogatepass")
         want = plurnk.project(data, tier)
-        got, _ = stream(data, tier, 1, rng)
+        got, _ = stream(data, tier, rng.choice([1, 7, 64]), rng)
         assert isinstance(got.content, bytes)
         check_delta(got, want, data, vid)
 
