@@ -141,6 +141,18 @@ public:
     [[nodiscard]] bool settled_at(std::size_t limit) const noexcept {
         return !unclosed_ && emitted_ >= limit && open_at_ != emitted_;
     }
+    // What the end would add when all that is unsettled is a reasoning block whose closer has not
+    // arrived and whose body holds no statement opener (only text can follow the opener then, so
+    // the end makes the rest of the turn reasoning, as text_item() does for an unclosed block):
+    // the rest of its body, without lexing it again. False when that is not the case.
+    bool open_block_end(std::size_t settled, std::size_t fed, delta& d) const {
+        if (unclosed_ || open_at_ != emitted_ || settled != emitted_ || block_scanned_ != fed || opener_in_block_ ||
+            block_closed_) {
+            return false;
+        }
+        if (fed > reasoning_to_) d.reasoning.append(view(reasoning_to_, fed));
+        return true;
+    }
 
     // Drops the input no longer needed (amortized: only when it is most of what is held).
     void compact() {
@@ -187,9 +199,18 @@ private:
             open_at_ = emitted_;
             reasoning_to_ = body;
             blank_ = false;
+            opener_in_block_ = false;
+            block_scanned_ = body;
         }
+        // Whether the body so far holds a statement opener (each byte looked at once).
+        if (!opener_in_block_ && fed > block_scanned_) {
+            const std::size_t from = block_scanned_ > body ? block_scanned_ - 1 : body;
+            opener_in_block_ = view(from, fed).find("<<") != std::string_view::npos;
+        }
+        block_scanned_ = fed;
         // A closer starts at reasoning_to_ or later (what was streamed held back any prefix of it).
         const std::size_t close = view(reasoning_to_, fed).find(p.close);
+        block_closed_ = close != std::string_view::npos;
         std::size_t to = close != std::string_view::npos ? reasoning_to_ + close : fed;
         if (close == std::string_view::npos) {
             to -= partial_tag(view(reasoning_to_, fed), p.close);
@@ -207,6 +228,9 @@ private:
     }
 
     std::string pending_;       // the input from base_ on
+    bool opener_in_block_ = false;   // the block's body holds "<<" (up to block_scanned_)
+    std::size_t block_scanned_ = 0;
+    bool block_closed_ = false;      // its closer has arrived
     std::size_t base_ = 0;
     std::size_t emitted_ = 0;   // every byte before it is in a channel
     std::size_t open_at_ = npos;  // the opener of the reasoning block being streamed
@@ -328,6 +352,8 @@ struct delta_stream::core {
         std::size_t tail = fed;
         item_list items;
         std::vector<std::size_t> indices;
+        // Only a reasoning block open, with no statement in it: its rest is all the end adds.
+        if (!split.capped() && split.open_block_end(parser.safe_prefix(), fed, d)) return d;
         // Nothing unsettled and no statement open: the end settles no item and leaves no tail.
         if (parser.safe_prefix() < fed || split.capped()) {
             tail = parser.peek_end([&](const stream_event& e) {
