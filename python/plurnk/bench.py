@@ -14,6 +14,12 @@ through Python), a checkpoint+restore mid-turn, and a whole turn arriving in 4-b
 three ways: StreamParser, plurnk.parse of the whole text so far on every token, and the re
 extractor on every token.
 
+--serve: what a Delta costs per feed at size, as build/bench/bench_serve measures it in C++ on the
+same turn (serving_turn): 64 KB, 256 KB and 1 MB, fed whole and in 4- and 64-character chunks;
+StreamParser (its events read), DeltaStream (each Delta's content read) and DeltaStream with
+peek_end() after every feed, interleaved; and the peak RSS each adds over the input size,
+measured in a fresh interpreter (--rss-child=WAY:CHUNK:SIZE).
+
 Times are thread CPU time (time.thread_time_ns, and the same clock in C++), best of N runs.
 DIR defaults to bench/data under the current directory (run it from the top of the tree).
 """
@@ -215,11 +221,115 @@ def delta_rows(text: str, tier: str, repeat: int) -> None:
         print(f"| {size} | {e:.0f} | {d:.0f} | {d / e:.2f} | {dp:.0f} | {dp / e:.2f} |")
 
 
+def serving_turn(body: str, size: int) -> str:
+    """bench/bench_serve.cpp's serving turn of about `size` bytes (ASCII, so as many characters):
+    an eighth a think block, then PLAN, the lines of statements-1m.txt with a line of prose after
+    every fourth statement, and a final SEND with nothing after it."""
+    t = ["<think>"]
+    n, i = 7, 0
+    while n < size // 8:
+        line = f"Step {i}: the retry path first, then the jitter bound.\n"
+        t.append(line)
+        n, i = n + len(line), i + 1
+    head = "</think>\n<<PLAN:Stream a long turn.:PLAN\n"
+    t.append(head)
+    n += len(head)
+    lines = [x + "\n" for x in body.split("\n")[:-1]]
+    k = closed = 0
+    while n < size:
+        line = lines[k % len(lines)]
+        k += 1
+        t.append(line)
+        n += len(line)
+        if len(line) >= 6 and line[-6] == ":" and all("A" <= c <= "Z" for c in line[-5:-1]):
+            closed += 1
+            if closed % 4 == 0:
+                prose = f"Checked part {closed}; moving on.\n"
+                t.append(prose)
+                n += len(prose)
+    t.append("<<SEND[200]:done:SEND")
+    return "".join(t)
+
+
+SERVE_WAYS = ("events", "deltas", "peek")
+
+
+def serve_run(text: str, chunk: int, way: str) -> int:
+    """One run of `way` over `text` in `chunk`-character pieces (0: one feed); the number of feeds."""
+    step = chunk or len(text)
+    pieces = [text[i:i + step] for i in range(0, len(text), step)]
+    if way == "events":
+        p = plurnk.StreamParser("parse")
+        for c in pieces:
+            p.feed(c)
+        p.finish()
+    else:
+        s = plurnk.DeltaStream("parse")
+        feed, peek_end = s.feed, s.peek_end
+        for c in pieces:
+            feed(c).content
+            if way == "peek":
+                peek_end()
+        s.end().content
+        s.finish()
+    return len(pieces)
+
+
+def rss_child(arg: str, body: str) -> int:
+    """Prints the peak RSS one run adds over the input size (-1: Linux's peak reset is missing)."""
+    way, chunk, size = arg.split(":")
+    text = serving_turn(body, int(size))
+    serve_run(text[:64], int(chunk), way)  # the code paths warm, what they allocate once counted out
+
+    def status_kb(field: str) -> int:
+        with open("/proc/self/status", encoding="ascii") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith(field))
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+            f.write("5")
+    except OSError:
+        print(-1)
+        return 0
+    before = status_kb("VmRSS:")
+    serve_run(text, int(chunk), way)
+    print(f"{(status_kb('VmHWM:') - before) * 1024 / len(text):.2f}")
+    return 0
+
+
+def serve_rows(body: str, repeat: int, data: str) -> None:
+    import subprocess
+    print("\nDeltaStream at size (the turn of bench/bench_serve), interleaved with StreamParser; RSS/in from a fresh interpreter\n")
+    print("| size | chunk | feeds | StreamParser ns/feed | DeltaStream ns/feed | delta adds ns/feed | x | + peek_end ns/feed | x "
+          "| RSS/in StreamParser | DeltaStream | + peek_end |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for size, label in ((64 << 10, "64K"), (256 << 10, "256K"), (1 << 20, "1M")):
+        text = serving_turn(body, size)
+        label += f" ({len(text)} B)"
+        for chunk in (0, 4, 64):
+            best = dict.fromkeys(SERVE_WAYS, float("inf"))
+            feeds = 1
+            for _ in range(repeat):
+                for way in SERVE_WAYS:
+                    t0 = time.thread_time_ns()
+                    feeds = serve_run(text, chunk, way)
+                    best[way] = min(best[way], time.thread_time_ns() - t0)
+            rss: List[str] = []
+            for way in SERVE_WAYS:
+                out = subprocess.run([sys.executable, "-m", "plurnk.bench", "--data", data,
+                                      f"--rss-child={way}:{chunk}:{size}"], capture_output=True, text=True)
+                rss.append(out.stdout.strip() or "?")
+            e, d, p = (best[w] / feeds for w in SERVE_WAYS)
+            print(f"| {label} | {chunk or 'whole'} | {feeds} | {e:.0f} | {d:.0f} | {d - e:.0f} | {d / e:.2f} | {p:.0f} "
+                  f"| {p / e:.2f} | {rss[0]} | {rss[1]} | {rss[2]} |", flush=True)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m plurnk.bench", description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--data", default=os.path.join("bench", "data"), help="folder with statements-1m.txt, turn-2k.txt")
     ap.add_argument("--repeat", type=int, default=7, help="runs per figure; the best counts (default 7)")
     ap.add_argument("--deltas", action="store_true", help="only the delta rows (DeltaStream against StreamParser)")
+    ap.add_argument("--serve", action="store_true", help="only the delta cost at 64 KB, 256 KB and 1 MB, with peak RSS")
+    ap.add_argument("--rss-child", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     try:
         with open(os.path.join(a.data, "statements-1m.txt"), encoding="utf-8") as f:
@@ -229,7 +339,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except OSError as e:
         print(f"plurnk.bench: {e} (run from the top of the tree or pass --data)", file=sys.stderr)
         return 2
+    if a.rss_child:
+        return rss_child(a.rss_child, big)
     print(f"plurnk {plurnk.__version__}, Python {sys.version.split()[0]}, best of {a.repeat}, thread CPU time")
+    if a.serve:
+        serve_rows(big, max(a.repeat, 5), a.data)
+        return 0
     if a.deltas:
         delta_rows(turn, "parse", max(a.repeat, 15))
         return 0
