@@ -19,4 +19,5 @@ trap 'rm -rf "$tmp"' EXIT
 # An ES module resolves bare imports from its own folder: run a copy beside the packages.
 ln -s "$(cd "$npm" && pwd)/node_modules" "$tmp/node_modules"
 cp "$check" "$tmp/check.mjs"
+echo "node $(node --version) (doc/serving.md: the versions tested)"
 node "$tmp/check.mjs" "$expected" "$python" "$server"
