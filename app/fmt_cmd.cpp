@@ -3,7 +3,9 @@
 // statement the parse admits is rewritten; statements with errors, text and whitespace are left
 // as they are, and each diagnostic goes to standard error as FILE:LINE:COLUMN (1-based columns
 // in code points, as editors count them). With --check nothing is printed on standard output and
-// the exit status says whether the input already is canonical.
+// the exit status says whether the input already is canonical. With --to=D the text is migrated
+// into dialect D (plurnk::migrate_source, doc/dialects.md) and each statement D cannot express is
+// reported the same way.
 #include <fmt/core.h>
 
 #include <optional>
@@ -42,6 +44,7 @@ int cmd_fmt(const args& a) {
     plurnk::tier tier = plurnk::tier::parse;
     plurnk::parse_options options;
     bool check = false;
+    std::optional<plurnk::parse_dialect> to;
     std::optional<std::string> file;
     std::size_t max_input = SIZE_MAX - 1;
     int status = 0;
@@ -49,6 +52,11 @@ int cmd_fmt(const args& a) {
         if (tier_option(x, tier, status) || bytes_option(x, "--max-input-bytes", max_input, status) ||
             dialect_option(x, options.dialect, status)) {
             if (status != 0) return status;
+        } else if (x.rfind("--from=", 0) == 0 || x.rfind("--to=", 0) == 0) {
+            const bool from = x[2] == 'f';
+            plurnk::parse_dialect d{};
+            if (dialect_option("--dialect=" + x.substr(from ? 7 : 5), d, status); status != 0) return status;
+            (from ? options.dialect : to.emplace()) = d;
         } else if (x == "--check") {
             check = true;
         } else if (x == "-" || x.rfind('-', 0) != 0) {
@@ -72,7 +80,7 @@ int cmd_fmt(const args& a) {
         buf.clear();
     };
     constexpr std::size_t k_piece = 64 << 10;
-    const plurnk::source_format sf = plurnk::format_source(input, tier, borrowing, [&](std::string_view piece) {
+    const auto sink = [&](std::string_view piece) {
         if (check || !written) return;
         if (piece.size() >= k_piece) {  // a long run of the input: written from where it is
             if (!buf.empty()) flush();
@@ -81,13 +89,26 @@ int cmd_fmt(const args& a) {
         }
         buf += piece;
         if (buf.size() >= k_piece) flush();
-    });
+    };
+    plurnk::source_migration sm;
+    if (to) {
+        sm = plurnk::migrate_source(input, tier, *to, borrowing, sink);
+    } else {
+        plurnk::source_format sf = plurnk::format_source(input, tier, borrowing, sink);
+        sm.result = std::move(sf.result);
+        sm.changed = sf.changed;
+    }
     if (!check && !buf.empty()) flush();
     if (!written) return 2;
-    const bool errors = report_diagnostics(path == "-" ? "<stdin>" : path, sf.result);
+    const std::string name = path == "-" ? "<stdin>" : path;
+    bool errors = report_diagnostics(name, sm.result);
+    for (const plurnk::migration_note& n : sm.notes) {
+        print_error(fmt::format("{}:{}:{}: error: {} (left as it is)", name, n.at.line, n.at.column + 1, n.message));
+        errors = true;
+    }
     if (check) {
-        if (sf.changed) print_error(fmt::format("{} is not in canonical form (`plurnk fmt` prints it)", display_name(path)));
-        return sf.changed || errors ? 1 : 0;
+        if (sm.changed) print_error(fmt::format("{} is not in canonical form (`plurnk fmt` prints it)", display_name(path)));
+        return sm.changed || errors ? 1 : 0;
     }
     return errors ? 1 : 0;
 }

@@ -130,6 +130,9 @@ constexpr option k_score_options[] = {
 constexpr option k_fmt_options[] = {
     {"--tier", "T", "the grammar tier (see below)"},
     {"--dialect", "D", "read (and write) dialect D, as for parse"},
+    {"--from", "D", "read dialect D (the same as --dialect)"},
+    {"--to", "D", "write dialect D: migrate the text (doc/dialects.md); what D cannot\n"
+                  "express is left as it is and reported"},
     {"--check", "", "print nothing; exit 1 when the input is not canonical"},
     {"--max-input-bytes", "N", "refuse (exit 2) an input longer than N bytes, reading no more"},
 };
@@ -186,12 +189,13 @@ exit status: 0 scored (whatever the turns' verdicts); 2 usage, file or report er
 record yielded a turn (the message names the fields the records had)
 )",
             plurnk::cli::cmd_score},
-    command{"fmt", "fmt [--tier=T] [--dialect=D] [--check] [--max-input-bytes=N] [FILE|-]",
+    command{"fmt", "fmt [--tier=T] [--dialect=D | --from=D] [--to=D] [--check] [--max-input-bytes=N] [FILE|-]",
             "print FILE (or standard input) with every statement in canonical form (doc/format.md)", k_fmt_options,
             R"(Statements with errors, text and whitespace are left as they are; each diagnostic is printed to
-standard error as FILE:LINE:COLUMN (1-based columns, in code points).
-exit status: 0 formatted (--check: already canonical); 1 the input has errors (--check: or is
-not canonical); 2 usage, file or output error
+standard error as FILE:LINE:COLUMN (1-based columns, in code points). With --to, so is each
+statement that dialect cannot express (left as it is).
+exit status: 0 formatted (--check: already canonical); 1 the input has errors or a statement
+--to cannot express (--check: or is not canonical); 2 usage, file or output error
 )",
             plurnk::cli::cmd_fmt},
     command{"help", "help [COMMAND]", "show this text, or COMMAND's options (also --help, -h)", {},

@@ -61,6 +61,11 @@
 //       growing stream (chunks of 1, 3, 7 and 64 bytes, then the end; with the deferral of a
 //       statement until its close may be here and without) gives that output too, with the
 //       tokens held after every chunk a prefix of it (check_lexer_fast; private header, as P13).
+//   P16 migration between the dialects (format.hpp, check_migrate): migrate_source() keeps the
+//       parse; each statement it admits either migrates, and the text, read in the other dialect,
+//       is that statement (position aside; a regex matcher's pattern equal once its fence's
+//       escapes are read, a glob's escaped lead read) and canonical there, or is noted at its
+//       position; a clean input with no note reads in the other dialect to the same items.
 #pragma once
 
 #include <algorithm>
@@ -731,8 +736,10 @@ inline std::string statement_json(const statement& s) {
     return out;
 }
 
-// Items equality, positions aside. Diagnostics compare source, severity, class and message.
-inline std::string same_items(const parse_result& a, const parse_result& b, const char* what) {
+// Items equality, positions aside. Diagnostics compare source, severity, class and message;
+// statements compare by `same` (same_statement unless told).
+inline std::string same_items(const parse_result& a, const parse_result& b, const char* what,
+                              bool (*same)(const statement&, const statement&) = same_statement) {
     const std::string w = what;
     if (a.items.size() != b.items.size()) {
         return w + ": " + std::to_string(b.items.size()) + " items instead of " + std::to_string(a.items.size());
@@ -743,7 +750,7 @@ inline std::string same_items(const parse_result& a, const parse_result& b, cons
         const std::string at = w + ": item " + std::to_string(i);
         if (x.index() != y.index()) return at + " changed kind";
         if (const auto* s = std::get_if<statement>(&x)) {
-            if (!same_statement(*s, std::get<statement>(y))) {
+            if (!same(*s, std::get<statement>(y))) {
                 return at + " changed: " + statement_json(*s) + " became " + statement_json(std::get<statement>(y));
             }
         } else if (const auto* d = std::get_if<diagnostic>(&x)) {
@@ -800,6 +807,115 @@ inline std::string check_format(std::string_view in, tier t, const parse_options
         parse_options same_dialect;
         same_dialect.dialect = options.dialect;
         if (std::string e = same_items(r, parse(turn.text, t, same_dialect), "format_turn"); !e.empty()) return e;
+    }
+    return {};
+}
+
+// --- P16: migration between the dialects ---------------------------------------------------
+
+// A regex pattern as either dialect's fence spells it, with the fence's own escapes read: `\/`,
+// `\#` and `\x23` (their backslash not itself escaped) are the character; `(?:)` is empty.
+inline std::string plain_pattern(std::string_view p) {
+    if (p == "(?:)") return {};
+    std::string out;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] != '\\' || i + 1 == p.size()) {
+            out += p[i];
+        } else if (p[i + 1] == '/' || p[i + 1] == '#') {
+            out += p[++i];
+        } else if (p.substr(i + 1, 3) == "x23") {
+            out += '#';
+            i += 3;
+        } else {
+            out += p[i];
+            out += p[++i];
+        }
+    }
+    return out;
+}
+
+// Statement equality across a migration, position aside: as same_statement, except that a regex
+// matcher's raw is its fence's and its pattern compares by plain_pattern(), and a glob may have
+// gained (or lost) a leading `\` before the other dialect's regex fence.
+inline bool same_migrated(const statement& a, const statement& b) {
+    const auto* x = std::get_if<matcher_body>(&a.body);
+    const auto* y = std::get_if<matcher_body>(&b.body);
+    if (x == nullptr || y == nullptr) return same_statement(a, b);
+    if (x->dialect != y->dialect) return false;
+    if (x->dialect == dialect::regex) {
+        if (x->flags != y->flags || plain_pattern(x->pattern) != plain_pattern(y->pattern)) return false;
+    } else if (x->dialect == dialect::glob) {
+        const auto lead = [](std::string_view r) { return r.size() > 1 && r[0] == '\\' && (r[1] == '/' || r[1] == '#') ? r.substr(1) : r; };
+        if (lead(x->raw) != lead(y->raw)) return false;
+    } else if (x->raw != y->raw) {
+        return false;
+    }
+    statement a2 = a, b2 = b;
+    a2.body = b2.body = std::monostate{};
+    return same_statement(a2, b2);
+}
+
+struct migration_counts {
+    std::size_t inputs = 0, migrated = 0, noted = 0, with_errors = 0, errors_same = 0, statements = 0, notes = 0;
+};
+
+// P16 on one input in one tier, from options.dialect to `to`.
+inline std::string check_migrate(std::string_view in, tier t, parse_dialect to, const parse_options& options = {},
+                                 migration_counts* counts = nullptr) {
+    const parse_result r = parse(in, t, options);
+    const source_migration sm = migrate_source(in, t, to, options);
+    if (to_json(sm.result) != to_json(r)) return "migrate_source's result is not the parse";
+    if (sm.changed != (sm.text != in)) return "migrate_source's `changed` is wrong";
+    parse_options there;
+    there.dialect = to;
+    std::size_t refused = 0;
+    for (const item& it : r.items) {
+        const auto* s = std::get_if<statement>(&it);
+        if (s == nullptr) continue;
+        if (counts != nullptr) ++counts->statements;
+        const format_result f = migrate(*s, to);
+        if (!f) {
+            if (refused >= sm.notes.size() || sm.notes[refused].at != s->position || sm.notes[refused].message != *f.error) {
+                return "a statement migrate() refuses has no note at its position: " + *f.error;
+            }
+            ++refused;
+            continue;
+        }
+        const tier back = (s->op == op::LOOK || s->op == op::BUFF) ? tier::client : tier::statements;
+        const parse_result again = parse(f.text, back, there);
+        if (again.items.size() != 1 || again.tail || !std::holds_alternative<statement>(again.items[0])) {
+            return "the migrated text '" + f.text + "' does not parse to one statement: " + to_json(again);
+        }
+        const statement s2 = std::get<statement>(again.items[0]);
+        if (!same_migrated(*s, s2)) {
+            return "the migrated text '" + f.text + "' reads as another statement: " + statement_json(*s) + " became " +
+                   statement_json(s2);
+        }
+        const format_result f2 = format(s2, to);
+        if (!f2 || f2.text != f.text) return "the migrated text is not canonical: '" + f.text + "' then '" + f2.text + "'";
+    }
+    if (refused != sm.notes.size()) return "a note for no statement";
+    const bool errors = r.tail.has_value() || std::any_of(r.items.begin(), r.items.end(), [](const item& it) {
+        const auto* d = std::get_if<diagnostic>(&it);
+        return d != nullptr && d->severity == severity::error;
+    });
+    bool same = false;
+    if (sm.notes.empty() && in.size() <= options.max_input_bytes) {
+        std::string e = same_items(r, parse(sm.text, t, there), "migrate_source", same_migrated);
+        if (!errors && !e.empty()) return e;
+        same = e.empty();
+    }
+    if (counts != nullptr) {
+        ++counts->inputs;
+        counts->notes += sm.notes.size();
+        if (!sm.notes.empty()) {
+            ++counts->noted;
+        } else if (errors) {
+            ++counts->with_errors;
+            counts->errors_same += same ? 1 : 0;
+        } else {
+            ++counts->migrated;
+        }
     }
     return {};
 }
@@ -899,6 +1015,8 @@ inline std::string check_all(std::string_view in) {
         for (tier t : {tier::parse, tier::statements, tier::log, tier::client}) {
             if (std::string e = check_parse(in, t, o); !e.empty()) return in_dialect + tier_name(t) + ": " + e;
             if (std::string e = check_format(in, t, o); !e.empty()) return in_dialect + tier_name(t) + ": " + e;
+            const parse_dialect other = d == parse_dialect::service ? parse_dialect::contracts : parse_dialect::service;
+            if (std::string e = check_migrate(in, t, other, o); !e.empty()) return in_dialect + tier_name(t) + ": " + e;
 #ifdef PLURNK_FUZZ_HAS_STATEMENT_FAST
             if (std::string e = check_statement_fast(in, t, d); !e.empty()) return in_dialect + tier_name(t) + ": " + e;
 #endif

@@ -276,6 +276,20 @@ check "fmt --check names the file" 1 "$(grep -c "^plurnk: '$tmp/nc.plurnk' is no
 check "fmt output: only the error is reported" 0 "$(grep -c "not in canonical form" "$tmp/err")"
 printf '<<READ<1-3>(a.md):READ\n' | "$plurnk" fmt --tier=statements - >"$tmp/out"; check "fmt - --tier=statements exits 0" 0 $?
 check "fmt - --tier=statements" "<<READ(a.md)<1,3>::READ" "$(cat "$tmp/out")"
+# fmt --from --to: the migration between the dialects (doc/dialects.md).
+printf '<<FIND(src/**):#a/b#i:FIND\n<<READ(x):/etc/hosts:READ\n  <<OPEN(log:///**)<1,10>::OPEN\n' >"$tmp/mig.plurnk"
+"$plurnk" fmt --tier=statements --from=service --to=contracts "$tmp/mig.plurnk" >"$tmp/out" 2>"$tmp/err"
+check "fmt --to with a statement left as it is exits 1" 1 $?
+check "fmt --from=service --to=contracts" '<<FIND(src/**):/a\/b/i:FIND
+<<READ(x):\/etc/hosts:READ
+  <<OPEN(log:///**)<1,10>::OPEN' "$(cat "$tmp/out")"
+check "fmt --to reports what it leaves, at FILE:LINE:COLUMN" "plurnk: $tmp/mig.plurnk:3:3: error: <<OPEN: OPEN and FOLD take no scope in 1.4.0 (left as it is)" "$(cat "$tmp/err")"
+head -n 2 "$tmp/mig.plurnk" | "$plurnk" fmt --tier=statements --dialect=service --to contracts - >"$tmp/out" 2>"$tmp/err"
+check "fmt --dialect=service --to contracts (all migrates) exits 0" 0 $?
+"$plurnk" fmt --tier=statements "$tmp/out" >/dev/null 2>&1; check "the migrated text is clean in contracts" 0 $?
+"$plurnk" fmt --tier=statements --to=contracts "$tmp/out" >"$tmp/out2" 2>&1; check "fmt --to the dialect read is fmt" "$(cat "$tmp/out")" "$(cat "$tmp/out2")"
+"$plurnk" fmt --from=service --to=nope "$turn" >/dev/null 2>"$tmp/err"; check "fmt --to=nope exits 2" 2 $?
+check "fmt --to=nope says why" "plurnk: unknown dialect 'nope' (expected contracts or service)" "$(head -n 1 "$tmp/err")"
 "$plurnk" fmt --tier=nope "$turn" >/dev/null 2>&1; check "fmt --tier=nope exits 2" 2 $?
 "$plurnk" fmt "$tmp/missing" >/dev/null 2>&1; check "fmt on a missing file exits 2" 2 $?
 exit $((fails > 0))

@@ -350,3 +350,128 @@ TEST_CASE("round trip on every input of the conformance vectors (P11)") {
     CHECK(changed > 1500);
     WARN("vectors: " << vectors << ", admitted statements: " << statements << ", inputs not canonical: " << changed);
 }
+
+namespace {
+
+// migrate() of the one statement `text` reads as in `from`: the text, or "note: WHY".
+std::string migrated(std::string_view text, parse_dialect from, parse_dialect to) {
+    parse_options o;
+    o.dialect = from;
+    const parse_result& r = g_results.emplace_back(parse(text, tier::statements, o));
+    INFO(to_json(r));
+    REQUIRE(r.items.size() == 1);
+    REQUIRE(std::holds_alternative<statement>(r.items[0]));
+    const format_result f = migrate(std::get<statement>(r.items[0]), to);
+    return f ? f.text : "note: " + *f.error;
+}
+
+std::string to_contracts(std::string_view text) {
+    return migrated(text, parse_dialect::service, parse_dialect::contracts);
+}
+std::string to_service(std::string_view text) {
+    return migrated(text, parse_dialect::contracts, parse_dialect::service);
+}
+
+}  // namespace
+
+TEST_CASE("migration from the service dialect into contracts") {
+    // A `#` regex gets the `/` fence, each `/` the 1.4.0 split would end at escaped; an empty one
+    // is `(?:)` (`//` is XPath).
+    CHECK(to_contracts("<<FIND(log:///**/error):#budget overflow|budget exceeded#i:FIND") ==
+          "<<FIND(log:///**/error):/budget overflow|budget exceeded/i:FIND");
+    CHECK(to_contracts("<<FIND(src/**):#a/b#g:FIND") == "<<FIND(src/**):/a\\/b/g:FIND");
+    CHECK(to_contracts("<<FIND(src/**):#a\\/b#:FIND") == "<<FIND(src/**):/a\\/b/:FIND");
+    CHECK(to_contracts("<<FIND(src/**):#[/]x#:FIND") == "<<FIND(src/**):/[/]x/:FIND");
+    CHECK(to_contracts("<<FIND(src/**):#[a]/#:FIND") == "<<FIND(src/**):/[a]\\//:FIND");
+    CHECK(to_contracts("<<READ(a.md):##:READ") == "<<READ(a.md):/(?:)/:READ");
+    CHECK(to_contracts("<<FIND(a.md):#a\\#b#:FIND") == "<<FIND(a.md):/a\\#b/:FIND");
+    // A lone-`/` glob gets a glob escape, `\/`: no regex fence.
+    CHECK(to_contracts("<<READ(x):/etc/hosts:READ") == "<<READ(x):\\/etc/hosts:READ");
+    CHECK(to_contracts("<<FIND(x):/createCoder/i:FIND") == "<<FIND(x):\\/createCoder/i:FIND");
+    CHECK(to_contracts("<<FIND(x):/:FIND") == "<<FIND(x):\\/:FIND");
+    // The rest is written as format() writes it: a unit that is no regex is a local path.
+    CHECK(to_contracts("<<FIND(#a)b#)::FIND") == "<<FIND(#a\\)b#)::FIND");
+    CHECK(to_contracts("<<READ(#stdout)::READ") == "<<READ(#stdout)::READ");
+    CHECK(to_contracts("<<FIND(x)://h1:FIND") == "<<FIND(x)://h1:FIND");
+    CHECK(to_contracts("<<WORK(worker://a):go:WORK") == "<<WORK(worker://a):go:WORK");
+    CHECK(to_contracts("<<FORK(worker://a): :FORK") == "<<FORK(worker://a): :FORK");
+    // What 1.4.0 cannot express.
+    CHECK(to_contracts("<<FIND(#src/.*\\.test\\.ts#)::FIND") ==
+          "note: <<FIND: a regex target (`#pattern#flags`) has no 1.4.0 spelling");
+    CHECK(to_contracts("<<MOVE(a.md):#b.*#i<1,3>:MOVE") ==
+          "note: <<MOVE: a regex destination (`#pattern#flags`) has no 1.4.0 spelling");
+    CHECK(to_contracts("<<OPEN(log:///**)<1,10>::OPEN") == "note: <<OPEN: OPEN and FOLD take no scope in 1.4.0");
+    CHECK(to_contracts("<<FOLD(log:///**)<1>::FOLD") == "note: <<FOLD: OPEN and FOLD take no scope in 1.4.0");
+    CHECK(to_contracts("<<FORK(worker://recheck)::FORK") == "note: <<FORK: FORK needs a prompt in 1.4.0");
+    CHECK(to_contracts("<<FIND(#a(<<b#)::FIND") == "note: <<FIND: the target holds `<` before `<`, `\\`, `(` or `)`");
+}
+
+TEST_CASE("migration from contracts into the service dialect") {
+    CHECK(to_service("<<FIND(x):/a#b/i:FIND") == "<<FIND(x):#a\\#b#i:FIND");
+    CHECK(to_service("<<FIND(x):/a#b/u:FIND") == "<<FIND(x):#a\\x23b#u:FIND");
+    CHECK(to_service("<<FIND(x):/a\\#b/:FIND") == "<<FIND(x):#a\\#b#:FIND");
+    CHECK(to_service("<<FIND(x):/a\\/b[#]/:FIND") == "<<FIND(x):#a\\/b[\\#]#:FIND");
+    CHECK(to_service("<<FIND(x):#TODO:FIND") == "<<FIND(x):\\#TODO:FIND");
+    CHECK(to_service("<<FIND(x):/etc/:FIND") == "<<FIND(x):#etc#:FIND");
+    // A local `#...` target: spelled as the unit it is when its escaped spelling would be a regex.
+    CHECK(to_service("<<FIND(#a\\)b#)::FIND") == "<<FIND(#a)b#)::FIND");
+    CHECK(to_service("<<FIND(#a\\(b)::FIND") == "<<FIND(#a\\(b)::FIND");
+    CHECK(to_service("<<WORK[feature/x](worker://a):go:WORK") ==
+          "note: <<WORK: WORK and FORK take no signal in the service dialect");
+    CHECK(to_service("<<FIND(#abc#)::FIND") ==
+          "note: <<FIND: the target has no spelling in the service dialect (it would read as a regex path)");
+}
+
+TEST_CASE("migrate_source rewrites what migrates, notes the rest and keeps everything else") {
+    parse_options o;
+    o.dialect = parse_dialect::service;
+    const std::string in =
+        "<<PLAN:p:PLAN\nsome text\n<<FIND(src/**):#a/b#i:FIND\n  <<OPEN(log:///**)<1,10>::OPEN\n"
+        "<<FIND(x):#a#i::FIND\n<<SEND[200]:done:SEND\n";
+    const source_migration sm = migrate_source(in, tier::parse, parse_dialect::contracts, o);
+    CHECK(sm.text ==
+          "<<PLAN:p:PLAN\nsome text\n<<FIND(src/**):/a\\/b/i:FIND\n  <<OPEN(log:///**)<1,10>::OPEN\n"
+          "<<FIND(x):#a#i::FIND\n<<SEND[200]:done:SEND\n");
+    CHECK(sm.changed);
+    REQUIRE(sm.notes.size() == 1);
+    CHECK(sm.notes[0].at == position{4, 2});
+    CHECK(sm.notes[0].message == "<<OPEN: OPEN and FOLD take no scope in 1.4.0");
+    CHECK(!sm.result.clean());  // the `#a#i:` flags error stays the parse's
+    CHECK(fuzz::check_migrate(in, tier::parse, parse_dialect::contracts, o) == "");
+    // Into the dialect read, it is format_source.
+    const source_migration same = migrate_source(in, tier::parse, parse_dialect::service, o);
+    CHECK(same.text == format_source(in, tier::parse, o).text);
+    CHECK(same.notes.empty());
+}
+
+TEST_CASE("migration of every input of the conformance vectors (P16)") {
+    struct run {
+        const char* file;
+        parse_dialect from, to;
+    };
+    for (const run& x : {run{"/conformance/service.jsonl", parse_dialect::service, parse_dialect::contracts},
+                         run{"/conformance/parser.jsonl", parse_dialect::contracts, parse_dialect::service}}) {
+        parse_options options;
+        options.dialect = x.from;
+        std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + x.file, std::ios::binary);
+        REQUIRE(f);
+        fuzz::migration_counts counts;
+        std::string line;
+        while (std::getline(f, line)) {
+            const auto v = parse_json(line);
+            REQUIRE(v);
+            const auto t = tier_from_name(v->find("tier")->string);
+            REQUIRE(t);
+            CAPTURE(v->find("id")->string, v->find("input")->string);
+            CHECK(fuzz::check_migrate(v->find("input")->string, *t, x.to, options, &counts) == "");
+        }
+        CHECK(counts.inputs >= (x.from == parse_dialect::service ? 474u : 12868u));
+        CHECK(counts.migrated > counts.inputs / 3);
+        CHECK(counts.noted > 0);
+        WARN(x.file << " from " << dialect_name(x.from) << " to " << dialect_name(x.to) << ": " << counts.inputs
+                    << " inputs: " << counts.migrated << " migrated (read back as the same items), " << counts.noted
+                    << " with a note (" << counts.notes << " notes), " << counts.with_errors
+                    << " with errors in the parse and no note (" << counts.errors_same
+                    << " of them read back as the same items); " << counts.statements << " statements");
+    }
+}

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "plurnk/ast.hpp"
 #include "plurnk/parse.hpp"
@@ -66,5 +67,45 @@ source_format format_source(std::string_view input, tier t, const parse_options&
 // to standard output). A piece is valid only during the call.
 using text_sink = std::function<void(std::string_view piece)>;
 source_format format_source(std::string_view input, tier t, const parse_options& options, const text_sink& write);
+
+}  // namespace plurnk
+
+namespace plurnk {
+
+// --- Migration between the dialects (doc/dialects.md) ----------------------------------------
+// migrate() writes a statement read in one dialect in the spelling of `to`, so that `to` reads
+// the text as the same statement: the canonical form (format()) of the statement with the parts
+// whose spelling differs rewritten. Into `contracts` (from `service`): a `#pattern#flags` matcher
+// becomes `/pattern/flags`, each `/` that would end the 1.4.0 pattern written `\/` and an empty
+// pattern `(?:)` (ECMAScript's own spelling of a pattern between slashes, RegExp.prototype.source);
+// a glob starting with one `/` gets a glob escape, `\/`. Into `service` (from `contracts`): a
+// `/pattern/flags` matcher becomes `#pattern#flags`, each `#` written `\#` (`\x23` under the `u`
+// or `v` flag, where `\#` is no valid escape); a glob starting with `#` is written `\#`. In
+// either direction the matcher's pattern means what it meant and its flags stay. Targets,
+// destinations and the rest are written as format() writes them in `to`.
+// Fails (error set: why) for what `to` cannot express: into `contracts`, a regex target or
+// destination, an OPEN/FOLD scope, a FORK without a prompt; into `service`, a WORK/FORK branch,
+// a local target `#...` that would read as a regex path; and whatever format() refuses.
+format_result migrate(const statement& s, parse_dialect to);
+
+// One statement left as written by migrate_source(): where it is and why.
+struct migration_note {
+    position at;          // the statement's position (line 1-based, column 0-based in code points)
+    std::string message;  // why `to` cannot express it
+};
+
+// `input`, read in options.dialect, rewritten into `to`: every statement the parse admits
+// replaced by migrate()'s text, and everything else - text, whitespace, statements with errors
+// (result's diagnostics), what `to` cannot express (one note each) - left byte for byte.
+struct [[nodiscard]] source_migration {
+    std::string text;
+    parse_result result;                // the parse of `input` in options.dialect
+    std::vector<migration_note> notes;  // in source order
+    bool changed = false;
+};
+source_migration migrate_source(std::string_view input, tier t, parse_dialect to, const parse_options& options = {});
+// The same text handed to `write` a piece at a time (`text` left empty), as format_source does.
+source_migration migrate_source(std::string_view input, tier t, parse_dialect to, const parse_options& options,
+                                const text_sink& write);
 
 }  // namespace plurnk

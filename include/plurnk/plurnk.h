@@ -519,6 +519,19 @@ PLURNK_API plurnk_status plurnk_format_result(const plurnk_result* result, char*
 PLURNK_API plurnk_status plurnk_format_source(const char* input, size_t len, plurnk_tier tier, char** out,
                                               size_t* out_len, int* changed);
 
+/* `input` read in dialect `from` and written in dialect `to` (doc/dialects.md; C++
+ * plurnk::migrate_source): every statement the parse admits in `to`'s spelling, so that `to`
+ * reads it as the same statement, and everything else byte for byte; a statement `to` cannot
+ * express (a regex target into contracts, for one) is left as written and noted. *out, *out_len
+ * and *changed as for plurnk_format_source. When `notes` is not NULL, *notes gets a
+ * library-allocated string (release it with plurnk_free_string) holding one line per note,
+ * "LINE:COLUMN: WHY\n" (1-based; columns in code points), "" when there is none; when
+ * `note_count` is not NULL, *note_count gets their number. An unknown dialect is
+ * PLURNK_ERR_INVALID_ARGUMENT. */
+PLURNK_API plurnk_status plurnk_migrate_source(const char* input, size_t len, plurnk_tier tier,
+                                               plurnk_parse_dialect from, plurnk_parse_dialect to, char** out,
+                                               size_t* out_len, int* changed, char** notes, size_t* note_count);
+
 /* ---- Serving: deltas and the OpenAI-compatible mapping (doc/serving.md) ----
  * A delta stream is a push parser for a server: each feed returns what it settled as a delta,
  * split into the turn's three channels (content: the prose; reasoning: the bodies of <think> and

@@ -458,4 +458,49 @@ PLURNK_API plurnk_status plurnk_format_source(const char* input, size_t len, plu
     }
 }
 
+PLURNK_API plurnk_status plurnk_migrate_source(const char* input, size_t len, plurnk_tier tier,
+                                               plurnk_parse_dialect from, plurnk_parse_dialect to, char** out,
+                                               size_t* out_len, int* changed, char** notes, size_t* note_count) {
+    static constexpr const char* fn = "plurnk_migrate_source";
+    if (out == nullptr) return null_argument(nullptr, fn, "out");
+    *out = nullptr;
+    if (out_len != nullptr) *out_len = 0;
+    if (changed != nullptr) *changed = 0;
+    if (notes != nullptr) *notes = nullptr;
+    if (note_count != nullptr) *note_count = 0;
+    if (const plurnk_status st = check_input(nullptr, fn, "input", input, len, tier); st != PLURNK_OK) return st;
+    const auto known = [](plurnk_parse_dialect d) {
+        return d == PLURNK_PARSE_DIALECT_CONTRACTS || d == PLURNK_PARSE_DIALECT_SERVICE;
+    };
+    if (!known(from) || !known(to)) {
+        return fail(PLURNK_ERR_INVALID_ARGUMENT, nullptr, fn,
+                    std::string(known(from) ? "to" : "from") + " is not a plurnk_parse_dialect");
+    }
+    try {
+        plurnk::parse_options o;
+        o.dialect = static_cast<plurnk::parse_dialect>(from);
+        const plurnk::source_migration sm = plurnk::migrate_source(std::string_view(input == nullptr ? "" : input, len),
+                                                                   to_tier(tier), static_cast<plurnk::parse_dialect>(to), o);
+        std::string lines;
+        for (const plurnk::migration_note& n : sm.notes) {
+            ((((lines += std::to_string(n.at.line)) += ':') += std::to_string(n.at.column + 1)) += ": ") += n.message;
+            lines += '\n';
+        }
+        char* listed = nullptr;
+        if (notes != nullptr) hand_out(lines, &listed, nullptr);
+        try {
+            hand_out(sm.text, out, out_len);
+        } catch (...) {
+            plurnk_free_string(listed);  // nothing half handed out
+            throw;
+        }
+        if (notes != nullptr) *notes = listed;
+        if (changed != nullptr) *changed = sm.changed ? 1 : 0;
+        if (note_count != nullptr) *note_count = sm.notes.size();
+        return PLURNK_OK;
+    } catch (...) {
+        return fail_current(nullptr, fn);
+    }
+}
+
 }  // extern "C"

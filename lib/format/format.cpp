@@ -365,33 +365,171 @@ format_result format_turn(const parse_result& r, parse_dialect dialect) {
     return format_result{std::move(out), std::nullopt};
 }
 
-source_format format_source(std::string_view input, tier t, const parse_options& options, const text_sink& write) {
-    source_format sf;
-    sf.result = parse(input, t, options);
+namespace {
+
+// The rewrite both format_source() and migrate_source() make: each admitted statement of `r`
+// whose `text_of` differs from its bytes (its span, from its `<<` to the end of its close tag)
+// is replaced; the rest of `input` goes to `write` as it is. `text_of` answers a statement's
+// new text, or an error when it stays as written (`refused` hears of it). Returns whether
+// anything changed.
+template <class TextOf, class Refused>
+bool rewrite_statements(std::string_view input, const parse_result& r, const text_sink& write, TextOf text_of,
+                        Refused refused) {
+    bool changed = false;
     std::size_t copied = 0;  // bytes of `input` already written
-    for (const item& it : sf.result.items) {
+    for (const item& it : r.items) {
         const auto* s = std::get_if<statement>(&it);
         if (s == nullptr) continue;
-        const format_result f = format(*s, options.dialect);
-        if (!f) continue;
-        // The statement's bytes: its span, from its `<<` to the end of its close tag.
+        const format_result f = text_of(*s);
+        if (!f) {
+            refused(*s, *f.error);
+            continue;
+        }
         const std::string_view was = input.substr(s->span.begin, s->span.end - s->span.begin);
-        if (f.text == was) continue;  // already canonical: part of the run copied as it is
+        if (f.text == was) continue;  // already so: part of the run copied as it is
         if (s->span.begin > copied) write(input.substr(copied, s->span.begin - copied));
         write(f.text);
         copied = s->span.end;
-        sf.changed = true;
+        changed = true;
     }
     if (copied < input.size()) write(input.substr(copied));
+    return changed;
+}
+
+// A whole-text answer from the piecewise one.
+template <class Answer, class Piecewise>
+Answer collected(std::size_t size_hint, Piecewise piecewise) {
+    std::string text;
+    text.reserve(size_hint + size_hint / 8);
+    Answer a = piecewise([&text](std::string_view piece) { text += piece; });
+    a.text = std::move(text);
+    return a;
+}
+
+}  // namespace
+
+source_format format_source(std::string_view input, tier t, const parse_options& options, const text_sink& write) {
+    source_format sf;
+    sf.result = parse(input, t, options);
+    sf.changed = rewrite_statements(
+        input, sf.result, write, [&](const statement& s) { return format(s, options.dialect); },
+        [](const statement&, const std::string&) {});
     return sf;
 }
 
+namespace {
+
+// A `#pattern#flags` pattern written for a `/` fence (BEHAVIOUR §5's split: a backslash takes the
+// next character, `[` enters a class and `]` leaves it): each `/` the split would end at becomes
+// `\/`, and an empty pattern `(?:)`, as ECMAScript's RegExp.prototype.source writes them.
+std::string slash_pattern(std::string_view p) {
+    std::string out;
+    bool in_class = false;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const char c = p[i];
+        if (c == '\\') {
+            out += c;
+            if (i + 1 < p.size()) out += p[++i];
+            continue;
+        }
+        if (c == '[') {
+            in_class = true;
+        } else if (c == ']') {
+            in_class = false;
+        } else if (c == '/' && !in_class) {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out.empty() ? std::string("(?:)") : out;
+}
+
+// A `/pattern/flags` pattern written for a `#` fence (SERVICE.md S4's split: a backslash takes
+// the next character, no classes): each `#` not so taken becomes `\#`, or `\x23` under `u` or
+// `v`, where `\#` is no valid escape.
+std::string hash_pattern(std::string_view p, std::string_view flags) {
+    const bool unicode = flags.find_first_of("uv") != std::string_view::npos;
+    std::string out;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const char c = p[i];
+        if (c == '\\') {
+            out += c;
+            if (i + 1 < p.size()) out += p[++i];
+        } else if (c == '#') {
+            out += unicode ? "\\x23" : "\\#";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+bool is_regex_path(const std::optional<parsed_path>& p) noexcept {
+    return p && p->kind == parsed_path::kind_t::regex;
+}
+
+}  // namespace
+
+format_result migrate(const statement& s, parse_dialect to) {
+    const std::string at = "<<" + std::string(op_name(s.op)) + ": ";
+    const bool into_contracts = to == parse_dialect::contracts;
+    if (into_contracts) {
+        if (is_regex_path(s.target)) return failure(at + "a regex target (`#pattern#flags`) has no 1.4.0 spelling");
+        if (const auto* sel = std::get_if<resource_selection>(&s.body); sel != nullptr && is_regex_path(sel->target)) {
+            return failure(at + "a regex destination (`#pattern#flags`) has no 1.4.0 spelling");
+        }
+        if (s.marker && (s.op == op::OPEN || s.op == op::FOLD)) return failure(at + "OPEN and FOLD take no scope in 1.4.0");
+        if (s.op == op::FORK && std::holds_alternative<std::monostate>(s.body)) {
+            return failure(at + "FORK needs a prompt in 1.4.0");
+        }
+    } else if (s.signal.kind != signal::kind_t::none && (s.op == op::WORK || s.op == op::FORK)) {
+        return failure(at + "WORK and FORK take no signal in the service dialect");
+    }
+    const auto* m = std::get_if<matcher_body>(&s.body);
+    if (m == nullptr || m->raw.empty()) return format(s, to);
+    // The one fence each dialect's regex has, and the glob lead it reads as one.
+    const char fence = into_contracts ? '/' : '#';
+    const char other = into_contracts ? '#' : '/';
+    std::string raw;
+    if (m->dialect == dialect::regex && m->raw.front() == other) {
+        raw += fence;
+        raw += into_contracts ? slash_pattern(m->pattern) : hash_pattern(m->pattern, m->flags);
+        raw += fence;
+        raw += m->flags;
+        const bool same = into_contracts ? check_regex_matcher(raw).ok() : check_hash_regex_matcher(raw).ok();
+        if (!same) return failure(at + "the regex has no spelling in the other dialect");
+    } else if (m->dialect == dialect::glob && m->raw.front() == fence) {
+        (raw += '\\') += m->raw;  // a glob escape: the same character, and no regex fence
+    } else {
+        return format(s, to);
+    }
+    statement moved = s;
+    matcher_body body = *m;
+    body.raw = raw;
+    if (body.dialect == dialect::regex) body.pattern = std::string_view(raw).substr(1, raw.size() - m->flags.size() - 2);
+    moved.body = body;
+    return format(moved, to);
+}
+
+source_migration migrate_source(std::string_view input, tier t, parse_dialect to, const parse_options& options,
+                                const text_sink& write) {
+    source_migration sm;
+    sm.result = parse(input, t, options);
+    const bool same = to == options.dialect;
+    sm.changed = rewrite_statements(
+        input, sm.result, write,
+        [&](const statement& s) { return same ? format(s, to) : migrate(s, to); },
+        [&](const statement& s, const std::string& why) { sm.notes.push_back(migration_note{s.position, why}); });
+    return sm;
+}
+
+source_migration migrate_source(std::string_view input, tier t, parse_dialect to, const parse_options& options) {
+    return collected<source_migration>(input.size(),
+                                       [&](const text_sink& write) { return migrate_source(input, t, to, options, write); });
+}
+
 source_format format_source(std::string_view input, tier t, const parse_options& options) {
-    std::string text;
-    text.reserve(input.size() + input.size() / 8);
-    source_format sf = format_source(input, t, options, [&text](std::string_view piece) { text += piece; });
-    sf.text = std::move(text);
-    return sf;
+    return collected<source_format>(input.size(), [&](const text_sink& write) { return format_source(input, t, options, write); });
 }
 
 }  // namespace plurnk

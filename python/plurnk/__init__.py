@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from . import _plurnk
-from ._model import (Body, Diagnostic, Event, Item, LineMarker, LocalPath, Matcher, OpenInfo, ParseResult, Path,
+from ._model import (Body, Diagnostic, Event, Item, LineMarker, LocalPath, Matcher, Migration, MigrationNote, OpenInfo,
+                     ParseResult, Path,
                      PathResult, Position, RegexPath, ResourceSelection, SelectionResult, SendBody, Signal, Span,
                      Statement, Text,
                      UnparsedTail, Url, UrlPath, Verdict, _registry)
@@ -90,6 +91,16 @@ def format_source(text: Union[str, bytes], tier: str = "parse", *, dialect: str 
     return _plurnk.format_source(text, tier, dialect=dialect)
 
 
+
+def migrate_source(text: Union[str, bytes], tier: str = "parse", *, from_dialect: str = "service",
+                   to_dialect: str = "contracts") -> Migration:
+    """`text` read in `from_dialect` and written in `to_dialect` (doc/dialects.md): every statement
+    the parse admits in the spelling `to_dialect` reads as the same statement, everything else as
+    it is; a statement `to_dialect` cannot express (a regex target into contracts, for one) is
+    left as written, with a note. What `plurnk fmt --from=D --to=D` prints."""
+    text_out, changed, notes = _plurnk.migrate_source(text, tier, from_dialect, to_dialect)
+    return Migration(text_out, changed, [MigrationNote(line, column, message) for line, column, message in notes])
+
 __all__ = [
     "parse", "ParseResult", "StreamParser", "Checkpoint", "Event", "TIERS", "DIALECTS",
     "DeltaStream", "Delta", "Call", "Draft", "project", "openai_tools",
@@ -97,6 +108,6 @@ __all__ = [
     "LocalPath", "UrlPath", "RegexPath", "Path", "LineMarker", "Matcher", "SendBody", "ResourceSelection", "Signal", "Body",
     "validate_regex", "validate_xpath", "validate_jsonpath", "validate_url", "Verdict", "parse_url", "Url",
     "parse_path", "PathResult", "parse_resource_selection", "SelectionResult", "has_glob", "gbnf",
-    "format", "format_turn", "format_source",
+    "format", "format_turn", "format_source", "migrate_source", "Migration", "MigrationNote",
     "__version__", "language_version", "build_commit",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json as _json
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -207,6 +207,24 @@ class PathResult:
     """parse_path's answer: the path (None for empty input) or the visitor's error message."""
     path: Optional[Path]
     error: Optional[str]
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationNote:
+    """A statement migrate_source left as written: where it is (line 1-based, column 0-based in
+    code points, as Position) and why the other dialect cannot express it."""
+    line: int
+    column: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """migrate_source's answer: the text (the type it was given), whether it differs from the
+    input, and a note for each statement left as written."""
+    text: Union[str, bytes]
+    changed: bool
+    notes: List[MigrationNote]
 
 
 @dataclass(frozen=True, slots=True)

@@ -531,4 +531,24 @@ PYBIND11_MODULE(_plurnk, m) {
         if (in.is_str) return steal(to_str(out));
         return py::reinterpret_steal<py::object>(PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size())));
     }, py::arg("text"), py::arg("tier") = "parse", py::kw_only(), py::arg("dialect") = "contracts");
+    m.def("migrate_source", [](py::handle text, const std::string& tier, const std::string& from, const std::string& to) {
+        const plurnk::tier t = tier_arg(tier);
+        plurnk::parse_options o;
+        o.dialect = dialect_arg(from);
+        const plurnk::parse_dialect into = dialect_arg(to);
+        const input_text in = read_input(text, "text");
+        plurnk::source_migration sm;
+        {
+            py::gil_scoped_release release;
+            sm = plurnk::migrate_source(in.view, t, into, o);
+        }
+        py::list notes;
+        for (const plurnk::migration_note& n : sm.notes) {
+            notes.append(py::make_tuple(n.at.line, n.at.column, steal(to_str(n.message))));
+        }
+        py::object out = in.is_str ? steal(to_str(sm.text))
+                                   : py::reinterpret_steal<py::object>(
+                                         PyBytes_FromStringAndSize(sm.text.data(), static_cast<Py_ssize_t>(sm.text.size())));
+        return py::make_tuple(out, sm.changed, notes);
+    }, py::arg("text"), py::arg("tier"), py::arg("from_dialect"), py::arg("to_dialect"));
 }

@@ -53,3 +53,23 @@ def test_round_trip_on_every_admitted_statement_of_the_vectors():
             assert dataclasses.replace(s2, position=s.position) == s, vid
             count += 1
     assert count > 10000
+
+
+def test_migrate_source_between_the_dialects():
+    text = "<<FIND(src/**):#a/b#i:FIND\n<<OPEN(log:///**)<1,10>::OPEN\n<<READ(x):/etc/hosts:READ\n"
+    m = plurnk.migrate_source(text, "statements")
+    assert m.text == "<<FIND(src/**):/a\\/b/i:FIND\n<<OPEN(log:///**)<1,10>::OPEN\n<<READ(x):\\/etc/hosts:READ\n"
+    assert m.changed
+    assert m.notes == [plurnk.MigrationNote(2, 0, "<<OPEN: OPEN and FOLD take no scope in 1.4.0")]
+    # The migrated statements read in contracts as they did in the service dialect.
+    find, read = plurnk.parse(m.text, "statements").statements
+    assert (find.body.dialect, find.body.pattern, find.body.flags) == ("regex", "a\\/b", "i")
+    assert (read.body.dialect, read.body.raw) == ("glob", "\\/etc/hosts")
+    assert plurnk.migrate_source(text.encode(), "statements").text == m.text.encode()
+    back = plurnk.migrate_source("<<WORK[x](worker://a):go:WORK\n<<FIND(x):/a#b/:FIND", "statements",
+                                 from_dialect="contracts", to_dialect="service")
+    assert back.text == "<<WORK[x](worker://a):go:WORK\n<<FIND(x):#a\\#b#:FIND"
+    assert back.notes == [plurnk.MigrationNote(1, 0, "<<WORK: WORK and FORK take no signal in the service dialect")]
+    assert not plurnk.migrate_source("<<FIND(x)::FIND", "statements").changed
+    with pytest.raises(ValueError):
+        plurnk.migrate_source(text, "statements", to_dialect="nope")
