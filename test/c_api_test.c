@@ -847,6 +847,22 @@ static void test_dialect(void) {
         CHECK_STATUS(plurnk_statement_body(st, &b), PLURNK_OK);
         CHECK(b.dialect == PLURNK_DIALECT_REGEX && str_is(b.pattern, "to(do)?") && str_is(b.flags, "i"));
     }
+    /* A result and its statements remember the dialect: formatting writes its spelling (1.4.0's
+     * rules have no OPEN scope and no FORK without a prompt). */
+    {
+        static const char service_only[] = "<<OPEN(log:///**)<1,10>::OPEN\n<<FORK(worker://a)::FORK";
+        plurnk_result* so = NULL;
+        char* text = NULL;
+        CHECK_STATUS(plurnk_parse_ex(service_only, sizeof service_only - 1, PLURNK_TIER_STATEMENTS, &o, &so), PLURNK_OK);
+        st = so ? statement_at(so, 1, &it) : NULL;
+        CHECK_STATUS(plurnk_format_statement(st, &text, NULL), PLURNK_OK);
+        CHECK(text != NULL && strcmp(text, "<<FORK(worker://a)::FORK") == 0);
+        plurnk_free_string(text);
+        CHECK_STATUS(plurnk_format_result(so, &text, NULL), PLURNK_OK);
+        CHECK(text != NULL && strcmp(text, "<<OPEN(log:///**)<1,10>::OPEN\n<<FORK(worker://a)::FORK\n") == 0);
+        plurnk_free_string(text);
+        plurnk_result_free(so);
+    }
     plurnk_result_free(r);
     r = NULL;
 

@@ -475,3 +475,23 @@ TEST_CASE("migration of every input of the conformance vectors (P16)") {
                     << " of them read back as the same items); " << counts.statements << " statements");
     }
 }
+
+TEST_CASE("a result remembers its dialect: format_turn writes it") {
+    parse_options o;
+    o.dialect = parse_dialect::service;
+    const std::string text = "<<OPEN(log:///**)<1,10>::OPEN\n<<FORK(worker://a)::FORK\n";
+    const parse_result r = parse(text, tier::statements, o);
+    REQUIRE(r.clean());
+    CHECK(r.dialect == parse_dialect::service);
+    CHECK(parse(text, tier::statements).dialect == parse_dialect::contracts);
+    const format_result f = format_turn(r);
+    INFO(f.error.value_or(""));
+    CHECK(f.text == text);
+    // Told otherwise, it writes 1.4.0's rules (which have no OPEN scope).
+    CHECK(!format_turn(r, parse_dialect::contracts));
+    stream_parser s(tier::statements, o);
+    s.feed(text);
+    const parse_result streamed = s.finish();
+    CHECK(streamed.dialect == parse_dialect::service);
+    CHECK(streamed == r);
+}

@@ -368,9 +368,18 @@ struct unparsed_tail {
     friend bool operator==(const unparsed_tail&, const unparsed_tail&) = default;
 };
 
+// The spelling of the language read (SERVICE.md): `contracts`, PLURNK 1.4.0 (the default), or
+// `service`, the older spelling the "Plurnk Service" model document teaches (`#pattern#flags`
+// regexes, regex targets, OPEN/FOLD scopes, WORK/FORK without a signal). Both give the same
+// result shapes, plus a regex target (parsed_path::kind_t::regex) in `service`.
+enum class parse_dialect : std::uint8_t { contracts, service };
+
 struct [[nodiscard]] parse_result {
     item_list items;
     std::optional<unparsed_tail> tail;
+    // The dialect the items were read in (parse_options::dialect): what format_turn() writes
+    // them in. Not part of the result JSON.
+    parse_dialect dialect = parse_dialect::contracts;
 
     // True when there is no error item (warnings included, as the reference CLI counts them)
     // and no unparsed tail: the CLI exits 0 exactly then.

@@ -47,7 +47,9 @@ format_result format(const statement& s, parse_dialect dialect = parse_dialect::
 // one space apart). Diagnostics are not text and are left out, and so is what they stand for: a
 // result with errors loses the statements that failed, and a `log`-tier result its `<<TURN`
 // wrappers (they are not items). format_source() keeps both. Fails when a statement does.
-format_result format_turn(const parse_result& r, parse_dialect dialect = parse_dialect::contracts);
+// Written in the dialect `r` was read in (r.dialect), or in `dialect` when given.
+format_result format_turn(const parse_result& r);
+format_result format_turn(const parse_result& r, parse_dialect dialect);
 
 // The canonical form of a document: `input` with every statement the parse admits rewritten by
 // format(), and everything else - text, the whitespace between statements, `<<TURN` wrappers,

@@ -21,11 +21,8 @@ enum class tier : std::uint8_t {
 [[nodiscard]] const char* tier_name(tier t) noexcept;
 [[nodiscard]] std::optional<tier> tier_from_name(std::string_view name) noexcept;
 
-// The spelling of the language read (SERVICE.md): `contracts`, PLURNK 1.4.0 (the default), or
-// `service`, the older spelling the "Plurnk Service" model document teaches (`#pattern#flags`
-// regexes, regex targets, OPEN/FOLD scopes, WORK/FORK without a signal). Both give the same
-// result shapes, plus a regex target (parsed_path::kind_t::regex) in `service`.
-enum class parse_dialect : std::uint8_t { contracts, service };
+// parse_dialect (the spelling of the language read) is declared in ast.hpp, beside the result
+// that remembers it.
 
 [[nodiscard]] const char* dialect_name(parse_dialect d) noexcept;
 [[nodiscard]] std::optional<parse_dialect> dialect_from_name(std::string_view name) noexcept;

@@ -504,12 +504,13 @@ PLURNK_API plurnk_status plurnk_statement_body(const plurnk_statement* statement
  * (release it with plurnk_free_string) and, when out_len is not NULL, its length in *out_len.
  * On failure *out is set to NULL. */
 
-/* The canonical form of one statement (C++ plurnk::format). Parsing it gives the statement
- * back, position aside. */
+/* The canonical form of one statement (C++ plurnk::format), in the dialect of the result or
+ * stream the statement came from. Parsing it (in that dialect) gives the statement back,
+ * position aside. */
 PLURNK_API plurnk_status plurnk_format_statement(const plurnk_statement* statement, char** out, size_t* out_len);
 
-/* The result's statements and text items as one document, each statement on its own line;
- * diagnostics are left out (C++ plurnk::format_turn). */
+/* The result's statements and text items as one document, each statement on its own line, in
+ * the dialect the result was read in; diagnostics are left out (C++ plurnk::format_turn). */
 PLURNK_API plurnk_status plurnk_format_result(const plurnk_result* result, char** out, size_t* out_len);
 
 /* The input with every statement the parse admits in canonical form and everything else

@@ -106,13 +106,22 @@ struct c_item {
     // A regex path's pattern is a piece of its raw text, not followed by a NUL: the statement's
     // and the destination's are copied here (shared, so the views survive a move or a copy).
     std::shared_ptr<const std::array<std::string, 2>> regex_patterns;
+    // The dialect the item was read in: what plurnk_format_statement writes its statement in.
+    plurnk::parse_dialect dialect = plurnk::parse_dialect::contracts;
 
-    explicit c_item(const plurnk::item& v);
+    c_item(const plurnk::item& v, plurnk::parse_dialect d);
 };
 
+// A statement handle (plurnk_statement*) is the c_item that holds the statement: its item and
+// the dialect it was read in.
+inline const c_item* holder(const plurnk_statement* st) noexcept { return reinterpret_cast<const c_item*>(st); }
+inline const plurnk::statement* typed(const plurnk_statement* st) noexcept {
+    return std::get_if<plurnk::statement>(&holder(st)->value);
+}
+
 item_json render_item(const plurnk::item& it);
-// Fills a whole view of `it` whose JSON strings are `js` (both borrowed).
-void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) noexcept;
+// Fills a whole view of `c` (borrowed); its statement handle is `c` itself.
+void fill_item(const c_item& c, plurnk_item* out) noexcept;
 
 // ---- Open views (c_api_stream.cpp) ----
 
@@ -175,7 +184,9 @@ struct plurnk_stream {
         }
     }
 
-    explicit plurnk_stream(plurnk::tier t, const plurnk::parse_options& o = {}) : parser(t, o) {}
+    plurnk::parse_dialect dialect = plurnk::parse_dialect::contracts;  // its items' (c_item::dialect)
+
+    explicit plurnk_stream(plurnk::tier t, const plurnk::parse_options& o = {}) : parser(t, o), dialect(o.dialect) {}
 
     // Names the callback running (for the message of a call made from inside it).
     struct callback_scope {
@@ -191,13 +202,13 @@ struct plurnk_stream {
         if (event_failure != PLURNK_OK) return;
         try {
             if (callback != nullptr) {
-                const plurnk::capi::c_item c(ev.value);
+                const plurnk::capi::c_item c(ev.value, dialect);
                 plurnk_item view{};
-                plurnk::capi::fill_item(c.value, c.json, &view);
+                plurnk::capi::fill_item(c, &view);
                 const callback_scope running(this, "event");
                 callback(user_data, ev.index, &view);
             } else {
-                queue.push_back(plurnk::capi::queued_event{ev.index, plurnk::capi::c_item(ev.value)});
+                queue.push_back(plurnk::capi::queued_event{ev.index, plurnk::capi::c_item(ev.value, dialect)});
             }
         } catch (...) {
             event_failure = plurnk::capi::current_exception_status();

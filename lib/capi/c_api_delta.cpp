@@ -15,8 +15,9 @@
 
 struct plurnk_delta_stream {
     plurnk_delta_stream(plurnk::tier t, const plurnk::parse_options& o, const plurnk::serve_options& s)
-        : stream(t, o, s) {}
+        : stream(t, o, s), dialect(o.dialect) {}
     plurnk::delta_stream stream;
+    plurnk::parse_dialect dialect;  // its statements' (c_item::dialect)
     plurnk::delta last;  // the delta last returned
     std::vector<std::optional<plurnk::capi::c_item>> items;  // views of last.statements, made on demand
     plurnk::open_info current_open;
@@ -215,9 +216,9 @@ PLURNK_API plurnk_status plurnk_delta_stream_statement(plurnk_delta_stream* stre
     }
     try {
         std::optional<c_item>& c = stream->items[i];
-        if (!c) c.emplace(stream->last.statements[i]);
+        if (!c) c.emplace(stream->last.statements[i], stream->dialect);
         plurnk_item full{};
-        fill_item(c->value, c->json, &full);
+        fill_item(*c, &full);
         deliver(item, full);
         if (index != nullptr) {
             const std::size_t x = stream->last.indices[i];
@@ -268,7 +269,7 @@ PLURNK_API plurnk_status plurnk_statement_tool_call(const plurnk_statement* stat
     *out = nullptr;
     if (statement == nullptr) return null_argument(nullptr, fn, "statement");
     try {
-        const auto& s = *reinterpret_cast<const plurnk::statement*>(statement);
+        const auto& s = *plurnk::capi::typed(statement);
         std::string text = arguments_only != 0 ? plurnk::openai::arguments_json(s)
                                                : plurnk::openai::tool_call_json(s, call, {.id_prefix = prefix_of(id_prefix)});
         return give_string(std::move(text), out, out_len, nullptr, fn);

@@ -14,7 +14,7 @@
 
 namespace plurnk::capi {
 
-c_item::c_item(const plurnk::item& v) {
+c_item::c_item(const plurnk::item& v, plurnk::parse_dialect d) : dialect(d) {
     own.push_back(v);
     value = own[0];
     json = render_item(value);
@@ -42,7 +42,9 @@ item_json render_item(const plurnk::item& it) {
     return out;
 }
 
-void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) noexcept {
+void fill_item(const c_item& c, plurnk_item* out) noexcept {
+    const plurnk::item& it = c.value;
+    const item_json& js = c.json;
     static const std::string k_empty;
     *out = plurnk_item{};
     out->struct_size = sizeof(plurnk_item);
@@ -58,7 +60,7 @@ void fill_item(const plurnk::item& it, const item_json& js, plurnk_item* out) no
         out->column = s->position.column;
         out->op = view(plurnk::op_name(s->op));
         out->suffix = view(s->suffix);
-        out->statement = reinterpret_cast<const plurnk_statement*>(s);
+        out->statement = reinterpret_cast<const plurnk_statement*>(&c);
     } else if (const auto* d = std::get_if<plurnk::diagnostic>(&it)) {
         out->kind = PLURNK_ITEM_ERROR;
         out->line = d->position.line;
@@ -93,7 +95,7 @@ void hand_out(const std::string& text, char** out, std::size_t* out_len) {
 const c_item* result_item(const plurnk_result* r, std::size_t index) {
     if (r->items.size() != r->result.items.size()) r->items.resize(r->result.items.size());
     auto& slot = r->items[index];
-    if (!slot) slot.emplace(r->result.items[index]);
+    if (!slot) slot.emplace(r->result.items[index], r->result.dialect);
     return &*slot;
 }
 
@@ -107,9 +109,6 @@ static_assert(PLURNK_DIALECT_XPATH == static_cast<int>(plurnk::dialect::xpath) &
                   PLURNK_DIALECT_GLOB == static_cast<int>(plurnk::dialect::glob),
               "plurnk_dialect follows plurnk::dialect");
 
-const plurnk::statement* typed(const plurnk_statement* st) noexcept {
-    return reinterpret_cast<const plurnk::statement*>(st);
-}
 
 plurnk_str empty_str() noexcept { return view(""); }
 
@@ -237,7 +236,7 @@ PLURNK_API plurnk_status plurnk_result_item(const plurnk_result* result, size_t 
         }
         const c_item* c = result_item(result, index);
         plurnk_item full;
-        fill_item(c->value, c->json, &full);
+        fill_item(*c, &full);
         deliver(out, full);
         return PLURNK_OK;
     } catch (...) {
@@ -414,7 +413,7 @@ PLURNK_API plurnk_status plurnk_format_statement(const plurnk_statement* stateme
     if (out_len != nullptr) *out_len = 0;
     if (statement == nullptr) return null_argument(nullptr, fn, "statement");
     try {
-        const plurnk::format_result f = plurnk::format(*typed(statement));
+        const plurnk::format_result f = plurnk::format(*typed(statement), holder(statement)->dialect);
         if (!f) return fail(PLURNK_ERR_INVALID_ARGUMENT, nullptr, fn, *f.error);
         hand_out(f.text, out, out_len);
         return PLURNK_OK;

@@ -244,7 +244,7 @@ PLURNK_API plurnk_status plurnk_stream_next_event(plurnk_stream* stream, size_t*
     stream->queue.pop_front();
     *index = stream->current->index;
     plurnk_item full;
-    fill_item(stream->current->item.value, stream->current->item.json, &full);
+    fill_item(stream->current->item, &full);
     deliver(item, full);
     return PLURNK_OK;
 }

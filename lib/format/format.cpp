@@ -338,6 +338,8 @@ format_result format(const statement& s, parse_dialect dialect) {
     return format_result{std::move(out), std::nullopt};
 }
 
+format_result format_turn(const parse_result& r) { return format_turn(r, r.dialect); }
+
 format_result format_turn(const parse_result& r, parse_dialect dialect) {
     std::string out;
     std::optional<text_item> prev_text;

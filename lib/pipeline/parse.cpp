@@ -69,6 +69,7 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
     }
     syntax.advance(lexer.output().tokens, true);
     parse_result r = b.finish(in, lexer.output(), syntax.tree(), {});
+    r.dialect = options.dialect;
     if (in.size() < input.size()) {
         detail::position_map pos(in);
         detail::append_input_limit_error(r, pos.at(in.size()), in.size(), input.size());

@@ -607,7 +607,11 @@ void stream_parser::state::lex_steps(const callback& cb) {
 
 parse_result stream_parser::finish() {
     state& s = *state_;
-    if (s.finished) return {};
+    if (s.finished) {
+        parse_result none;
+        none.dialect = s.options.dialect;
+        return none;
+    }
     s.finished = true;
     const std::string_view in = s.buffer.view();
     s.lexer.advance(in, true);
@@ -623,6 +627,7 @@ parse_result stream_parser::finish() {
         s.builder.input().append_copy(s.released, in);
     }
     parse_result r = s.builder.finish(in, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
+    r.dialect = s.options.dialect;
     const std::size_t kept = s.released + s.buffer.size();
     if (s.total > kept) {
         detail::append_input_limit_error(r, s.builder.position_of(in.size()), kept, s.total);

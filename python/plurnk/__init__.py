@@ -71,17 +71,20 @@ def parse_resource_selection(raw: str) -> SelectionResult:
     return SelectionResult(*_plurnk.parse_resource_selection(raw))
 
 
-def format(statement: Statement) -> str:
-    """The canonical text of `statement` (doc/format.md): parsing it gives the statement back,
-    position aside. Raises ValueError for a part PLURNK cannot spell (a hand-built tag with `]`,
-    a target with a line break, ...); never for a statement the parser admitted."""
-    return _plurnk.format(statement)
+def format(statement: Statement, *, dialect: str = "contracts") -> str:
+    """The canonical text of `statement` (doc/format.md) in `dialect`'s spelling (the one it was
+    parsed in: a Statement does not remember it, its ParseResult does): parsing it gives the
+    statement back, position aside. Raises ValueError for a part PLURNK cannot spell (a
+    hand-built tag with `]`, a target with a line break, ...); never for a statement the parser
+    admitted in that dialect."""
+    return _plurnk.format(statement, dialect=dialect)
 
 
 def format_turn(result: ParseResult) -> str:
     """The statements (canonical) and text items of `result` as one document, one statement a
-    line. Diagnostics are left out, and with them the statements that failed."""
-    return _plurnk.format_turn(result.items, result.unparsed_tail)
+    line, in the dialect `result` was read in (result.dialect). Diagnostics are left out, and
+    with them the statements that failed."""
+    return _plurnk.format_turn(result.items, result.unparsed_tail, dialect=result.dialect)
 
 
 def format_source(text: Union[str, bytes], tier: str = "parse", *, dialect: str = "contracts") -> Union[str, bytes]:

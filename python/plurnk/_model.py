@@ -236,15 +236,18 @@ class SelectionResult:
 
 class ParseResult:
     """The result of a parse: `items` (Statement, Diagnostic and Text, in the reference's order)
-    and `unparsed_tail`. A result from the parser keeps its C++ form: items become Python objects
-    on first access, and to_json() is the library's writer, byte-identical to the CLI."""
+    and `unparsed_tail`; `dialect`, the one it was read in ("contracts" or "service"), which
+    format_turn writes it in. A result from the parser keeps its C++ form: items become Python
+    objects on first access, and to_json() is the library's writer, byte-identical to the CLI."""
 
-    __slots__ = ("_native", "_items", "_tail")
+    __slots__ = ("_native", "_items", "_tail", "_dialect")
 
-    def __init__(self, items: Iterable["Item"] = (), unparsed_tail: Optional[UnparsedTail] = None):
+    def __init__(self, items: Iterable["Item"] = (), unparsed_tail: Optional[UnparsedTail] = None,
+                 dialect: str = "contracts"):
         self._native: Any = None
         self._items: Optional[Tuple[Item, ...]] = tuple(items)
         self._tail: Optional[UnparsedTail] = unparsed_tail
+        self._dialect: str = dialect
 
     @classmethod
     def _wrap(cls, native: Any) -> "ParseResult":
@@ -252,7 +255,12 @@ class ParseResult:
         r._native = native
         r._items = None
         r._tail = None
+        r._dialect = native.dialect
         return r
+
+    @property
+    def dialect(self) -> str:
+        return self._dialect
 
     @property
     def items(self) -> Tuple[Item, ...]:
@@ -306,15 +314,17 @@ class ParseResult:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ParseResult):
             return NotImplemented
-        return self.items == other.items and self.unparsed_tail == other.unparsed_tail
+        return (self.items == other.items and self.unparsed_tail == other.unparsed_tail
+                and self.dialect == other.dialect)
 
     __hash__ = None  # type: ignore[assignment]  # compared by value, not meant as a dict key
 
     def __repr__(self) -> str:
-        return f"ParseResult(items={list(self.items)!r}, unparsed_tail={self.unparsed_tail!r})"
+        dialect = "" if self.dialect == "contracts" else f", dialect={self.dialect!r}"
+        return f"ParseResult(items={list(self.items)!r}, unparsed_tail={self.unparsed_tail!r}{dialect})"
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        return (ParseResult, (self.items, self.unparsed_tail))
+        return (ParseResult, (self.items, self.unparsed_tail, self.dialect))
 
 
 def _registry() -> Dict[str, type]:

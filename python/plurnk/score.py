@@ -32,11 +32,13 @@ Text = Union[str, bytes]
 class Scorer:
     """Scores turns into Reports. group_by: model, file, family, tier, id or a record field;
     text_field: the record field holding the turn text (default: the first of text, output,
-    completion, response, input)."""
+    completion, response, input); dialect: the one every turn is parsed in ("contracts" or
+    "service", doc/dialects.md; the rail column stays 1.4.0's rail), as `plurnk score --dialect`."""
 
     def __init__(self, group_by: str = "model", tier: Optional[str] = None,
-                 channels: Sequence[str] = CHANNELS, text_field: Optional[str] = None) -> None:
-        self._s = _Scorer(group_by, tier, list(channels), text_field)
+                 channels: Sequence[str] = CHANNELS, text_field: Optional[str] = None, *,
+                 dialect: str = "contracts") -> None:
+        self._s = _Scorer(group_by, tier, list(channels), text_field, dialect)
 
     @property
     def fields_seen(self) -> List[str]:
@@ -96,9 +98,10 @@ def merge(reports: Iterable[Report]) -> Report:
 
 
 def score_file(path: str, group_by: str = "model", tier: Optional[str] = None,
-               channels: Sequence[str] = CHANNELS, text_field: Optional[str] = None) -> Report:
+               channels: Sequence[str] = CHANNELS, text_field: Optional[str] = None, *,
+               dialect: str = "contracts") -> Report:
     """One file scored with a fresh Scorer (what a Dask task does per shard)."""
-    return Scorer(group_by, tier, channels, text_field).score_file(path)
+    return Scorer(group_by, tier, channels, text_field, dialect=dialect).score_file(path)
 
 
 def _to_dict(self: Report) -> Dict[str, Any]:

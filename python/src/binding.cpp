@@ -97,6 +97,7 @@ void def_native_result(py::module_& m) {
         .def("items", &native_result::items)
         .def("tail", &native_result::tail)
         .def_property_readonly("ok", &native_result::ok)
+        .def_property_readonly("dialect", [](const native_result& n) { return plurnk::dialect_name(n.r.dialect); })
         .def("to_json", &native_result::to_json, py::arg("pretty") = false)
         .def("__len__", [](const native_result& n) { return n.r.items.size(); });
 }

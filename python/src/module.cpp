@@ -501,23 +501,25 @@ PYBIND11_MODULE(_plurnk, m) {
     }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"), py::kw_only(),
        py::arg("channel") = "gemma", py::arg("channel_open") = py::none(), py::arg("channel_close") = py::none(),
        "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it.");
-    m.def("format", [](py::handle statement) {
+    m.def("format", [](py::handle statement, const std::string& dialect) {
         text_keeper keep;
         plurnk::item it;
         if (!item_from_py(statement.ptr(), it, keep)) throw py::error_already_set();
         const auto* s = std::get_if<plurnk::statement>(&it);
         if (s == nullptr) throw py::type_error("format() takes a Statement");
-        const plurnk::format_result f = plurnk::format(*s);
+        const plurnk::format_result f = plurnk::format(*s, dialect_arg(dialect));
         if (!f) throw py::value_error(*f.error);
         return steal(to_str(f.text));
-    }, py::arg("statement"), "The canonical text of a Statement; ValueError for a part PLURNK cannot spell.");
-    m.def("format_turn", [](py::handle items, py::handle tail) {
+    }, py::arg("statement"), py::kw_only(), py::arg("dialect") = "contracts",
+       "The canonical text of a Statement; ValueError for a part PLURNK cannot spell.");
+    m.def("format_turn", [](py::handle items, py::handle tail, const std::string& dialect) {
         plurnk::parse_result r;
         if (!result_from_py(items.ptr(), tail.ptr(), r)) throw py::error_already_set();
+        r.dialect = dialect_arg(dialect);
         const plurnk::format_result f = plurnk::format_turn(r);
         if (!f) throw py::value_error(*f.error);
         return steal(to_str(f.text));
-    }, py::arg("items"), py::arg("tail"));
+    }, py::arg("items"), py::arg("tail"), py::kw_only(), py::arg("dialect") = "contracts");
     m.def("format_source", [](py::handle text, const std::string& tier, const std::string& dialect) {
         const plurnk::tier t = tier_arg(tier);
         plurnk::parse_options o;

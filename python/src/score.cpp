@@ -125,9 +125,13 @@ PYBIND11_MODULE(_score, m) {
 
     py::class_<py_scorer>(m, "Scorer")
         .def(py::init([](const std::string& group_by, std::optional<std::string> tier,
-                         const std::vector<std::string>& channels, std::optional<std::string> text_field) {
+                         const std::vector<std::string>& channels, std::optional<std::string> text_field,
+                         const std::string& dialect) {
                  score::options o;
                  o.group_by = group_by;
+                 const auto d = plurnk::dialect_from_name(dialect);
+                 if (!d) throw py::value_error("unknown dialect '" + dialect + "' (expected contracts or service)");
+                 o.dialect = *d;
                  if (text_field) {
                      if (text_field->empty()) throw py::value_error("text_field needs a field name");
                      o.text_field = *text_field;
@@ -149,7 +153,7 @@ PYBIND11_MODULE(_score, m) {
              }),
              py::arg("group_by") = "model", py::arg("tier") = py::none(),
              py::arg("channels") = std::vector<std::string>{"gemma", "think", "none"},
-             py::arg("text_field") = py::none())
+             py::arg("text_field") = py::none(), py::arg("dialect") = "contracts")
         .def_property_readonly("fields_seen",
                                [](py_scorer& self) {
                                    std::vector<std::string> out;

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The service dialect (doc/dialects.md) from Python: dialect= on parse, StreamParser,
-DeltaStream and format_source; every service vector exact one-shot and streamed; RegexPath
-round-trips through to_json and format; an unknown name is a ValueError."""
+DeltaStream, format_source, format and Scorer, a result's dialect (format_turn writes it);
+every service vector exact one-shot and streamed; RegexPath round-trips through to_json and
+format; an unknown name is a ValueError."""
 import json
 import os
 
@@ -55,6 +56,41 @@ def test_delta_stream_and_format_source_take_the_dialect():
     assert plurnk.parse(text, dialect="service").ok
     assert not plurnk.parse(text).ok  # 1.4.0: OPEN takes no scope
     assert plurnk.format_source(text, dialect="service") == text
+
+
+def test_a_result_remembers_its_dialect_and_formats_in_it():
+    text = "<<PLAN:p:PLAN\n<<OPEN(log:///**)<1,10>::OPEN\n<<FORK(worker://a)::FORK\n<<SEND[102]:x:SEND"
+    r = plurnk.parse(text, dialect="service")
+    assert r.dialect == "service" and plurnk.parse(text).dialect == "contracts"
+    # In 1.4.0's rules the OPEN scope and the FORK without a prompt have no spelling.
+    assert plurnk.format_turn(r) == text + "\n"
+    s = plurnk.StreamParser("parse", dialect="service")
+    s.feed(text)
+    streamed = s.finish()
+    assert streamed.dialect == "service" and streamed == r
+    d = plurnk.DeltaStream("parse", dialect="service")
+    d.feed(text)
+    assert d.finish().dialect == "service"
+    # A result built by hand says its dialect; equality and pickling keep it.
+    by_hand = plurnk.ParseResult(r.items, None, "service")
+    assert by_hand == r and plurnk.ParseResult(r.items) != r
+    import pickle
+    assert pickle.loads(pickle.dumps(r)).dialect == "service"
+    assert "dialect='service'" in repr(r)
+    # A Statement does not remember it: format takes it.
+    fork = r.statements[2]
+    assert plurnk.format(fork, dialect="service") == "<<FORK(worker://a)::FORK"
+    with pytest.raises(ValueError, match="prompt"):
+        plurnk.format(fork)
+
+
+def test_scorer_takes_the_dialect():
+    from plurnk.score import Scorer
+    turn = "<<PLAN:p:PLAN\n<<FIND(src/**):#a|b#i:FIND\n<<OPEN(log:///**)<1,10>::OPEN\n<<SEND[102]:x:SEND"
+    assert Scorer(dialect="service").score_texts([turn], group="m").clean == 1
+    assert Scorer().score_texts([turn], group="m").clean == 0
+    with pytest.raises(ValueError, match="unknown dialect"):
+        Scorer(dialect="klingon")
 
 
 def test_unknown_dialect_is_a_value_error():
