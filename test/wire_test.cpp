@@ -348,3 +348,77 @@ TEST_CASE("validate_verdict answers as validate does, keeping no error") {
         CHECK(verdict.errors.empty());
     }
 }
+
+TEST_CASE("the service dialect's schemas differ from 1.4.0's in SERVICE.md's three places") {
+    using plurnk::parse_dialect;
+    const auto service = parse_dialect::service;
+    std::size_t variants = 0;
+    for (std::size_t i = 0; i < wire::k_contract_count; ++i) {
+        const auto c = static_cast<wire::contract>(i);
+        const std::string name = wire::contract_name(c);
+        CHECK(wire::schema_text(c, parse_dialect::contracts) == wire::schema_text(c));
+        CHECK(wire::schema_id(c, parse_dialect::contracts) == wire::schema_id(c));
+        if (wire::has_service_variant(c)) {
+            ++variants;
+            CHECK(wire::schema_id(c, service) == "https://schemas.plurnk.dev/v0/service/" + name + ".json");
+            CHECK(wire::schema_text(c, service) != wire::schema_text(c));
+        } else {
+            CHECK(wire::schema_id(c, service) == wire::schema_id(c));
+            CHECK(wire::schema_text(c, service) == wire::schema_text(c));
+        }
+        CHECK(wire::validate(c, j("null"), service).exception.empty());
+    }
+    CHECK(variants == wire::k_service_variant_count);
+
+    const auto both = [&](wire::contract c, std::string_view text, bool in_contracts, bool in_service) {
+        const auto a = wire::validate_json(c, text, parse_dialect::contracts);
+        const auto b = wire::validate_json(c, text, service);
+        CHECK(a.exception.empty());
+        CHECK(b.exception.empty());
+        CHECK(a.valid == in_contracts);
+        CHECK(b.valid == in_service);
+        CHECK(wire::validate_json(c, text).valid == in_contracts);  // the default is 1.4.0
+    };
+    // S7: the regex path, all four keys and no others, raw at least 2 characters.
+    const std::string rx = R"({"kind":"regex","raw":"#b.*#i","pattern":"b.*","flags":"i"})";
+    both(wire::contract::parsed_path, rx, false, true);
+    both(wire::contract::parsed_path, R"({"kind":"local","raw":"#b.*#i"})", true, true);
+    both(wire::contract::parsed_path, url_path("null"), true, true);
+    both(wire::contract::parsed_path, R"({"kind":"regex","raw":"##","pattern":"","flags":""})", false, true);
+    both(wire::contract::parsed_path, R"({"kind":"regex","raw":"#","pattern":"","flags":""})", false, false);
+    both(wire::contract::parsed_path, R"({"kind":"regex","raw":"#a#","pattern":"a"})", false, false);
+    both(wire::contract::parsed_path, R"({"kind":"regex","raw":"#a#","pattern":"a","flags":"","query":null})", false, false);
+    both(wire::contract::parsed_path, R"({"kind":"regex","raw":"#a#","pattern":1,"flags":""})", false, false);
+    // ... wherever a path goes: a COPY/MOVE destination, a LOOK target.
+    both(wire::contract::resource_selection, R"({"target":)" + rx + R"(,"lineMarker":{"marks":[1,3]}})", false, true);
+    const std::string at = R"(,"position":{"line":1,"column":0}})";
+    both(wire::contract::plurnk_statement,
+         R"({"op":"MOVE","suffix":"","signal":null,"target":{"kind":"local","raw":"a.md"},"lineMarker":null,"body":{"target":)" +
+             rx + R"(,"lineMarker":{"marks":[1,3]}})" + at,
+         false, true);
+    both(wire::contract::client_statement,
+         R"({"op":"LOOK","suffix":"","signal":null,"target":)" + rx + R"(,"lineMarker":null,"body":null)" + at, false, true);
+    // S8: an OPEN or FOLD scope; S10: a FORK without a prompt (an empty one stays refused).
+    for (std::string op : {"OPEN", "FOLD"}) {
+        both(wire::contract::plurnk_statement,
+             R"({"op":")" + op + R"(","suffix":"","signal":null,"target":null,"lineMarker":{"marks":[1,10]},"body":null)" + at,
+             false, true);
+        both(wire::contract::plurnk_statement,
+             R"({"op":")" + op + R"(","suffix":"","signal":null,"target":null,"lineMarker":"1,10","body":null)" + at, false,
+             false);
+    }
+    const std::string fork = R"({"op":"FORK","suffix":"","signal":null,"target":null,"lineMarker":null,"body":)";
+    both(wire::contract::plurnk_statement, fork + "null" + at, false, true);
+    both(wire::contract::client_statement, fork + "null" + at, false, true);
+    both(wire::contract::plurnk_statement, fork + R"("go")" + at, true, true);
+    both(wire::contract::plurnk_statement, fork + R"("")" + at, false, false);
+    // WORK keeps its required prompt.
+    both(wire::contract::plurnk_statement,
+         R"({"op":"WORK","suffix":"","signal":null,"target":null,"lineMarker":null,"body":null)" + at, false, false);
+
+    const auto refused = wire::assert_contract(wire::contract::plurnk_statement, j(fork + "null" + at));
+    CHECK_FALSE(refused.ok);
+    CHECK(refused.error_class == "InvalidContractError");
+    CHECK(refused.message.rfind("invalid PlurnkStatement: [", 0) == 0);
+    CHECK(wire::assert_contract(wire::contract::plurnk_statement, j(fork + "null" + at), service).ok);
+}

@@ -37,11 +37,20 @@ PLURNK_API int plurnk_wire_contract_from_name(const char* name, size_t len);
  * Returns PLURNK_ERR_INVALID_ARGUMENT for an unknown contract or NULL valid. */
 PLURNK_API plurnk_status plurnk_wire_validate(int contract, const char* json, size_t len, int* valid,
                                               char** errors_json);
+/* plurnk_wire_validate against the schemas of a dialect (plurnk_parse_dialect): for
+ * PLURNK_PARSE_DIALECT_SERVICE, the service variant of ParsedPath, ResourceSelection,
+ * PlurnkStatement and ClientStatement (doc/dialects.md); every other contract is the same in both.
+ * An unknown dialect is PLURNK_ERR_INVALID_ARGUMENT. */
+PLURNK_API plurnk_status plurnk_wire_validate_dialect(int contract, int dialect, const char* json, size_t len,
+                                                      int* valid, char** errors_json);
 /* assert<Contract> on JSON text: *ok is 1 or 0; when 0 and error_class/message are not NULL they
  * receive library-allocated strings (the reference's class, e.g. "InvalidNoticeError", and message);
  * when 1 they are set to NULL. */
 PLURNK_API plurnk_status plurnk_wire_assert(int contract, const char* json, size_t len, int* ok,
                                             char** error_class, char** message);
+/* plurnk_wire_assert against the schemas of a dialect, as plurnk_wire_validate_dialect. */
+PLURNK_API plurnk_status plurnk_wire_assert_dialect(int contract, int dialect, const char* json, size_t len, int* ok,
+                                                    char** error_class, char** message);
 /* Problems.create(...args) with args_json a JSON array [owner, code, status, detail, extensions?,
  * options?]. *ok is 1 with *out the problem object's JSON, or 0 with *out the reason; *out is
  * library-allocated (NULL out is allowed). Not an array: PLURNK_ERR_INVALID_ARGUMENT. */
@@ -58,6 +67,9 @@ PLURNK_API const char* plurnk_wire_worker_name_pattern(void);
 PLURNK_API int plurnk_wire_is_worker_name(const char* name, size_t len);
 /* The contract's shipped JSON Schema text (static), or NULL for an unknown number. */
 PLURNK_API const char* plurnk_wire_schema(int contract);
+/* The schema text of a contract in a dialect (static): the service variant where there is one, else
+ * the 1.4.0 schema; NULL for an unknown contract or dialect. */
+PLURNK_API const char* plurnk_wire_schema_dialect(int contract, int dialect);
 
 PLURNK_API void plurnk_wire_free_string(char* s);
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "plurnk/ast.hpp"  // parse_dialect
 #include "plurnk/json.hpp"
 
 namespace plurnk::wire {
@@ -43,6 +44,14 @@ enum class contract : std::uint8_t {
     provider_cost,
 };
 inline constexpr std::size_t k_contract_count = 18;
+
+// The service dialect (doc/dialects.md) has a variant of four schemas (schema/service/<Name>.json):
+// ParsedPath adds the regex path {kind:"regex", raw, pattern, flags}, PlurnkStatement lets an
+// OPEN or FOLD have a lineMarker and a FORK a null body, and ResourceSelection and ClientStatement
+// refer to those. The calls below that take a parse_dialect validate a service result with them;
+// every other contract is the same in both dialects.
+inline constexpr std::size_t k_service_variant_count = 4;
+[[nodiscard]] bool has_service_variant(contract c) noexcept;
 
 // "Position", "PlurnkStatement", ... (the schema titles), and back; nullopt for another name.
 [[nodiscard]] const char* contract_name(contract c) noexcept;
@@ -92,6 +101,11 @@ struct validation_result {
 [[nodiscard]] validation_result validate_verdict(contract c, json_ref value);
 // The same on JSON text, read with JSON.parse semantics into a json_document.
 [[nodiscard]] validation_result validate_json(contract c, std::string_view json_text);
+// The same against the schemas of a dialect (parse_dialect::contracts: the calls above).
+[[nodiscard]] validation_result validate(contract c, const json_value& value, parse_dialect d);
+[[nodiscard]] validation_result validate(contract c, json_ref value, parse_dialect d);
+[[nodiscard]] validation_result validate_verdict(contract c, json_ref value, parse_dialect d);
+[[nodiscard]] validation_result validate_json(contract c, std::string_view json_text, parse_dialect d);
 
 // assert<Contract>: ok when the value is valid and passes the contract's extra rule (WIRE.md):
 // OperationResult and EntryReadResult problem status == status, TextRegion not ending before it
@@ -108,6 +122,9 @@ struct assertion {
 };
 [[nodiscard]] assertion assert_contract(contract c, const json_value& value);
 [[nodiscard]] assertion assert_contract(contract c, json_ref value);
+// The same against the schemas of a dialect.
+[[nodiscard]] assertion assert_contract(contract c, const json_value& value, parse_dialect d);
+[[nodiscard]] assertion assert_contract(contract c, json_ref value, parse_dialect d);
 // Whether the reference has an assert<Contract> method for c.
 [[nodiscard]] bool has_assert_method(contract c) noexcept;
 
@@ -141,6 +158,10 @@ PLURNK_WIRE_CONTRACT(provider_cost, provider_cost)
 // share/plurnk/schema/), and its "$id".
 [[nodiscard]] std::string_view schema_text(contract c) noexcept;
 [[nodiscard]] std::string_view schema_id(contract c) noexcept;
+// The same in a dialect: the service variant (schema/service/<Name>.json, installed to
+// share/plurnk/schema/service/) where there is one, else the 1.4.0 schema.
+[[nodiscard]] std::string_view schema_text(contract c, parse_dialect d) noexcept;
+[[nodiscard]] std::string_view schema_id(contract c, parse_dialect d) noexcept;
 
 // Root values of the reference package.
 [[nodiscard]] const json_value& default_loop_flags();  // {"mode":"act","auto":false,...}

@@ -17,6 +17,7 @@ namespace plurnk::wire {
 
 namespace detail {
 extern const std::string_view k_schema_texts[k_contract_count];  // schemas.cpp, in enum order
+extern const std::string_view k_service_schema_texts[k_service_variant_count];  // k_service_variants' order
 }
 
 namespace {
@@ -50,19 +51,39 @@ constexpr contract_info k_contracts[k_contract_count] = {
     {"ProviderCost", nullptr, "invalid ProviderCost: "},
 };
 
+// The contracts with a service variant, in the order of schemas.cpp's k_service_schema_texts.
+constexpr contract k_service_variants[k_service_variant_count] = {
+    contract::parsed_path, contract::resource_selection, contract::plurnk_statement, contract::client_statement};
+
+// The index of c's service variant, or k_service_variant_count.
+std::size_t service_variant(contract c) noexcept {
+    std::size_t v = 0;
+    while (v < k_service_variant_count && k_service_variants[v] != c) ++v;
+    return v;
+}
+
+// Every schema and every service variant in one set (their "$id"s differ).
 struct loaded {
     detail::schema_set set;
     std::string ids[k_contract_count];
+    std::string service_ids[k_service_variant_count];
     std::string error;  // a schema the engine refused
 };
+
+// Adds one schema text to l, keeping its "$id" in id.
+void load(loaded& l, std::string_view text, std::string_view what, std::string& id) {
+    if (!l.error.empty()) return;
+    if (auto e = l.set.add(text); !e.empty()) l.error = std::string(what) + ": " + e;
+    if (auto doc = json_document::parse(text)) id = doc->root().find("$id").string();
+}
 
 const loaded& schemas() {
     static const loaded* l = [] {
         auto* r = new loaded;  // kept for the process's life
-        for (std::size_t i = 0; i < k_contract_count && r->error.empty(); ++i) {
-            const std::string_view text = detail::k_schema_texts[i];
-            if (auto e = r->set.add(text); !e.empty()) r->error = std::string(k_contracts[i].name) + ": " + e;
-            if (auto doc = json_document::parse(text)) r->ids[i] = doc->root().find("$id").string();
+        for (std::size_t i = 0; i < k_contract_count; ++i) load(*r, detail::k_schema_texts[i], k_contracts[i].name, r->ids[i]);
+        for (std::size_t v = 0; v < k_service_variant_count; ++v) {
+            const std::string what = std::string("service/") + k_contracts[static_cast<std::size_t>(k_service_variants[v])].name;
+            load(*r, detail::k_service_schema_texts[v], what, r->service_ids[v]);
         }
         if (r->error.empty()) r->error = r->set.resolve();
         return r;
@@ -121,8 +142,20 @@ std::optional<contract> contract_from_name(std::string_view name) noexcept {
 
 bool has_assert_method(contract c) noexcept { return k_contracts[static_cast<std::size_t>(c)].error_class != nullptr; }
 
+bool has_service_variant(contract c) noexcept { return service_variant(c) < k_service_variant_count; }
+
 std::string_view schema_text(contract c) noexcept { return detail::k_schema_texts[static_cast<std::size_t>(c)]; }
 std::string_view schema_id(contract c) noexcept { return schemas().ids[static_cast<std::size_t>(c)]; }
+
+std::string_view schema_text(contract c, parse_dialect d) noexcept {
+    const std::size_t v = service_variant(c);
+    return d == parse_dialect::service && v < k_service_variant_count ? detail::k_service_schema_texts[v] : schema_text(c);
+}
+
+std::string_view schema_id(contract c, parse_dialect d) noexcept {
+    const std::size_t v = service_variant(c);
+    return d == parse_dialect::service && v < k_service_variant_count ? std::string_view(schemas().service_ids[v]) : schema_id(c);
+}
 
 std::string errors_json(const std::vector<validation_error>& errors) {
     std::string out = "[";
@@ -176,15 +209,17 @@ bool too_deep(json_ref value) {
     return false;
 }
 
-validation_result validate(contract c, const json_value& value) {
+validation_result validate(contract c, const json_value& value) { return validate(c, value, parse_dialect::contracts); }
+
+validation_result validate(contract c, const json_value& value, parse_dialect d) {
     const json_document doc(value);
-    return validate(c, doc.root());
+    return validate(c, doc.root(), d);
 }
 
 namespace {
 
-// validate(), keeping the errors or (keep_errors false) only counting them.
-validation_result evaluate(contract c, json_ref value, bool keep_errors) {
+// validate() in dialect d, keeping the errors or (keep_errors false) only counting them.
+validation_result evaluate(contract c, json_ref value, parse_dialect d, bool keep_errors) {
     validation_result r;
     if (too_deep(value)) {
         r.exception = "value nests deeper than " + std::to_string(k_json_max_depth) + " levels";
@@ -195,8 +230,7 @@ validation_result evaluate(contract c, json_ref value, bool keep_errors) {
         r.exception = "schema refused: " + l.error;
         return r;
     }
-    const std::size_t i = static_cast<std::size_t>(c);
-    r.valid = l.set.validate(l.ids[i], value, keep_errors ? &r.errors : nullptr, r.exception);
+    r.valid = l.set.validate(schema_id(c, d), value, keep_errors ? &r.errors : nullptr, r.exception);
     if (r.valid && c == contract::entry_read_result) entry_read_suffix(value, r);
     if (!keep_errors) r.errors.clear();  // the suffix rule's one error
     return r;
@@ -204,29 +238,39 @@ validation_result evaluate(contract c, json_ref value, bool keep_errors) {
 
 }  // namespace
 
-validation_result validate(contract c, json_ref value) { return evaluate(c, value, true); }
-validation_result validate_verdict(contract c, json_ref value) { return evaluate(c, value, false); }
+validation_result validate(contract c, json_ref value) { return evaluate(c, value, parse_dialect::contracts, true); }
+validation_result validate(contract c, json_ref value, parse_dialect d) { return evaluate(c, value, d, true); }
+validation_result validate_verdict(contract c, json_ref value) { return evaluate(c, value, parse_dialect::contracts, false); }
+validation_result validate_verdict(contract c, json_ref value, parse_dialect d) { return evaluate(c, value, d, false); }
 
 validation_result validate_json(contract c, std::string_view json_text) {
+    return validate_json(c, json_text, parse_dialect::contracts);
+}
+
+validation_result validate_json(contract c, std::string_view json_text, parse_dialect d) {
     const auto doc = json_document::parse(json_text);
     if (!doc) {
         validation_result r;
         r.exception = "invalid JSON";
         return r;
     }
-    return validate(c, doc->root());
+    return validate(c, doc->root(), d);
 }
 
-assertion assert_contract(contract c, const json_value& value) {
+assertion assert_contract(contract c, const json_value& value) { return assert_contract(c, value, parse_dialect::contracts); }
+
+assertion assert_contract(contract c, const json_value& value, parse_dialect d) {
     const json_document doc(value);
-    return assert_contract(c, doc.root());
+    return assert_contract(c, doc.root(), d);
 }
 
-assertion assert_contract(contract c, json_ref value) {
+assertion assert_contract(contract c, json_ref value) { return assert_contract(c, value, parse_dialect::contracts); }
+
+assertion assert_contract(contract c, json_ref value, parse_dialect d) {
     const contract_info& info = k_contracts[static_cast<std::size_t>(c)];
     assertion a;
     a.error_class = info.error_class != nullptr ? info.error_class : "InvalidContractError";
-    const validation_result r = validate(c, value);
+    const validation_result r = validate(c, value, d);
     if (!r.exception.empty()) {
         a.message = r.exception;
         return a;

@@ -24,6 +24,8 @@ char* copy_out(const std::string& s) {
 }
 
 bool known(int c) { return c >= 0 && c < PLURNK_WIRE_CONTRACT_COUNT; }
+bool known_dialect(int d) { return d == PLURNK_PARSE_DIALECT_CONTRACTS || d == PLURNK_PARSE_DIALECT_SERVICE; }
+parse_dialect to_dialect(int d) { return d == PLURNK_PARSE_DIALECT_SERVICE ? parse_dialect::service : parse_dialect::contracts; }
 
 std::string_view view(const char* p, std::size_t n) { return p == nullptr ? std::string_view{} : std::string_view(p, n); }
 
@@ -90,10 +92,15 @@ PLURNK_API int plurnk_wire_contract_from_name(const char* name, size_t len) {
 
 PLURNK_API plurnk_status plurnk_wire_validate(int contract, const char* json, size_t len, int* valid,
                                               char** errors_json) {
-    if (!known(contract) || valid == nullptr) return PLURNK_ERR_INVALID_ARGUMENT;
+    return plurnk_wire_validate_dialect(contract, PLURNK_PARSE_DIALECT_CONTRACTS, json, len, valid, errors_json);
+}
+
+PLURNK_API plurnk_status plurnk_wire_validate_dialect(int contract, int dialect, const char* json, size_t len,
+                                                      int* valid, char** errors_json) {
+    if (!known(contract) || !known_dialect(dialect) || valid == nullptr) return PLURNK_ERR_INVALID_ARGUMENT;
     if (errors_json != nullptr) *errors_json = nullptr;
     return guarded([&] {
-        const auto r = wire::validate_json(static_cast<wire::contract>(contract), view(json, len));
+        const auto r = wire::validate_json(static_cast<wire::contract>(contract), view(json, len), to_dialect(dialect));
         *valid = r.valid ? 1 : 0;
         if (errors_json != nullptr) {
             *errors_json = copy_out(r.exception.empty() ? wire::errors_json(r.errors) : exception_errors(r.exception));
@@ -104,14 +111,19 @@ PLURNK_API plurnk_status plurnk_wire_validate(int contract, const char* json, si
 
 PLURNK_API plurnk_status plurnk_wire_assert(int contract, const char* json, size_t len, int* ok, char** error_class,
                                             char** message) {
-    if (!known(contract) || ok == nullptr) return PLURNK_ERR_INVALID_ARGUMENT;
+    return plurnk_wire_assert_dialect(contract, PLURNK_PARSE_DIALECT_CONTRACTS, json, len, ok, error_class, message);
+}
+
+PLURNK_API plurnk_status plurnk_wire_assert_dialect(int contract, int dialect, const char* json, size_t len, int* ok,
+                                                    char** error_class, char** message) {
+    if (!known(contract) || !known_dialect(dialect) || ok == nullptr) return PLURNK_ERR_INVALID_ARGUMENT;
     if (error_class != nullptr) *error_class = nullptr;
     if (message != nullptr) *message = nullptr;
     return guarded([&] {
         const auto value = json_document::parse(view(json, len));
         wire::assertion a;
         if (value) {
-            a = wire::assert_contract(static_cast<wire::contract>(contract), value->root());
+            a = wire::assert_contract(static_cast<wire::contract>(contract), value->root(), to_dialect(dialect));
         } else {
             a.error_class = "SyntaxError";
             a.message = "invalid JSON";
@@ -157,7 +169,12 @@ PLURNK_API int plurnk_wire_is_worker_name(const char* name, size_t len) {
 }
 
 PLURNK_API const char* plurnk_wire_schema(int contract) {
-    return known(contract) ? wire::schema_text(static_cast<wire::contract>(contract)).data() : nullptr;
+    return plurnk_wire_schema_dialect(contract, PLURNK_PARSE_DIALECT_CONTRACTS);
+}
+
+PLURNK_API const char* plurnk_wire_schema_dialect(int contract, int dialect) {
+    if (!known(contract) || !known_dialect(dialect)) return nullptr;
+    return wire::schema_text(static_cast<wire::contract>(contract), to_dialect(dialect)).data();
 }
 
 PLURNK_API void plurnk_wire_free_string(char* s) { delete[] s; }

@@ -11,6 +11,10 @@
 Values are JSON values with JavaScript semantics: int and float are one number type (1 == 1.0,
 so 1.0 is an integer), bool is not a number, dict keys are str. validate never raises on bad
 data; misuse (an unknown contract, a value that is not JSON) raises ValueError or TypeError.
+
+A result parsed with dialect="service" (doc/dialects.md) is checked with the service variant of
+ParsedPath, ResourceSelection, PlurnkStatement and ClientStatement: pass dialect="service" to
+validate, validate_json, assert_contract, assert_json, schema_text and schema_id.
 """
 from __future__ import annotations
 
@@ -105,14 +109,15 @@ def _result(raw: Tuple[bool, Any, Optional[str]]) -> ValidationResult:
     return ValidationResult(valid, tuple(ErrorRecord(*e) for e in errors), exception)
 
 
-def validate(contract: ContractName, value: object) -> ValidationResult:
-    """The schema verdict on a Python value (plus EntryReadResult's suffix rule)."""
-    return _result(_wire.validate(contract, value))
+def validate(contract: ContractName, value: object, *, dialect: str = "contracts") -> ValidationResult:
+    """The schema verdict on a Python value (plus EntryReadResult's suffix rule), against the
+    schemas of `dialect` ("contracts" or "service"; another name raises ValueError)."""
+    return _result(_wire.validate(contract, value, dialect=dialect))
 
 
-def validate_json(contract: ContractName, json_text: JsonText) -> ValidationResult:
+def validate_json(contract: ContractName, json_text: JsonText, *, dialect: str = "contracts") -> ValidationResult:
     """The same on JSON text (str or UTF-8 bytes), read with JSON.parse semantics."""
-    return _result(_wire.validate_json(contract, json_text))
+    return _result(_wire.validate_json(contract, json_text, dialect=dialect))
 
 
 def _raise(contract: str, raw: Tuple[bool, str, str], errors: Callable[[], ValidationResult]) -> None:
@@ -122,15 +127,17 @@ def _raise(contract: str, raw: Tuple[bool, str, str], errors: Callable[[], Valid
     raise _ERROR_CLASSES[error_class](contract, error_class, message, errors().errors)
 
 
-def assert_contract(contract: ContractName, value: object) -> None:
+def assert_contract(contract: ContractName, value: object, *, dialect: str = "contracts") -> None:
     """Returns when the value is valid and passes the contract's extra rule; otherwise raises the
     ContractError subclass named after the reference's class (InvalidNoticeError, ...)."""
-    _raise(contract, _wire.assert_contract(contract, value), lambda: validate(contract, value))
+    _raise(contract, _wire.assert_contract(contract, value, dialect=dialect),
+           lambda: validate(contract, value, dialect=dialect))
 
 
-def assert_json(contract: ContractName, json_text: JsonText) -> None:
+def assert_json(contract: ContractName, json_text: JsonText, *, dialect: str = "contracts") -> None:
     """assert_contract on JSON text; text that is not JSON fails with the message "invalid JSON"."""
-    _raise(contract, _wire.assert_json(contract, json_text), lambda: validate_json(contract, json_text))
+    _raise(contract, _wire.assert_json(contract, json_text, dialect=dialect),
+           lambda: validate_json(contract, json_text, dialect=dialect))
 
 
 def parse_json(json_text: JsonText) -> Any:
@@ -198,13 +205,14 @@ def is_reserved_authority(name: str) -> bool:
     return _wire.is_reserved_authority(name)
 
 
-def schema_text(contract: ContractName) -> str:
-    """The contract's JSON Schema as shipped (schema/<Name>.json)."""
-    return _wire.schema_text(contract)
+def schema_text(contract: ContractName, *, dialect: str = "contracts") -> str:
+    """The contract's JSON Schema as shipped (schema/<Name>.json; with dialect="service", its
+    service variant schema/service/<Name>.json where there is one)."""
+    return _wire.schema_text(contract, dialect=dialect)
 
 
-def schema_id(contract: ContractName) -> str:
-    return _wire.schema_id(contract)
+def schema_id(contract: ContractName, *, dialect: str = "contracts") -> str:
+    return _wire.schema_id(contract, dialect=dialect)
 
 
 Validator = Callable[[object], ValidationResult]

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "plurnk/json.hpp"
+#include "plurnk/parse.hpp"
 #include "plurnk/wire.hpp"
 
 namespace py = pybind11;
@@ -306,6 +307,11 @@ std::string text_arg(py::handle h) {
     throw py::type_error(std::string("json_text must be str or bytes-like, not ") + Py_TYPE(o)->tp_name);
 }
 
+plurnk::parse_dialect dialect_arg(const std::string& name) {
+    if (const auto d = plurnk::dialect_from_name(name)) return *d;
+    throw py::value_error("dialect must be 'contracts' or 'service', not '" + name + "'");
+}
+
 std::string name_arg(py::handle h) {
     if (!PyUnicode_Check(h.ptr())) throw py::type_error(std::string("name must be str, not ") + Py_TYPE(h.ptr())->tp_name);
     return js_string(h.ptr());
@@ -344,23 +350,27 @@ PYBIND11_MODULE(_wire, m) {
     }
     m.attr("contracts") = py::tuple(names);
 
-    m.def("validate", [](const std::string& contract, py::handle value) {
+    m.def("validate", [](const std::string& contract, py::handle value, const std::string& dialect) {
         const wire::contract c = contract_arg(contract);
+        const auto d = dialect_arg(dialect);
         const json_value v = json_arg(value);
-        return result_to_py(released([&] { return wire::validate(c, v); }));
-    }, py::arg("contract"), py::arg("value"));
-    m.def("validate_json", [](const std::string& contract, py::handle text) {
+        return result_to_py(released([&] { return wire::validate(c, v, d); }));
+    }, py::arg("contract"), py::arg("value"), py::kw_only(), py::arg("dialect") = "contracts");
+    m.def("validate_json", [](const std::string& contract, py::handle text, const std::string& dialect) {
         const wire::contract c = contract_arg(contract);
+        const auto d = dialect_arg(dialect);
         const std::string t = text_arg(text);
-        return result_to_py(released([&] { return wire::validate_json(c, t); }));
-    }, py::arg("contract"), py::arg("json_text"));
-    m.def("assert_contract", [](const std::string& contract, py::handle value) {
+        return result_to_py(released([&] { return wire::validate_json(c, t, d); }));
+    }, py::arg("contract"), py::arg("json_text"), py::kw_only(), py::arg("dialect") = "contracts");
+    m.def("assert_contract", [](const std::string& contract, py::handle value, const std::string& dialect) {
         const wire::contract c = contract_arg(contract);
+        const auto d = dialect_arg(dialect);
         const json_value v = json_arg(value);
-        return assertion_to_py(released([&] { return wire::assert_contract(c, v); }));
-    }, py::arg("contract"), py::arg("value"));
-    m.def("assert_json", [](const std::string& contract, py::handle text) {
+        return assertion_to_py(released([&] { return wire::assert_contract(c, v, d); }));
+    }, py::arg("contract"), py::arg("value"), py::kw_only(), py::arg("dialect") = "contracts");
+    m.def("assert_json", [](const std::string& contract, py::handle text, const std::string& dialect) {
         const wire::contract c = contract_arg(contract);
+        const auto d = dialect_arg(dialect);
         const std::string t = text_arg(text);
         return assertion_to_py(released([&]() -> wire::assertion {
             const auto v = plurnk::parse_json(t);
@@ -370,9 +380,9 @@ PYBIND11_MODULE(_wire, m) {
                                             : std::string("InvalidContractError");
                 return {false, cls, "invalid JSON"};
             }
-            return wire::assert_contract(c, *v);
+            return wire::assert_contract(c, *v, d);
         }));
-    }, py::arg("contract"), py::arg("json_text"));
+    }, py::arg("contract"), py::arg("json_text"), py::kw_only(), py::arg("dialect") = "contracts");
     m.def("parse_json", [](py::handle text) -> py::object {
         const auto v = plurnk::parse_json(text_arg(text));
         return v ? to_py(*v) : py::none();
@@ -393,10 +403,12 @@ PYBIND11_MODULE(_wire, m) {
           py::arg("code"));
     m.def("default_loop_flags", [] { return to_py(wire::default_loop_flags()); });
     m.def("unknown_position", [] { return to_py(wire::unknown_position()); });
-    m.def("schema_text", [](const std::string& contract) { return to_str(wire::schema_text(contract_arg(contract))); },
-          py::arg("contract"));
-    m.def("schema_id", [](const std::string& contract) { return to_str(wire::schema_id(contract_arg(contract))); },
-          py::arg("contract"));
+    m.def("schema_text", [](const std::string& contract, const std::string& dialect) {
+        return to_str(wire::schema_text(contract_arg(contract), dialect_arg(dialect)));
+    }, py::arg("contract"), py::kw_only(), py::arg("dialect") = "contracts");
+    m.def("schema_id", [](const std::string& contract, const std::string& dialect) {
+        return to_str(wire::schema_id(contract_arg(contract), dialect_arg(dialect)));
+    }, py::arg("contract"), py::kw_only(), py::arg("dialect") = "contracts");
     m.def("is_worker_name", [](py::handle name) { return wire::is_worker_name(name_arg(name)); }, py::arg("name"));
     m.def("is_reserved_authority", [](py::handle name) { return wire::is_reserved_authority(name_arg(name)); },
           py::arg("name"));

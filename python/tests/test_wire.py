@@ -221,3 +221,43 @@ def test_named_functions_cover_every_contract():
         assert f(None) == wire.validate(c, None)
         with pytest.raises(wire.ContractError):
             g(None)
+
+
+def test_service_dialect_schemas():
+    # Every statement parsed from the service vectors in that dialect is valid against the
+    # service schemas (statement.to_dict(), as a server sends it); a regex path, an OPEN/FOLD
+    # scope and a FORK without a prompt are not valid against 1.4.0's, everything else is.
+    import plurnk
+    seen = {"regex": 0, "scope": 0, "fork": 0}
+    with open(ROOT / "test" / "conformance" / "service.jsonl", encoding="utf-8") as f:
+        for line in f:
+            v = json.loads(line)
+            for item in plurnk.parse(v["input"], v["tier"], dialect="service").items:
+                if not isinstance(item, plurnk.Statement):
+                    continue
+                st = item.to_dict()["statement"]  # the item as the JSON writes it
+                assert wire.validate("ClientStatement", st, dialect="service"), v["id"]
+                assert bool(wire.validate("PlurnkStatement", st, dialect="service")) == (st["op"] not in ("LOOK", "BUFF"))
+                paths = [st["target"], st["body"].get("target") if isinstance(st["body"], dict) else None]
+                regex = any(p is not None and p.get("kind") == "regex" for p in paths)
+                scope = st["op"] in ("OPEN", "FOLD") and st["lineMarker"] is not None
+                fork = st["op"] == "FORK" and st["body"] is None
+                seen["regex"] += regex
+                seen["scope"] += scope
+                seen["fork"] += fork
+                assert bool(wire.validate("ClientStatement", st)) == (not (regex or scope or fork)), v["id"]
+    assert all(seen.values()), seen
+    rx = {"kind": "regex", "raw": "#a#i", "pattern": "a", "flags": "i"}
+    assert wire.validate_parsed_path(rx).valid is False
+    assert wire.validate_json("ParsedPath", json.dumps(rx), dialect="service").valid
+    bad = wire.validate("ParsedPath", dict(rx, raw="#"), dialect="service")
+    assert not bad and any(e.instance_location == "#/raw" and e.keyword == "minLength" for e in bad.errors)
+    wire.assert_contract("ParsedPath", rx, dialect="service")
+    wire.assert_json("ParsedPath", json.dumps(rx), dialect="service")
+    with pytest.raises(wire.InvalidContractError):
+        wire.assert_contract("ParsedPath", rx)
+    assert wire.schema_id("ParsedPath", dialect="service") == "https://schemas.plurnk.dev/v0/service/ParsedPath.json"
+    assert json.loads(wire.schema_text("PlurnkStatement", dialect="service"))["$id"].endswith("/service/PlurnkStatement.json")
+    assert wire.schema_text("Notice", dialect="service") == wire.schema_text("Notice")
+    with pytest.raises(ValueError, match="dialect must be 'contracts' or 'service', not 'x'"):
+        wire.validate("ParsedPath", rx, dialect="x")

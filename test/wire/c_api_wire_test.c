@@ -71,6 +71,36 @@ int main(void) {
     CHECK(plurnk_wire_schema(PLURNK_WIRE_NOTICE) != NULL &&
           strstr(plurnk_wire_schema(PLURNK_WIRE_NOTICE), "\"$id\": \"https://schemas.plurnk.dev/v0/Notice.json\"") != NULL);
     CHECK(plurnk_wire_schema(-1) == NULL);
+
+    /* The service dialect's schemas: a regex path is a ParsedPath there only; a dialect the
+     * library does not know is refused. */
+    const char* rx = "{\"kind\":\"regex\",\"raw\":\"#a#i\",\"pattern\":\"a\",\"flags\":\"i\"}";
+    CHECK(plurnk_wire_validate_dialect(PLURNK_WIRE_PARSED_PATH, PLURNK_PARSE_DIALECT_SERVICE, rx, strlen(rx), &valid,
+                                       &errors) == PLURNK_OK);
+    CHECK(valid == 1 && errors != NULL && strcmp(errors, "[]") == 0);
+    plurnk_wire_free_string(errors);
+    CHECK(plurnk_wire_validate_dialect(PLURNK_WIRE_PARSED_PATH, PLURNK_PARSE_DIALECT_CONTRACTS, rx, strlen(rx), &valid,
+                                       NULL) == PLURNK_OK && valid == 0);
+    CHECK(plurnk_wire_validate(PLURNK_WIRE_PARSED_PATH, rx, strlen(rx), &valid, NULL) == PLURNK_OK && valid == 0);
+    CHECK(plurnk_wire_validate_dialect(PLURNK_WIRE_PARSED_PATH, 2, rx, strlen(rx), &valid, NULL) ==
+          PLURNK_ERR_INVALID_ARGUMENT);
+    const char* fork = "{\"op\":\"FORK\",\"suffix\":\"\",\"signal\":null,\"target\":null,\"lineMarker\":null,"
+                       "\"body\":null,\"position\":{\"line\":1,\"column\":0}}";
+    CHECK(plurnk_wire_assert_dialect(PLURNK_WIRE_PLURNK_STATEMENT, PLURNK_PARSE_DIALECT_SERVICE, fork, strlen(fork), &ok,
+                                     &cls, &msg) == PLURNK_OK && ok == 1 && cls == NULL && msg == NULL);
+    CHECK(plurnk_wire_assert_dialect(PLURNK_WIRE_PLURNK_STATEMENT, PLURNK_PARSE_DIALECT_CONTRACTS, fork, strlen(fork),
+                                     &ok, &cls, &msg) == PLURNK_OK && ok == 0);
+    CHECK(cls != NULL && strcmp(cls, "InvalidContractError") == 0 && msg != NULL &&
+          strstr(msg, "invalid PlurnkStatement: ") == msg);
+    plurnk_wire_free_string(cls);
+    plurnk_wire_free_string(msg);
+    CHECK(plurnk_wire_assert_dialect(PLURNK_WIRE_PLURNK_STATEMENT, -1, fork, strlen(fork), &ok, NULL, NULL) ==
+          PLURNK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(plurnk_wire_schema_dialect(PLURNK_WIRE_CLIENT_STATEMENT, PLURNK_PARSE_DIALECT_SERVICE),
+                 "\"$id\": \"https://schemas.plurnk.dev/v0/service/ClientStatement.json\"") != NULL);
+    CHECK(plurnk_wire_schema_dialect(PLURNK_WIRE_NOTICE, PLURNK_PARSE_DIALECT_SERVICE) ==
+          plurnk_wire_schema(PLURNK_WIRE_NOTICE));
+    CHECK(plurnk_wire_schema_dialect(PLURNK_WIRE_NOTICE, 7) == NULL);
     if (failures == 0) printf("wire C API: all checks passed\n");
     return failures == 0 ? 0 : 1;
 }
