@@ -94,6 +94,8 @@ constexpr option k_gbnf_options[] = {
 #ifdef PLURNK_HAVE_WIRE
 constexpr option k_validate_options[] = {
     {"--contract", "NAME", "one of the 18 contracts (Position, Notice, OperationResult, ...)"},
+    {"--dialect", "D", "contracts (default) or service: the schemas of the service dialect's\n"
+                       "results (doc/dialects.md); with --batch, a request's \"dialect\" overrides it"},
     {"--assert", "", "also apply the contract's assert rule (the reference's error class)"},
     {"--json", "", "print {\"valid\",\"errors\":[...]} instead of text"},
     {"--max-input-bytes", "N", "refuse (exit 2) an input longer than N bytes, reading no more"},
@@ -169,7 +171,7 @@ exit status: 0 measured; 2 usage or file error
             "print the generation rail in llama.cpp's GBNF syntax", k_gbnf_options,
             "exit status: 0 printed; 2 usage or output error\n", plurnk::cli::cmd_gbnf},
 #ifdef PLURNK_HAVE_WIRE
-    command{"validate", "validate --contract=NAME [--assert] [--json] [--max-input-bytes=N] [FILE|-] | validate --batch",
+    command{"validate", "validate --contract=NAME [--dialect=D] [--assert] [--json] [--max-input-bytes=N] [FILE|-] | validate --batch [--dialect=D]",
             "check a wire contract (doc/contracts.md)", k_validate_options,
             R"(exit status: 0 valid; 1 invalid; 2 usage, file or output error
 exit status with --batch: 0 every line answered with a verdict; 1 some with an error;

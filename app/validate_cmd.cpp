@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // `plurnk validate`: the wire contracts (plurnk/wire.hpp) from the command line.
-//   plurnk validate --contract=NAME [--assert] [--json] [FILE|-]
+//   plurnk validate --contract=NAME [--dialect=D] [--assert] [--json] [FILE|-]
 //     validates one JSON value; exit 0 valid, 1 invalid (errors printed), 2 usage or file error.
-//   plurnk validate --batch
-//     JSON Lines {"id","contract","instance"} -> {"id","valid","asserted"}, and
+//     --dialect=service checks against the service dialect's schemas (doc/dialects.md).
+//   plurnk validate --batch [--dialect=D]
+//     JSON Lines {"id","contract","instance"} -> {"id","valid","asserted"} (a request's "dialect",
+//     "contracts" or "service", overrides --dialect), and
 //     {"id","contract":"Problems.create","args":[...]} -> {"id","ok","result"}; a request that
 //     cannot be answered gets {"id","error"}. Blank lines are skipped; every other line is answered.
 //     A request with "errors":true also gets the schema errors ("errors":[...], as errors_json).
@@ -14,6 +16,7 @@
 
 #include "commands.hpp"
 #include "plurnk/json.hpp"
+#include "plurnk/parse.hpp"
 #include "plurnk/wire.hpp"
 
 namespace plurnk::cli {
@@ -66,8 +69,9 @@ std::optional<std::vector<json_value>> spread_args(json_ref args) {
     return v;
 }
 
-// Appends the answer to one request line; false when it is an error answer.
-bool answer(std::string& out, std::string_view line) {
+// Appends the answer to one request line, validated in `dialect` unless the line says otherwise;
+// false when it is an error answer.
+bool answer(std::string& out, std::string_view line, plurnk::parse_dialect dialect) {
     // Read compactly: an instance (or an id) may be megabytes of JSON.
     const auto request = plurnk::json_document::parse(line);
     if (!request) return append_error_reply(out, {}, "bad request line: not JSON");
@@ -94,13 +98,18 @@ bool answer(std::string& out, std::string_view line) {
         plurnk::append_json_value_string(quoted, contract.string());
         return append_error_reply(out, id, "unknown contract " + quoted);
     }
+    if (const json_ref d = root.find("dialect"); d) {
+        const auto named = d.kind() == kind_t::string ? plurnk::dialect_from_name(d.string()) : std::nullopt;
+        if (!named) return append_error_reply(out, id, "\"dialect\" must be \"contracts\" or \"service\"");
+        dialect = *named;
+    }
     const json_ref instance = root.find("instance");
     if (!instance) return append_error_reply(out, id, "cannot validate: the request has no \"instance\"");
     const json_ref e = root.find("errors");
     const bool with_errors = e.kind() == kind_t::boolean && e.boolean();
-    const auto v = with_errors ? wire::validate(*c, instance) : wire::validate_verdict(*c, instance);
+    const auto v = with_errors ? wire::validate(*c, instance, dialect) : wire::validate_verdict(*c, instance, dialect);
     if (!v.exception.empty()) return append_error_reply(out, id, "cannot validate: " + v.exception);
-    const bool asserted = v.valid && wire::assert_contract(*c, instance).ok;
+    const bool asserted = v.valid && wire::assert_contract(*c, instance, dialect).ok;
     append_answer_id(out, id);
     out += v.valid ? ",\"valid\":true" : ",\"valid\":false";
     out += asserted ? ",\"asserted\":true" : ",\"asserted\":false";
@@ -113,7 +122,7 @@ bool answer(std::string& out, std::string_view line) {
 // loop waits for input (a client that sends one request and waits is answered at once). A blank
 // line is answered with an error, as `plurnk batch` does, so answers stay in step with requests.
 // Returns 0, 1 when some line was answered with an error, 2 after a read or write error.
-int run_batch() {
+int run_batch(plurnk::parse_dialect dialect) {
     std::string out;
     std::size_t line_no = 0;
     bool failed = false;
@@ -124,7 +133,7 @@ int run_batch() {
         const bool answered =
             line.find_first_not_of(" \t") == std::string_view::npos
                 ? append_error_reply(out, {}, "line " + std::to_string(line_no) + ": empty line (expected a request)")
-                : answer(out, line);
+                : answer(out, line, dialect);
         failed = failed || !answered;
         return std::fwrite(out.data(), 1, out.size(), stdout) == out.size() && std::ferror(stdout) == 0;
     });
@@ -137,9 +146,10 @@ int cmd_validate(const args& a) {
     std::string contract_name, path;
     bool batch = false, assert_mode = false, json_out = false;
     std::size_t max_input = SIZE_MAX - 1;
+    auto dialect = plurnk::parse_dialect::contracts;
     int status = 0;
     for (const auto& x : a) {
-        if (bytes_option(x, "--max-input-bytes", max_input, status)) {
+        if (bytes_option(x, "--max-input-bytes", max_input, status) || dialect_option(x, dialect, status)) {
             if (status != 0) return status;
         } else if (x.rfind("--contract=", 0) == 0) contract_name = x.substr(11);
         else if (x == "--batch") batch = true;
@@ -154,9 +164,9 @@ int cmd_validate(const args& a) {
     }
     if (batch) {
         if (!contract_name.empty() || !path.empty() || assert_mode || json_out || max_input != SIZE_MAX - 1) {
-            return usage_error("validate --batch takes no other option or FILE");
+            return usage_error("validate --batch takes no other option or FILE (but --dialect)");
         }
-        return run_batch();
+        return run_batch(dialect);
     }
     if (contract_name.empty()) return usage_error("validate needs --contract=NAME or --batch");
     const auto c = wire::contract_from_name(contract_name);
@@ -167,10 +177,10 @@ int cmd_validate(const args& a) {
     const auto value = plurnk::json_document::parse(text);
     std::string().swap(text);
     wire::validation_result r;
-    if (value) r = wire::validate(*c, value->root());
+    if (value) r = wire::validate(*c, value->root(), dialect);
     else r.exception = "invalid JSON";
     wire::assertion as;
-    if (assert_mode && value && r.exception.empty()) as = wire::assert_contract(*c, value->root());
+    if (assert_mode && value && r.exception.empty()) as = wire::assert_contract(*c, value->root(), dialect);
     const bool ok = assert_mode ? as.ok : r.valid;
     std::string out;
     if (json_out) {

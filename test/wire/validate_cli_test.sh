@@ -92,6 +92,37 @@ p.stdin.close()
 p.wait()
 sys.exit(0 if line == b'{"id":1,"valid":true,"asserted":true}\n' else 1)
 PY
+# --dialect=service: the service dialect's schemas (a regex path is a ParsedPath there only); in
+# --batch a request's "dialect" overrides the flag; an unknown dialect is a one-line usage error.
+printf '{"kind":"regex","raw":"#a#i","pattern":"a","flags":"i"}' > regex.json
+expect 0 "a regex path in the service dialect" -- "$plurnk" validate --contract=ParsedPath --dialect=service regex.json
+expect 0 "--dialect NAME" -- "$plurnk" validate --contract=ParsedPath --dialect service regex.json
+expect 1 "a regex path in 1.4.0" -- "$plurnk" validate --contract=ParsedPath regex.json
+expect 1 "--dialect=contracts" -- "$plurnk" validate --contract=ParsedPath --dialect=contracts --assert regex.json
+expect 2 "an unknown dialect" -- "$plurnk" validate --contract=ParsedPath --dialect=sevrice regex.json
+[ "$(head -n 1 out.txt)" = "plurnk: unknown dialect 'sevrice' (expected contracts or service)" ] ||
+    { echo "FAIL unknown dialect message"; cat out.txt; fails=$((fails + 1)); }
+expect 2 "an unknown dialect with --batch" -- sh -c "\"$plurnk\" validate --batch --dialect=x < clean.jsonl"
+grep -q "^plurnk: unknown dialect 'x'" out.txt || { echo "FAIL unknown dialect with --batch"; cat out.txt; fails=$((fails + 1)); }
+cat > requests.jsonl <<'REQ'
+{"id":1,"contract":"ParsedPath","instance":{"kind":"regex","raw":"#a#","pattern":"a","flags":""}}
+{"id":2,"contract":"ParsedPath","dialect":"contracts","instance":{"kind":"regex","raw":"#a#","pattern":"a","flags":""}}
+{"id":3,"contract":"ParsedPath","dialect":"nope","instance":{"kind":"local","raw":"a"}}
+{"id":4,"contract":"Position","instance":{"line":1,"column":0}}
+REQ
+cat > want.jsonl <<'WANT'
+{"id":1,"valid":true,"asserted":true}
+{"id":2,"valid":false,"asserted":false}
+{"id":3,"error":"\"dialect\" must be \"contracts\" or \"service\""}
+{"id":4,"valid":true,"asserted":true}
+WANT
+expect 1 "batch --dialect=service" -- sh -c "\"$plurnk\" validate --batch --dialect=service < requests.jsonl"
+cmp -s out.txt want.jsonl || { echo "FAIL batch --dialect=service replies"; diff want.jsonl out.txt; fails=$((fails + 1)); }
+sed -n 1p requests.jsonl > one.jsonl
+expect 0 "a request's dialect" -- sh -c "sed 's/\"ParsedPath\",/\"ParsedPath\",\"dialect\":\"service\",/' one.jsonl | \"$plurnk\" validate --batch"
+[ "$(cat out.txt)" = '{"id":1,"valid":true,"asserted":true}' ] || { echo "FAIL a request's dialect"; cat out.txt; fails=$((fails + 1)); }
+expect 0 "batch without --dialect is 1.4.0" -- sh -c "\"$plurnk\" validate --batch < one.jsonl"
+[ "$(cat out.txt)" = '{"id":1,"valid":false,"asserted":false}' ] || { echo "FAIL batch without --dialect"; cat out.txt; fails=$((fails + 1)); }
 python3 -c "print('[' * 200000 + ']' * 200000)" > deep.json
 expect 1 "deep instance file is invalid" -- "$plurnk" validate --contract=LoopFlags deep.json
 [ $fails = 0 ] && echo "validate CLI: all checks passed"
