@@ -5,7 +5,10 @@
 // in verdict and errors; valid exactly when there are no errors and no exception; assert ok only
 // when valid; errors_json is JSON; a valid PlurnkStatement is a valid ClientStatement; a value
 // that survives stringify_json -> parse_json unchanged keeps its verdict and errors; a created
-// problem is a valid ProblemDetails that stringifies to JSON.
+// problem is a valid ProblemDetails that stringifies to JSON. In the service dialect's schemas
+// (doc/dialects.md) too: the two paths agree; the variant only widens (a value valid in 1.4.0 is
+// valid there, and a contract without a variant answers exactly as in 1.4.0); a valid service
+// PlurnkStatement is a valid service ClientStatement.
 #include "fuzz_target.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/wire.hpp"
@@ -13,6 +16,30 @@
 namespace {
 
 namespace wire = plurnk::wire;
+
+// The service dialect's invariants, given the 1.4.0 verdict r on value (text's JSON).
+std::string check_service(wire::contract c, std::string_view text, const plurnk::json_value& value,
+                          const wire::validation_result& r) {
+    const auto service = plurnk::parse_dialect::service;
+    const auto s = wire::validate(c, value, service);
+    const auto by_text = wire::validate_json(c, text, service);
+    if (s.valid != by_text.valid || wire::errors_json(s.errors) != wire::errors_json(by_text.errors) ||
+        s.exception != by_text.exception) {
+        return "validate_json and validate disagree in the service dialect";
+    }
+    if (s.valid != (s.errors.empty() && s.exception.empty())) return "service: valid does not mean no errors";
+    if (r.valid && !s.valid) return "a value valid in 1.4.0 is not valid in the service dialect";
+    if (!wire::has_service_variant(c) &&
+        (s.valid != r.valid || wire::errors_json(s.errors) != wire::errors_json(r.errors) || s.exception != r.exception)) {
+        return "a contract without a service variant answers differently in the service dialect";
+    }
+    if (wire::assert_contract(c, value, service).ok && !s.valid) return "service: assert passed an invalid value";
+    if (c == wire::contract::plurnk_statement && s.valid &&
+        !wire::validate(wire::contract::client_statement, value, service).valid) {
+        return "a valid service PlurnkStatement is not a valid service ClientStatement";
+    }
+    return {};
+}
 
 std::string check(std::string_view data) {
     if (data.empty()) return {};
@@ -50,7 +77,7 @@ std::string check(std::string_view data) {
             return "the verdict changed over a stringify/parse round trip";
         }
     }
-    return {};
+    return check_service(c, text, *value, r);
 }
 
 }  // namespace

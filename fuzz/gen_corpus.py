@@ -107,6 +107,15 @@ for j in ['[' * 100 + ']' * 100, '{"a":[1,-0,1e400,"\\ud800"]}', '"\xff"', '1.5e
 for u in ['http://[::1]:80/a?b#c', 'https://xn--nxasmq6b.com/%zz', 'file:///C:/x', 'web+demo:/.//p']:
     add('url', u)
     add('path', u)
+# fuzz_wire: the shapes only the service dialect's schemas admit (a regex path, an OPEN scope, a
+# FORK without a prompt, a regex MOVE destination), which fuzz_wire checks in both dialects.
+AT = ',"position":{"line":1,"column":0}}'
+RX = '{"kind":"regex","raw":"#b.*#i","pattern":"b.*","flags":"i"}'
+for contract, w in [('ParsedPath', RX),
+                    ('PlurnkStatement', '{"op":"OPEN","suffix":"","signal":null,"target":null,"lineMarker":{"marks":[1,10]},"body":null' + AT),
+                    ('PlurnkStatement', '{"op":"FORK","suffix":"","signal":null,"target":null,"lineMarker":null,"body":null' + AT),
+                    ('ClientStatement', '{"op":"MOVE","suffix":"","signal":null,"target":{"kind":"local","raw":"a"},"lineMarker":null,"body":{"target":' + RX + ',"lineMarker":null}' + AT)]:
+    add('wire', bytes([WIRE_CONTRACTS.index(contract)]) + w.encode('utf-8'))
 # fuzz_target_fast: what the fast path takes, and its near misses.
 for u in ['worker://peer-4', 'worker:///src5.md', 'log:///1/7/7', 'src/module0/file0.ts',
           'http://example.com:8080/a/b?q#f', 'https://h:443', 'foo://h/p#a?b#c', 'worker://?#',
