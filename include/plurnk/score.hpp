@@ -40,7 +40,8 @@ inline constexpr std::uint64_t k_max_count = (std::uint64_t{1} << 53) - 1;
 // refuses (text.size() when the text ends before a sentence does); `rule` names the deepest rule
 // of the grammar (`plurnk gbnf`'s text: "regex", "target", "tail", ...) that holds every
 // alternative still open just before it, k_rail_after_end when the text went on after a whole
-// turn, k_rail_invalid_utf8 at an ill-formed byte.
+// turn, k_rail_invalid_utf8 at an ill-formed byte, k_rail_too_deep where the text nests deeper
+// than the recognizer follows (k_rail_max_depth).
 struct rail_verdict {
     bool accepted = false;
     std::size_t offset = 0;  // meaningful when !accepted
@@ -49,6 +50,12 @@ struct rail_verdict {
 };
 inline constexpr std::string_view k_rail_invalid_utf8 = "invalid-utf8";
 inline constexpr std::string_view k_rail_after_end = "after-end";
+inline constexpr std::string_view k_rail_too_deep = "too-deep";
+// The deepest the recognizer follows the grammar's nesting: this many open frames on one stack
+// (a nested regex group takes one to four: 1,000 to 4,000 groups). Past it a turn is off the
+// rail: each level deeper is a new state, about 10 µs a byte, so the bound keeps a hostile turn
+// cheap.
+inline constexpr std::size_t k_rail_max_depth = 4096;
 
 // Decides whether a raw turn is a sentence of a rail grammar (rail::build), the way llama.cpp's
 // sampler advances its stacks code point by code point. The sets of stacks reached are cached

@@ -17,6 +17,10 @@
 // turn then costs memory and time linear in its length however deep it nests (a stack copied
 // whole per state and per step made 640 nested groups take 1.7 GB and 9 s). The node arena and
 // the state cache start over together when either grows past its bound.
+//
+// Each level of nesting is still a new set of stacks (the same tops over a deeper tail), about
+// 10 µs a byte where the rest of a turn costs a table look-up, so the recognizer follows the
+// nesting k_rail_max_depth frames deep and refuses a step that would go deeper (k_rail_too_deep).
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -93,6 +97,7 @@ struct rail_recognizer::impl {
     struct node {
         std::uint32_t pos;     // the top: the next symbol to match
         std::uint32_t below;   // the stack under it
+        std::uint32_t depth;   // nodes down to the empty stack
     };
     static constexpr stack k_empty = 0;
     // Past this many nodes the arena starts over, keeping the current state's stacks; the bound
@@ -100,7 +105,7 @@ struct rail_recognizer::impl {
     // over stay fewer than those made since the last start.
     static constexpr std::size_t k_max_nodes = 1u << 18;
     std::size_t node_limit = k_max_nodes;
-    std::vector<node> nodes{node{0, 0}};
+    std::vector<node> nodes{node{0, 0, 0}};
     std::vector<stack> node_table = std::vector<stack>(1024, k_empty);  // open addressing; k_empty: free
     std::vector<std::uint32_t> seen;  // per node: the normalize() round that reached it
     std::uint32_t round = 0;
@@ -114,6 +119,7 @@ struct rail_recognizer::impl {
     std::uint32_t root = 0;
 
     // The automaton: state -> its stacks; ASCII transitions in a table, the rest in a map.
+    static constexpr std::int32_t k_too_deep = -3;  // a step past k_rail_max_depth
     static constexpr std::int32_t k_unknown = -2;
     static constexpr std::int32_t k_dead = -1;
     static constexpr std::size_t k_max_states = 1u << 16;  // past this the cache starts over
@@ -256,7 +262,7 @@ struct rail_recognizer::impl {
             if (n.pos == pos && n.below == below) return node_table[i];
         }
         const auto id = static_cast<stack>(nodes.size());
-        nodes.push_back(node{pos, below});
+        nodes.push_back(node{pos, below, nodes[below].depth + 1});
         detail::count_rail_cells(1);
         node_table[i] = id;
         if (nodes.size() * 2 > node_table.size()) grow_table(node_table.size() * 2);
@@ -324,7 +330,7 @@ struct rail_recognizer::impl {
         }
         std::sort(reach.begin(), reach.end());
         std::vector<node> old = std::move(nodes);
-        nodes.assign(1, node{0, 0});
+        nodes.assign(1, node{0, 0, 0});
         grow_table(1024);
         seen.clear();
         std::vector<stack> to(old.size(), k_empty);
@@ -373,6 +379,9 @@ struct rail_recognizer::impl {
             const symbol& sym = syms[top(s)];
             const bool hit = sym.kind == symbol::kind_t::literal ? sym.ch == c : classes[sym.index].matches(c);
             if (hit) normalize(advance(s), next);
+        }
+        for (const stack s : next) {
+            if (nodes[s].depth > k_rail_max_depth) return k_too_deep;
         }
         return intern(std::move(next));
     }
@@ -497,9 +506,9 @@ struct rail_recognizer::impl {
                 return v;
             }
             const std::int32_t to = step(s, c);
-            if (to == k_dead) {
+            if (to == k_dead || to == k_too_deep) {
                 v.offset = at;
-                if (explain) v.rule = rule_at(s);
+                if (explain) v.rule = to == k_too_deep ? std::string(k_rail_too_deep) : rule_at(s);
                 return v;
             }
             s = to;
