@@ -134,6 +134,11 @@ inline const std::vector<shape>& loops() {
         {"loop_bad_regex", "loop", tier::parse, k_plan, "<<FIND(src/**/*.ts):/(retry(Count|Delay)/i:FIND\n", ""},
         {"loop_bad_signal", "loop", tier::parse, k_plan, "<<SEND[x]:still working on it:SEND\n", ""},
         {"loop_unknown_op", "loop", tier::parse, k_plan, "<<THINK:I should read the file again.:THINK\n", ""},
+        // Near-misses (score's, doc/score.md): a line each, one line of openers that lost a `<`,
+        // and fences, each holding a statement written apart (the parser splits it after `<<`).
+        {"loop_opener_missing_lt", "loop", tier::parse, k_plan, "<READ(src/net/backoff.ts)::READ\n", ""},
+        {"near_miss_lt_ops", "loop", tier::parse, k_plan, "<READ(", ""},
+        {"near_miss_fences", "loop", tier::parse, k_plan, "```\n<< READ(a.md)::READ\n", ""},
     };
     return list;
 }

@@ -59,5 +59,8 @@ check("the examples are rendered messages (no {placeholder} left)",
 check("each example has an excerpt of several lines, its own line marked",
       any(re.search(r"<pre>.*\n.*<mark>|<pre><mark>.*\n", ex, re.S) for _, ex in rows) and
       all("<mark>" in ex for _, ex in rows if "<pre>" in ex))
+near = section("near-misses")
+check("the page has the near-misses (the sample's openers that lost a '<'), with examples",
+      "opener-missing-lt" in near and '<div class="ex">' in near and "is missing" in near)
 sys.exit(1 if fails else 0)
 PY

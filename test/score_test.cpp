@@ -203,6 +203,98 @@ TEST_CASE("a class's examples are a seeded sample of its turns, with their messa
     CHECK(b == r);
 }
 
+// ---- Near-misses -------------------------------------------------------------------------------
+
+namespace {
+
+// The near-misses of one turn, as "kind line:column OP" in order.
+std::vector<std::string> near_misses(std::string_view text) {
+    parse_options po;
+    po.borrow_input = true;  // the spans index `text`
+    const parse_result res = parse(text, tier::parse, po);
+    std::vector<std::string> out;
+    const score::near_miss_sink found = [&](std::string_view kind, position at, std::string_view op) {
+        out.push_back(std::string(kind) + " " + std::to_string(at.line) + ":" + std::to_string(at.column) + " " +
+                      std::string(op));
+    };
+    score::near_miss_finder f(text);
+    for (const item& it : res.items) {
+        if (const auto* t = std::get_if<text_item>(&it)) f.text(*t, found);
+    }
+    f.finish(found);
+    return out;
+}
+
+using lines = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("near-misses: an opener that lost a '<'", "[score][near]") {
+    CHECK(near_misses("<<PLAN:p:PLAN\n<READ(a.md)::READ\n<<SEND[200]:ok:SEND") == lines{"opener-missing-lt 2:0 READ"});
+    CHECK(near_misses("<<PLAN:p:PLAN\n  <EDIT1(a.md)<3,4>:x\n") == lines{"opener-missing-lt 2:2 EDIT"});
+    CHECK(near_misses("<<PLAN:p:PLAN\n<SEND_a[200]:ok:SEND_a") == lines{"opener-missing-lt 2:0 SEND"});
+    CHECK(near_misses("<FIND[ts](src):/x/:FIND") == lines{"opener-missing-lt 1:0 FIND"});
+    // Not an opener: a tag, a word that only starts with an op, lowercase, a letter suffix, mid-line.
+    CHECK(near_misses("<<PLAN:p:PLAN\n<READ> and <SEND/> are tags\n<READY(x)\n<read(a.md)::read\n"
+                      "<READx(a)\nsee <READ(a.md)::READ here\n<PLANNING:\n")
+              .empty());
+}
+
+TEST_CASE("near-misses: a closer at a line's end with nothing open", "[score][near]") {
+    CHECK(near_misses("<<PLAN:p:PLAN\nI read the file:READ\n<<SEND[200]:ok:SEND") == lines{"stray-closer 2:15 READ"});
+    // A body whose opener lost its '<': the opener, then its closer on a line of its own.
+    CHECK(near_misses("<EDIT(a.md):\nnew text\n  :EDIT  \n") ==
+          lines{"opener-missing-lt 1:0 EDIT", "stray-closer 3:2 EDIT"});
+    CHECK(near_misses("café:SEND1") == lines{"stray-closer 1:4 SEND"});  // columns in code points
+    // Not a closer: a word that starts with an op, a colon after a blank, a keyword mid-line,
+    // lowercase, a colon whose line starts with a statement.
+    CHECK(near_misses("<<PLAN:p:PLAN\nstatus:READY\nthe op is :READ\nREAD:READ me\nx:read\n<<PLAN:q:PLAN:READ\n").empty());
+}
+
+TEST_CASE("near-misses: a statement-shaped line inside a fence", "[score][near]") {
+    // The parser splits "<< READ" after its "<<": the line is two text items, joined.
+    CHECK(near_misses("<<PLAN:p:PLAN\n```\n<< READ(a.md)::READ\n```\n") == lines{"statement-in-fence 3:0 READ"});
+    CHECK(near_misses("<<PLAN:p:PLAN\n~~~plurnk\n  <<read(a.md)::read\n~~~\n") == lines{"statement-in-fence 3:2 READ"});
+    // A statement in a fence is a statement (it runs), the fence stays open across it, and the
+    // same line outside a fence is not this kind.
+    CHECK(near_misses("<<PLAN:p:PLAN\n```\n<<READ(a.md)::READ\n<< FIND(b)::FIND\n```\n<< EDIT(c)::EDIT\n") ==
+          lines{"statement-in-fence 4:0 FIND"});
+    CHECK(near_misses("<<PLAN:p:PLAN\n```\n<<\n<< the end\n```\n").empty());
+}
+
+TEST_CASE("near-misses are counted per group with examples, and read back and merge", "[score][near]") {
+    score::scorer s;
+    score::report r = s.empty_report();
+    s.add(r, {.text = "<<PLAN:p:PLAN\n<READ(a.md)::READ\n<READ(b.md)::READ\n<<SEND[200]:ok:SEND", .id = "a", .group = "m1"});
+    s.add(r, {.text = "<<PLAN:p:PLAN\n<<SEND[200]:ok:SEND", .id = "b", .group = "m1"});
+    s.add(r, {.text = "<<PLAN:p:PLAN\ndone:SEND\n", .id = "c", .group = "m2"});
+    const score::group& g = r.groups.at("m1");
+    CHECK(g.clean == 2);  // the parser admits them: only the scorer sees the damage
+    REQUIRE(g.near_misses.size() == 1);
+    const score::tally& t = g.near_misses.at("opener-missing-lt");
+    CHECK(t.count == 2);
+    CHECK(t.turns == 1);
+    REQUIRE(t.examples.size() == 1);
+    CHECK(t.examples[0].line == 2);
+    CHECK(t.examples[0].message == "<READ opens no statement: a '<' of <<READ is missing");
+    CHECK(t.examples[0].excerpt == "<<PLAN:p:PLAN\n<READ(a.md)::READ\n<READ(b.md)::READ");
+    CHECK(r.groups.at("m2").near_misses.at("stray-closer").turns == 1);
+    CHECK(r.total().near_misses.size() == 2);
+    const std::string json = r.to_json();
+    CHECK(json.find("\"nearMisses\":{\"opener-missing-lt\":{\"count\":2,\"turns\":1,\"template\":\"<{op} opens no "
+                    "statement: a '<' of <<{op} is missing\"") != std::string::npos);
+    const auto back = score::report::from_json(json);
+    REQUIRE(back);
+    CHECK(*back == r);
+    // A kind the scorer does not write is refused.
+    std::string bad = json;
+    const std::string kind = "\"stray-closer\"";
+    for (std::size_t at = bad.find(kind); at != std::string::npos; at = bad.find(kind, at)) bad.replace(at, kind.size(), "\"<b>\"");
+    std::string why;
+    CHECK_FALSE(score::report::from_json(bad, &why));
+    CHECK(why.find("near-miss") != std::string::npos);
+}
+
 TEST_CASE("Newcombe's interval and Holm's correction", "[score]") {
     // Newcombe (1998), Statistics in Medicine 17, table II: 56/70 - 48/80, method 10.
     const score::rate d = score::newcombe(56, 70, 48, 80);
@@ -435,6 +527,8 @@ TEST_CASE("scoring a turn costs its length once, however many diagnostics it has
     if (!detail::k_work_counter) SKIP("the work counter is compiled out (a release build)");
     // A turn of a repetition loop has a diagnostic on every line; each class's example used to be
     // built for every diagnostic, its excerpt found by counting lines from the turn's start.
+    // A byte is looked at about once for the excerpts and once or twice by the near-miss scan
+    // (its line, and the gap between two text items it joins); shapes of near-misses are loops too.
     for (const shapes::shape& s : shapes::loops()) {
         double per_byte[2] = {0, 0};
         for (int k = 0; k < 2; ++k) {
@@ -446,7 +540,7 @@ TEST_CASE("scoring a turn costs its length once, however many diagnostics it has
             per_byte[k] = static_cast<double>(detail::work().score_bytes - before) / static_cast<double>(in.size());
         }
         INFO(s.name << ": " << per_byte[0] << " and " << per_byte[1] << " bytes looked at per byte at 64 KB and 256 KB");
-        CHECK(per_byte[1] <= 2.0);
+        CHECK(per_byte[1] <= 3.0);
         CHECK(per_byte[1] <= per_byte[0] * 1.25);
     }
 }

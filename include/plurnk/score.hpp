@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -125,6 +126,38 @@ inline constexpr std::string_view k_shape_no_plan_first = "no-plan-first";
 inline constexpr std::string_view k_shape_no_terminal_send = "no-terminal-send";
 inline constexpr std::string_view k_shape_ops_after_send = "ops-after-send";
 
+// Near-misses (doc/score.md): lines of a turn's text that look like damaged statements; keys of
+// group::near_misses.
+inline constexpr std::string_view k_near_opener_missing_lt = "opener-missing-lt";
+inline constexpr std::string_view k_near_stray_closer = "stray-closer";
+inline constexpr std::string_view k_near_statement_in_fence = "statement-in-fence";
+inline constexpr std::string_view k_near_kinds[] = {k_near_opener_missing_lt, k_near_stray_closer,
+                                                    k_near_statement_in_fence};
+// Called with the kind, the position (1-based line, 0-based column in code points) and the op
+// keyword the line names.
+using near_miss_sink = std::function<void(std::string_view kind, position at, std::string_view op)>;
+// Finds the near-misses of one turn, at most one per line, in one pass over its text: give it
+// the turn's text items in order, then call finish(). Text items that touch (by span) are one
+// text (the parser splits `<< READ` after its `<<`); a line's start (or end) is looked at only
+// when it is text. A ``` (or ~~~) fence stays open from one text item to the next.
+class near_miss_finder {
+public:
+    explicit near_miss_finder(std::string_view input) noexcept : input_(input) {}  // what the items' spans index
+    void text(const text_item& t, const near_miss_sink& found);
+    void finish(const near_miss_sink& found);
+
+private:
+    void flush(const near_miss_sink& found);
+    std::string_view input_;
+    std::size_t begin_ = 0, end_ = 0;  // the run of touching text items
+    position at_{};                    // where the run starts
+    bool fenced_ = false;
+};
+// The message of a near-miss of `kind` naming `op`, and its template (`{op}` for the op; "" when
+// `kind` is none of k_near_kinds).
+[[nodiscard]] std::string near_miss_message(std::string_view kind, std::string_view op);
+[[nodiscard]] std::string near_miss_template(std::string_view kind);
+
 struct group {
     std::uint64_t turns = 0;
     std::uint64_t clean = 0;          // no error item, no unparsedTail (parse_result::clean())
@@ -139,6 +172,7 @@ struct group {
     std::map<std::string, tally> warnings;  // advisory class -> tally
     std::map<std::string, tally> tails;     // unparsedTail reason class -> tally
     std::map<std::string, tally> shape;     // k_shape_* -> tally (count == turns)
+    std::map<std::string, tally> near_misses;  // k_near_* -> tally (lines of text items)
     std::map<std::string, std::uint64_t> dispositions;  // terminal SEND code ("102"...), "none"
     std::map<std::string, std::uint64_t> ops;           // op keyword -> statements
     std::map<std::string, std::uint64_t> suffixes;      // suffix ("" for none) -> statements
@@ -184,7 +218,7 @@ struct report {
 // ---- Comparing groups -----------------------------------------------------------------------
 
 // One difference between two groups: of the share of turns admitted cleanly ("clean"), or of the
-// share of turns with a class ("KIND/CLASS", KIND one of errors, warnings, tails, shape; shape
+// share of turns with a class ("KIND/CLASS", KIND one of errors, warnings, tails, shape, nearMisses; shape
 // classes as a share of the parse-tier turns).
 struct comparison {
     std::string metric;

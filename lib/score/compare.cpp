@@ -54,9 +54,10 @@ std::vector<comparison> compare_groups(const report& r) {
         std::string key;
     };
     std::vector<cls> classes;
-    const std::map<std::string, tally> group::*kinds[] = {&group::errors, &group::warnings, &group::tails, &group::shape};
-    const char* kind_names[] = {"errors", "warnings", "tails", "shape"};
-    for (int k = 0; k < 4; ++k) {
+    const std::map<std::string, tally> group::*kinds[] = {&group::errors, &group::warnings, &group::tails, &group::shape,
+                                                          &group::near_misses};
+    const char* kind_names[] = {"errors", "warnings", "tails", "shape", "nearMisses"};
+    for (int k = 0; k < 5; ++k) {
         for (const auto& [key, x] : t.*kinds[k]) classes.push_back({x.turns, k, key});
     }
     std::sort(classes.begin(), classes.end(), [](const cls& a, const cls& b) {

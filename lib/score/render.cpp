@@ -171,13 +171,14 @@ std::string render_table(const report& r, const render_options& o) {
                "  example\n";
         for (const ranked& x : top_of(m, o.top)) {
             out += fit(thousands(x.t->turns), 9, true) + fit(thousands(x.t->count), 9, true) + "  " +
-                   fit(text_only(x.key), 28) + "  " + fit(text_only(class_template(x.key)), 48) + "  " +
+                   fit(text_only(x.key), 28) + "  " + fit(text_only(class_template(x.key) + near_miss_template(x.key)), 48) + "  " +
                    (x.t->examples.empty() ? "" : text_only(example_ref(x.t->examples.front()))) + "\n";
         }
     };
     classes("error classes", t.errors);
     classes("advisories", t.warnings);
     classes("unparsedTail reasons", t.tails);
+    classes("near-misses (text that looks like a damaged statement)", t.near_misses);
     if (!t.shape.empty()) {
         out += "\nturn shape (of " + thousands(t.shape_checked) + " parse-tier turns):";
         for (const auto& [k, x] : t.shape) out += " " + text_only(k) + " " + thousands(x.turns);
@@ -284,7 +285,8 @@ struct any_class {
 std::vector<any_class> classes_by_turns(const group& t, std::size_t top) {
     std::vector<any_class> v;
     const std::pair<std::string_view, std::map<std::string, tally> group::*> kinds[] = {
-        {"errors", &group::errors}, {"warnings", &group::warnings}, {"tails", &group::tails}, {"shape", &group::shape}};
+        {"errors", &group::errors}, {"warnings", &group::warnings}, {"tails", &group::tails}, {"shape", &group::shape},
+        {"nearMisses", &group::near_misses}};
     for (const auto& [kind, m] : kinds) {
         for (const ranked& x : top_of(t.*m, top)) v.push_back({x.t->turns, kind, x.key, m});
     }
@@ -477,7 +479,8 @@ td .n { color: var(--muted); font-size: 12px; }
     }
 
     // Top diagnostic classes, by turns.
-    const auto classes = [&](const char* title, const std::map<std::string, tally>& m, const char* colour) {
+    const auto classes = [&](const char* title, const std::map<std::string, tally>& m, const char* colour,
+                             const char* id = nullptr) {
         if (m.empty()) return;
         const auto top = top_of(m, o.top);
         const double max = static_cast<double>(top.front().t->turns);
@@ -495,7 +498,8 @@ td .n { color: var(--muted); font-size: 12px; }
                  "</tspan></text>";
             y += row_h;
         }
-        h += "<section><h2>" + std::string(title) + " <small class=\"n\">by turns</small></h2>" + s + "</svg>";
+        h += std::string(id ? "<section id=\"" + std::string(id) + "\">" : "<section>") + "<h2>" + title +
+             " <small class=\"n\">by turns</small></h2>" + s + "</svg>";
         h += "<table><tr><th class=\"r\">turns</th><th class=\"r\">count</th><th>class</th><th>examples</th></tr>";
         for (const ranked& x : top) {
             h += "<tr><td class=\"r\">" + thousands(x.t->turns) + "</td><td class=\"r\">" + thousands(x.t->count) +
@@ -509,6 +513,7 @@ td .n { color: var(--muted); font-size: 12px; }
     classes("Top error classes", t.errors, "#e15759");
     classes("Advisories", t.warnings, "#edc948");
     classes("unparsedTail reasons", t.tails, "#b07aa1");
+    classes("Near-misses: text that looks like a damaged statement", t.near_misses, "#9c755f", "near-misses");
     if (r.groups.size() > 1) h += per_group_classes(r, t, o.top) + comparisons_section(r);
 
     // Op mix: one 100% stacked bar per group, ops in a fixed order.
@@ -621,7 +626,8 @@ void csv_rates(std::string& out, const char* table, const std::string& key, cons
 // The rows of the "classes" tables of a group: every class of every kind.
 void csv_classes(std::string& out, const char* table, const std::string& key, const group& g) {
     const std::pair<std::string_view, const std::map<std::string, tally>*> kinds[] = {
-        {"errors", &g.errors}, {"warnings", &g.warnings}, {"tails", &g.tails}, {"shape", &g.shape}};
+        {"errors", &g.errors}, {"warnings", &g.warnings}, {"tails", &g.tails}, {"shape", &g.shape},
+        {"nearMisses", &g.near_misses}};
     for (const auto& [kind, m] : kinds) {
         const std::uint64_t n = kind == "shape" ? g.shape_checked : g.turns;
         for (const auto& [k, x] : *m) {

@@ -109,7 +109,7 @@ void write_tallies(writer& w, const std::map<std::string, tally>& m) {
         w.open('{');
         w.key("count"), w.num(t.count);
         w.key("turns"), w.num(t.turns);
-        if (const std::string tpl = class_template(k); !tpl.empty()) w.key("template"), w.str(tpl);
+        if (const std::string tpl = class_template(k) + near_miss_template(k); !tpl.empty()) w.key("template"), w.str(tpl);
         w.key("examples");
         w.open('[');
         for (const example& e : t.examples) write_example(w, e);
@@ -140,6 +140,7 @@ void write_group(writer& w, const group& g, const std::vector<std::string>& chan
     w.key("warnings"), write_tallies(w, g.warnings);
     w.key("tails"), write_tallies(w, g.tails);
     w.key("shape"), write_tallies(w, g.shape);
+    w.key("nearMisses"), write_tallies(w, g.near_misses);
     w.key("dispositions"), write_counts(w, g.dispositions);
     w.key("ops"), write_counts(w, g.ops);
     w.key("suffixes"), write_counts(w, g.suffixes);
@@ -223,6 +224,9 @@ bool is_class_key(std::string_view k) {
 }
 bool is_shape_key(std::string_view k) {
     return k == k_shape_no_plan_first || k == k_shape_no_terminal_send || k == k_shape_ops_after_send;
+}
+bool is_near_key(std::string_view k) {
+    return std::find(std::begin(k_near_kinds), std::end(k_near_kinds), k) != std::end(k_near_kinds);
 }
 bool is_disposition_key(std::string_view k) {
     if (k == "none") return true;
@@ -365,6 +369,7 @@ group read_group(const json_value& v, const std::vector<std::string>& channels) 
     g.warnings = read_tallies(v, "warnings", is_class_key, k_class);
     g.tails = read_tallies(v, "tails", is_class_key, k_class);
     g.shape = read_tallies(v, "shape", is_shape_key, "a turn-shape rule");
+    g.near_misses = read_tallies(v, "nearMisses", is_near_key, "a near-miss kind");
     g.dispositions = read_counts(v, "dispositions", is_disposition_key, "a SEND disposition code or \"none\"");
     g.ops = read_counts(v, "ops", is_op_key, "an op");
     g.suffixes = read_counts(v, "suffixes", is_suffix_key, "a suffix ([A-Za-z0-9_]*)");

@@ -199,7 +199,7 @@ bool group::fits(const group& o) const {
            sum_fits(turns_with_errors, o.turns_with_errors) && sum_fits(turns_with_warnings, o.turns_with_warnings) &&
            sum_fits(turns_with_tail, o.turns_with_tail) && sum_fits(shape_checked, o.shape_checked) &&
            maps_fit(errors, o.errors) && maps_fit(warnings, o.warnings) && maps_fit(tails, o.tails) &&
-           maps_fit(shape, o.shape) && maps_fit(dispositions, o.dispositions) && maps_fit(ops, o.ops) &&
+           maps_fit(shape, o.shape) && maps_fit(near_misses, o.near_misses) && maps_fit(dispositions, o.dispositions) && maps_fit(ops, o.ops) &&
            maps_fit(suffixes, o.suffixes) && maps_fit(rail, o.rail) && maps_fit(tiers, o.tiers);
 }
 
@@ -217,6 +217,7 @@ void group::merge(const group& o) {
     merge_map(warnings, o.warnings);
     merge_map(tails, o.tails);
     merge_map(shape, o.shape);
+    merge_map(near_misses, o.near_misses);
     merge_map(dispositions, o.dispositions);
     merge_map(ops, o.ops);
     merge_map(suffixes, o.suffixes);
@@ -341,6 +342,9 @@ void scorer::add(report& r, const turn& t) {
     // Each class seen in this turn has one candidate: its index, by (map, class key), and for the
     // message table's classes of errors and advisories also by message id (no key to make).
     std::vector<candidate> cands;
+    std::array<std::string, std::size(k_near_kinds)> near_messages;  // the candidates' messages view them
+    std::array<std::size_t, std::size(k_near_kinds)> near_first;
+    near_first.fill(SIZE_MAX);
     std::map<std::pair<const void*, std::string_view>, std::size_t> seen;
     std::array<std::uint32_t, k_message_count> by_id[2];
     for (auto& a : by_id) a.fill(UINT32_MAX);
@@ -361,6 +365,19 @@ void scorer::add(report& r, const turn& t) {
         }
         count_at(s->second, line, column, message);
         return s->second;
+    };
+    // The first near-miss of a kind in the turn is its candidate (lines only grow), so only it gets
+    // a message made.
+    near_miss_finder near(t.text);
+    const near_miss_sink near_found = [&](std::string_view kind, position at, std::string_view op) {
+        const auto k = static_cast<std::size_t>(std::find(std::begin(k_near_kinds), std::end(k_near_kinds), kind) -
+                                                std::begin(k_near_kinds));
+        if (near_first[k] == SIZE_MAX) {
+            near_messages[k] = near_miss_message(kind, op);
+            near_first[k] = count(g.near_misses, std::string(kind), at.line, at.column, near_messages[k]);
+        } else {
+            count_at(near_first[k], at.line, at.column, near_messages[k]);
+        }
     };
     bool any_error = false, any_warning = false;
     // The turn shape, in the same pass: the first and last statements, the terminal SEND (the
@@ -401,8 +418,10 @@ void scorer::add(report& r, const turn& t) {
             if (terminal && !after_terminal && !warning) after_terminal = d->position;
         } else {
             ++g.text_items;
+            near.text(std::get<text_item>(it), near_found);
         }
     }
+    near.finish(near_found);
     g.statements += statements;
     for (std::size_t o = 0; o < ops.size(); ++o) {
         if (ops[o] > 0) g.ops[op_name(static_cast<op>(o))] += ops[o];

@@ -22,6 +22,15 @@ def sample(root, tmp_path, turns=60, shards=3):
     return sorted(str(p) for p in out.iterdir())
 
 
+def test_near_misses():
+    # A READ that lost a '<' is text, so the turn is clean; the scorer counts the near-miss.
+    r = score.Scorer().score_texts([CLEAN.replace("<<READ", "<READ"), CLEAN], group="m")
+    g = r.to_dict()["groups"]["m"]
+    assert r.clean == 2
+    assert {k: (t["count"], t["turns"]) for k, t in g["nearMisses"].items()} == {"opener-missing-lt": (1, 1)}
+    assert g["nearMisses"]["opener-missing-lt"]["examples"][0]["line"] == 2
+
+
 def test_texts_and_records():
     s = score.Scorer()
     r = s.score_texts([CLEAN, GEMMA, "<<READ(a)::READ"], group="m")
