@@ -193,6 +193,18 @@ def merging(tmp):
     check("different groupings refuse to merge", bad.returncode == 2 and b"grouped differently" in bad.stderr)
     table = run("score", *files).stdout.decode()
     check("the table lists the models", all(m in table for m in ("model-a", "model-b", "model-c")))
+    # The classes per model in the table: a column per model, each cell the JSON's turns.
+    block = table.split("\nclasses per model ", 1)[1].split("\n\n", 1)[0].splitlines() if "\nclasses per model " in table else []
+    head = block[1].split() if len(block) > 1 else []
+    rows = [re.findall(r"(\S+)\s", line + " ")[:1] + re.findall(r"\((\d[\d,]*)\)", line) for line in block[2:]]
+    kinds = ("errors", "warnings", "tails", "shape", "nearMisses")
+    def turns(g, c):
+        return next((g[k][c]["turns"] for k in kinds if c in g.get(k, {})), 0)
+    models = ["model-a", "model-b", "model-c"]
+    check("the table has the classes per model, each cell the JSON's turns",
+          head == ["class"] + models + ["total"] and len(rows) == 10 and all(
+              [int(n.replace(",", "")) for n in r[1:]] == [turns(report["groups"][m], r[0]) for m in models] +
+              [turns(report["total"], r[0])] for r in rows), repr(block[:4]))
     html = os.path.join(tmp, "r.html")
     page = run("score", "--html=" + html, *files)
     text = open(html, encoding="utf-8").read() if page.returncode == 0 else ""

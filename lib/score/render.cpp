@@ -133,6 +133,40 @@ std::string example_ref(const example& e) {
     return s;
 }
 
+// Every kind of class, by turns overall: (kind, key, tally map member).
+struct any_class {
+    std::uint64_t turns;
+    std::string_view kind;
+    std::string key;
+    std::map<std::string, tally> group::*m;
+};
+std::vector<any_class> classes_by_turns(const group& t, std::size_t top) {
+    std::vector<any_class> v;
+    const std::pair<std::string_view, std::map<std::string, tally> group::*> kinds[] = {
+        {"errors", &group::errors}, {"warnings", &group::warnings}, {"tails", &group::tails}, {"shape", &group::shape},
+        {"nearMisses", &group::near_misses}};
+    for (const auto& [kind, m] : kinds) {
+        for (const ranked& x : top_of(t.*m, top)) v.push_back({x.t->turns, kind, x.key, m});
+    }
+    std::sort(v.begin(), v.end(), [](const any_class& a, const any_class& b) {
+        return a.turns != b.turns ? a.turns > b.turns : std::tie(a.kind, a.key) < std::tie(b.kind, b.key);
+    });
+    if (v.size() > top) v.resize(top);
+    return v;
+}
+
+// The groups with most turns (ties by key), at most k_compared_groups: the columns of a table.
+std::vector<std::pair<std::string, const group*>> column_groups(const report& r) {
+    std::vector<std::pair<std::string, const group*>> gs;
+    for (const auto& [k, g] : r.groups) gs.push_back({k, &g});
+    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) {
+        return a.second->turns != b.second->turns ? a.second->turns > b.second->turns : a.first < b.first;
+    });
+    if (gs.size() > k_compared_groups) gs.resize(k_compared_groups);
+    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return gs;
+}
+
 }  // namespace
 
 // ---- The table --------------------------------------------------------------------------------
@@ -179,6 +213,30 @@ std::string render_table(const report& r, const render_options& o) {
     classes("advisories", t.warnings);
     classes("unparsedTail reasons", t.tails);
     classes("near-misses (text that looks like a damaged statement)", t.near_misses);
+    if (r.groups.size() > 1) {
+        // The classes per group: share of the group's (parse-tier for shape) turns with each (turns).
+        const auto gs = column_groups(r);
+        out += "\nclasses per " + text_only(r.group_by) + " (share of the " + text_only(r.group_by) +
+               "'s turns with the class, and turns; the " + std::to_string(o.top) + " in most turns)\n";
+        std::string h = fit("class", 32);
+        for (const auto& [k, g] : gs) h += fit(text_only(group_label(k)), 18, true);
+        out += h + fit("total", 18, true) + "\n";
+        const auto cell = [](std::uint64_t n, std::uint64_t of) {
+            return fit(pct(wilson(n, of).value) + " (" + thousands(n) + ")", 18, true);
+        };
+        for (const any_class& c : classes_by_turns(t, o.top)) {
+            const bool shape = c.m == &group::shape;
+            std::string line = fit(text_only(c.key), 32);
+            for (const auto& [k, g] : gs) {
+                const auto it = (g->*c.m).find(c.key);
+                line += cell(it == (g->*c.m).end() ? 0 : it->second.turns, shape ? g->shape_checked : g->turns);
+            }
+            out += line + cell(c.turns, shape ? t.shape_checked : t.turns) + "\n";
+        }
+        if (r.groups.size() > gs.size()) {
+            out += "(the " + std::to_string(gs.size()) + " of " + thousands(r.groups.size()) + " groups with most turns)\n";
+        }
+    }
     if (!t.shape.empty()) {
         out += "\nturn shape (of " + thousands(t.shape_checked) + " parse-tier turns):";
         for (const auto& [k, x] : t.shape) out += " " + text_only(k) + " " + thousands(x.turns);
@@ -273,40 +331,6 @@ std::string rate_chart(const std::vector<std::pair<std::string, std::pair<std::u
         y += row_h;
     }
     return s + "</svg>";
-}
-
-// Every kind of class, by turns overall: (kind, key, tally map member).
-struct any_class {
-    std::uint64_t turns;
-    std::string_view kind;
-    std::string key;
-    std::map<std::string, tally> group::*m;
-};
-std::vector<any_class> classes_by_turns(const group& t, std::size_t top) {
-    std::vector<any_class> v;
-    const std::pair<std::string_view, std::map<std::string, tally> group::*> kinds[] = {
-        {"errors", &group::errors}, {"warnings", &group::warnings}, {"tails", &group::tails}, {"shape", &group::shape},
-        {"nearMisses", &group::near_misses}};
-    for (const auto& [kind, m] : kinds) {
-        for (const ranked& x : top_of(t.*m, top)) v.push_back({x.t->turns, kind, x.key, m});
-    }
-    std::sort(v.begin(), v.end(), [](const any_class& a, const any_class& b) {
-        return a.turns != b.turns ? a.turns > b.turns : std::tie(a.kind, a.key) < std::tie(b.kind, b.key);
-    });
-    if (v.size() > top) v.resize(top);
-    return v;
-}
-
-// The groups with most turns (ties by key), at most k_compared_groups: the columns of a table.
-std::vector<std::pair<std::string, const group*>> column_groups(const report& r) {
-    std::vector<std::pair<std::string, const group*>> gs;
-    for (const auto& [k, g] : r.groups) gs.push_back({k, &g});
-    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) {
-        return a.second->turns != b.second->turns ? a.second->turns > b.second->turns : a.first < b.first;
-    });
-    if (gs.size() > k_compared_groups) gs.resize(k_compared_groups);
-    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    return gs;
 }
 
 // The classes (all kinds, the `top` in most turns) per group: the share of the group's turns
