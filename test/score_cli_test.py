@@ -431,7 +431,7 @@ def turn_files(tmp):
     # Every error is one line of text, whatever the name or key it quotes.
     odd = os.path.join(d, "two\nlines \x1b[31mred.jsonl")
     with open(odd + ".report", "w") as f:
-        f.write('{"plurnkScore":2,"groupBy":"model","channels":[],"invalidRecords":{"count":0,"example":null},'
+        f.write('{"plurnkScore":3,"groupBy":"model","channels":[],"invalidRecords":{"count":0,"example":null},'
                 '"total":{},"groups":{"m":{"turns":1,"ops":{"\\n\\u001b[2J":1}}}}')
     for args, what in (([odd], "a missing file with a line break and ESC in its name"),
                        (["--merge", odd + ".report"], "a report named so, with such a key")):

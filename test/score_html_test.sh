@@ -62,5 +62,9 @@ check("each example has an excerpt of several lines, its own line marked",
 near = section("near-misses")
 check("the page has the near-misses (the sample's openers that lost a '<'), with examples",
       "opener-missing-lt" in near and '<div class="ex">' in near and "is missing" in near)
+off = section("off-rail")
+rules = re.findall(r"<td><b>([a-z0-9-]+)</b></td>", off)
+check("the page groups the off-rail turns by the rule that refused them, with an example each",
+      len(rules) >= 2 and off.count('<div class="ex">') >= len(rules) and "off the " in off and " rail at byte " in off)
 sys.exit(1 if fails else 0)
 PY

@@ -295,6 +295,34 @@ TEST_CASE("near-misses are counted per group with examples, and read back and me
     CHECK(why.find("near-miss") != std::string::npos);
 }
 
+TEST_CASE("turns off every rail count under the rule that refused them, on the channel they went farthest on", "[score]") {
+    score::scorer s;
+    score::report r = s.empty_report();
+    s.add(r, {.text = k_gemma + "<<PLAN:g:PLAN\n<<READ(a.md)::READ\n<<SEND[200]:done:SEND", .id = "on"});
+    s.add(r, {.text = k_gemma + "<<PLAN:g:PLAN\n<<READ(a.md)::READ\n<<SEND[200]:done:SEND\nmore", .id = "after"});
+    s.add(r, {.text = "<<PLAN:g:PLAN\n<<READ(a.md", .id = "cut"});
+    const score::group& g = r.groups.at("");
+    CHECK(g.rail == std::map<std::string, std::uint64_t>{{"gemma", 1}});
+    REQUIRE(g.off_rail.size() == 2);
+    const score::tally& after = g.off_rail.at("after-end");
+    CHECK((after.count == 1 && after.turns == 1));
+    REQUIRE(after.examples.size() == 1);
+    CHECK(after.examples[0].line == 5);  // the line break after the terminal SEND (the gemma channel is two lines)
+    CHECK(after.examples[0].column == 21);
+    CHECK(after.examples[0].message.starts_with("off the gemma rail at byte "));
+    CHECK(after.examples[0].message.ends_with(", in rule after-end"));
+    // Cut short on the none rail (the gemma and think rails refuse its first byte).
+    const auto other = std::find_if(g.off_rail.begin(), g.off_rail.end(), [](const auto& x) { return x.first != "after-end"; });
+    REQUIRE(other != g.off_rail.end());
+    const auto& [rule, cut] = *other;
+    REQUIRE(cut.examples.size() == 1);
+    CHECK(cut.examples[0].message == "off the none rail at byte 25 (the text ended), in rule " + rule);
+    CHECK((cut.examples[0].line == 2 && cut.examples[0].column == 11));
+    const auto back = score::report::from_json(r.to_json());
+    REQUIRE(back);
+    CHECK(*back == r);
+}
+
 TEST_CASE("Newcombe's interval and Holm's correction", "[score]") {
     // Newcombe (1998), Statistics in Medicine 17, table II: 56/70 - 48/80, method 10.
     const score::rate d = score::newcombe(56, 70, 48, 80);

@@ -28,7 +28,7 @@ class json_ref;
 
 namespace plurnk::score {
 
-inline constexpr int k_report_version = 2;  // 2: a sample of examples per class
+inline constexpr int k_report_version = 3;  // 2: a sample of examples per class; 3: near-misses, off-rail rules
 
 // The largest count a report holds: 2^53 - 1, the largest integer every JSON reader (JavaScript's
 // included) keeps exactly. report::merge refuses a sum past it and from_json a count past it, so
@@ -173,6 +173,9 @@ struct group {
     std::map<std::string, tally> tails;     // unparsedTail reason class -> tally
     std::map<std::string, tally> shape;     // k_shape_* -> tally (count == turns)
     std::map<std::string, tally> near_misses;  // k_near_* -> tally (lines of text items)
+    // Turns on no checked rail, by the rail rule that refused them (rail_verdict::rule) on the
+    // channel they went farthest on (count == turns).
+    std::map<std::string, tally> off_rail;
     std::map<std::string, std::uint64_t> dispositions;  // terminal SEND code ("102"...), "none"
     std::map<std::string, std::uint64_t> ops;           // op keyword -> statements
     std::map<std::string, std::uint64_t> suffixes;      // suffix ("" for none) -> statements

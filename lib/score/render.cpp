@@ -213,6 +213,7 @@ std::string render_table(const report& r, const render_options& o) {
     classes("advisories", t.warnings);
     classes("unparsedTail reasons", t.tails);
     classes("near-misses (text that looks like a damaged statement)", t.near_misses);
+    classes("off the rail, by the rule that refused the turn", t.off_rail);
     if (r.groups.size() > 1) {
         // The classes per group: share of the group's (parse-tier for shape) turns with each (turns).
         const auto gs = column_groups(r);
@@ -538,6 +539,7 @@ td .n { color: var(--muted); font-size: 12px; }
     classes("Advisories", t.warnings, "#edc948");
     classes("unparsedTail reasons", t.tails, "#b07aa1");
     classes("Near-misses: text that looks like a damaged statement", t.near_misses, "#9c755f", "near-misses");
+    classes("Off the rail: the rule that refused the turn", t.off_rail, "#76b7b2", "off-rail");
     if (r.groups.size() > 1) h += per_group_classes(r, t, o.top) + comparisons_section(r);
 
     // Op mix: one 100% stacked bar per group, ops in a fixed order.

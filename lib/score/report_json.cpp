@@ -141,6 +141,7 @@ void write_group(writer& w, const group& g, const std::vector<std::string>& chan
     w.key("tails"), write_tallies(w, g.tails);
     w.key("shape"), write_tallies(w, g.shape);
     w.key("nearMisses"), write_tallies(w, g.near_misses);
+    w.key("offRail"), write_tallies(w, g.off_rail);
     w.key("dispositions"), write_counts(w, g.dispositions);
     w.key("ops"), write_counts(w, g.ops);
     w.key("suffixes"), write_counts(w, g.suffixes);
@@ -224,6 +225,12 @@ bool is_class_key(std::string_view k) {
 }
 bool is_shape_key(std::string_view k) {
     return k == k_shape_no_plan_first || k == k_shape_no_terminal_send || k == k_shape_ops_after_send;
+}
+// A rule of the rail grammar (`plurnk gbnf`'s names) or k_rail_after_end, k_rail_invalid_utf8.
+bool is_rail_rule_key(std::string_view k) {
+    return !k.empty() && k.size() <= 64 && std::all_of(k.begin(), k.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
 }
 bool is_near_key(std::string_view k) {
     return std::find(std::begin(k_near_kinds), std::end(k_near_kinds), k) != std::end(k_near_kinds);
@@ -331,6 +338,8 @@ void check_group(const group& g, const std::vector<std::string>& channels) {
     within(g.warnings, g.turns_with_warnings, "warnings", "turnsWithWarnings", false);
     within(g.tails, g.turns_with_tail, "tails", "turnsWithTail", true);  // one unparsedTail a turn at most
     within(g.shape, g.shape_checked, "shape", "shapeChecked", true);     // one violation of each rule a turn
+    within(g.near_misses, g.turns, "nearMisses", "turns", false);
+    within(g.off_rail, g.turns, "offRail", "turns", true);  // one rule a turn
     if (g.errors.empty() != (g.turns_with_errors == 0)) disagree("turnsWithErrors and the error classes disagree");
     if (g.warnings.empty() != (g.turns_with_warnings == 0)) disagree("turnsWithWarnings and the advisories disagree");
     std::uint64_t tails = 0;
@@ -370,6 +379,7 @@ group read_group(const json_value& v, const std::vector<std::string>& channels) 
     g.tails = read_tallies(v, "tails", is_class_key, k_class);
     g.shape = read_tallies(v, "shape", is_shape_key, "a turn-shape rule");
     g.near_misses = read_tallies(v, "nearMisses", is_near_key, "a near-miss kind");
+    g.off_rail = read_tallies(v, "offRail", is_rail_rule_key, "a rail rule name ([a-z0-9-], at most 64)");
     g.dispositions = read_counts(v, "dispositions", is_disposition_key, "a SEND disposition code or \"none\"");
     g.ops = read_counts(v, "ops", is_op_key, "an op");
     g.suffixes = read_counts(v, "suffixes", is_suffix_key, "a suffix ([A-Za-z0-9_]*)");

@@ -199,7 +199,8 @@ bool group::fits(const group& o) const {
            sum_fits(turns_with_errors, o.turns_with_errors) && sum_fits(turns_with_warnings, o.turns_with_warnings) &&
            sum_fits(turns_with_tail, o.turns_with_tail) && sum_fits(shape_checked, o.shape_checked) &&
            maps_fit(errors, o.errors) && maps_fit(warnings, o.warnings) && maps_fit(tails, o.tails) &&
-           maps_fit(shape, o.shape) && maps_fit(near_misses, o.near_misses) && maps_fit(dispositions, o.dispositions) && maps_fit(ops, o.ops) &&
+           maps_fit(shape, o.shape) && maps_fit(near_misses, o.near_misses) && maps_fit(off_rail, o.off_rail) &&
+           maps_fit(dispositions, o.dispositions) && maps_fit(ops, o.ops) &&
            maps_fit(suffixes, o.suffixes) && maps_fit(rail, o.rail) && maps_fit(tiers, o.tiers);
 }
 
@@ -218,6 +219,7 @@ void group::merge(const group& o) {
     merge_map(tails, o.tails);
     merge_map(shape, o.shape);
     merge_map(near_misses, o.near_misses);
+    merge_map(off_rail, o.off_rail);
     merge_map(dispositions, o.dispositions);
     merge_map(ops, o.ops);
     merge_map(suffixes, o.suffixes);
@@ -450,11 +452,34 @@ void scorer::add(report& r, const turn& t) {
             }
         }
     }
-    offer_examples(cands, t.text, t.file, t.id);
-
+    // The rails: a turn on none counts under the rule that refused it on the channel it went
+    // farthest on (the one it was written for), at the first byte refused.
+    std::optional<std::size_t> farthest;
+    rail_verdict off;
     for (std::size_t c = 0; c < recognizers_.size(); ++c) {
-        if (recognizers_[c].accepts(t.text)) ++g.rail[channel_names_[c]];
+        rail_verdict v = recognizers_[c].explain(t.text);
+        if (v.accepted) {
+            ++g.rail[channel_names_[c]];
+            farthest.reset();
+            off.accepted = true;
+        } else if (!off.accepted && (!farthest || v.offset > off.offset)) {
+            farthest = c, off = std::move(v);
+        }
     }
+    std::string off_message;
+    if (farthest) {
+        const std::string_view before = t.text.substr(0, off.offset);
+        count_score_bytes(before.size());
+        const std::size_t nl = before.rfind('\n');
+        const std::string_view last = nl == std::string_view::npos ? before : before.substr(nl + 1);
+        const auto line = static_cast<std::uint32_t>(1 + std::count(before.begin(), before.end(), '\n'));
+        const auto column = static_cast<std::uint32_t>(std::count_if(
+            last.begin(), last.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
+        off_message = "off the " + channel_names_[*farthest] + " rail at byte " + std::to_string(off.offset) +
+                      (off.ended_early(t.text.size()) ? " (the text ended)" : "") + ", in rule " + off.rule;
+        count(g.off_rail, off.rule, line, column, off_message);
+    }
+    offer_examples(cands, t.text, t.file, t.id);
 }
 
 void scorer::note_fields(const json_ref& rec) const {
