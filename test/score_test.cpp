@@ -219,7 +219,13 @@ std::vector<std::string> near_misses(std::string_view text) {
     };
     score::near_miss_finder f(text);
     for (const item& it : res.items) {
-        if (const auto* t = std::get_if<text_item>(&it)) f.text(*t, found);
+        if (const auto* t = std::get_if<text_item>(&it)) {
+            f.text(*t, found);
+        } else if (const auto* st = std::get_if<statement>(&it)) {
+            f.other(st->span, st->position, found);
+        } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+            f.other(d->span, d->position, found);
+        }
     }
     f.finish(found);
     return out;
@@ -260,6 +266,19 @@ TEST_CASE("near-misses: a statement-shaped line inside a fence", "[score][near]"
     CHECK(near_misses("<<PLAN:p:PLAN\n```\n<<READ(a.md)::READ\n<< FIND(b)::FIND\n```\n<< EDIT(c)::EDIT\n") ==
           lines{"statement-in-fence 4:0 FIND"});
     CHECK(near_misses("<<PLAN:p:PLAN\n```\n<<\n<< the end\n```\n").empty());
+}
+
+TEST_CASE("near-misses: a text item that holds a line break is read line by line", "[score][near]") {
+    // A '<' takes the byte after it into its text item, a line break too: the line after it
+    // starts inside the item, or right after it.
+    CHECK(near_misses("<<PLAN:p:PLAN\nx<\n :EDIT\n") == lines{"stray-closer 3:1 EDIT"});
+    CHECK(near_misses("<<PLAN:p:PLAN\nx<\n<READ(a)::READ\n<<SEND[200]:ok:SEND") == lines{"opener-missing-lt 3:0 READ"});
+    CHECK(near_misses("<<PLAN:p:PLAN\nx<\n <<READ1~~~:READ\n").empty());  // a line that starts with `<<` ends as it may
+    // A reasoning enclosure is one text item over many lines; the last item has no item after it.
+    CHECK(near_misses("<think>\n<READ(a.md)::READ\nthen:SEND\n</think>") ==
+          lines{"opener-missing-lt 2:0 READ", "stray-closer 3:4 SEND"});
+    // A colon that touches the text before it follows a character that is not a blank.
+    CHECK(near_misses("<think>x</think>:EDIT") == lines{"stray-closer 1:16 EDIT"});
 }
 
 TEST_CASE("near-misses are counted per group with examples, and read back and merge", "[score][near]") {
@@ -555,8 +574,10 @@ TEST_CASE("scoring a turn costs its length once, however many diagnostics it has
     if (!detail::k_work_counter) SKIP("the work counter is compiled out (a release build)");
     // A turn of a repetition loop has a diagnostic on every line; each class's example used to be
     // built for every diagnostic, its excerpt found by counting lines from the turn's start.
-    // A byte is looked at about once for the excerpts and once or twice by the near-miss scan
-    // (its line, and the gap between two text items it joins); shapes of near-misses are loops too.
+    // A byte is looked at about once for the excerpts (walking to the last line's example) and
+    // at most once by the near-miss scan (the blanks after a text item, an item's first and last
+    // few bytes); shapes of near-misses are loops too. The near-miss scan used to read every line
+    // whole, and its joins twice: 2.00 to 2.14 bytes per byte in all, now 1.00 to 1.56.
     for (const shapes::shape& s : shapes::loops()) {
         double per_byte[2] = {0, 0};
         for (int k = 0; k < 2; ++k) {
@@ -568,7 +589,7 @@ TEST_CASE("scoring a turn costs its length once, however many diagnostics it has
             per_byte[k] = static_cast<double>(detail::work().score_bytes - before) / static_cast<double>(in.size());
         }
         INFO(s.name << ": " << per_byte[0] << " and " << per_byte[1] << " bytes looked at per byte at 64 KB and 256 KB");
-        CHECK(per_byte[1] <= 3.0);
+        CHECK(per_byte[1] <= 2.0);
         CHECK(per_byte[1] <= per_byte[0] * 1.25);
     }
 }

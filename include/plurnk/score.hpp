@@ -136,22 +136,36 @@ inline constexpr std::string_view k_near_kinds[] = {k_near_opener_missing_lt, k_
 // Called with the kind, the position (1-based line, 0-based column in code points) and the op
 // keyword the line names.
 using near_miss_sink = std::function<void(std::string_view kind, position at, std::string_view op)>;
-// Finds the near-misses of one turn, at most one per line, in one pass over its text: give it
-// the turn's text items in order, then call finish(). Text items that touch (by span) are one
-// text (the parser splits `<< READ` after its `<<`); a line's start (or end) is looked at only
-// when it is text. A ``` (or ~~~) fence stays open from one text item to the next.
+// Finds the near-misses of one turn, at most one per line: give it the turn's items in order
+// (text items to text(), statements and diagnostics to other()), then call finish(). Text items
+// that touch (by span) are one text (the parser splits `<< READ` after its `<<`); a line's start
+// (or end) is looked at only when it is text. A ``` (or ~~~) fence stays open from one text item
+// to the next. It looks at the blanks after each text item once and at an item's first and last
+// few bytes (an op keyword and its suffix), not at the bytes between: a text item holds no line
+// break unless an item after it says otherwise (its line is that of the item's end), and an
+// item no later item vouches for is read line by line.
 class near_miss_finder {
 public:
     explicit near_miss_finder(std::string_view input) noexcept : input_(input) {}  // what the items' spans index
     void text(const text_item& t, const near_miss_sink& found);
+    void other(byte_span span, position at, const near_miss_sink& found);
     void finish(const near_miss_sink& found);
 
 private:
-    void flush(const near_miss_sink& found);
+    struct piece;
+    void resolve(bool one_line, const near_miss_sink& found);
+    void look(const piece& p, const near_miss_sink& found);
     std::string_view input_;
-    std::size_t begin_ = 0, end_ = 0;  // the run of touching text items
-    position at_{};                    // where the run starts
+    std::optional<text_item> last_;  // the last text item, until an item after it says whether it holds a line break
+    bool last_starts_ = false;       // it is the first text of its line
+    bool last_joined_ = false;       // it goes on the text before it on its line (only blanks between)
+    bool last_touches_ = false;      // it goes on the text before it with nothing between
+    std::size_t blanks_start_ = SIZE_MAX, blanks_end_ = SIZE_MAX;  // the blanks after it
+    std::uint32_t blank_lines_ = 0;      // the line breaks among them
+    bool skip_end_ = false;  // the current line's start was a near-miss, a fence or a `<<`: not its end
     bool fenced_ = false;
+    std::optional<position> open_lt_;  // a fenced line that starts with `<<` alone: its op is in the next text
+    std::uint64_t looked_ = 0;         // bytes looked at, for the work counter
 };
 // The message of a near-miss of `kind` naming `op`, and its template (`{op}` for the op; "" when
 // `kind` is none of k_near_kinds).

@@ -393,6 +393,7 @@ void scorer::add(report& r, const turn& t) {
     std::optional<position> after_terminal;
     for (const item& it : res.items) {
         if (const auto* st = std::get_if<statement>(&it)) {
+            near.other(st->span, st->position, near_found);
             ++ops[static_cast<std::size_t>(st->op)];
             if (suffix == g.suffixes.end() || suffix->first != st->suffix) {
                 suffix = g.suffixes.try_emplace(std::string(st->suffix)).first;
@@ -406,6 +407,7 @@ void scorer::add(report& r, const turn& t) {
                 terminal = static_cast<int>(st->signal.number);
             }
         } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+            near.other(d->span, d->position, near_found);
             const bool warning = d->severity == severity::warning;
             (warning ? any_warning : any_error) = true;
             auto& m = warning ? g.warnings : g.errors;
