@@ -67,8 +67,9 @@ bool is_disposition(const statement& s) {
     return false;
 }
 
-// The turn a statement is measured in.
+// The turn a statement is measured in: a PLAN is the turn's PLAN.
 std::string wrap(const statement& s, const std::string& canonical) {
+    if (s.op == op::PLAN) return canonical + "\n<<SEND[200]:done:SEND";
     if (is_disposition(s)) return "<<PLAN:p:PLAN\n<<READ(a.md)::READ\n" + canonical;
     return "<<PLAN:p:PLAN\n" + canonical + "\n<<SEND[200]:done:SEND";
 }
@@ -158,7 +159,7 @@ std::string excluded_regex(std::string_view pattern, std::string_view flags) {
 // Why the rail leaves this statement's shape out on purpose (doc/rail.md "Coverage"), or "".
 // Decided from the statement alone, not from the grammar.
 std::string excluded_shape(const statement& s, bool default_suffixes) {
-    if (default_suffixes && !digits_only(s.suffix)) return "a suffix that is not digits";
+    if (default_suffixes && !digits_only(s.suffix)) return "a suffix that is not digits (excluded by option: the rail names its suffixes)";
     const bool has_target = s.target.has_value();
     const bool tags = s.signal.kind == signal::kind_t::tags;
     const auto* m = std::get_if<matcher_body>(&s.body);

@@ -612,8 +612,11 @@ private:
         };
         add(pre + "tail", seq({opt(seq({lit("/"), part("")})), opt(seq({lit("?"), part("?")})), opt(seq({lit("#"), part("?#")}))}));
         // Request metadata (SPEC path-request-metadata): `{name: value}` blocks after the URL.
-        add(pre + "meta", seq({lit("{"), plus(set_of("A-Za-z0-9-")), lit(": "),
-                               star(none_of(U"{}()\\<:", {{0x00, 0x1F}, {0x7F, 0x7F}})), lit("}")}));
+        // The value may hold colons (`{X-When: 12:00:00}`); after one, never a close letter.
+        const expr mchar = none_of(U"{}()\\<:", controls);
+        std::u32string not_after(U"{}()\\<:");
+        not_after += not_after_colon;
+        add(pre + "meta", seq({lit("{"), plus(set_of("A-Za-z0-9-")), lit(": "), colon_run(mchar, none_of(not_after, controls)), lit("}")}));
     }
 
     // Hosts, schemes and ports, shared by both variants: none holds a colon followed by a letter.
