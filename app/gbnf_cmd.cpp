@@ -75,10 +75,7 @@ int cmd_gbnf(const args& a) {
             return usage_error(fmt::format("gbnf: unknown argument '{}'", x));
         }
     }
-    // The rail is 1.4.0's grammar; the service dialect's would be a grammar of its own (SERVICE.md).
-    if (dialect != plurnk::parse_dialect::contracts) {
-        return usage_error("gbnf: no rail for the service dialect yet (the rail is PLURNK 1.4.0's: --dialect=contracts)");
-    }
+    o.dialect = dialect;  // the service dialect's rail: doc/rail.md, "The service dialect"
     if (custom_channel) {
         if (named_channel) return usage_error("gbnf: --channel and --channel-open/--channel-close exclude each other");
         o.channel = rail::channel_format::custom;

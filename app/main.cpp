@@ -81,7 +81,8 @@ constexpr option k_bench_options[] = {
 };
 
 constexpr option k_gbnf_options[] = {
-    {"--dialect", "D", "contracts (default): the rail is PLURNK 1.4.0's; service has none yet"},
+    {"--dialect", "D", "contracts (default): the rail of PLURNK 1.4.0; service: the rail of\n"
+                       "the Plurnk Service spelling (doc/rail.md)"},
     {"--max-statements", "N", "statements allowed between PLAN and the closing SEND"},
     {"--suffixes", "LIST", "comma-separated statement suffixes (default \",1,2\"; empty = none)"},
     {"--channel", "F", "the reasoning block the turn starts with: gemma (default, the 1.4.0\n"
@@ -110,7 +111,7 @@ constexpr option k_score_options[] = {
                  "any other file is one turn; a DIR is read recursively; - (the default)\n"
                  "is JSON Lines on standard input"},
     {"--tier", "T", "every turn in tier T, whatever its record says"},
-    {"--dialect", "D", "parse every turn in dialect D (as for parse); the rail stays 1.4.0's"},
+    {"--dialect", "D", "parse every turn in dialect D (as for parse), and check D's rail"},
     {"--text-field", "NAME", "the record field that holds the turn text (default: the first of\n"
                              "text, output, completion, response, input)"},
     {"--group-by", "KEY", "model (default), file, family (the id's leading letters), tier, id,\n"
@@ -166,7 +167,7 @@ exit status: 0 measured; 2 usage or file error
 )",
             plurnk::cli::cmd_bench},
     command{"gbnf",
-            "gbnf [--dialect=contracts] [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none] "
+            "gbnf [--dialect=D] [--max-statements=N] [--suffixes=LIST] [--channel=gemma|think|none] "
             "[--channel-open=TEXT --channel-close=TEXT] [--stats]",
             "print the generation rail in llama.cpp's GBNF syntax", k_gbnf_options,
             "exit status: 0 printed; 2 usage or output error\n", plurnk::cli::cmd_gbnf},

@@ -55,7 +55,9 @@ for cmd in parse batch bench score fmt gbnf; do
     "$plurnk" $cmd --dialect=klingon </dev/null >/dev/null 2>"$tmp/err"; check "$cmd --dialect=klingon is a usage error" 2 $?
     check "$cmd: the usage error names the dialect" "plurnk: unknown dialect 'klingon' (expected contracts or service)" "$(head -1 "$tmp/err" | sed 's/\\n(run .*//')"
 done
-"$plurnk" gbnf --dialect=service >/dev/null 2>&1; check "gbnf has no service rail yet" 2 $?
+"$plurnk" gbnf --dialect=service >"$tmp/service.gbnf" 2>&1; check "gbnf --dialect=service prints the service rail" 0 $?
+check "the service rail writes #pattern#flags regexes" 1 "$(grep -c '^    "#" (rx-seq1' "$tmp/service.gbnf")"
+check "the default rail writes /pattern/flags regexes" 1 "$("$plurnk" gbnf | grep -c '^    "/" (rx-seq1')"
 check "fmt --dialect=service keeps a regex target" "$(cat "$tmp/svc.plurnk")" "$("$plurnk" fmt --tier=statements --dialect=service "$tmp/svc.plurnk")"
 
 # --spans: the default output plus one "span" member per item; batch the same.

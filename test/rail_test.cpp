@@ -47,6 +47,14 @@ rail::options opts(std::size_t max_statements, std::vector<std::string> suffixes
     return o;
 }
 
+rail::options channel_options(rail::channel_format f, std::string open = {}, std::string close = {}) {
+    rail::options o;
+    o.channel = f;
+    o.channel_open = std::move(open);
+    o.channel_close = std::move(close);
+    return o;
+}
+
 // ---- A GBNF checker -------------------------------------------------------------------------
 //
 // Reads GBNF the way llama.cpp's llama_grammar_parser does (llama-grammar.cpp: parse_space,
@@ -640,9 +648,16 @@ bool is_disposition(double code) {
     return false;
 }
 
+// The parse options of the dialect a rail writes.
+parse_options in_dialect(parse_dialect d) {
+    parse_options po;
+    po.dialect = d;
+    return po;
+}
+
 // Why `content` is not a clean rail turn with `statements` internal statements, or "".
-std::string turn_problem(std::string_view content, std::size_t statements) {
-    const parse_result r = parse_turn(content);
+std::string turn_problem(std::string_view content, std::size_t statements, parse_dialect d = parse_dialect::contracts) {
+    const parse_result r = parse_turn(content, in_dialect(d));
     if (!r.clean()) return "not clean: " + to_json(r);
     if (r.items.size() != statements + 2) return "expected " + std::to_string(statements + 2) + " items: " + to_json(r);
     for (const item& it : r.items) {
@@ -674,6 +689,7 @@ std::vector<std::string> gbnf_args(const rail::options& o) {
     } else if (o.channel != d.channel) {
         args.push_back(std::string("--channel=") + rail::channel_name(o.channel));
     }
+    if (o.dialect != d.dialect) args.push_back(std::string("--dialect=") + dialect_name(o.dialect));
     return args;
 }
 
@@ -1026,8 +1042,8 @@ struct sample_stats {
 
 // Why the raw sentence, channel included, does not parse as one text item (the enclosure, which
 // the lexer knows for the gemma and think formats) followed by the clean turn, or "".
-std::string raw_problem(std::string_view raw, std::string_view content, std::size_t statements) {
-    const parse_result r = parse_turn(raw);
+std::string raw_problem(std::string_view raw, std::string_view content, std::size_t statements, parse_dialect d) {
+    const parse_result r = parse_turn(raw, in_dialect(d));
     if (!r.clean()) return "raw sentence not clean: " + to_json(r);
     const std::string_view channel = raw.substr(0, raw.size() - content.size());
     const std::optional<item> front = r.items.empty() ? std::nullopt : std::optional<item>(r.items.front());
@@ -1058,9 +1074,9 @@ sample_stats sample_and_parse(const rail::options& o, std::uint64_t seed, std::s
         st.bytes += x.text.size();
         st.statements += x.statements;
         const std::optional<std::string> content = split_channel(x.text, ch);
-        std::string why = content ? turn_problem(*content, x.statements) : "no channel to split";
+        std::string why = content ? turn_problem(*content, x.statements, o.dialect) : "no channel to split";
         const bool lexer_knows = o.channel == rail::channel_format::gemma || o.channel == rail::channel_format::think;
-        if (why.empty() && lexer_knows) why = raw_problem(x.text, *content, x.statements);
+        if (why.empty() && lexer_knows) why = raw_problem(x.text, *content, x.statements, o.dialect);
         if (x.statements > o.max_statements) why = "statement budget exceeded";
         if (!why.empty()) {
             ++st.failures;
@@ -1110,14 +1126,34 @@ TEST_CASE("ten thousand sampled sentences of every channel format parse cleanly"
     }
 }
 
+// The service dialect's rail (doc/rail.md "The service dialect's rail"): its sentences parse
+// cleanly in the service dialect, with and without a channel.
+TEST_CASE("ten thousand sampled sentences of the service rail parse cleanly in the service dialect", "[rail][service]") {
+    std::uint64_t seed = 20261210;
+    for (const rail::channel_format f : {rail::channel_format::gemma, rail::channel_format::none}) {
+        rail::options o = channel_options(f);
+        o.dialect = parse_dialect::service;
+        INFO("channel " << rail::channel_name(f));
+        const sample_stats st = sample_and_parse(o, seed++, 10000);
+        std::printf("rail: service dialect, channel %s: %zu sentences (%zu bytes, %zu internal statements), %zu not clean\n",
+                    rail::channel_name(f), st.sentences, st.bytes, st.statements, st.failures);
+        CHECK(st.failures == 0);
+    }
+}
+
 TEST_CASE("sentences of other rail options parse cleanly", "[rail]") {
     CHECK(sample_and_parse(opts(0, {""}), 7, 1000).failures == 0);
     CHECK(sample_and_parse(opts(3, {"a", "_b", "77"}), 8, 1000).failures == 0);
     CHECK(sample_and_parse(opts(40, {"9"}), 9, 300).failures == 0);
 }
 
-TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
-    const result<rail::grammar> r = rail::build();
+namespace {
+
+// One-code-point mutants of 10,000 sampled sentences of the rail of `o` (a gemma channel), each
+// through the test's recognizer and the parser in the rail's dialect: a mutant still on the rail
+// must parse cleanly, and every mutant the parser rejects must have left the rail.
+void near_misses(const rail::options& o, std::ofstream& mutants_out) {
+    const result<rail::grammar> r = rail::build(o);
     REQUIRE(r.ok());
     sampler s(r.value(), 42);
     auto& rng = s.rng();
@@ -1125,8 +1161,7 @@ TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
     static constexpr const char* k_kinds[] = {"delete", "insert", "replace", "duplicate"};
     const recognizer rec(r.value());
     std::size_t tried[4] = {}, rejected[4] = {}, on_rail[4] = {}, off_rail_rejected[4] = {};
-    std::ofstream mutants_out;  // JSON Lines of the raw mutants and the parser's verdict
-    if (const char* path = std::getenv("PLURNK_RAIL_MUTANTS")) mutants_out.open(path, std::ios::binary);
+    const char* dialect = dialect_name(o.dialect);
     for (std::size_t i = 0; i < 10000; ++i) {
         const sampler::sentence x = s.next();
         std::string content = split_channel(x.text).value_or("");
@@ -1146,7 +1181,7 @@ TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
             default: content.insert(at, content.substr(at, len)); break;
         }
         ++tried[kind];
-        const bool rejects = !parse_turn(content).clean();
+        const bool rejects = !parse_turn(content, in_dialect(o.dialect)).clean();
         if (rejects) ++rejected[kind];
         const bool rail_admits = rec.accepts(channel + content);
         if (rail_admits) {
@@ -1156,30 +1191,43 @@ TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
         } else if (rejects) {
             ++off_rail_rejected[kind];
         }
-        if (mutants_out) mutants_out << json_line(channel + content, rejects, rail_admits) << '\n';
+        if (mutants_out) mutants_out << json_line(channel + content, rejects, rail_admits, o) << '\n';
 
     }
     std::size_t total = 0, total_on = 0, total_off_rejected = 0;
     for (std::size_t k = 0; k < 4; ++k) {
-        std::printf("rail: near misses (%s): %zu of %zu rejected by the parser; %zu still on the rail, %zu of the "
+        std::printf("rail (%s): near misses (%s): %zu of %zu rejected by the parser; %zu still on the rail, %zu of the "
                     "%zu off it rejected\n",
-                    k_kinds[k], rejected[k], tried[k], on_rail[k], off_rail_rejected[k], tried[k] - on_rail[k]);
+                    dialect, k_kinds[k], rejected[k], tried[k], on_rail[k], off_rail_rejected[k], tried[k] - on_rail[k]);
         total += rejected[k];
         total_on += on_rail[k];
         total_off_rejected += off_rail_rejected[k];
     }
-    std::printf("rail: near misses: %zu of 10000 rejected by the parser; %zu still on the rail (all clean), %zu of "
+    std::printf("rail (%s): near misses: %zu of 10000 rejected by the parser; %zu still on the rail (all clean), %zu of "
                 "the %zu off it rejected\n",
-                total, total_on, total_off_rejected, 10000 - total_on);
+                dialect, total, total_on, total_off_rejected, 10000 - total_on);
     CHECK(total > 0);
     CHECK(total == total_off_rejected);  // every rejected mutant had left the rail
+}
+
+}  // namespace
+
+TEST_CASE("one-mutation near misses: the parser rejects some", "[rail]") {
+    std::ofstream mutants_out;  // JSON Lines of the raw mutants and the parser's verdict
+    if (const char* path = std::getenv("PLURNK_RAIL_MUTANTS")) mutants_out.open(path, std::ios::binary);
+    rail::options service;
+    service.dialect = parse_dialect::service;
+    for (const rail::options& o : {rail::options{}, service}) {
+        INFO("dialect " << dialect_name(o.dialect));
+        near_misses(o, mutants_out);
+    }
 }
 
 namespace {
 
 // Why `text` does not parse (statements tier) as one clean statement, or "".
-std::string statement_problem(const std::string& text) {
-    const parse_result r = parse(text, tier::statements);
+std::string statement_problem(const std::string& text, parse_dialect dialect = parse_dialect::contracts) {
+    const parse_result r = parse(text, tier::statements, in_dialect(dialect));
     if (r.clean() && r.items.size() == 1 && std::holds_alternative<statement>(r.items.front())) return {};
     for (const item& it : r.items) {
         if (const auto* d = std::get_if<diagnostic>(&it)) return std::string(d->message);
@@ -1187,15 +1235,13 @@ std::string statement_problem(const std::string& text) {
     return to_json(r);
 }
 
-}  // namespace
-
-// The sub-languages the rail holds bodies and slots to, sampled on their own (so each gets many
-// more draws than inside whole turns) and parsed in a statement: every draw is admitted cleanly.
-// The matcher dialects go into FIND, READ, OPEN and FOLD with each suffix of the rail, targets
-// into every slot, destinations into COPY and MOVE bodies.
-TEST_CASE("every matcher dialect, target and signal the rail draws parses cleanly", "[rail]") {
+// Draws each sub-language of the rail of dialect `d` and parses it in a statement (the test
+// cases below).
+void draw_parts(parse_dialect d) {
     rail::options o;
     o.suffixes = {"", "1", "x", "_F"};
+    o.dialect = d;
+    const std::string dl = d == parse_dialect::service ? "#" : "/";  // the regex delimiter
     const result<rail::grammar> r = rail::build(o);
     REQUIRE(r.ok());
     sampler s(r.value(), 20261203);
@@ -1213,10 +1259,10 @@ TEST_CASE("every matcher dialect, target and signal the rail draws parses cleanl
     }
     const part parts[] = {
         {"regex", matcher_ctx, 20000},
-        {"rx-class", {{"<<FIND(x):/", "/:FIND"}, {"<<FIND(x):/", "/u:FIND"}, {"<<FIND(x):/", "/v:FIND"}}, 20000},
-        {"rxn-class", {{"<<FIND(x):/", "/:FIND"}, {"<<FIND(x):/a", "/gi:FIND"}}, 20000},
-        {"rxv-class", {{"<<FIND(x):/", "/v:FIND"}}, 20000},
-        {"rxn-seq1", {{"<<FIND(x):/", "/:FIND"}}, 20000},
+        {"rx-class", {{"<<FIND(x):" + dl, dl + ":FIND"}, {"<<FIND(x):" + dl, dl + "u:FIND"}, {"<<FIND(x):" + dl, dl + "v:FIND"}}, 20000},
+        {"rxn-class", {{"<<FIND(x):" + dl, dl + ":FIND"}, {"<<FIND(x):" + dl + "a", dl + "gi:FIND"}}, 20000},
+        {"rxv-class", {{"<<FIND(x):" + dl, dl + "v:FIND"}}, 20000},
+        {"rxn-seq1", {{"<<FIND(x):" + dl, dl + ":FIND"}}, 20000},
         {"xpath", matcher_ctx, 20000},
         {"jsonpath", matcher_ctx, 20000},
         {"target", {{"<<READ(", ")::READ"}, {"<<EDIT[a](", ")<1>:x:EDIT"}, {"<<SEND[3](", "):x:SEND"}}, 20000},
@@ -1228,20 +1274,40 @@ TEST_CASE("every matcher dialect, target and signal the rail draws parses cleanl
         {"mid-code", {{"<<SEND", ":x:SEND"}}, 2000},
     };
     for (const part& p : parts) {
+        if (r.value().find(p.rule) == nullptr) {  // WORK and FORK take no signal in the service dialect
+            CHECK((d == parse_dialect::service && std::string_view(p.rule) == "branch"));
+            continue;
+        }
         std::size_t failures = 0;
         for (int i = 0; i < p.draws; ++i) {
             const std::string draw = s.next(p.rule, i % 8 == 0 ? 2000 : 200).text;  // now and then a long one
             const auto& [before, after] = p.contexts[static_cast<std::size_t>(i) % p.contexts.size()];
             const std::string text = before + draw + after;
-            if (const std::string why = statement_problem(text); !why.empty() && ++failures <= 8) {
+            if (const std::string why = statement_problem(text, d); !why.empty() && ++failures <= 8) {
                 INFO(p.rule << ": " << text);
                 INFO(why);
                 CHECK(false);
             }
         }
-        std::printf("rail: %d draws of %s, %zu not admitted\n", p.draws, p.rule, failures);
+        std::printf("rail (%s): %d draws of %s, %zu not admitted\n", dialect_name(d), p.draws, p.rule, failures);
         CHECK(failures == 0);
     }
+}
+
+}  // namespace
+
+// The sub-languages the rail holds bodies and slots to, sampled on their own (so each gets many
+// more draws than inside whole turns) and parsed in a statement: every draw is admitted cleanly.
+// The matcher dialects go into FIND, READ, OPEN and FOLD with each suffix of the rail, targets
+// into every slot, destinations into COPY and MOVE bodies.
+TEST_CASE("every matcher dialect, target and signal the rail draws parses cleanly", "[rail]") {
+    draw_parts(parse_dialect::contracts);
+}
+
+// The same for the service dialect's rail: `#pattern#flags` regexes in bodies, regex targets
+// among the targets (SERVICE.md S3, S4, S7), each parsed in the service dialect.
+TEST_CASE("every matcher dialect, target and signal the service rail draws parses cleanly", "[rail][service]") {
+    draw_parts(parse_dialect::service);
 }
 
 TEST_CASE("sampled sentences are rail sentences", "[rail]") {
@@ -1334,13 +1400,6 @@ TEST_CASE("the rail admits canonical turns and refuses the shapes it excludes", 
 
 namespace {
 
-rail::options channel_options(rail::channel_format f, std::string open = {}, std::string close = {}) {
-    rail::options o;
-    o.channel = f;
-    o.channel_open = std::move(open);
-    o.channel_close = std::move(close);
-    return o;
-}
 
 }  // namespace
 
@@ -1461,6 +1520,85 @@ TEST_CASE("the sample turns: turn-rail.plurnk is on the default rail, turn.plurn
 // plurnk score's recognizer (lib/score) against the rail's own sampler and this file's
 // recognizer: every sampled sentence of each channel format is on its rail and on no other, and
 // on one-code-point mutants the two recognizers agree.
+namespace {
+
+// The scorer's recognizer against the test's on 400 sentences of `o`'s rail and one mutant of each.
+void recognizers_agree(const rail::options& o, std::uint64_t seed, std::size_t& on, std::size_t& off) {
+    const rail::grammar g = rail::build(o).value();
+    score::rail_recognizer fast(g);
+    const recognizer rec(g);
+    sampler s(g, seed, rail::literals(o).close);
+    auto& rng = s.rng();
+    for (int i = 0; i < 400; ++i) {
+        std::string text = s.next().text;
+        INFO(text);
+        REQUIRE(fast.accepts(text));
+        const std::size_t at = std::uniform_int_distribution<std::size_t>(0, text.size() - 1)(rng);
+        if ((static_cast<unsigned char>(text[at]) & 0x80) != 0) continue;  // mutate ASCII only: stays UTF-8
+        static constexpr std::string_view k_insert = ":<>[]()\n x1#/";
+        const char c = k_insert[std::uniform_int_distribution<std::size_t>(0, k_insert.size() - 1)(rng)];
+        if (i % 3 == 0) {
+            text.erase(at, 1);
+        } else if (i % 3 == 1) {
+            text.insert(at, 1, c);
+        } else {
+            text[at] = text[at] == c ? '<' : c;
+        }
+        const bool expected = rec.accepts(text);
+        (expected ? on : off) += 1;
+        CHECK(fast.accepts(text) == expected);
+        const score::rail_verdict v = fast.explain(text);
+        CHECK(v.accepted == expected);
+        CHECK(v.offset <= text.size());
+    }
+}
+
+}  // namespace
+
+// The service dialect's rail: the scorer's recognizer (plurnk score --dialect=service) agrees
+// with the test's on its sentences and their mutants, and refuses the other dialect's regexes.
+TEST_CASE("the scorer's rail recognizer agrees on the service rail's samples and near misses", "[rail][score][service]") {
+    std::size_t on = 0, off = 0;
+    std::uint64_t seed = 91;
+    for (const rail::channel_format f : {rail::channel_format::gemma, rail::channel_format::none}) {
+        rail::options o = channel_options(f);
+        o.dialect = parse_dialect::service;
+        INFO("channel " << rail::channel_name(f));
+        recognizers_agree(o, seed++, on, off);
+    }
+    std::printf("score: the service rail's recognizer agrees on 800 samples and their mutants (%zu still on the rail, %zu off)\n",
+                on, off);
+    CHECK(on > 0);
+    CHECK(off > 0);
+    rail::options service = channel_options(rail::channel_format::none);
+    service.dialect = parse_dialect::service;
+    score::rail_recognizer svc(rail::build(service).value());
+    score::rail_recognizer contracts(rail::build(channel_options(rail::channel_format::none)).value());
+    const std::string hash = "<<PLAN:p:PLAN\n<<FIND(src):#retry(Count|Delay)#i:FIND\n<<SEND[200]:done:SEND";
+    const std::string slash = "<<PLAN:p:PLAN\n<<FIND(src):/retry(Count|Delay)/i:FIND\n<<SEND[200]:done:SEND";
+    const std::string target = "<<PLAN:p:PLAN\n<<FIND(#src/.*\\.test\\.ts#)::FIND\n<<SEND[200]:done:SEND";
+    const std::string scope = "<<PLAN:p:PLAN\n<<OPEN(log:///a)<1,10>::OPEN\n<<SEND[200]:done:SEND";
+    const std::string work = "<<PLAN:p:PLAN\n<<WORK[b](worker://a):go:WORK\n<<SEND[200]:done:SEND";
+    const std::string fork = "<<PLAN:p:PLAN\n<<FORK(worker://a)::FORK\n<<SEND[200]:done:SEND";
+    CHECK(svc.accepts(hash));        // a regex
+    CHECK(contracts.accepts(hash));  // a glob in 1.4.0
+    CHECK(contracts.accepts(slash)); // a regex
+    CHECK(svc.accepts(slash));       // a glob in the service dialect (S6)
+    CHECK_FALSE(svc.accepts("<<PLAN:p:PLAN\n<<FIND(src)://a:FIND\n<<SEND[200]:done:SEND"));  // `//` leads XPath
+    CHECK_FALSE(svc.accepts("<<PLAN:p:PLAN\n<<FIND(src):#a:FIND\n<<SEND[200]:done:SEND"));   // no closing `#` (S5)
+    CHECK(svc.accepts(target));
+    CHECK(svc.accepts(scope));
+    CHECK_FALSE(contracts.accepts(scope));
+    CHECK(contracts.accepts(work));
+    CHECK_FALSE(svc.accepts(work));       // SERVICE.md S9
+    CHECK(svc.accepts(fork));             // S10
+    CHECK_FALSE(contracts.accepts(fork));
+    for (const std::string& t : {hash, target, scope, fork}) {
+        INFO(t);
+        CHECK(parse_turn(t, in_dialect(parse_dialect::service)).clean());
+    }
+}
+
 TEST_CASE("the scorer's rail recognizer agrees on samples and near misses", "[rail][score]") {
     const rail::options formats[] = {{}, channel_options(rail::channel_format::think),
                                      channel_options(rail::channel_format::none)};

@@ -565,6 +565,9 @@ void add_rail_build_cases(case_list& list) {
         suffixes.suffixes.clear();
         for (int i = 0; i < 200; ++i) suffixes.suffixes.push_back("s" + std::to_string(i) + "_xyzab");
         v.emplace_back("200 suffixes of 8", suffixes);
+        plurnk::rail::options service = suffixes;  // the service dialect's rail (doc/rail.md)
+        service.dialect = plurnk::parse_dialect::service;
+        v.emplace_back("service dialect, 200 suffixes of 8", service);
         return v;
     }();
     for (const auto& [name, o] : variants) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "plurnk/ast.hpp"
+#include "plurnk/parse.hpp"
 #include "plurnk/result.hpp"
 
 namespace plurnk::rail {
@@ -74,8 +75,10 @@ struct op_shape {
 };
 
 // The twelve internal operations, in the order the grammar lists them. PLAN (first, unsuffixed,
-// non-empty body without `<<`) and the terminal SEND are fixed parts of the turn shape.
-[[nodiscard]] std::span<const op_shape> internal_ops() noexcept;
+// non-empty body without `<<`) and the terminal SEND are fixed parts of the turn shape. The
+// service dialect's rows differ where SERVICE.md's slot table does (S8-S10): OPEN and FOLD take a
+// scope, WORK and FORK no signal, FORK's body is optional.
+[[nodiscard]] std::span<const op_shape> internal_ops(parse_dialect d = parse_dialect::contracts) noexcept;
 
 // The five disposition codes that make a SEND terminal (SPEC §9), in ascending order.
 inline constexpr const auto& k_dispositions = plurnk::k_disposition_codes;
@@ -112,6 +115,11 @@ struct options {
     channel_format channel = channel_format::gemma;
     std::string channel_open;
     std::string channel_close;
+    // The dialect the rail's sentences parse in (doc/dialects.md): contracts writes PLURNK 1.4.0;
+    // service writes what the "Plurnk Service" document teaches (SERVICE.md): `#pattern#flags`
+    // regexes in matcher bodies and as targets, OPEN/FOLD scopes, WORK/FORK without a signal,
+    // an optional FORK body. Every rule the dialects share is the same rule.
+    parse_dialect dialect = parse_dialect::contracts;
 };
 inline constexpr std::size_t k_max_statements_limit = 1000;
 inline constexpr std::size_t k_max_channel_literal = 64;

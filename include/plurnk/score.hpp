@@ -275,7 +275,7 @@ struct render_options {
 
 struct options {
     std::optional<plurnk::tier> forced_tier;  // every turn in this tier (else the record's, else parse)
-    // The dialect every turn is parsed in (the rail column stays PLURNK 1.4.0's rail).
+    // The dialect every turn is parsed in, and whose rail the rail columns check.
     plurnk::parse_dialect dialect = plurnk::parse_dialect::contracts;
     std::vector<rail::channel_format> channels = {rail::channel_format::gemma, rail::channel_format::think,
                                                   rail::channel_format::none};

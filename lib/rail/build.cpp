@@ -257,7 +257,7 @@ public:
         turn();
         tail();
         terminal();
-        for (const op_shape& s : internal_ops()) statement(s);
+        for (const op_shape& s : internal_ops(o_.dialect)) statement(s);
         signals();
         targets();
         scopes();
@@ -269,6 +269,12 @@ public:
     }
 
 private:
+    bool service() const { return o_.dialect == parse_dialect::service; }
+
+    // The regex delimiter: `/pattern/flags` in 1.4.0, `#pattern#flags` in the service dialect
+    // (SERVICE.md S4), where a body or target starting with `#` claims a regex.
+    char32_t delimiter() const { return service() ? U'#' : U'/'; }
+
     void add(std::string name, expr body, std::string comment = {}) {
         g_.rules.push_back(rule{std::move(name), std::move(body), std::move(comment)});
     }
@@ -366,7 +372,7 @@ private:
         }
         add("step", seq({rref("stmt"), rref("sep")}));
         std::vector<expr> ops;
-        for (const op_shape& s : internal_ops()) ops.push_back(rref(lower(op_name(s.op))));
+        for (const op_shape& s : internal_ops(o_.dialect)) ops.push_back(rref(lower(op_name(s.op))));
         add("stmt", alt(std::move(ops)));
     }
 
@@ -425,15 +431,30 @@ private:
                     alts.push_back(seq({open, rref(name + "-head"), lit(":"), nonempty_body(st), close}));
                     break;
                 case body_shape::matcher: {
-                    const expr matcher = alt({seq({rref(st + "-mlead"), star(seq({lit(":"), opt(rref(st + "-mline"))}))}),
+                    // In the service dialect a lone `/` leads a glob (SERVICE.md S6): `/etc/hosts`.
+                    const expr lead = service() ? alt({rref(st + "-mlead"), rref("slash-glob")}) : rref(st + "-mlead");
+                    const expr matcher = alt({seq({lead, star(seq({lit(":"), opt(rref(st + "-mline"))}))}),
                                               rref("regex"), rref("xpath"), rref("jsonpath")});
                     alts.push_back(seq({open, rref(name + "-head"), lit(":"), opt(matcher), close}));
                     // Without a target: FOLD needs a matcher, OPEN tags or a matcher (SPEC op-shapes).
+                    // The service dialect's OPEN and FOLD take a scope there too (SERVICE.md S8).
+                    const auto scoped = [&s](std::vector<expr> head) {
+                        if (s.scope != scope_shape::none) head.push_back(opt(scope_ref(s.scope)));
+                        return head;
+                    };
+                    const auto line = [&](std::vector<expr> head, expr body) {
+                        std::vector<expr> parts{open};
+                        for (expr& h : scoped(std::move(head))) parts.push_back(std::move(h));
+                        parts.push_back(lit(":"));
+                        parts.push_back(std::move(body));
+                        parts.push_back(close);
+                        return seq(std::move(parts));
+                    };
                     if (s.target == target_need::required_or_matcher) {
-                        alts.push_back(seq({open, opt(rref("tags")), lit(":"), matcher, close}));
+                        alts.push_back(line({opt(rref("tags"))}, matcher));
                     } else if (s.target == target_need::required_or_tags_matcher) {
-                        alts.push_back(seq({open, rref("tags"), lit(":"), opt(matcher), close}));
-                        alts.push_back(seq({open, lit(":"), matcher, close}));
+                        alts.push_back(line({rref("tags")}, opt(matcher)));
+                        alts.push_back(line({}, matcher));
                     }
                     break;
                 }
@@ -455,14 +476,20 @@ private:
         }
         expr target = seq({lit("("), rref("target"), lit(")")});
         head.push_back(s.target == target_need::optional ? opt(std::move(target)) : std::move(target));
-        switch (s.scope) {
-            case scope_shape::none: break;
-            case scope_shape::text: head.push_back(opt(rref("text-scope"))); break;
-            case scope_shape::find: head.push_back(opt(rref("find-scope"))); break;
-            case scope_shape::read: head.push_back(opt(rref("read-scope"))); break;
-            case scope_shape::timing: head.push_back(opt(rref("timing"))); break;
-        }
+        if (s.scope != scope_shape::none) head.push_back(opt(scope_ref(s.scope)));
         add(name + "-head", seq(std::move(head)));
+    }
+
+    // The rule of a scope shape; an empty sequence (nothing) for none.
+    static expr scope_ref(scope_shape c) {
+        switch (c) {
+            case scope_shape::none: break;
+            case scope_shape::text: return rref("text-scope");
+            case scope_shape::find: return rref("find-scope");
+            case scope_shape::read: return rref("read-scope");
+            case scope_shape::timing: return rref("timing");
+        }
+        return rref("text-scope");  // not reached: callers skip none
     }
 
     // ---- Slots -------------------------------------------------------------------------------
@@ -534,7 +561,14 @@ private:
     // the canon writes them. The destination of COPY and MOVE sits in the body: its variant
     // (`d` prefix) never has C or M after a colon.
     [[gnu::noinline]] void targets() {
-        add("target", alt({rref("url"), rref("local")}), "targets: a URL or a local path (SPEC path-syntax)");
+        if (service()) {
+            // SERVICE.md S3 and S7: `(#pattern#flags)` is a regex target; a local path never
+            // starts with `#`, so none is read as one.
+            add("target", alt({rref("url"), rref("local"), rref("regex")}),
+                "targets: a URL, a local path (SPEC path-syntax) or a regex (SERVICE.md S7)");
+        } else {
+            add("target", alt({rref("url"), rref("local")}), "targets: a URL or a local path (SPEC path-syntax)");
+        }
         target_rules("", U"");
         add("selection", seq({rref("dtarget"), opt(rref("text-scope"))}), "a COPY/MOVE destination");
         add("dtarget", alt({rref("durl"), rref("dlocal")}));
@@ -570,6 +604,7 @@ private:
         std::u32string scheme_chars;
         for (char32_t c = 'a'; c <= 'z'; ++c) scheme_chars += {c, static_cast<char32_t>(c - 'a' + 'A')};
         std::u32string letters = scheme_chars;
+        if (service()) letters += U'#';  // a `#` first would claim a regex path (SERVICE.md S7)
         for (char32_t c = '0'; c <= '9'; ++c) scheme_chars += c;
         scheme_chars += U"+.-";
         std::u32string after_slash(not_after_colon);
@@ -732,18 +767,30 @@ private:
             f.push_back(opt(lit("y")));
             return seq(std::move(f));
         };
+        const std::string delim = service() ? "#" : "/";
         for (const std::string_view p : {"rx", "rxn", "rxv"}) {
             const std::string n(p);
-            chains.push_back(seq({lit("/"), alt({seq({rref(n + "-seq1"), star(seq({lit("|"), rref(n + "-seq")}))}),
-                                                 plus(seq({lit("|"), rref(n + "-seq")}))}),
-                                  lit("/"), flags(p == "rx" ? "uv" : p == "rxv" ? "v" : "")}));
+            chains.push_back(seq({lit(delim), alt({seq({rref(n + "-seq1"), star(seq({lit("|"), rref(n + "-seq")}))}),
+                                                   plus(seq({lit("|"), rref(n + "-seq")}))}),
+                                  lit(delim), flags(p == "rx" ? "uv" : p == "rxv" ? "v" : "")}));
         }
+        // `##` is a valid empty regex (SERVICE.md S4); `//` would be XPath's, so 1.4.0 has none.
+        if (service()) chains.push_back(seq({lit("##"), flags("uv")}));
         add("regex", alt(std::move(chains)),
-            "matcher dialects: an ECMAScript regex, XPath 1.0 and JSONPath (RFC 9535) the validators accept");
+            service() ? "matcher dialects: an ECMAScript regex written #pattern#flags (SERVICE.md S4), XPath 1.0 and "
+                        "JSONPath (RFC 9535) the validators accept"
+                      : "matcher dialects: an ECMAScript regex, XPath 1.0 and JSONPath (RFC 9535) the validators accept");
         const ranges_t controls{{0x00, 0x1F}, {0x7F, 0x7F}};
-        regex_chain("rx", none_of(U"^$\\.*+?()[]{}|/:", controls), U":", U"FOR", "rx-esc", "rx-class");
-        regex_chain("rxn", none_of(U"^$\\.*+?()[{|/:", controls), U":{", U"FOR0123456789", "rxn-esc", "rxn-class");
-        regex_chain("rxv", none_of(U"^$\\.*+?()[]{}|/:", controls), U":", U"FOR", "rx-esc", "rxv-class");
+        // The delimiter is never a character of the pattern (in the service dialect the split
+        // knows no classes either, so not in a class); the other one is an ordinary character.
+        const auto out = [&](std::u32string set) {
+            set += delimiter();
+            set += U':';
+            return none_of(set, controls);
+        };
+        regex_chain("rx", out(U"^$\\.*+?()[]{}|"), U":", U"FOR", "rx-esc", "rx-class");
+        regex_chain("rxn", out(U"^$\\.*+?()[{|"), U":{", U"FOR0123456789", "rxn-esc", "rxn-class");
+        regex_chain("rxv", out(U"^$\\.*+?()[]{}|"), U":", U"FOR", "rx-esc", "rxv-class");
         regex_escapes();
         regex_classes();
         regex_props();
@@ -773,7 +820,7 @@ private:
         add("rx-class", seq({lit("["), opt(lit("^")), star(rref("rx-cmember")), lit("]")}));
         // Without u and v a `-` is a character at either end; inside it would make a range.
         add("rxn-class", seq({lit("["), opt(lit("^")), opt(lit("-")),
-                              star(alt({none_of(U"\\]-:", controls), seq({lit("a-"), set_of("a-z")}), seq({lit("A-"), set_of("A-Z")}),
+                              star(alt({none_of(service() ? U"\\]-:#" : U"\\]-:", controls), seq({lit("a-"), set_of("a-z")}), seq({lit("A-"), set_of("A-Z")}),
                                         seq({lit("0-"), set_of("0-9")}), rref("rxn-cesc")})),
                               opt(lit("-")), lit("]")}));
         const expr operand = alt({seq({lit("["), opt(lit("^")), star(rref("rx-cmember")), lit("]")}),
@@ -985,7 +1032,7 @@ private:
             first = false;
             return c;
         };
-        for (const op_shape& s : internal_ops()) {
+        for (const op_shape& s : internal_ops(o_.dialect)) {
             const std::string o(op_name(s.op));
             const std::string name = lower(o);
             switch (s.body) {
@@ -1000,8 +1047,9 @@ private:
                 }
                 case body_shape::matcher: {
                     any_line = true;
-                    // One line; the first character is not `:` and does not claim `/` or `$`.
-                    add(name + "-mrun", word_trie(line, o, U"/$", nullptr), note());
+                    // One line; the first character is not `:` and claims no dialect: `/` or `$`,
+                    // and `#` in the service dialect (where a lone `/` would be a glob, kept off).
+                    add(name + "-mrun", word_trie(line, o, service() ? U"/#$" : U"/$", nullptr), note());
                     add(name + "-line", word_trie(line, o, U"", nullptr));
                     segment_rules(line, s.op, {name + "-mrun", "-mlead"}, {name + "-line", "-mline"});
                     break;
@@ -1010,6 +1058,7 @@ private:
         }
         if (any_text) add("text-rest", star(none_of(U":")));
         if (any_line) add("line-rest", star(none_of(U":\r\n")));
+        if (any_line && service()) add("slash-glob", seq({lit("/"), opt(seq({none_of(U"/:\r\n"), rref("line-rest")}))}));
     }
 
     const options& o_;

@@ -3,6 +3,8 @@
 // internal operations, the reasoning channel formats, and the checks on the knobs a caller may
 // turn (statement budget, suffix set, channel). The lowering to a grammar lives in build.cpp.
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -67,6 +69,20 @@ constexpr bool rail_agrees_with_op_table() {
 }
 static_assert(rail_agrees_with_op_table(), "the rail's k_ops must cover the mid ops as lib/op_table.hpp describes them");
 
+// The service dialect's rows (SERVICE.md slot table): k_ops with S8 (OPEN and FOLD take READ's
+// scope), S9 (WORK and FORK take no signal) and S10 (FORK's body is optional) applied.
+constexpr op_shape in_service(op_shape r) {
+    if (r.op == op::OPEN || r.op == op::FOLD) r.scope = C::read;
+    if (r.op == op::WORK || r.op == op::FORK) r.signal = S::none;
+    if (r.op == op::FORK) r.body = B::text;
+    return r;
+}
+template <std::size_t... I>
+constexpr std::array<op_shape, sizeof...(I)> service_ops(std::index_sequence<I...>) {
+    return {in_service(k_ops[I])...};
+}
+constexpr auto k_service_ops = service_ops(std::make_index_sequence<std::size(k_ops)>{});
+
 constexpr std::size_t k_max_suffix_length = 8;
 
 bool is_suffix_char(char c) noexcept { return ascii::is_word_char(static_cast<unsigned char>(c)); }
@@ -90,7 +106,10 @@ std::string close_problem(std::string_view close) {
 
 }  // namespace
 
-std::span<const op_shape> internal_ops() noexcept { return k_ops; }
+std::span<const op_shape> internal_ops(parse_dialect d) noexcept {
+    if (d == parse_dialect::service) return k_service_ops;
+    return k_ops;
+}
 
 const char* channel_name(channel_format f) noexcept {
     const auto i = static_cast<std::size_t>(f);
@@ -145,6 +164,7 @@ std::optional<std::string> why_not_buildable(const options& o) {
     } else if (!channel_from_name(channel_name(o.channel))) {
         return std::string("unknown channel format");
     }
+    if (o.dialect != parse_dialect::contracts && o.dialect != parse_dialect::service) return std::string("unknown dialect");
     return std::nullopt;
 }
 

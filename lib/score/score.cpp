@@ -307,6 +307,7 @@ scorer::scorer(options o) : o_(std::move(o)) {
         ro.channel = f;
         ro.max_statements = o_.max_statements;
         ro.suffixes = o_.suffixes;
+        ro.dialect = o_.dialect;  // the rail of the dialect the turns are written in
         const result<rail::grammar> b = rail::build(ro);
         if (!b) throw std::invalid_argument("rail options: " + b.problem().message);
         channel_names_.emplace_back(rail::channel_name(f));
