@@ -22,6 +22,6 @@ trap 'rm -rf "$tmp"' EXIT
 cp "$pkg" "$tmp/xgrammar.cjs"
 cp "$check" "$tmp/check.mjs"
 PLURNK_RAIL_SAMPLES="$tmp/samples.jsonl" "$rail_test" "ten thousand sampled*,sentences of other rail options parse cleanly" >/dev/null || exit 1
-PLURNK_RAIL_MUTANTS="$tmp/mutants.jsonl" "$rail_test" "one-mutation near misses: the parser rejects some" >/dev/null || exit 1
+PLURNK_RAIL_MUTANTS="$tmp/mutants.jsonl" "$rail_test" "one-mutation near misses*" >/dev/null || exit 1
 echo "node $(node --version) (doc/serving.md: the versions tested)"
 node "$tmp/check.mjs" "$tmp/xgrammar.cjs" "$plurnk" "$tmp/samples.jsonl" "$tmp/mutants.jsonl"
