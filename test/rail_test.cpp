@@ -881,6 +881,10 @@ private:
             return;
         }
         ++s.back().second;
+        // A frame with nothing left after the nonterminal is done once it is: pop it now (a tail
+        // call), so a repetition's helper rule S' ::= S S' keeps the stack at its nesting depth
+        // instead of one frame per repetition (which made each step cost the length read so far).
+        while (!s.empty() && s.back().second == body_[s.back().first].size()) s.pop_back();
         for (std::size_t p : prods_[static_cast<std::size_t>(sym.nonterminal)]) {
             stack t = s;
             t.emplace_back(p, 0);
