@@ -1596,7 +1596,8 @@ TEST_CASE("the scorer's rail recognizer agrees on the service rail's samples and
     CHECK(contracts.accepts(hash));  // a glob in 1.4.0
     CHECK(contracts.accepts(slash)); // a regex
     CHECK(svc.accepts(slash));       // a glob in the service dialect (S6)
-    CHECK_FALSE(svc.accepts("<<PLAN:p:PLAN\n<<FIND(src)://a:FIND\n<<SEND[200]:done:SEND"));  // `//` leads XPath
+    CHECK(svc.accepts("<<PLAN:p:PLAN\n<<FIND(src)://a:FIND\n<<SEND[200]:done:SEND"));         // `//` leads XPath,
+    CHECK_FALSE(svc.accepts("<<PLAN:p:PLAN\n<<FIND(src)://(:FIND\n<<SEND[200]:done:SEND"));  // not a glob
     CHECK_FALSE(svc.accepts("<<PLAN:p:PLAN\n<<FIND(src):#a:FIND\n<<SEND[200]:done:SEND"));   // no closing `#` (S5)
     CHECK(svc.accepts(target));
     CHECK(svc.accepts(scope));
