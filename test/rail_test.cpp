@@ -722,9 +722,13 @@ std::filesystem::path source_path(const std::filesystem::path& rel) {
     return std::filesystem::path(PLURNK_TEST_SOURCE_DIR) / rel;
 }
 
-// test/golden/plurnk.gbnf in the source tree: PLURNK_UPDATE_GOLDEN=1 rewrites the file in the
+// The golden copy of a dialect's default rail in the source tree: test/golden/plurnk.gbnf (1.4.0)
+// and test/golden/plurnk-service.gbnf. PLURNK_UPDATE_GOLDEN=1 rewrites the file in the
 // repository, never one relative to where the test runs.
-std::filesystem::path golden_path() { return source_path(std::filesystem::path("golden") / "plurnk.gbnf"); }
+std::filesystem::path golden_path(parse_dialect d) {
+    return source_path(std::filesystem::path("golden") /
+                       (d == parse_dialect::service ? "plurnk-service.gbnf" : "plurnk.gbnf"));
+}
 
 
 // ---- A recognizer -----------------------------------------------------------------------------
@@ -971,16 +975,22 @@ TEST_CASE("the rail builds in time linear in the number of suffixes", "[rail]") 
 }
 
 TEST_CASE("plurnk gbnf matches the golden file", "[rail]") {
-    const result<rail::grammar> r = rail::build();
-    REQUIRE(r.ok());
-    const std::string text = rail::to_gbnf(r.value());
-    const std::filesystem::path golden = golden_path();
-    if (std::getenv("PLURNK_UPDATE_GOLDEN")) {
-        std::ofstream(golden, std::ios::binary) << text;
+    // Each dialect's default rail (`plurnk gbnf`, `plurnk gbnf --dialect=service`).
+    for (const parse_dialect d : {parse_dialect::contracts, parse_dialect::service}) {
+        rail::options o;
+        o.dialect = d;
+        const result<rail::grammar> r = rail::build(o);
+        REQUIRE(r.ok());
+        const std::string text = rail::to_gbnf(r.value());
+        const std::filesystem::path golden = golden_path(d);
+        if (std::getenv("PLURNK_UPDATE_GOLDEN")) {
+            std::ofstream(golden, std::ios::binary) << text;
+        }
+        INFO("golden file " << golden.string() << " (set PLURNK_UPDATE_GOLDEN=1 to rewrite it)");
+        CHECK(read_file(golden) == text);
+        std::printf("rail: %s has %zu rules, %zu bytes\n", golden.filename().string().c_str(),
+                    r.value().rules.size(), text.size());
     }
-    INFO("golden file " << golden.string() << " (set PLURNK_UPDATE_GOLDEN=1 to rewrite it)");
-    CHECK(read_file(golden) == text);
-    std::printf("rail: plurnk.gbnf has %zu rules, %zu bytes\n", r.value().rules.size(), text.size());
 }
 
 TEST_CASE("the GBNF checker rejects what llama.cpp rejects", "[rail]") {
