@@ -33,7 +33,7 @@ class Scorer:
     """Scores turns into Reports. group_by: model, file, family, tier, id or a record field;
     text_field: the record field holding the turn text (default: the first of text, output,
     completion, response, input); dialect: the one every turn is parsed in ("contracts" or
-    "service", doc/dialects.md; the rail column stays 1.4.0's rail), as `plurnk score --dialect`."""
+    "service", doc/dialects.md; the rail columns check that dialect's rail), as `plurnk score --dialect`."""
 
     def __init__(self, group_by: str = "model", tier: Optional[str] = None,
                  channels: Sequence[str] = CHANNELS, text_field: Optional[str] = None, *,

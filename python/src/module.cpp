@@ -472,9 +472,10 @@ PYBIND11_MODULE(_plurnk, m) {
     m.def("has_glob", [](py::handle pathname) { return plurnk::has_glob(text_arg(pathname, "pathname")); },
           py::arg("pathname"), "Whether a path has glob magic (*, ?, a class, a brace, an extglob, an escape).");
     m.def("gbnf", [](std::size_t max_statements, py::handle suffixes, const std::string& channel,
-                     py::object channel_open, py::object channel_close) {
+                     py::object channel_open, py::object channel_close, const std::string& dialect) {
         plurnk::rail::options o;
         o.max_statements = max_statements;
+        o.dialect = dialect_arg(dialect);
         const bool custom = !channel_open.is_none() || !channel_close.is_none();
         if (custom) {
             if (channel != "gemma") throw py::value_error("channel and channel_open/channel_close exclude each other");
@@ -500,7 +501,9 @@ PYBIND11_MODULE(_plurnk, m) {
         return plurnk::rail::to_gbnf(b.value());
     }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"), py::kw_only(),
        py::arg("channel") = "gemma", py::arg("channel_open") = py::none(), py::arg("channel_close") = py::none(),
-       "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it.");
+       py::arg("dialect") = "contracts",
+       "The generation rail in llama.cpp's GBNF syntax, as `plurnk gbnf` writes it; dialect=\"service\" gives the "
+       "rail of the service dialect (`plurnk gbnf --dialect=service`).");
     m.def("format", [](py::handle statement, const std::string& dialect) {
         text_keeper keep;
         plurnk::item it;

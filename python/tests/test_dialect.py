@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 """The service dialect (doc/dialects.md) from Python: dialect= on parse, StreamParser,
-DeltaStream, format_source, format and Scorer, a result's dialect (format_turn writes it);
+DeltaStream, format_source, format, gbnf and Scorer (whose rail columns are the service rail), a
+result's dialect (format_turn writes it);
 every service vector exact one-shot and streamed; RegexPath round-trips through to_json and
 format; an unknown name is a ValueError."""
 import json
 import os
+import subprocess
 
 import pytest
 
@@ -93,10 +95,44 @@ def test_scorer_takes_the_dialect():
         Scorer(dialect="klingon")
 
 
+def test_gbnf_takes_the_dialect(cli):
+    # The service rail is `plurnk gbnf --dialect=service`, with every other option, and its golden copy.
+    service = plurnk.gbnf(dialect="service")
+    with open(os.path.join(ROOT, "test", "golden", "plurnk-service.gbnf"), encoding="utf-8") as f:
+        assert service == f.read()
+    assert service == subprocess.run([cli, "gbnf", "--dialect=service"], capture_output=True, text=True,
+                                     check=True).stdout
+    assert plurnk.gbnf(dialect="contracts") == plurnk.gbnf() != service
+    for kw, args in (({"channel": "none", "max_statements": 3}, ["--channel=none", "--max-statements=3"]),
+                     ({"suffixes": ["", "x"], "channel_open": "<r>", "channel_close": "</r>"},
+                      ["--suffixes=,x", "--channel-open=<r>", "--channel-close=</r>"])):
+        want = subprocess.run([cli, "gbnf", "--dialect=service", *args], capture_output=True, text=True,
+                              check=True).stdout
+        assert plurnk.gbnf(dialect="service", **kw) == want, args
+    assert "#" in service and service.count("\n") > 100
+
+
+def test_scorer_rail_is_the_dialects_rail():
+    # A canonical service turn (a #regex# matcher, an OPEN scope) is on the service rail only; a
+    # 1.4.0 regex body is a glob in the service dialect and on its rail too.
+    from plurnk.score import Scorer
+    turn = "<<PLAN:p:PLAN\n<<FIND(src/**):#a|b#i:FIND\n<<OPEN(log:///**)<1,10>::OPEN\n<<SEND[102]:x:SEND"
+    assert Scorer(dialect="service").on_rail(turn)["none"] is True
+    assert Scorer().on_rail(turn)["none"] is False
+    classic = "<<PLAN:p:PLAN\n<<FIND(src/**):/a|b/i:FIND\n<<SEND[102]:x:SEND"
+    assert Scorer().on_rail(classic)["none"] is True
+    assert Scorer(dialect="service").on_rail(classic)["none"] is True
+    total = Scorer(dialect="service").score_texts([turn, classic], group="m").to_dict()["total"]
+    assert (total["clean"], total["rail"]["none"]) == (2, 2)
+    total = Scorer().score_texts([turn, classic], group="m").to_dict()["total"]
+    assert (total["clean"], total["rail"]["none"]) == (1, 1)
+
+
 def test_unknown_dialect_is_a_value_error():
     for make in (lambda: plurnk.parse("x", dialect="klingon"),
                  lambda: plurnk.StreamParser(dialect="klingon"),
                  lambda: plurnk.DeltaStream(dialect="klingon"),
-                 lambda: plurnk.format_source("x", dialect="klingon")):
+                 lambda: plurnk.format_source("x", dialect="klingon"),
+                 lambda: plurnk.gbnf(dialect="klingon")):
         with pytest.raises(ValueError, match="dialect must be 'contracts' or 'service'"):
             make()
