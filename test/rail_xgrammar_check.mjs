@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The rail on xgrammar (the structured-output engine of vLLM, SGLang and MLC), through its WASM
 // build @mlc-ai/web-xgrammar: every grammar the rail sentences name (each channel option and the
-// other rail options) must load as `plurnk gbnf` writes it, accept every sampled sentence, and
-// agree with the test's recognizer on every mutant ("rail" in the JSON line); broken grammars are
-// refused. Strings are matched with a GrammarMatcher over a one-token vocabulary (the string
+// other rail options, in both dialects: the 1.4.0 rail and `--dialect=service`) must load as
+// `plurnk gbnf` writes it, accept every sampled sentence, and agree with the test's recognizer on
+// every mutant ("rail" in the JSON line); broken grammars are refused. Each dialect's rail must
+// have sampled sentences and mutants, some of them refused. Strings are matched with a GrammarMatcher over a one-token vocabulary (the string
 // accepted, then the stop token: the grammar may end there), which answers as
 // Testings.isGrammarAcceptString does (checked on a sample of each file) at a fraction of its cost.
 // usage: node rail_xgrammar_check.mjs XGRAMMAR_CJS PLURNK SAMPLES.jsonl MUTANTS.jsonl
@@ -47,6 +48,12 @@ async function accepts(g, text) {
     return verdict;
 }
 
+// The dialect whose rail a line's `plurnk gbnf` arguments name.
+function dialectOf(args) {
+    return args.includes("--dialect=service") ? "service" : "contracts";
+}
+const dialects = {contracts: {sentences: 0, mutants: 0, refused: 0}, service: {sentences: 0, mutants: 0, refused: 0}};
+
 function lines(path) {
     return readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l));
 }
@@ -57,6 +64,7 @@ for (const s of lines(samplesPath)) {
     const key = JSON.stringify(s.gbnf);
     const n = perGrammar.get(key) ?? {sentences: 0, refused: 0};
     n.sentences++;
+    dialects[dialectOf(s.gbnf)].sentences++;
     if (!(await accepts(g, s.text))) {
         n.refused++;
         fail(`xgrammar refuses a rail sentence of gbnf ${s.gbnf.join(" ")}: ${JSON.stringify(s.text)}`);
@@ -71,8 +79,13 @@ let mutants = 0, disagreements = 0, refused = 0;
 for (const m of lines(mutantsPath)) {
     const g = await grammarFor(m.gbnf);
     mutants++;
+    const d = dialects[dialectOf(m.gbnf)];
+    d.mutants++;
     const verdict = await accepts(g, m.text);
-    if (!verdict) refused++;
+    if (!verdict) {
+        refused++;
+        d.refused++;
+    }
     if (verdict !== m.rail) {
         disagreements++;
         fail(`xgrammar and the recognizer disagree (recognizer: ${m.rail}): ${JSON.stringify(m.text)}`);
@@ -93,5 +106,10 @@ for (const bad of ['root ::= x\n', 'root ::= "a" (\n', 'rot ::= "a"\n']) {
 if (mutants === 0 || perGrammar.size < 5 || refused === 0) {
     console.log("FAIL too few sentences, grammars or refused mutants to say anything");
     failures++;
+}
+for (const [name, d] of Object.entries(dialects)) {
+    const enough = d.sentences > 0 && d.mutants > 0 && d.refused > 0;
+    if (!enough) failures++;
+    console.log(`${enough ? "ok  " : "FAIL"} the ${name} rail: ${d.sentences} sampled sentences, ${d.mutants} mutants (${d.refused} refused)`);
 }
 process.exit(failures > 0 ? 1 : 0);

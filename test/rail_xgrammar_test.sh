@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The rail on xgrammar (test/rail_xgrammar_check.mjs): every rail variant's sampled sentences and
-# mutants through xgrammar's WASM build. Needs node and the npm package @mlc-ai/web-xgrammar,
+# mutants, the 1.4.0 rail's and the service rail's, through xgrammar's WASM build. Needs node and the npm package @mlc-ai/web-xgrammar,
 # which tools/bootstrap installs into build-npm/ (or PLURNK_NPM=DIR: a folder whose node_modules
 # holds it); exits 77 (skipped) when either is absent.
 # usage: rail_xgrammar_test.sh PLURNK RAIL_TEST CHECK_SCRIPT NPM_DIR
