@@ -18,9 +18,11 @@
 #include <bit>
 #include <charconv>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -106,22 +108,27 @@ public:
     }
     // JSON.stringify(JSON.parse(text)) written straight to `out`, without building values: the
     // same grammar and scalar readers as parse_document(), with the containers kept as a stack of
-    // brackets and the open objects' keys in one buffer. It gives up (returns false, `out` to be
-    // discarded) on invalid text and on an object whose members JavaScript would not list as
-    // they come: a repeated key, an array-index key after another key that is not a smaller
-    // one, or more than k_direct_members members (whose repeats this pass does not look for).
-    // canonical_json() then takes the document path, but only for such an object (gave_up()):
-    // text this pass found invalid, parse_document() would too.
+    // brackets and the open objects' keys in one buffer. Each value's text is written as it comes
+    // (a string or an integer that JSON.stringify writes as it is, copied from the text). An
+    // object whose members JavaScript lists in another order (an array-index key after a key
+    // that is not a smaller index) or merges (a repeated key) is written in the text's order all
+    // the same, and described by a record when it closes (add_record()); at the end,
+    // write_ordered() copies `out` once more, in JavaScript's order, however deep such objects
+    // nest. It returns false (`out` to be discarded) on invalid text, and (gave_up()) on an object
+    // of more than k_direct_members members, whose repeats this pass does not look for, or a text
+    // past the 32-bit offsets of its records: canonical_json() then takes the document path, but
+    // only for such an object: text this pass found invalid, parse_document() would too.
     bool write_direct(std::string& out) {
-        direct_buffers& b = buffers();
-        b.open.clear();
-        b.keys.clear();
+        direct_buffers* bp = &buffers();
+        asm("" : "+r"(bp));  // the address once: GCC would call __tls_get_addr at every use
+        direct_buffers& b = *bp;
         struct lent {  // what a large text grew is given back on every return
             direct_buffers& b;
             ~lent() { b.trim(); }
         } guard{b};
         std::vector<char>& open = b.open;  // '[' or '{' per open container
         std::string& scalar = b.scalar;
+        direct_frame f;  // the innermost open object
         for (;;) {
             skip_ws();
             if (pos_ >= text_.size()) return false;
@@ -134,30 +141,37 @@ public:
                     out += c == '[' ? ']' : '}';
                 } else {
                     open.push_back(static_cast<char>(c));
-                    if (c == '{') {
-                        b.keys += '\0';  // the object's mark in the key buffer
-                        if (!direct_member_key(out, b.keys)) return false;
-                    }
+                    if (c == '{' && (!open_object(out.size() - 1, f, b) || !direct_member_key(out, f, b))) return false;
                     continue;
                 }
             } else if (c == '"') {
-                scalar.clear();
-                if (!parse_string(scalar)) return false;
-                append_json_value_string(out, scalar);
+                const std::size_t end = skip_plain(pos_ + 1);
+                if (end < text_.size() && text_[end] == '"') {  // written as it is
+                    out.append(text_.data() + pos_, end + 1 - pos_);
+                    pos_ = end + 1;
+                } else {
+                    scalar.clear();
+                    if (!parse_string(scalar)) return false;
+                    append_json_value_string(out, scalar);
+                }
             } else if (c == 't' || c == 'f' || c == 'n') {
                 const std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : "null";
                 if (!parse_word(word)) return false;
                 out += word;
             } else {
+                const std::size_t start = pos_;
                 double number = 0;
                 if (!parse_number(number)) return false;
-                append_js_number(out, number);
+                if (plain_integer_ && number != 0) out.append(text_.data() + start, pos_ - start);
+                else append_js_number(out, number);
             }
             // A value is complete: what follows it, closing containers as they end.
             for (;;) {
                 if (open.empty()) {
                     skip_ws();
-                    return pos_ == text_.size();
+                    if (pos_ != text_.size()) return false;
+                    if (b.records.size != 0) write_ordered(out, b);
+                    return true;
                 }
                 const char top = open.back();
                 skip_ws();
@@ -167,13 +181,13 @@ public:
                     out += ',';
                     if (top == '{') {
                         skip_ws();
-                        if (!direct_member_key(out, b.keys)) return false;
+                        if (!direct_member_key(out, f, b)) return false;
                     }
                     break;
                 }
                 if (d != (top == '{' ? '}' : ']')) return false;
                 out += d;
-                if (top == '{') drop_keys(b.keys);
+                if (top == '{' && !close_object(out.size(), f, b)) return false;
                 open.pop_back();
             }
         }
@@ -185,23 +199,71 @@ public:
 
 private:
     static constexpr std::size_t k_direct_members = 16;
+    static constexpr std::uint32_t k_none = UINT32_MAX;
+    static constexpr unsigned k_reorder = 0x40;  // in an object's state byte, beside its count
+
+    // A stack of bytes written through a pointer to room made ahead (a std::string's appends of
+    // a byte or two cost more than what this pass does with them).
+    struct byte_stack {
+        char* data = nullptr;
+        std::size_t size = 0, capacity = 0;
+
+        byte_stack() = default;
+        byte_stack(const byte_stack&) = delete;
+        byte_stack& operator=(const byte_stack&) = delete;
+        ~byte_stack() { std::free(data); }
+        // Room for `n` more bytes at data + size.
+        char* room(std::size_t n) {
+            if (capacity - size < n) grow(n);
+            return data + size;
+        }
+        void grow(std::size_t n) {
+            const std::size_t want = std::max({capacity * 2, size + n, std::size_t{256}});
+            void* p = std::realloc(data, want);
+            if (p == nullptr) throw std::bad_alloc();
+            data = static_cast<char*>(p);
+            capacity = want;
+        }
+        void end_at(const char* p) noexcept { size = static_cast<std::size_t>(p - data); }
+        void release() noexcept {
+            std::free(data);
+            data = nullptr;
+            size = capacity = 0;
+        }
+    };
 
     // write_direct()'s working storage, kept by the thread between calls: canonical_json() runs
     // once per SEND body, and allocating these afresh each time cost a few hundred instructions
     // per body. What a large body grew is given back.
     struct direct_buffers {
         std::vector<char> open;
-        // The keys of the open objects: for each object a 0 byte (its mark), then each key's
-        // bytes followed by its length + 1 as a varint read from its end (the first byte written
-        // has its high bit set).
-        std::string keys;
+        // The open objects, innermost last, read from the end. Each object: where its '{' is in
+        // `out` and the bytes of records there were then, each over the enclosing object's, and
+        // where that one's mark is, under this entry's start (varints written low part first with the first byte marked 0x80, so
+        // that they read from their end), its state byte (its member count | k_reorder), and a
+        // 0 byte (its mark). Then each member: its key's bytes, where its text starts in `out`
+        // and the records then, over the object's, and its key's length + 1.
+        byte_stack keys;
         std::string scalar;
+        // A record per object to reorder, made when it closes (add_record() gives the layout),
+        // so each one's descendants come before it.
+        byte_stack records;
+        // write_ordered()'s open records, and how many members of each it wrote.
+        std::vector<std::uint32_t> writing;
+        std::vector<std::uint8_t> written;
 
         void trim() {
             constexpr std::size_t k_keep = 4096;
+            open.clear();
+            keys.size = records.size = 0;
+            writing.clear();
+            written.clear();
             if (open.capacity() > k_keep) std::vector<char>().swap(open);
-            if (keys.capacity() > k_keep) std::string().swap(keys);
+            if (keys.capacity > k_keep) keys.release();
             if (scalar.capacity() > k_keep) std::string().swap(scalar);
+            if (records.capacity > k_keep) records.release();
+            if (writing.capacity() > k_keep) std::vector<std::uint32_t>().swap(writing);
+            if (written.capacity() > k_keep) std::vector<std::uint8_t>().swap(written);
         }
     };
     static direct_buffers& buffers() {
@@ -209,62 +271,326 @@ private:
         return b;
     }
 
-    // Walks the keys of the innermost open object in the key buffer, last first, from `end`.
-    class key_cursor {
-    public:
-        key_cursor(const std::string& keys, std::size_t end) noexcept : keys_(keys), at_(end) {}
-        // Steps to the previous key; false at the object's mark (then at() is the mark's place).
-        bool next() noexcept {
-            std::size_t len = 0;
-            for (;;) {
-                const auto b = static_cast<unsigned char>(keys_[--at_]);
-                len = (len << 7) | (b & 0x7F);
-                if (b >= 0x80 || len == 0) break;  // a varint's first byte, or the mark
-            }
-            if (len == 0) return false;
-            at_ -= len - 1;
-            key_ = std::string_view(keys_).substr(at_, len - 1);
-            return true;
-        }
-        std::string_view key() const noexcept { return key_; }
-        std::size_t at() const noexcept { return at_; }
-
-    private:
-        const std::string& keys_;
-        std::size_t at_;
-        std::string_view key_;
+    // The innermost open object, as write_direct() keeps it at hand (its entry in the key
+    // buffer gives the enclosing object's back when it closes).
+    struct direct_frame {
+        std::uint32_t mark = 0;     // its mark's place in the key buffer (0: no object is open)
+        std::uint32_t start = 0;    // where its '{' is in `out`
+        std::uint32_t records = 0;  // the bytes of records made before it opened
     };
 
-    // A member key and its ':' for write_direct(); false when the key is invalid, or (setting
-    // gave_up_) JavaScript would not list it after the object's earlier keys: a repeat of one,
-    // an array index after a key that is not a smaller index, or one member too many.
-    bool direct_member_key(std::string& out, std::string& keys) {
-        const std::size_t start = keys.size();
-        if (!parse_string(keys)) return false;
-        const std::string_view key = std::string_view(keys).substr(start);
-        const std::uint64_t index = array_index(key);
-        std::size_t members = 1;
-        for (key_cursor k(keys, start); k.next(); ++members) {
-            if (members == k_direct_members || k.key() == key) return give_up();
-            if (index != k_not_index && array_index(k.key()) >= index) return give_up();
+    // The key buffer's varints, read from their end.
+    static char* put_varint(char* p, std::uint32_t v) noexcept {
+        *p++ = static_cast<char>((v & 0x7F) | 0x80);
+        for (v >>= 7; v != 0; v >>= 7) *p++ = static_cast<char>(v & 0x7F);
+        return p;
+    }
+    static std::uint32_t varint_before(const char* data, std::size_t& at) noexcept {
+        std::uint32_t v = 0;
+        for (;;) {
+            const auto c = static_cast<unsigned char>(data[--at]);
+            v = (v << 7) | (c & 0x7F);
+            if (c >= 0x80) return v;
         }
-        skip_ws();
-        if (!accept(':')) return false;
-        append_json_value_string(out, key);
-        out += ':';
-        // The key's length + 1 after it, as a varint whose first byte is marked.
-        std::size_t len = key.size() + 1;
-        keys += static_cast<char>((len & 0x7F) | 0x80);
-        for (len >>= 7; len != 0; len >>= 7) keys += static_cast<char>(len & 0x7F);
+    }
+
+    // A member in the key buffer, read from its end.
+    struct member_entry {  // no initializers: add_record() keeps 16 of them
+        const char* key_at;
+        std::uint32_t key_size, start, records;  // start and records over the object's
+        std::string_view key() const noexcept { return {key_at, key_size}; }
+    };
+    // Steps back over the member that ends at `at`; false at the object's mark.
+    static bool member_before(const char* data, std::size_t& at, member_entry& m) noexcept {
+        if (data[at - 1] == '\0') return false;
+        const std::uint32_t len = varint_before(data, at) - 1;
+        m.records = varint_before(data, at);
+        m.start = varint_before(data, at);
+        at -= len;
+        m.key_at = data + at;
+        m.key_size = len;
         return true;
     }
 
-    // Drops the innermost open object's keys and mark from the key buffer.
-    static void drop_keys(std::string& keys) {
-        key_cursor k(keys, keys.size());
-        while (k.next()) {
+    // Opens an object whose '{' is at `start` in `out` (its first member comes next).
+    bool open_object(std::size_t start, direct_frame& f, direct_buffers& b) {
+        if (start >= k_none || b.records.size >= k_none || b.keys.size >= k_none - 32) return give_up();
+        const auto records = static_cast<std::uint32_t>(b.records.size);
+        const auto entry = static_cast<std::uint32_t>(b.keys.size);
+        char* p = b.keys.room(20);
+        p = put_varint(p, static_cast<std::uint32_t>(start) - f.start);
+        p = put_varint(p, records - f.records);
+        p = put_varint(p, entry - f.mark);
+        *p++ = '\0';  // the state byte: no member yet
+        *p++ = '\0';  // the mark
+        b.keys.end_at(p);
+        f = {static_cast<std::uint32_t>(b.keys.size - 1), static_cast<std::uint32_t>(start), records};
+        return true;
+    }
+
+    // A member key and its ':' for write_direct(); false when the key is invalid, or (setting
+    // gave_up_) the member is one too many or starts past the records' reach. Marks the object
+    // for a record when JavaScript would not list the member after the earlier ones: a repeat
+    // of one, or an array index after a key that is not a smaller index.
+    bool direct_member_key(std::string& out, direct_frame& f, direct_buffers& b) {
+        byte_stack& keys = b.keys;
+        unsigned state = static_cast<unsigned char>(keys.data[f.mark - 1]);
+        const unsigned count = state & 31;
+        if (count == k_direct_members || out.size() >= k_none || b.records.size >= k_none) return give_up();
+        const std::size_t before = keys.size;  // where the key's bytes go
+        const std::size_t text_start = pos_;
+        const std::size_t end = pos_ < text_.size() && text_[pos_] == '"' ? skip_plain(pos_ + 1) : pos_;
+        const bool plain = end > pos_ && end < text_.size() && text_[end] == '"';
+        if (plain) {  // the common key: its bytes are its text's
+            const std::size_t len = end - pos_ - 1;
+            std::memcpy(keys.room(len), text_.data() + pos_ + 1, len);
+            keys.size += len;
+            pos_ = end + 1;
+        } else {
+            b.scalar.clear();
+            if (!parse_string(b.scalar)) return false;
+            std::memcpy(keys.room(b.scalar.size()), b.scalar.data(), b.scalar.size());
+            keys.size += b.scalar.size();
         }
-        keys.resize(k.at());
+        const std::string_view key(keys.data + before, keys.size - before);
+        if ((state & k_reorder) == 0 && count > 0) {
+            member_entry m{};
+            std::size_t at = before;
+            member_before(keys.data, at, m);
+            const std::uint64_t index = array_index(key);
+            if (index != k_not_index) {
+                // After a smaller index it is in order (and repeats none: the earlier keys are
+                // smaller indexes); after any other key, not.
+                if (array_index(m.key()) >= index) state |= k_reorder;
+            } else {
+                do {
+                    if (m.key() == key) {
+                        state |= k_reorder;  // a repeat
+                        break;
+                    }
+                } while (member_before(keys.data, at, m));
+            }
+        }
+        skip_ws();
+        if (!accept(':')) return false;
+        // Where the member starts in `out`, the records then, and the key's length, after its
+        // bytes.
+        char* p = keys.room(20);
+        p = put_varint(p, static_cast<std::uint32_t>(out.size()) - f.start);
+        p = put_varint(p, static_cast<std::uint32_t>(b.records.size) - f.records);
+        p = put_varint(p, static_cast<std::uint32_t>(keys.size - before + 1));
+        keys.end_at(p);
+        keys.data[f.mark - 1] = static_cast<char>(state + 1);
+        if (plain && pos_ == end + 2) {
+            out.append(text_.data() + text_start, pos_ - text_start);  // "key": as it is
+        } else {
+            if (plain) out.append(text_.data() + text_start, end + 1 - text_start);
+            else append_json_value_string(out, b.scalar);
+            out += ':';
+        }
+        return true;
+    }
+
+    // Closes the innermost open object, whose '}' ends `out` at `end`: its record when it has
+    // one, then the enclosing object's frame back from its entry. False (setting gave_up_) when
+    // the record would not fit.
+    bool close_object(std::size_t end, direct_frame& f, direct_buffers& b) {
+        byte_stack& keys = b.keys;
+        if ((static_cast<unsigned char>(keys.data[f.mark - 1]) & k_reorder) != 0 && !add_record(end, f, b)) {
+            return give_up();
+        }
+        std::size_t at = f.mark - 1;  // the state byte
+        const std::uint32_t mark = varint_before(keys.data, at);
+        const std::uint32_t records = varint_before(keys.data, at);
+        const std::uint32_t start = varint_before(keys.data, at);
+        keys.size = at;
+        f = {static_cast<std::uint32_t>(at) - mark, f.start - start, f.records - records};
+        return true;
+    }
+
+    // The forward varints of a record (LEB128).
+    static char* put_leb(char* p, std::uint64_t v) noexcept {
+        for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>((v & 0x7F) | 0x80);
+        *p++ = static_cast<char>(v);
+        return p;
+    }
+    static std::uint64_t leb_at(const char* data, std::size_t& at) noexcept {
+        auto c = static_cast<unsigned char>(data[at++]);
+        std::uint64_t v = c & 0x7F;
+        for (int shift = 7; c >= 0x80; shift += 7) {
+            c = static_cast<unsigned char>(data[at++]);
+            v |= static_cast<std::uint64_t>(c & 0x7F) << shift;
+        }
+        return v;
+    }
+
+    // The record of the innermost open object, whose text ends at `end`. Its bytes in
+    // b.records, at its place `self`:
+    //   4 bytes  the outermost record opened when the records ended at `self` (so whose
+    //            descendants, if any, begin here): this one, until an enclosing record replaces
+    //            it; write_ordered() finds the next record of a text through it
+    //   then LEB128 varints: where the object's first member starts in `out` (after its '{');
+    //   n (its members in the text) | k (the members written) << 5; the places in the text of
+    //   the members to write, in order, 4 bits each; each other member's start over the one
+    //   before; per member, the first of the records in it that no other record in it encloses,
+    //   as self - it + 1 (0: none); and `end` over the last member's start.
+    // A repeated key's first member is written with the text of its last (the same key, the
+    // last value); its other members are not written.
+    bool add_record(std::size_t end, const direct_frame& f, direct_buffers& b) {
+        byte_stack& r = b.records;
+        if (end >= k_none || r.size >= k_none - 1024) return false;
+        member_entry m[k_direct_members];
+        std::size_t n = 0;
+        for (std::size_t at = b.keys.size; member_before(b.keys.data, at, m[n]);) ++n;
+        std::reverse(m, m + n);
+        std::uint32_t start[k_direct_members + 1], first[k_direct_members + 1], index[k_direct_members];
+        std::uint8_t text_of[k_direct_members];  // per first member with its key, its last
+        constexpr std::uint8_t k_repeat = k_direct_members;  // a repeat: not written
+        for (std::size_t i = 0; i < n; ++i) {
+            start[i] = f.start + m[i].start;
+            first[i] = f.records + m[i].records;
+            index[i] = static_cast<std::uint32_t>(std::min<std::uint64_t>(array_index(m[i].key()), k_none));
+            text_of[i] = static_cast<std::uint8_t>(i);
+            for (std::size_t j = 0; j < i; ++j) {
+                if (text_of[j] == k_repeat || m[j].key() != m[i].key()) continue;
+                text_of[j] = static_cast<std::uint8_t>(i);
+                text_of[i] = k_repeat;
+                break;
+            }
+        }
+        const auto self = static_cast<std::uint32_t>(r.size);
+        start[n] = static_cast<std::uint32_t>(end);
+        first[n] = self;
+        // Array indexes ascending (by insertion: at most 16), then the other keys as they came.
+        std::uint8_t order[k_direct_members];
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (text_of[i] == k_repeat || index[i] == k_none) continue;
+            std::size_t j = k++;
+            for (; j > 0 && index[order[j - 1]] > index[i]; --j) order[j] = order[j - 1];
+            order[j] = static_cast<std::uint8_t>(i);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            if (text_of[i] != k_repeat && index[i] == k_none) order[k++] = static_cast<std::uint8_t>(i);
+        }
+        std::uint64_t places = 0;
+        for (std::size_t j = 0; j < k; ++j) places |= static_cast<std::uint64_t>(text_of[order[j]]) << (4 * j);
+        char* p = r.room(4 + 3 * 10 + 2 * 5 * k_direct_members);
+        std::memcpy(p, &self, 4);
+        p = put_leb(p + 4, start[0]);
+        p = put_leb(p, n | k << 5);
+        p = put_leb(p, places);
+        for (std::size_t i = 1; i < n; ++i) p = put_leb(p, start[i] - start[i - 1]);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint32_t top = 0;
+            if (first[i] < first[i + 1]) std::memcpy(&top, r.data + first[i], 4);
+            p = put_leb(p, first[i] < first[i + 1] ? self - top + 1 : 0);
+        }
+        p = put_leb(p, start[n] - start[n - 1]);
+        r.end_at(p);
+        std::memcpy(r.data + f.records, &self, 4);
+        detail::count_json_bytes(n);
+        return true;
+    }
+
+    // A record read back (add_record()).
+    struct record {
+        std::uint32_t self = 0, n = 0, k = 0;
+        std::uint64_t places = 0;
+        std::uint32_t start[k_direct_members + 1];  // and where it ends
+        std::uint32_t top[k_direct_members];        // k_none: none
+        std::uint32_t size = 0;                     // its bytes
+
+        void read(const char* r, std::uint32_t at_record) noexcept {
+            self = at_record;
+            std::size_t at = self + 4;
+            start[0] = static_cast<std::uint32_t>(leb_at(r, at));
+            const auto nk = static_cast<std::uint32_t>(leb_at(r, at));
+            n = nk & 31;
+            k = nk >> 5;
+            places = leb_at(r, at);
+            for (std::uint32_t i = 1; i < n; ++i) start[i] = start[i - 1] + static_cast<std::uint32_t>(leb_at(r, at));
+            for (std::uint32_t i = 0; i < n; ++i) {
+                const auto t = static_cast<std::uint32_t>(leb_at(r, at));
+                top[i] = t == 0 ? k_none : self + 1 - t;
+            }
+            start[n] = start[n - 1] + static_cast<std::uint32_t>(leb_at(r, at));
+            size = static_cast<std::uint32_t>(at - self);
+        }
+        // The place in the text of the member written j-th.
+        std::uint32_t place(std::uint32_t j) const noexcept { return (places >> (4 * j)) & 15; }
+    };
+    // Where the text of the record at `self` starts (its '{').
+    static std::size_t text_start(const char* r, std::uint32_t self) noexcept {
+        std::size_t at = self + 4;
+        return leb_at(r, at) - 1;
+    }
+    static std::uint32_t outermost_at(const char* r, std::uint32_t at) noexcept {
+        std::uint32_t v = 0;
+        std::memcpy(&v, r + at, 4);
+        return v;
+    }
+
+    // Replaces `out`, written in the text's order with b.records made, by the same text in
+    // JavaScript's order, each byte copied once: a span of `out` is copied up to the first
+    // record in it that no other record in it encloses, then that record's members in its order
+    // (each a span of its own), then the rest of the span after the record, up to the next.
+    static void write_ordered(std::string& out, direct_buffers& b) {
+        const char* r = b.records.data;
+        const auto records = static_cast<std::uint32_t>(b.records.size);
+        std::vector<std::uint32_t>& writing = b.writing;
+        std::vector<std::uint8_t>& written = b.written;
+        std::string text;
+        text.resize(out.size());
+        char* p = text.data();
+        const char* from = out.data();
+        const auto copy = [&p, from](std::size_t s, std::size_t e) {
+            std::memcpy(p, from + s, e - s);
+            p += e - s;
+        };
+        record rec;  // the innermost open record, read
+        // The span [s, e) to copy, and x, the first record in it that no other record in it
+        // encloses (or a record after it, or k_none).
+        std::size_t s = 0, e = out.size();
+        std::uint32_t x = outermost_at(r, 0);
+        for (;;) {
+            if (x != k_none && text_start(r, x) < e) {
+                copy(s, text_start(r, x));
+                *p++ = '{';
+                writing.push_back(x);
+                written.push_back(0);
+                rec.read(r, x);
+            } else {
+                copy(s, e);
+                if (writing.empty()) break;
+            }
+            // The innermost open record's next member, or its end.
+            std::uint8_t& done = written.back();
+            if (done < rec.k) {
+                if (done > 0) *p++ = ',';
+                const std::uint32_t i = rec.place(done++);
+                s = rec.start[i];
+                e = rec.start[i + 1] - 1;
+                x = rec.top[i];
+                continue;
+            }
+            *p++ = '}';
+            s = rec.start[rec.n];
+            const std::uint32_t next = rec.self + rec.size;
+            writing.pop_back();
+            written.pop_back();
+            std::uint32_t limit = records;
+            e = out.size();
+            if (!writing.empty()) {  // the rest of the enclosing record's member
+                rec.read(r, writing.back());
+                e = rec.start[rec.place(written.back() - 1u) + 1] - 1;
+                limit = rec.self;
+            }
+            x = next < limit ? outermost_at(r, next) : k_none;
+        }
+        text.resize(static_cast<std::size_t>(p - text.data()));
+        detail::count_json_bytes(text.size());
+        out.swap(text);
     }
 
     void skip_ws() noexcept {
@@ -341,8 +667,10 @@ private:
             if (pos_ >= n || !is_digit(static_cast<unsigned char>(text_[pos_]))) return false;
             while (pos_ < n && is_digit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
         }
-        // Integers below 2^53 convert exactly; skip from_chars for them.
-        if (is_integer && int_end - int_start <= 15) {
+        // Integers below 2^53 convert exactly; skip from_chars for them (and JavaScript writes
+        // them as they are, but for -0: plain_integer_).
+        plain_integer_ = is_integer && int_end - int_start <= 15;
+        if (plain_integer_) {
             std::uint64_t m = 0;
             for (std::size_t i = int_start; i < int_end; ++i) m = m * 10 + static_cast<std::uint64_t>(text_[i] - '0');
             const auto d = static_cast<double>(m);
@@ -501,6 +829,7 @@ private:
     std::string_view text_;
     std::size_t pos_ = 0;
     bool gave_up_ = false;
+    bool plain_integer_ = false;  // the last number read is an integer of at most 15 digits
 };
 
 // Position of the next generalized-UTF-8 surrogate (ED A0..BF 80..BF) in s from `from`, or npos.
