@@ -60,6 +60,7 @@ constexpr row k_rows[] = {
     {"<<READ(a):READ <", 0},       // a '<' whose next byte has not arrived
     {"<<READ(a):READ <x:READ\n", 1},  // not a close: the fence, and a body up to `:READ`
     {"<<READ(a):REA", 0},          // the tag cut short by the end
+    {"<<FIND[a<b,<c](x)::FIND\n", 1},  // a '<' in a tag, before a byte that is not a stop
     // Declined: what the steps lex with an error or a rule the path does not take.
     {"<<READ(a\\)b)::READ\n", 0},      // an escape
     {"<<READ(a(b)c)::READ\n", 0},      // nested parentheses
@@ -68,7 +69,8 @@ constexpr row k_rows[] = {
     {"<<READ(a)<>::READ\n", 0},        // an empty scope
     {"<<READ(a)<1,>::READ\n", 0},      // a scope cut short
     {"<<READ(a)<1.>::READ\n", 0},
-    {"<<FIND[a<b](x)::FIND\n", 0},     // a '<' in a tag
+    {"<<FIND[a<](x)::FIND\n", 0},      // a '<' before a tag's stop (an error)
+    {"<<FIND[a<<b](x)::FIND\n", 0},    // a '<' before another
     {"<<EXEC[-1]:x:EXEC\n", 0},        // an executor that is a number
     {"<<SEND[x]:y:SEND\n", 0},         // a word where an integer goes
     {"<<READ$(a)::READ\n", 0},         // a character no slot starts with

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lex/lexer.hpp"
+#include "lex/scan.hpp"
 
 #include "base/ascii.hpp"
 #include "base/fast_paths.hpp"
@@ -71,17 +72,15 @@ inline constexpr stream_lexer::byte_set k_wake_target = byte_set_of([](unsigned 
 inline constexpr stream_lexer::byte_set k_wake_text =
     byte_set_of([](unsigned char c) { return is_whitespace(c) || c == '<'; });
 // lex_signal_tags(): the stops of a tag, and '<' (the byte after it decides).
-inline constexpr stream_lexer::byte_set k_wake_tag = byte_set_of([](unsigned char c) {
-    return c == ']' || c == ',' || is_whitespace(c) || c == '<';
-});
+inline constexpr stream_lexer::byte_set k_wake_tag =
+    byte_set_of([](unsigned char c) { return scan::is_tag_stop(c) || c == '<'; });
 // The characters of an op name's suffix (`<<READ_x1`): word characters.
 inline constexpr stream_lexer::byte_set k_word_chars = byte_set_of([](unsigned char c) { return is_word_char(c); });
 // Integers and the digits of a scope: anything but a digit.
 inline constexpr stream_lexer::byte_set k_wake_digits = byte_set_of([](unsigned char c) { return !is_digit(c); });
 // lex_signal_ident(): anything an executor name cannot hold.
-inline constexpr stream_lexer::byte_set k_wake_ident = byte_set_of([](unsigned char c) {
-    return !(is_word_char(c) || c == '.' || c == '+' || c == '-');
-});
+inline constexpr stream_lexer::byte_set k_wake_ident =
+    byte_set_of([](unsigned char c) { return !scan::is_executor_char(c); });
 // An opener's suffix: anything but a word character.
 inline constexpr stream_lexer::byte_set k_wake_suffix = byte_set_of([](unsigned char c) { return !is_word_char(c); });
 // The blanks after a one-colon close: anything but a blank.
@@ -385,6 +384,11 @@ struct stream_lexer::impl {
     unsigned char at(std::size_t k) const noexcept {
         if constexpr (k_work_counter) ++examined_;
         return static_cast<unsigned char>(s_[k]);
+    }
+    // Work counter: a scanner (scan.hpp) looked at the bytes from `from` to `end`, and at the one
+    // at `end` when there is one.
+    void note_examined(std::size_t from, std::size_t end) const noexcept {
+        if constexpr (k_work_counter) examined_ += std::min(end + 1, s_.size()) - std::min(from, end);
     }
     // Whether s_[k] exists. Asking past the end of an unfinished input marks the step unstable.
     bool has(std::size_t k) noexcept {

@@ -2,6 +2,7 @@
 // The lexer inside a statement (BEHAVIOUR §1): SLOTS after an opener, the `<L>` scope and the
 // one-colon close, the three signal modes, TARGET and BODY. State and primitives: lexer_state.hpp.
 #include "lex/lexer_state.hpp"
+#include "lex/scan.hpp"
 
 namespace plurnk::detail {
 
@@ -137,25 +138,13 @@ void stream_lexer::impl::lex_signal_tags() {
         return;
     }
     run_hint& hint = hints_[h_tag];
-    std::size_t k = hint.start == start ? hint.k : start;
-    for (;;) {
-        if (!has(k)) {
-            if (!finished_) hint = run_hint{start, k, 0};
-            break;
-        }
-        const unsigned char d = at(k);
-        if (d == ']' || d == ',' || d == '\r' || d == '\n' || d == ' ' || d == '\t') break;
-        if (d == '<') {
-            if (!has(k + 1)) {
-                if (!finished_) hint = run_hint{start, k, 0};
-                break;
-            }
-            const unsigned char f = at(k + 1);
-            if (f == ']' || f == ',' || f == '<' || f == '\r' || f == '\n' || f == ' ' || f == '\t') break;
-            k += 2;
-            continue;
-        }
-        ++k;
+    const std::size_t from = hint.start == start ? hint.k : start;
+    const scan::run r = scan::tag(s_, from);
+    note_examined(from, r.end);
+    const std::size_t k = r.end;
+    if (r.v == scan::verdict::more && !finished_) {
+        hit_end_ = true;
+        hint = run_hint{start, k, 0};
     }
     if (k == start) {
         // Only '<' (followed by a stop char or the end), CR or LF get here.
@@ -172,10 +161,16 @@ void stream_lexer::impl::lex_signal_int() {
     const std::size_t start = i_;
     const unsigned char c = at(i_);
     if (c == ']') return close_signal();
-    std::size_t k = i_;
-    if (c == '-') ++k;
-    if (!has(k) || !is_digit(at(k))) return fail(start, k, lex_context::integer);
-    k = run_end(h_int, start, k, is_digit);
+    run_hint& hint = hints_[h_int];
+    const std::size_t from = hint.start == start ? hint.k : start;
+    const scan::run r = scan::integer(s_, start, from);
+    note_examined(from, r.end);
+    if (r.v == scan::verdict::bad) return fail(start, r.end, lex_context::integer);
+    const std::size_t k = r.end;
+    if (r.v == scan::verdict::more && !finished_) {
+        hit_end_ = true;
+        hint = run_hint{start, k, 0};
+    }
     const std::string_view digits = s_.substr(start, k - start);
     emit(is_disposition_digits(digits) ? tok::disposition : tok::integer, start, k);
     i_ = k;
@@ -188,12 +183,17 @@ void stream_lexer::impl::lex_signal_ident() {
     const std::size_t start = i_;
     const unsigned char c = at(i_);
     if (c == ']') return close_signal();
-    if (ascii::is_alpha(c) || c == '_') {
-        const std::size_t k = run_end(h_ident, start, i_ + 1, [](unsigned char b) {
-            return is_word_char(b) || b == '.' || b == '+' || b == '-';
-        });
-        emit(tok::ident, start, k);
-        i_ = k;
+    run_hint& hint = hints_[h_ident];
+    const std::size_t from = hint.start == start ? hint.k : start;
+    const scan::run r = scan::executor(s_, start, from);
+    note_examined(from, r.end);
+    if (r.v != scan::verdict::bad) {
+        if (r.v == scan::verdict::more && !finished_) {
+            hit_end_ = true;
+            hint = run_hint{start, r.end, 0};
+        }
+        emit(tok::ident, start, r.end);
+        i_ = r.end;
         return;
     }
     fail(start, start, (c == '-' || is_digit(c)) ? lex_context::exec_redirect : lex_context::ident);

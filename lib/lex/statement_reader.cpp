@@ -25,6 +25,7 @@
 #include <algorithm>
 
 #include "lex/lexer_state.hpp"
+#include "lex/scan.hpp"
 
 namespace plurnk::detail {
 
@@ -160,57 +161,33 @@ bool stream_lexer::impl::lex_statement_fast() {
                 ++p;
                 const mode m = signal_mode(shapes_->of(op_));
                 for (;;) {
+                    p = scan::blanks(s_, p);
                     if (p >= n) return decline();
                     const unsigned char d = byte(p);
-                    if (d == ' ' || d == '\t') {
-                        while (p < n && (s[p] == ' ' || s[p] == '\t')) ++p;
-                        continue;
-                    }
                     if (d == ']') {
                         emit(tok::rbrack, p, p + 1);
                         ++p;
                         break;
                     }
-                    std::size_t q = p;
-                    if (m == mode::signal_tags) {
-                        if (d == ',') {
-                            emit(tok::comma, p, p + 1);
-                            ++p;
-                            continue;
-                        }
-                        // A tag: up to a stop; a '<' (which the next byte decides) declines.
-                        while (q < n && s[q] != ']' && s[q] != ',' && s[q] != '\r' && s[q] != '\n' && s[q] != ' ' &&
-                               s[q] != '\t' && s[q] != '<') {
-                            ++q;
-                        }
-                        if (q >= n || q == p || s[q] == '<') {
-                            p = q;
-                            return decline();
-                        }
-                        emit(tok::tag, p, q);
-                    } else if (m == mode::signal_int) {
-                        if (d == '-') ++q;
-                        if (q >= n || !is_digit(byte(q))) {
-                            p = q;
-                            return decline();
-                        }
-                        while (q < n && is_digit(byte(q))) ++q;
-                        if (q >= n) {
-                            p = q;
-                            return decline();
-                        }
-                        emit(is_disposition_digits(s_.substr(p, q - p)) ? tok::disposition : tok::integer, p, q);
-                    } else {  // an executor
-                        if (!(ascii::is_alpha(d) || d == '_')) return decline();
-                        ++q;
-                        while (q < n && (is_word_char(byte(q)) || s[q] == '.' || s[q] == '+' || s[q] == '-')) ++q;
-                        if (q >= n) {
-                            p = q;
-                            return decline();
-                        }
-                        emit(tok::ident, p, q);
+                    if (m == mode::signal_tags && d == ',') {
+                        emit(tok::comma, p, p + 1);
+                        ++p;
+                        continue;
                     }
-                    p = q;
+                    // A tag, an integer or disposition, or an executor, as the op's mode reads it.
+                    const scan::run r = m == mode::signal_tags  ? scan::tag(s_, p)
+                                        : m == mode::signal_int ? scan::integer(s_, p)
+                                                                : scan::executor(s_, p);
+                    if (r.v != scan::verdict::done || r.end == p) {  // (an empty tag: an error follows)
+                        p = r.end;
+                        return decline();
+                    }
+                    tok kind = m == mode::signal_tags ? tok::tag : tok::ident;
+                    if (m == mode::signal_int) {
+                        kind = is_disposition_digits(s_.substr(p, r.end - p)) ? tok::disposition : tok::integer;
+                    }
+                    emit(kind, p, r.end);
+                    p = r.end;
                 }
                 break;
             }
