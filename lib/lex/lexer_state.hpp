@@ -65,9 +65,7 @@ constexpr stream_lexer::byte_set byte_set_of(bool (*in)(unsigned char)) noexcept
 // lex_body(): only a ':' can start the close tag.
 inline constexpr stream_lexer::byte_set k_wake_body = byte_set_of([](unsigned char c) { return c == ':'; });
 // lex_target(): escapes, parentheses, line ends and '<' (which may start a stop pair).
-inline constexpr stream_lexer::byte_set k_wake_target = byte_set_of([](unsigned char c) {
-    return c == '\\' || c == '(' || c == ')' || c == '\r' || c == '\n' || c == '<';
-});
+inline constexpr stream_lexer::byte_set k_wake_target = scan::k_target_special;
 // scan_text(): whitespace ends the run, '<' may start an opener.
 inline constexpr stream_lexer::byte_set k_wake_text =
     byte_set_of([](unsigned char c) { return is_whitespace(c) || c == '<'; });

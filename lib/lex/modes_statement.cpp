@@ -200,7 +200,7 @@ void stream_lexer::impl::lex_signal_ident() {
 }
 
 
-// The service dialect's regex target unit (SERVICE.md S3, grammar/hash_regex.hpp), tried by
+// The service dialect's regex target unit (SERVICE.md S3, scan::regex_unit), tried by
 // lex_target() right after a target's `(` when a `#` follows: a unit is one target-text token,
 // and its `)` closes the target. Returns whether the step is done (the unit lexed, or the scan
 // reached the end of an unfinished input: the step is undone and resumes there); false when it
@@ -210,32 +210,32 @@ bool stream_lexer::impl::lex_regex_unit(std::size_t start) {
     constexpr int k_no_unit = 2;  // hint depth: decided, no unit
     run_hint& hint = hints_[h_unit];
     std::size_t k = start + 1;
-    unit_phase phase = unit_phase::pattern;
+    int phase = 0;
     if (hint.start == start) {
         if (hint.depth == k_no_unit) return false;
         k = hint.k;
-        phase = static_cast<unit_phase>(hint.depth);
+        phase = hint.depth;
     }
-    const unit_scan r = scan_regex_unit(s_, k, phase);
-    if constexpr (k_work_counter) examined_ += std::min(r.at + 1, s_.size()) - std::min(k, s_.size());
+    const scan::run r = scan::regex_unit(s_, k, phase);
+    note_examined(k, r.end);
     switch (r.v) {
-        case unit_scan::verdict::more:
+        case scan::verdict::more:
             if (!finished_) {
                 hit_end_ = true;
-                hint = run_hint{start, r.at, static_cast<int>(r.phase)};
+                hint = run_hint{start, r.end, r.depth};
                 return true;
             }
-            hint = run_hint{start, r.at, k_no_unit};  // the input ends: no `)` follows
+            hint = run_hint{start, r.end, k_no_unit};  // the input ends: no `)` follows
             return false;
-        case unit_scan::verdict::not_unit:
-            hint = run_hint{start, r.at, k_no_unit};
+        case scan::verdict::bad:
+            hint = run_hint{start, r.end, k_no_unit};
             return false;
-        case unit_scan::verdict::unit:
+        case scan::verdict::done:
             break;
     }
-    emit(tok::target_text, start, r.at);
-    emit(tok::rparen, r.at, r.at + 1);
-    i_ = r.at + 1;
+    emit(tok::target_text, start, r.end);
+    emit(tok::rparen, r.end, r.end + 1);
+    i_ = r.end + 1;
     mode_ = mode::slots;
     return true;
 }
@@ -258,72 +258,32 @@ void stream_lexer::impl::lex_target() {
     lex_target_plain();
 }
 
-// TARGET as 1.4.0 lexes it: escapes, balanced parentheses, text runs; ')' at depth 0 closes.
+// TARGET as 1.4.0 lexes it: target text (scan::target) after the `(` or a resumed attempt;
+// ')' at depth 0 closes.
 void stream_lexer::impl::lex_target_plain() {
     const std::size_t start = i_;
-    std::size_t k = i_;
+    std::size_t from = i_;
     int depth = depth_;
     run_hint& hint = hints_[h_target];
     if (hint.start == start) {
-        k = hint.k;
+        from = hint.k;
         depth = hint.depth;
     }
-    for (;;) {
-        // Bytes outside the wake set are plain text: no decision to make, no look past the end.
-        const std::size_t plain = k;
-        while (k < s_.size() && !k_wake_target[static_cast<unsigned char>(s_[k])]) ++k;
-        if constexpr (k_work_counter) examined_ += k - plain;
-        const std::size_t before = k;
-        const int depth_before = depth;
-        if (!has(k)) {
-            if (hit_end_) hint = run_hint{start, before, depth_before};
-            break;
-        }
-        const unsigned char c = at(k);
-        bool stop = false;
-        if (c == '\\') {
-            // `\\`, `\(` and `\)` are escapes; a lone backslash is plain text.
-            k += (has(k + 1) && (at(k + 1) == '\\' || at(k + 1) == '(' || at(k + 1) == ')')) ? 2 : 1;
-        } else if (c == '(') {
-            ++depth;
-            ++k;
-        } else if (c == ')') {
-            if (depth == 0) {
-                stop = true;
-            } else {
-                --depth;
-                ++k;
-            }
-        } else if (c == '\r' || c == '\n') {
-            stop = true;
-        } else if (c == '<') {
-            if (!has(k + 1)) {
-                stop = true;
-            } else {
-                const unsigned char f = at(k + 1);
-                if (f == '\\' || f == '(' || f == ')' || f == '<' || f == '\r' || f == '\n') {
-                    stop = true;
-                } else {
-                    k += 2;
-                }
-            }
-        } else {
-            ++k;
-        }
-        if (hit_end_) {
-            hint = run_hint{start, before, depth_before};
-            return;
-        }
-        if (stop) break;
+    const scan::run r = scan::target(s_, from, depth, finished_);
+    note_examined(from, r.end);
+    if (r.v == scan::verdict::more) {
+        hit_end_ = true;
+        hint = run_hint{start, r.end, r.depth};
+        return;
     }
-    if (hit_end_) return;
-    depth_ = depth;
+    const std::size_t k = r.end;
+    depth_ = r.depth;
     if (k > start) {
         emit(tok::target_text, start, k);
         i_ = k;
         // The `)` that stopped the run closes the target: emitted in this step, as the next one
         // would (it has been looked at already, so nothing past it is).
-        if (depth == 0 && k < s_.size() && s_[k] == ')') {
+        if (r.depth == 0 && k < s_.size() && s_[k] == ')') {
             emit(tok::rparen, k, k + 1);
             ++i_;
             mode_ = mode::slots;

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "base/ascii.hpp"
+#include "grammar/hash_regex.hpp"
 
 namespace plurnk::detail::scan {
 
@@ -28,7 +29,7 @@ enum class verdict : std::uint8_t {
 struct run {
     std::size_t end = 0;
     verdict v = verdict::bad;
-    int depth = 0;  // target(): the parenthesis depth at `end`
+    int depth = 0;  // target(): the parenthesis depth at `end`; regex_unit(): the phase there
 };
 
 constexpr unsigned char byte_at(std::string_view s, std::size_t k) noexcept { return static_cast<unsigned char>(s[k]); }
@@ -138,6 +139,20 @@ constexpr run target(std::string_view s, std::size_t k, int depth, bool final) n
             return {k, verdict::done, depth};
         }
     }
+}
+
+// S3, the service dialect's regex target unit, in this header's terms (the rule itself is
+// grammar/hash_regex.hpp's scan_regex_unit, which the formatter reads too): from k (past the `#`
+// right after a target's `(`, or where a scan that said `more` stopped, `phase` then being the
+// `depth` it returned), `done` when the unit's text ends at `end`, where its `)` is; `bad` when
+// the text is no unit (decided at `end`: the target is read as 1.4.0's); `more` where the input
+// ended, with the phase to resume in as `depth`.
+constexpr run regex_unit(std::string_view s, std::size_t k, int phase = 0) noexcept {
+    const unit_scan u = scan_regex_unit(s, k, static_cast<unit_phase>(phase));
+    const verdict v = u.v == unit_scan::verdict::unit   ? verdict::done
+                      : u.v == unit_scan::verdict::more ? verdict::more
+                                                        : verdict::bad;
+    return {u.at, v, static_cast<int>(u.phase)};
 }
 
 // How many bytes of `lit` match at k, going on from `from` bytes already matched: all of them,

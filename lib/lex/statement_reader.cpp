@@ -4,12 +4,13 @@
 // step with the step loop's bookkeeping around it: about 2,000 instructions for a statement of
 // 60 bytes. Right after an opener, lex_statement_fast() reads the rest of such a statement in one
 // pass (blanks, signal, target, scope, the one-colon close, or the fence, the body and its close
-// tag) and emits the tokens the steps would, leaving the lexer in the state they would.
+// tag) and emits the tokens the steps would, leaving the lexer in the state they would. Each
+// rule is the steps' own scanner (scan.hpp, grammar/scope_literal.hpp), called bare.
 //
-// It takes only what it decides without an error, an escape, a nested or stop-paired target, a
-// TURN, or a look at or past the end of the input (so a streamed step never needs undoing for
-// it); anything else it declines before the lexer's state has changed, and the steps lex the
-// statement from its opener's end as they always did. Up to where it declines it reads exactly
+// It takes only what it decides without an error, a TURN, or a look at or past the end of the
+// input (so a streamed step never needs undoing for it); anything else it declines before the
+// lexer's state has changed, and the steps lex the statement from its opener's end as they
+// always did. Up to where it declines it reads exactly
 // the tokens the steps then emit, so no statement is scanned more than twice.
 //
 // A growing input (a stream) seldom holds the whole statement when its opener is lexed. The path
@@ -115,35 +116,34 @@ bool stream_lexer::impl::lex_statement_fast() {
             continue;
         }
         switch (c) {
-            case '(': {  // a target of plain text, closed at depth 0
+            case '(': {  // a target (scan::target), closed at depth 0
                 if (service_ && p + 1 < n && s[p + 1] == '#') {
-                    // The service dialect's regex unit (grammar/hash_regex.hpp), as lex_target()
-                    // reads it; no unit: 1.4.0's target, read below.
-                    const unit_scan u = scan_regex_unit(s_, p + 2, unit_phase::pattern);
-                    if (u.v == unit_scan::verdict::more) {
-                        p = u.at;
+                    // The service dialect's regex unit (scan::regex_unit), as lex_target() reads
+                    // it; no unit: 1.4.0's target, read below.
+                    const scan::run u = scan::regex_unit(s_, p + 2);
+                    if (u.v == scan::verdict::more) {
+                        p = u.end;
                         return decline();
                     }
-                    if (u.v == unit_scan::verdict::unit) {
+                    if (u.v == scan::verdict::done) {
                         emit(tok::lparen, p, p + 1);
                         depth_ = 0;
-                        emit(tok::target_text, p + 1, u.at);
-                        emit(tok::rparen, u.at, u.at + 1);
-                        p = u.at + 1;
+                        emit(tok::target_text, p + 1, u.end);
+                        emit(tok::rparen, u.end, u.end + 1);
+                        p = u.end + 1;
                         break;
                     }
                 }
-                std::size_t q = p + 1;
-                while (q < n && !k_wake_target[byte(q)]) ++q;
-                if (q >= n || s[q] != ')') {
-                    p = q;
+                const scan::run r = scan::target(s_, p + 1, 0, false);
+                if (r.v != scan::verdict::done || s[r.end] != ')') {  // (a line end or a '<' pair: an error)
+                    p = r.end;
                     return decline();
                 }
                 emit(tok::lparen, p, p + 1);
                 depth_ = 0;
-                if (q > p + 1) emit(tok::target_text, p + 1, q);
-                emit(tok::rparen, q, q + 1);
-                p = q + 1;
+                if (r.end > p + 1) emit(tok::target_text, p + 1, r.end);
+                emit(tok::rparen, r.end, r.end + 1);
+                p = r.end + 1;
                 break;
             }
             case '<': {  // a scope literal (grammar/scope_literal.hpp), whole
