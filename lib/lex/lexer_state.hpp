@@ -409,15 +409,15 @@ struct stream_lexer::impl {
     // k goes on from there.
     bool starts_with_resumable(hint_slot slot, std::size_t k, std::string_view lit) noexcept {
         run_hint& h = hints_[slot];
-        std::size_t n = h.start == k ? h.k - k : 0;  // h.k: the first offset not yet compared
-        for (; n < lit.size(); ++n) {
-            if (!has(k + n)) {
-                if (!finished_) h = run_hint{k, k + n, 0};
-                return false;
-            }
-            if (at(k + n) != static_cast<unsigned char>(lit[n])) return false;
+        const std::size_t from = h.start == k ? h.k - k : 0;  // h.k: the first offset not yet compared
+        const std::size_t m = scan::literal(s_, k, lit, from);
+        note_examined(k + from, k + m);
+        if (m == lit.size()) return true;
+        if (k + m >= s_.size() && !finished_) {
+            hit_end_ = true;
+            h = run_hint{k, k + m, 0};
         }
-        return true;
+        return false;
     }
     // End of the run of bytes satisfying `pred` from k, for the token starting at `start`; an
     // attempt that reached the end of an unfinished input is resumed where it stopped.

@@ -73,7 +73,13 @@ void stream_lexer::impl::lex_slot_colon() {
     if (op_ != plurnk::op::TURN && starts_with_resumable(h_colon_tag, start + 1, open_tag())) {
         const std::size_t e = start + 1 + (tag_e_ - tag_b_);
         const std::size_t k = run_end(h_colon_blanks, start, e, [](unsigned char b) { return b == ' ' || b == '\t'; });
-        if (!has(k) || at(k) == '\n' || at(k) == '\r' || (at(k) == '<' && has(k + 1) && at(k + 1) == '<')) {
+        const scan::verdict v = scan::one_colon_close(s_, k, finished_);
+        note_examined(k, k + 1);
+        if (v == scan::verdict::more) {  // the end of the input, or a '<' at it, decides
+            hit_end_ = true;
+            return;
+        }
+        if (v == scan::verdict::done) {
             emit(tok::close_tag, start, e);
             // The blanks [e, k) are whitespace between statements: skip them here, so a long
             // run is not scanned a second time (by every draft fed to a checkpoint, too).
@@ -324,11 +330,12 @@ void stream_lexer::impl::lex_body() {
         k = static_cast<std::size_t>(static_cast<const char*>(hit) - s_.data());
         const bool was_hit = hit_end_;
         hit_end_ = false;
-        bool closes = false;
         if (starts_with_resumable(h_body_tag, k + 1, tag)) {
             const std::size_t e = k + 1 + tag.size();
-            closes = !(has(e) && is_word_char(at(e)));
-            if (!hit_end_ && closes) {
+            const scan::verdict v = scan::body_close(s_, e, finished_);
+            note_examined(e, e);
+            if (v == scan::verdict::more) hit_end_ = true;
+            if (v == scan::verdict::done) {
                 if (k > start) emit(tok::body_text, start, k);
                 emit(tok::close_tag, k, e);
                 i_ = e;

@@ -79,13 +79,6 @@ bool stream_lexer::impl::lex_statement_fast() {
     const std::string_view tag = open_tag();
     const std::size_t len = tag.size();
     const auto byte = [s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    // How many bytes of the open tag match at k (fewer when the input ends or a byte differs).
-    const auto tag_match = [&](std::size_t k) {
-        const std::size_t most = std::min(len, n - std::min(k, n));
-        std::size_t m = 0;
-        while (m < most && s[k + m] == tag[m]) ++m;
-        return m;
-    };
     std::size_t p = start;
     // What a target and a fence change, put back when the path declines.
     const int depth = depth_;
@@ -193,16 +186,16 @@ bool stream_lexer::impl::lex_statement_fast() {
             }
             case ':': {
                 // The one-colon close: `:` and the open tag, blanks, then a line end or `<<`.
-                const std::size_t m = tag_match(p + 1);
+                const std::size_t m = scan::literal(s_, p + 1, tag);
                 if (m == len) {
                     const std::size_t e = p + 1 + len;
-                    std::size_t k = e;
-                    while (k < n && (s[k] == ' ' || s[k] == '\t')) ++k;
-                    if (k >= n || (s[k] == '<' && k + 1 >= n)) {  // the end, or a '<' whose next byte has not arrived
+                    const std::size_t k = scan::blanks(s_, e);
+                    const scan::verdict v = scan::one_colon_close(s_, k, false);
+                    if (v == scan::verdict::more) {  // the end, or a '<' whose next byte has not arrived
                         p = k;
                         return decline();
                     }
-                    if (s[k] == '\n' || s[k] == '\r' || (s[k] == '<' && s[k + 1] == '<')) {
+                    if (v == scan::verdict::done) {
                         emit(tok::close_tag, p, e);
                         return done(k);
                     }
@@ -221,11 +214,12 @@ bool stream_lexer::impl::lex_statement_fast() {
                     std::size_t bm = 0;
                     k = next_tag_colon(s_, k, tag, bm);
                     const std::size_t e = k + 1 + bm;
-                    if (k >= n || e >= n) {  // no close, or the tag or the byte after it has not arrived
+                    const scan::verdict v = k < n ? scan::body_close(s_, e, false) : scan::verdict::more;
+                    if (v == scan::verdict::more) {  // no close, or the tag or the byte after it has not arrived
                         p = n;
                         return decline();
                     }
-                    if (!is_word_char(byte(e))) {
+                    if (v == scan::verdict::done) {
                         if (k > b) emit(tok::body_text, b, k);
                         emit(tok::close_tag, k, e);
                         return done(e);
