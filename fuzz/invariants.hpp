@@ -945,14 +945,14 @@ inline std::string lex_dump(const detail::lex_output& o, std::size_t tokens) {
         num(e.limit, e.turn_depth ? 'T' : ' ');
     }
     s += "mode ";
-    num(static_cast<int>(o.final_mode), ' ');
+    num(static_cast<int>(o.tail.final_mode), ' ');
     s += "open ";
-    num(o.last_open_begin, ' ');
+    num(o.tail.last_open_begin, ' ');
     s += "tag ";
-    num(o.open_tag_begin, '-');
-    num(o.open_tag_end, ' ');
+    num(o.tail.open_tag_begin, '-');
+    num(o.tail.open_tag_end, ' ');
     s += "body ";
-    num(o.body_begin, '.');
+    num(o.tail.body_begin, '.');
     return s;
 }
 

@@ -162,12 +162,12 @@ TEST_CASE("BODY mode: suffix-exact close tags, opaque text", "[lexer]") {
 }
 
 TEST_CASE("the lexer ends in the mode a truncated statement leaves it in", "[lexer]") {
-    CHECK(lex("<<EDIT(p):body", 256).final_mode == mode::body);
-    CHECK(lex("<<READ(p", 256).final_mode == mode::target);
-    CHECK(lex("<<READ[a", 256).final_mode == mode::signal_tags);
-    CHECK(lex("<<SEND[2", 256).final_mode == mode::signal_int);
-    CHECK(lex("<<READ", 256).final_mode == mode::slots);
-    CHECK(lex("<<READ::READ", 256).final_mode == mode::normal);
+    CHECK(lex("<<EDIT(p):body", 256).tail.final_mode == mode::body);
+    CHECK(lex("<<READ(p", 256).tail.final_mode == mode::target);
+    CHECK(lex("<<READ[a", 256).tail.final_mode == mode::signal_tags);
+    CHECK(lex("<<SEND[2", 256).tail.final_mode == mode::signal_int);
+    CHECK(lex("<<READ", 256).tail.final_mode == mode::slots);
+    CHECK(lex("<<READ::READ", 256).tail.final_mode == mode::normal);
 }
 
 TEST_CASE("TURN nesting past max_turn_depth is a diagnostic, not a deeper stack", "[lexer][limits]") {

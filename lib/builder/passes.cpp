@@ -156,12 +156,12 @@ std::optional<new_diagnostic> result_builder::misplaced_target_advisory(const st
 }
 
 void result_builder::apply_tail() {
-    if (lexed_->final_mode == mode::normal) return;
-    const position from = at(lexed_->last_open_begin);
-    const std::string_view tag = in_.substr(lexed_->open_tag_begin, lexed_->open_tag_end - lexed_->open_tag_begin);
+    if (lexed_->tail.final_mode == mode::normal) return;
+    const position from = at(lexed_->tail.last_open_begin);
+    const std::string_view tag = in_.substr(lexed_->tail.open_tag_begin, lexed_->tail.open_tag_end - lexed_->tail.open_tag_begin);
     const std::string line = std::to_string(from.line);
     message_id id = message_id::tail_statement_unclosed;
-    switch (lexed_->final_mode) {
+    switch (lexed_->tail.final_mode) {
         case mode::body: id = message_id::tail_body_unclosed; break;
         case mode::signal_tags:
         case mode::signal_int:
@@ -178,13 +178,13 @@ void result_builder::apply_tail() {
     append_message(reason, id, {{"tag", tag}, {"line", line}});
     if (!invented.empty()) append_message(reason, message_id::tail_invented_closer, {{"name", invented}});
     keep_items([&](std::size_t i) { return rec_position(items_[i]) < from; });
-    tail_ = unparsed_tail{from, std::move(reason), id, span_of(lexed_->last_open_begin, in_.size())};
+    tail_ = unparsed_tail{from, std::move(reason), id, span_of(lexed_->tail.last_open_begin, in_.size())};
 }
 
 // §invented-closer-advisory: the first `:NAME` (upper case, 2+ chars, word boundary) in the
 // unclosed body, when it is not the op's own closer; empty otherwise.
 std::string_view result_builder::invented_closer(std::string_view tag) const {
-    const std::string_view body = in_.substr(lexed_->body_begin);
+    const std::string_view body = in_.substr(lexed_->tail.body_begin);
     for (std::size_t i = 0; i < body.size(); ++i) {
         if (body[i] != ':') continue;
         std::size_t k = i + 1;

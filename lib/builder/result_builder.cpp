@@ -36,7 +36,7 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
 parse_result result_builder::finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out) {
     // Nothing from the unparsed tail's opener on survives apply_tail(): such items are not
     // even made (on an unclosed hostile input that is nearly all of them).
-    if (lexed.final_mode != mode::normal) cut_ = lexed.last_open_begin;
+    if (lexed.tail.final_mode != mode::normal) cut_ = lexed.tail.last_open_begin;
     // Nothing more is reported before the tail and the passes have had their say.
     finishing_ = true;
     advance(in, lexed, tree, lexed.tokens.size(), {});

@@ -109,7 +109,7 @@ public:
 // finish() would report; diagnostics are not all there (the turn-shape passes and the unclaimed
 // errors belong to finish(), which looks at the whole turn). Costs what is pending, not the turn.
     void settle_end(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out) {
-        if (lexed.final_mode != mode::normal) cut_ = lexed.last_open_begin;
+        if (lexed.tail.final_mode != mode::normal) cut_ = lexed.tail.last_open_begin;
         advance(in, lexed, tree, lexed.tokens.size(), out);
     }
 

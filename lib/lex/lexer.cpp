@@ -38,9 +38,9 @@ void stream_lexer::impl::lex_default() {
             const std::size_t e = run_end(h_opener, start, i_ + 6, [](unsigned char b) { return k_word_chars[b]; });
             op_ = static_cast<plurnk::op>(kw);
             emit(tok::opener, start, e);
-            out_.last_open_begin = static_cast<std::uint32_t>(start);
-            out_.open_tag_begin = tag_b_ = static_cast<std::uint32_t>(start + 2);
-            out_.open_tag_end = tag_e_ = static_cast<std::uint32_t>(e);
+            out_.tail.last_open_begin = static_cast<std::uint32_t>(start);
+            out_.tail.open_tag_begin = tag_b_ = static_cast<std::uint32_t>(start + 2);
+            out_.tail.open_tag_end = tag_e_ = static_cast<std::uint32_t>(e);
             i_ = e;
             mode_ = mode::slots;
             // The rest of a well-formed statement in this step too, or later (statement_reader.cpp).
@@ -255,10 +255,10 @@ std::size_t stream_lexer::release(std::string_view input) {
     }
     shift(m.tag_b_);
     shift(m.tag_e_);
-    shift(m.out_.last_open_begin);
-    shift(m.out_.open_tag_begin);
-    shift(m.out_.open_tag_end);
-    shift(m.out_.body_begin);
+    shift(m.out_.tail.last_open_begin);
+    shift(m.out_.tail.open_tag_begin);
+    shift(m.out_.tail.open_tag_end);
+    shift(m.out_.tail.body_begin);
     m.out_.tokens.clear();
     m.out_.errors.clear();
     m.s_ = {};

@@ -65,14 +65,20 @@ struct lex_error {
     [[nodiscard]] std::string message(std::string_view input) const;
 };
 
-struct lex_output {
-    token_vector tokens;  // ends with one eof token
-    std::vector<lex_error> errors;
-    mode final_mode = mode::normal;
+// What the lexer knows of the input's tail, for the builder's end-of-input passes (the unparsed
+// tail, the invented closer): one struct, saved and restored whole with a step.
+struct tail_facts {
+    mode final_mode = mode::normal;      // the mode the input ended in
     std::uint32_t last_open_begin = 0;  // offset of the last opener (for unparsedTail)
     std::uint32_t open_tag_begin = 0;   // open tag text (keyword+suffix) of the last opener
     std::uint32_t open_tag_end = 0;
     std::uint32_t body_begin = 0;       // first byte of the last body (invented-closer scan)
+};
+
+struct lex_output {
+    token_vector tokens;  // ends with one eof token
+    std::vector<lex_error> errors;
+    tail_facts tail;
 };
 
 // Lexes the whole input.

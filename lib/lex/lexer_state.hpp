@@ -148,7 +148,7 @@ struct stream_lexer::impl {
             if (finished_ && !budget_spent) {
                 emit(tok::eof, s_.size(), s_.size());
                 eof_emitted_ = true;
-                out_.final_mode = mode_;
+                out_.tail.final_mode = mode_;
             }
         }
         if constexpr (k_work_counter) {
@@ -338,15 +338,14 @@ struct stream_lexer::impl {
         std::size_t turns;
         open_turn turn_top;
         std::size_t tokens, errors;
-        std::uint32_t last_open_begin, open_tag_begin, open_tag_end, body_begin;
+        tail_facts tail;
         bool depth_reported;
     };
 
     saved_state save() const {
         return saved_state{i_, mode_, op_, tag_b_, tag_e_, depth_, turn_stack_.size(),
                            turn_stack_.empty() ? open_turn{} : turn_stack_.back(),
-                           out_.tokens.size(), out_.errors.size(), out_.last_open_begin, out_.open_tag_begin,
-                           out_.open_tag_end, out_.body_begin, depth_reported_};
+                           out_.tokens.size(), out_.errors.size(), out_.tail, depth_reported_};
     }
 
     void restore(const saved_state& st) {
@@ -360,10 +359,7 @@ struct stream_lexer::impl {
         if (turn_stack_.size() < st.turns) turn_stack_.push_back(st.turn_top);
         out_.tokens.resize(st.tokens);
         out_.errors.resize(st.errors);
-        out_.last_open_begin = st.last_open_begin;
-        out_.open_tag_begin = st.open_tag_begin;
-        out_.open_tag_end = st.open_tag_end;
-        out_.body_begin = st.body_begin;
+        out_.tail = st.tail;
         depth_reported_ = st.depth_reported;
     }
 

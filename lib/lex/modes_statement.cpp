@@ -100,7 +100,7 @@ void stream_lexer::impl::lex_slot_colon() {
             // otherwise double the diagnostics (each opener is a parser error already).
             depth_reported_ = true;
             lex_error e;
-            e.begin = e.end = out_.last_open_begin;
+            e.begin = e.end = out_.tail.last_open_begin;
             e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
             e.context = lex_context::turn_depth;
             e.turn_depth = true;
@@ -109,7 +109,7 @@ void stream_lexer::impl::lex_slot_colon() {
         }
         mode_ = mode::normal;
     } else {
-        out_.body_begin = static_cast<std::uint32_t>(i_);
+        out_.tail.body_begin = static_cast<std::uint32_t>(i_);
         body_scan_ = i_;
         mode_ = mode::body;
     }

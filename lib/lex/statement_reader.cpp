@@ -82,14 +82,14 @@ bool stream_lexer::impl::lex_statement_fast() {
     std::size_t p = start;
     // What a target and a fence change, put back when the path declines.
     const int depth = depth_;
-    const std::uint32_t body_begin = out_.body_begin;
+    const std::uint32_t body_begin = out_.tail.body_begin;
     const std::size_t body_scan = body_scan_;
     // Nothing emitted stays, and nothing else is changed.
     const auto decline = [&] {
         if constexpr (k_work_counter) examined_ += std::min(p + 1, n) - start;
         out_.tokens.resize(mark);
         depth_ = depth;
-        out_.body_begin = body_begin;
+        out_.tail.body_begin = body_begin;
         body_scan_ = body_scan;
         return false;
     };
@@ -207,7 +207,7 @@ bool stream_lexer::impl::lex_statement_fast() {
                 // character.
                 emit(tok::colon, p, p + 1);
                 const std::size_t b = p + 1;
-                out_.body_begin = static_cast<std::uint32_t>(b);
+                out_.tail.body_begin = static_cast<std::uint32_t>(b);
                 body_scan_ = b;
                 std::size_t k = b;
                 for (;;) {
