@@ -26,45 +26,45 @@ namespace plurnk::detail {
 
 // DEFAULT: openers, whitespace, reasoning enclosures, TURN closers, text.
 void stream_lexer::impl::lex_default() {
-    const std::size_t start = i_;
-    const unsigned char c = at(i_);
+    const std::size_t start = cur_.i;
+    const unsigned char c = at(cur_.i);
     if (is_whitespace(c)) {
-        while (avail(i_) && is_whitespace(at(i_))) ++i_;
+        while (avail(cur_.i) && is_whitespace(at(cur_.i))) ++cur_.i;
         return;
     }
-    if (c == '<' && has(i_ + 1) && at(i_ + 1) == '<') {
-        const int kw = keyword_at(i_ + 2);
+    if (c == '<' && has(cur_.i + 1) && at(cur_.i + 1) == '<') {
+        const int kw = keyword_at(cur_.i + 2);
         if (kw >= 0) {
-            const std::size_t e = run_end(h_opener, start, i_ + 6, [](unsigned char b) { return k_word_chars[b]; });
-            op_ = static_cast<plurnk::op>(kw);
+            const std::size_t e = run_end(h_opener, start, cur_.i + 6, [](unsigned char b) { return k_word_chars[b]; });
+            cur_.op = static_cast<plurnk::op>(kw);
             emit(tok::opener, start, e);
             out_.tail.last_open_begin = static_cast<std::uint32_t>(start);
-            out_.tail.open_tag_begin = tag_b_ = static_cast<std::uint32_t>(start + 2);
-            out_.tail.open_tag_end = tag_e_ = static_cast<std::uint32_t>(e);
-            i_ = e;
-            mode_ = mode::slots;
+            out_.tail.open_tag_begin = cur_.tag_b = static_cast<std::uint32_t>(start + 2);
+            out_.tail.open_tag_end = cur_.tag_e = static_cast<std::uint32_t>(e);
+            cur_.i = e;
+            cur_.lex_mode = mode::slots;
             // The rest of a well-formed statement in this step too, or later (statement_reader.cpp).
             if (fast_ && !hit_end_) start_statement();
             return;
         }
     }
-    const std::size_t text_end = scan_text(i_);
+    const std::size_t text_end = scan_text(cur_.i);
     // Competing rules that may be longer: a complete reasoning enclosure, a TURN closer.
     std::size_t special_end = 0;
     if (c == '<') {
-        special_end = enclosure_end(i_);
+        special_end = enclosure_end(cur_.i);
     } else if (c == ':' && !turn_stack_.empty()) {
-        special_end = close_turn_end(i_);
+        special_end = close_turn_end(cur_.i);
     }
     if (special_end > 0 && special_end >= text_end) {
         if (c == ':') {
-            op_ = plurnk::op::TURN;
+            cur_.op = plurnk::op::TURN;
             emit(tok::close_turn, start, special_end);
             turn_stack_.pop_back();
         } else {
             emit(tok::text, start, special_end);
         }
-        i_ = special_end;
+        cur_.i = special_end;
         return;
     }
     if (text_end == start) {
@@ -72,7 +72,7 @@ void stream_lexer::impl::lex_default() {
         return;
     }
     emit(tok::text, start, text_end);
-    i_ = text_end;
+    cur_.i = text_end;
 }
 
 
@@ -191,14 +191,14 @@ void stream_lexer::advance_steps(std::string_view input, bool finished, std::siz
     }
 }
 const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
-std::size_t stream_lexer::position() const noexcept { return impl_->i_; }
+std::size_t stream_lexer::position() const noexcept { return impl_->cur_.i; }
 
 bool stream_lexer::can_release(std::string_view input) const noexcept {
     const impl& m = *impl_;
     // Between statements (an open TURN's suffix is kept aside), and not inside a UTF-8 sequence
     // (positions restart counting at the cut).
-    return !m.eof_emitted_ && m.mode_ == mode::normal && m.depth_ == 0 && m.i_ > 0 &&
-           m.i_ <= input.size() && static_cast<unsigned char>(input[m.i_ - 1]) < 0x80;
+    return !m.eof_emitted_ && m.cur_.lex_mode == mode::normal && m.cur_.depth == 0 && m.cur_.i > 0 &&
+           m.cur_.i <= input.size() && static_cast<unsigned char>(input[m.cur_.i - 1]) < 0x80;
 }
 
 bool stream_lexer::turns_touched() const noexcept { return !impl_->turn_stack_.empty() || impl_->turn_since_release_; }
@@ -206,8 +206,7 @@ bool stream_lexer::turns_touched() const noexcept { return !impl_->turn_stack_.e
 std::size_t stream_lexer::release(std::string_view input) {
     impl& m = *impl_;
     m.turn_since_release_ = false;
-    const std::size_t cut = m.i_;
-    const auto shift = [cut](std::uint32_t& offset) { offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0; };
+    const std::size_t cut = m.cur_.i;
     // The open TURNs' suffixes are in the input being dropped: keep their text aside, each once.
     // Closed TURNs' text stays in the store (a step that closed one can be undone until it
     // settles) until it is more than what is live, then the store is rebuilt: each kept byte is
@@ -231,7 +230,6 @@ std::size_t stream_lexer::release(std::string_view input) {
         m.turn_suffixes_ = std::move(store);
     }
     count_bytes(copied);
-    m.i_ = 0;
     seen_ = seen_ >= cut ? seen_ - cut : 0;
     until_ = until_ >= cut ? until_ - cut : 0;
     m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
@@ -253,12 +251,8 @@ std::size_t stream_lexer::release(std::string_view input) {
             c = impl::closer_memo{};
         }
     }
-    shift(m.tag_b_);
-    shift(m.tag_e_);
-    shift(m.out_.tail.last_open_begin);
-    shift(m.out_.tail.open_tag_begin);
-    shift(m.out_.tail.open_tag_end);
-    shift(m.out_.tail.body_begin);
+    m.cur_.released();
+    m.out_.tail.released(cut);
     m.out_.tokens.clear();
     m.out_.errors.clear();
     m.s_ = {};

@@ -73,6 +73,13 @@ struct tail_facts {
     std::uint32_t open_tag_begin = 0;   // open tag text (keyword+suffix) of the last opener
     std::uint32_t open_tag_end = 0;
     std::uint32_t body_begin = 0;       // first byte of the last body (invented-closer scan)
+
+    // The input before `cut` is dropped: offsets move back by it.
+    void released(std::size_t cut) noexcept {
+        for (std::uint32_t* o : {&last_open_begin, &open_tag_begin, &open_tag_end, &body_begin}) {
+            *o = *o >= cut ? static_cast<std::uint32_t>(*o - cut) : 0;
+        }
+    }
 };
 
 struct lex_output {

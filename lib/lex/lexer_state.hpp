@@ -84,6 +84,28 @@ inline constexpr stream_lexer::byte_set k_wake_suffix = byte_set_of([](unsigned 
 // The blanks after a one-colon close: anything but a blank.
 inline constexpr stream_lexer::byte_set k_wake_blanks = byte_set_of([](unsigned char c) { return c != ' ' && c != '\t'; });
 
+// The lexer's resumable scalars: where it is, in which mode, in which statement. Copied whole:
+// saved before a step and put back when the step is undone (impl::save), put back by the
+// whole-statement reader when it declines, shifted by release() (released()).
+struct lex_cursor {
+    std::size_t i = 0;  // the next byte to lex
+    mode lex_mode = mode::normal;
+    plurnk::op op = plurnk::op::PLAN;  // the current statement's op
+    std::uint32_t tag_b = 0, tag_e = 0;  // its open tag (keyword + suffix)
+    int depth = 0;  // TARGET's parenthesis depth
+    bool depth_reported = false;  // the max_turn_depth diagnostic is given once per input
+
+    // The input before the cursor is dropped (stream_lexer::release): offsets move back by it.
+    void released() noexcept {
+        const auto shift = [cut = i](std::uint32_t& offset) {
+            offset = offset >= cut ? static_cast<std::uint32_t>(offset - cut) : 0;
+        };
+        shift(tag_b);
+        shift(tag_e);
+        i = 0;
+    }
+};
+
 struct stream_lexer::impl {
     impl(std::size_t max_turn_depth, parse_dialect dialect)
         : max_turn_depth_(max_turn_depth), shapes_(&shapes_of(dialect)), service_(dialect == parse_dialect::service),
@@ -100,18 +122,18 @@ struct stream_lexer::impl {
             // A statement deferred (statement_reader.cpp) is lexed once its close may be here (or it
             // is long); read whole, it may end where the lexer pauses.
             bool wait = deferring_ && !resume_deferred();
-            if (!wait && !finished_ && i_ >= pause_at && mode_ == mode::normal && !out_.tokens.empty() &&
+            if (!wait && !finished_ && cur_.i >= pause_at && cur_.lex_mode == mode::normal && !out_.tokens.empty() &&
                 out_.tokens.back().kind == tok::close_tag && out_.tokens.size() > deferred_tokens_) {
                 paused = true;
                 wait = true;
             }
             deferred_tokens_ = static_cast<std::size_t>(-1);
-            while (!wait && i_ < s_.size()) {
+            while (!wait && cur_.i < s_.size()) {
                 // parse()'s windows end between statements, so their tokens can be forgotten.
                 // Not right after a close tag, though, but one token later: a statement's
                 // recovery may read the token after its close, and stopping before it would have
                 // the parser's step undone and the statement parsed again.
-                if (out_.tokens.size() >= token_budget_ && mode_ == mode::normal) {
+                if (out_.tokens.size() >= token_budget_ && cur_.lex_mode == mode::normal) {
                     const bool after_close = !out_.tokens.empty() && out_.tokens.back().kind == tok::close_tag;
                     if (!after_close || out_.tokens.size() >= stop_after_) {
                         budget_spent = true;
@@ -138,7 +160,7 @@ struct stream_lexer::impl {
                     restore(saved);
                     break;
                 }
-                if (i_ >= pause_at && mode_ == mode::normal && out_.tokens.size() > saved.tokens &&
+                if (cur_.i >= pause_at && cur_.lex_mode == mode::normal && out_.tokens.size() > saved.tokens &&
                     out_.tokens.back().kind == tok::close_tag && !finished_) {
                     paused = true;
                     break;
@@ -148,7 +170,7 @@ struct stream_lexer::impl {
             if (finished_ && !budget_spent) {
                 emit(tok::eof, s_.size(), s_.size());
                 eof_emitted_ = true;
-                out_.tail.final_mode = mode_;
+                out_.tail.final_mode = cur_.lex_mode;
             }
         }
         if constexpr (k_work_counter) {
@@ -170,11 +192,7 @@ struct stream_lexer::impl {
     std::size_t stop_after_ = static_cast<std::size_t>(-1);  // the budget is spent after a close tag: stop here
     std::size_t error_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_error_budget
     bool hit_end_ = false;
-    std::size_t i_ = 0;
-    mode mode_ = mode::normal;
-    plurnk::op op_ = plurnk::op::PLAN;
-    std::uint32_t tag_b_ = 0, tag_e_ = 0;  // open tag (keyword + suffix) of the current statement
-    int depth_ = 0;
+    lex_cursor cur_;
     // An open TURN's suffix: [b, e) of the input, or of turn_suffixes_ once the input before it
     // was released (the closer is matched against it).
     struct open_turn {
@@ -187,7 +205,6 @@ struct stream_lexer::impl {
         return (t.kept ? std::string_view(turn_suffixes_) : input).substr(t.b, t.e - t.b);
     }
     std::string_view suffix_of(const open_turn& t) const noexcept { return suffix_of(t, s_); }
-    bool depth_reported_ = false;  // the max_turn_depth diagnostic is given once per input
     bool turn_since_release_ = false;  // a TURN body was opened since the last release (an undone
                                        // step may leave it set: it only ever says "maybe")
     lex_output out_;
@@ -240,7 +257,7 @@ struct stream_lexer::impl {
         l.sleep_ = kind::awake;
         l.seen_ = s_.size();
         l.wake_at_ = stream_lexer::k_no_pause;
-        if (eof_emitted_ || i_ >= s_.size()) return;
+        if (eof_emitted_ || cur_.i >= s_.size()) return;
         const auto run = [&](std::uint8_t slot, const stream_lexer::byte_set& set) {
             asleep_ = slot;
             l.sleep_ = kind::run;
@@ -250,69 +267,69 @@ struct stream_lexer::impl {
         if (deferring_) {  // as a body waits: for a ':' and the open tag, from defer_scan_
             run(k_defer_slot, k_wake_body);
             l.body_run_ = true;
-            l.tag_at_ = tag_b_;
-            l.tag_len_ = tag_e_ - tag_b_;
+            l.tag_at_ = cur_.tag_b;
+            l.tag_len_ = cur_.tag_e - cur_.tag_b;
             l.seen_ = defer_scan_;
             l.wake_at_ = defer_start_ + k_defer_max;  // or once it is long
             return;
         }
         // The open tag compared from `at` (its first `matched` bytes are), unless it is complete.
         const auto literal = [&](hint_slot slot, std::size_t at) {
-            const std::size_t len = tag_e_ - tag_b_;
+            const std::size_t len = cur_.tag_e - cur_.tag_b;
             if (s_.size() - at >= len) return;
             asleep_ = slot;
             l.sleep_ = kind::literal;
             l.until_ = at + len;
-            l.lit_shift_ = at - tag_b_;
+            l.lit_shift_ = at - cur_.tag_b;
         };
-        switch (mode_) {
+        switch (cur_.lex_mode) {
             case mode::body:
                 if (body_scan_ == s_.size()) {
                     run(k_body_slot, k_wake_body);
-                    l.tag_at_ = tag_b_;
-                    l.tag_len_ = tag_e_ - tag_b_;
+                    l.tag_at_ = cur_.tag_b;
+                    l.tag_len_ = cur_.tag_e - cur_.tag_b;
                 } else if (stalled_at_end(h_body_tag, body_scan_ + 1)) {
                     literal(h_body_tag, body_scan_ + 1);  // the close tag after the ':' at body_scan_
                 }
                 break;
             case mode::target:
                 // (Not while a service regex unit waits: its scan wakes on other bytes.)
-                if (stalled_at_end(h_target, i_) && !(hints_[h_unit].start == i_ && hints_[h_unit].depth != 2)) {
+                if (stalled_at_end(h_target, cur_.i) && !(hints_[h_unit].start == cur_.i && hints_[h_unit].depth != 2)) {
                     run(h_target, k_wake_target);
                 }
                 break;
             case mode::normal:
-                if (stalled_at_end(h_opener, i_)) {
+                if (stalled_at_end(h_opener, cur_.i)) {
                     run(h_opener, k_wake_suffix);
-                } else if (s_[i_] != '<' && s_[i_] != ':') {
+                } else if (s_[cur_.i] != '<' && s_[cur_.i] != ':') {
                     // (A run starting with '<' or ':' competes with an enclosure or a TURN closer.)
-                    if (stalled_at_end(h_text, i_)) run(h_text, k_wake_text);
-                } else if (s_[i_] == '<' && s_.size() - i_ >= 2 && s_.size() - i_ < 6 && s_[i_ + 1] == '<') {
+                    if (stalled_at_end(h_text, cur_.i)) run(h_text, k_wake_text);
+                } else if (s_[cur_.i] == '<' && s_.size() - cur_.i >= 2 && s_.size() - cur_.i < 6 && s_[cur_.i + 1] == '<') {
                     // keyword_at() looks at the four bytes after `<<` only once all are there.
                     asleep_ = k_no_slot;
                     l.sleep_ = kind::length;
-                    l.until_ = i_ + 6;
+                    l.until_ = cur_.i + 6;
                 }
                 break;
             case mode::signal_tags:
-                if (stalled_at_end(h_tag, i_)) run(h_tag, k_wake_tag);
+                if (stalled_at_end(h_tag, cur_.i)) run(h_tag, k_wake_tag);
                 break;
             case mode::signal_int:
-                if (stalled_at_end(h_int, i_)) run(h_int, k_wake_digits);
+                if (stalled_at_end(h_int, cur_.i)) run(h_int, k_wake_digits);
                 break;
             case mode::signal_ident:
-                if (stalled_at_end(h_ident, i_)) run(h_ident, k_wake_ident);
+                if (stalled_at_end(h_ident, cur_.i)) run(h_ident, k_wake_ident);
                 break;
             case mode::slots:
                 // lex_scope() in the digits of a number (scope_phase integer or fraction); the
                 // blanks after a one-colon close; the one-colon close's tag.
-                if (stalled_at_end(h_scope, i_) && (hints_[h_scope].depth == static_cast<int>(scope_phase::integer) ||
+                if (stalled_at_end(h_scope, cur_.i) && (hints_[h_scope].depth == static_cast<int>(scope_phase::integer) ||
                                                     hints_[h_scope].depth == static_cast<int>(scope_phase::fraction))) {
                     run(h_scope, k_wake_digits);
-                } else if (stalled_at_end(h_colon_blanks, i_)) {
+                } else if (stalled_at_end(h_colon_blanks, cur_.i)) {
                     run(h_colon_blanks, k_wake_blanks);
-                } else if (s_[i_] == ':' && op_ != plurnk::op::TURN && stalled_at_end(h_colon_tag, i_ + 1)) {
-                    literal(h_colon_tag, i_ + 1);
+                } else if (s_[cur_.i] == ':' && cur_.op != plurnk::op::TURN && stalled_at_end(h_colon_tag, cur_.i + 1)) {
+                    literal(h_colon_tag, cur_.i + 1);
                 }
                 break;
         }
@@ -329,42 +346,31 @@ struct stream_lexer::impl {
         }
     }
 
+    // What an undone step puts back: the cursor and the tail facts whole, the token and error
+    // counts, and the TURN stack's top (a step pushes or pops at most one).
     struct saved_state {
-        std::size_t i;
-        mode m;
-        plurnk::op o;
-        std::uint32_t tb, te;
-        int depth;
-        std::size_t turns;
-        open_turn turn_top;
-        std::size_t tokens, errors;
+        lex_cursor cur;
         tail_facts tail;
-        bool depth_reported;
+        std::size_t tokens, errors, turns;
+        open_turn turn_top;
     };
 
     saved_state save() const {
-        return saved_state{i_, mode_, op_, tag_b_, tag_e_, depth_, turn_stack_.size(),
-                           turn_stack_.empty() ? open_turn{} : turn_stack_.back(),
-                           out_.tokens.size(), out_.errors.size(), out_.tail, depth_reported_};
+        return saved_state{cur_, out_.tail, out_.tokens.size(), out_.errors.size(), turn_stack_.size(),
+                           turn_stack_.empty() ? open_turn{} : turn_stack_.back()};
     }
 
     void restore(const saved_state& st) {
-        i_ = st.i;
-        mode_ = st.m;
-        op_ = st.o;
-        tag_b_ = st.tb;
-        tag_e_ = st.te;
-        depth_ = st.depth;
-        if (turn_stack_.size() > st.turns) turn_stack_.pop_back();
-        if (turn_stack_.size() < st.turns) turn_stack_.push_back(st.turn_top);
+        cur_ = st.cur;
+        out_.tail = st.tail;
         out_.tokens.resize(st.tokens);
         out_.errors.resize(st.errors);
-        out_.tail = st.tail;
-        depth_reported_ = st.depth_reported;
+        if (turn_stack_.size() > st.turns) turn_stack_.pop_back();
+        if (turn_stack_.size() < st.turns) turn_stack_.push_back(st.turn_top);
     }
 
     void step() {
-        switch (mode_) {
+        switch (cur_.lex_mode) {
             case mode::normal: lex_default(); break;
             case mode::slots: lex_slots(); break;
             case mode::signal_tags: lex_signal_tags(); break;
@@ -433,7 +439,7 @@ struct stream_lexer::impl {
         }
         return k;
     }
-    std::string_view open_tag() const noexcept { return s_.substr(tag_b_, tag_e_ - tag_b_); }
+    std::string_view open_tag() const noexcept { return s_.substr(cur_.tag_b, cur_.tag_e - cur_.tag_b); }
 
     // Length in bytes of the code point at k (1 for a byte outside a well-formed sequence).
     std::size_t cp_len(std::size_t k) noexcept {
@@ -448,7 +454,7 @@ struct stream_lexer::impl {
 
     void emit(tok kind, std::size_t b, std::size_t e) {
         if constexpr (k_work_counter) ++emitted_;
-        out_.tokens.push_back(token{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), kind, op_});
+        out_.tokens.push_back(token{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), kind, cur_.op});
     }
 
     // Records an error for a token that started at `start` and failed at `fail_at` (the failing
@@ -462,7 +468,7 @@ struct stream_lexer::impl {
         e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
         e.context = context;
         out_.errors.push_back(std::move(e));
-        i_ = end > start ? end : start + 1;
+        cur_.i = end > start ? end : start + 1;
     }
 
     // Which keyword (if any) starts at s_[k].

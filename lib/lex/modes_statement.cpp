@@ -9,22 +9,22 @@ namespace plurnk::detail {
 
 // SLOTS: header slots after an opener, any order.
 void stream_lexer::impl::lex_slots() {
-    const std::size_t start = i_;
-    const unsigned char c = at(i_);
+    const std::size_t start = cur_.i;
+    const unsigned char c = at(cur_.i);
     switch (c) {
         case ' ': case '\t': case '\r': case '\n':
-            while (avail(i_) && is_whitespace(at(i_))) ++i_;
+            while (avail(cur_.i) && is_whitespace(at(cur_.i))) ++cur_.i;
             return;
         case '[':
             emit(tok::lbrack, start, start + 1);
-            ++i_;
-            mode_ = signal_mode(shapes_->of(op_));
+            ++cur_.i;
+            cur_.lex_mode = signal_mode(shapes_->of(cur_.op));
             return;
         case '(':
             emit(tok::lparen, start, start + 1);
-            ++i_;
-            depth_ = 0;
-            mode_ = mode::target;
+            ++cur_.i;
+            cur_.depth = 0;
+            cur_.lex_mode = mode::target;
             return;
         case '<':
             lex_scope();
@@ -41,7 +41,7 @@ void stream_lexer::impl::lex_slots() {
 // <scope>: the scope literal (grammar/scope_literal.hpp). An attempt that reaches the end of an
 // unfinished input keeps where the scan stands (offset and phase), and the next goes on from there.
 void stream_lexer::impl::lex_scope() {
-    const std::size_t start = i_;
+    const std::size_t start = cur_.i;
     run_hint& hint = hints_[h_scope];
     std::size_t k = start + 1;
     scope_phase phase = scope_phase::number;
@@ -54,7 +54,7 @@ void stream_lexer::impl::lex_scope() {
     switch (r.v) {
         case scope_scan::verdict::closed:
             emit(tok::scope, start, r.at);
-            i_ = r.at;
+            cur_.i = r.at;
             return;
         case scope_scan::verdict::more:
             if (!finished_) {
@@ -69,9 +69,9 @@ void stream_lexer::impl::lex_scope() {
 
 // ':' in SLOTS: the one-colon empty close, a TURN body opener, or the body fence.
 void stream_lexer::impl::lex_slot_colon() {
-    const std::size_t start = i_;
-    if (op_ != plurnk::op::TURN && starts_with_resumable(h_colon_tag, start + 1, open_tag())) {
-        const std::size_t e = start + 1 + (tag_e_ - tag_b_);
+    const std::size_t start = cur_.i;
+    if (cur_.op != plurnk::op::TURN && starts_with_resumable(h_colon_tag, start + 1, open_tag())) {
+        const std::size_t e = start + 1 + (cur_.tag_e - cur_.tag_b);
         const std::size_t k = run_end(h_colon_blanks, start, e, [](unsigned char b) { return b == ' ' || b == '\t'; });
         const scan::verdict v = scan::one_colon_close(s_, k, finished_);
         note_examined(k, k + 1);
@@ -83,22 +83,22 @@ void stream_lexer::impl::lex_slot_colon() {
             emit(tok::close_tag, start, e);
             // The blanks [e, k) are whitespace between statements: skip them here, so a long
             // run is not scanned a second time (by every draft fed to a checkpoint, too).
-            i_ = k;
-            mode_ = mode::normal;
+            cur_.i = k;
+            cur_.lex_mode = mode::normal;
             return;
         }
     }
     emit(tok::colon, start, start + 1);
-    ++i_;
-    if (op_ == plurnk::op::TURN) {
+    ++cur_.i;
+    if (cur_.op == plurnk::op::TURN) {
         turn_since_release_ = true;
         if (turn_stack_.size() < max_turn_depth_) {
-            turn_stack_.push_back(open_turn{tag_b_ + 4, tag_e_, false});
-        } else if (!depth_reported_) {
+            turn_stack_.push_back(open_turn{cur_.tag_b + 4, cur_.tag_e, false});
+        } else if (!cur_.depth_reported) {
             // parse_options::max_turn_depth: the body is still lexed as statements, but no
             // `:TURN` will close it. Said once: a hostile run of openers past the limit would
             // otherwise double the diagnostics (each opener is a parser error already).
-            depth_reported_ = true;
+            cur_.depth_reported = true;
             lex_error e;
             e.begin = e.end = out_.tail.last_open_begin;
             e.token_index = static_cast<std::uint32_t>(out_.tokens.size());
@@ -107,18 +107,18 @@ void stream_lexer::impl::lex_slot_colon() {
             e.limit = static_cast<std::uint32_t>(max_turn_depth_);
             out_.errors.push_back(e);
         }
-        mode_ = mode::normal;
+        cur_.lex_mode = mode::normal;
     } else {
-        out_.tail.body_begin = static_cast<std::uint32_t>(i_);
-        body_scan_ = i_;
-        mode_ = mode::body;
+        out_.tail.body_begin = static_cast<std::uint32_t>(cur_.i);
+        body_scan_ = cur_.i;
+        cur_.lex_mode = mode::body;
     }
 }
 
 
 bool stream_lexer::impl::skip_blanks() {
-    if (at(i_) == ' ' || at(i_) == '\t') {
-        while (avail(i_) && (at(i_) == ' ' || at(i_) == '\t')) ++i_;
+    if (at(cur_.i) == ' ' || at(cur_.i) == '\t') {
+        while (avail(cur_.i) && (at(cur_.i) == ' ' || at(cur_.i) == '\t')) ++cur_.i;
         return true;
     }
     return false;
@@ -126,21 +126,21 @@ bool stream_lexer::impl::skip_blanks() {
 
 
 void stream_lexer::impl::close_signal() {
-    emit(tok::rbrack, i_, i_ + 1);
-    ++i_;
-    mode_ = mode::slots;
+    emit(tok::rbrack, cur_.i, cur_.i + 1);
+    ++cur_.i;
+    cur_.lex_mode = mode::slots;
 }
 
 
 // SIGNAL_TAGS: comma-separated tags.
 void stream_lexer::impl::lex_signal_tags() {
     if (skip_blanks()) return;
-    const std::size_t start = i_;
-    const unsigned char c = at(i_);
+    const std::size_t start = cur_.i;
+    const unsigned char c = at(cur_.i);
     if (c == ']') return close_signal();
     if (c == ',') {
         emit(tok::comma, start, start + 1);
-        ++i_;
+        ++cur_.i;
         return;
     }
     run_hint& hint = hints_[h_tag];
@@ -157,15 +157,15 @@ void stream_lexer::impl::lex_signal_tags() {
         return fail(start, c == '<' ? start + 1 : start, lex_context::tags);
     }
     emit(tok::tag, start, k);
-    i_ = k;
+    cur_.i = k;
 }
 
 
 // SIGNAL_INT: SEND/KILL integer or disposition.
 void stream_lexer::impl::lex_signal_int() {
     if (skip_blanks()) return;
-    const std::size_t start = i_;
-    const unsigned char c = at(i_);
+    const std::size_t start = cur_.i;
+    const unsigned char c = at(cur_.i);
     if (c == ']') return close_signal();
     run_hint& hint = hints_[h_int];
     const std::size_t from = hint.start == start ? hint.k : start;
@@ -179,15 +179,15 @@ void stream_lexer::impl::lex_signal_int() {
     }
     const std::string_view digits = s_.substr(start, k - start);
     emit(is_disposition_digits(digits) ? tok::disposition : tok::integer, start, k);
-    i_ = k;
+    cur_.i = k;
 }
 
 
 // SIGNAL_IDENT: EXEC executor.
 void stream_lexer::impl::lex_signal_ident() {
     if (skip_blanks()) return;
-    const std::size_t start = i_;
-    const unsigned char c = at(i_);
+    const std::size_t start = cur_.i;
+    const unsigned char c = at(cur_.i);
     if (c == ']') return close_signal();
     run_hint& hint = hints_[h_ident];
     const std::size_t from = hint.start == start ? hint.k : start;
@@ -199,7 +199,7 @@ void stream_lexer::impl::lex_signal_ident() {
             hint = run_hint{start, r.end, 0};
         }
         emit(tok::ident, start, r.end);
-        i_ = r.end;
+        cur_.i = r.end;
         return;
     }
     fail(start, start, (c == '-' || is_digit(c)) ? lex_context::exec_redirect : lex_context::ident);
@@ -241,8 +241,8 @@ bool stream_lexer::impl::lex_regex_unit(std::size_t start) {
     }
     emit(tok::target_text, start, r.end);
     emit(tok::rparen, r.end, r.end + 1);
-    i_ = r.end + 1;
-    mode_ = mode::slots;
+    cur_.i = r.end + 1;
+    cur_.lex_mode = mode::slots;
     return true;
 }
 
@@ -252,8 +252,8 @@ bool stream_lexer::impl::lex_regex_unit(std::size_t start) {
 // all the same): a copy of the stream that learns it is no unit (a draft) goes on from there,
 // not from the `(`.
 void stream_lexer::impl::lex_target() {
-    const std::size_t start = i_;
-    if (service_ && at(start) == '#' && depth_ == 0 && !out_.tokens.empty() &&
+    const std::size_t start = cur_.i;
+    if (service_ && at(start) == '#' && cur_.depth == 0 && !out_.tokens.empty() &&
         out_.tokens.back().kind == tok::lparen && out_.tokens.back().end == start && lex_regex_unit(start)) {
         if (!hit_end_) return;
         hit_end_ = false;
@@ -267,9 +267,9 @@ void stream_lexer::impl::lex_target() {
 // TARGET as 1.4.0 lexes it: target text (scan::target) after the `(` or a resumed attempt;
 // ')' at depth 0 closes.
 void stream_lexer::impl::lex_target_plain() {
-    const std::size_t start = i_;
-    std::size_t from = i_;
-    int depth = depth_;
+    const std::size_t start = cur_.i;
+    std::size_t from = cur_.i;
+    int depth = cur_.depth;
     run_hint& hint = hints_[h_target];
     if (hint.start == start) {
         from = hint.k;
@@ -283,24 +283,24 @@ void stream_lexer::impl::lex_target_plain() {
         return;
     }
     const std::size_t k = r.end;
-    depth_ = r.depth;
+    cur_.depth = r.depth;
     if (k > start) {
         emit(tok::target_text, start, k);
-        i_ = k;
+        cur_.i = k;
         // The `)` that stopped the run closes the target: emitted in this step, as the next one
         // would (it has been looked at already, so nothing past it is).
         if (r.depth == 0 && k < s_.size() && s_[k] == ')') {
             emit(tok::rparen, k, k + 1);
-            ++i_;
-            mode_ = mode::slots;
+            ++cur_.i;
+            cur_.lex_mode = mode::slots;
         }
         return;
     }
     const unsigned char c = at(start);
     if (c == ')') {
         emit(tok::rparen, start, start + 1);
-        ++i_;
-        mode_ = mode::slots;
+        ++cur_.i;
+        cur_.lex_mode = mode::slots;
         return;
     }
     fail(start, c == '<' ? start + 1 : start, lex_context::target);
@@ -309,7 +309,7 @@ void stream_lexer::impl::lex_target_plain() {
 
 // BODY: opaque text up to the exact close tag (':' + open tag, not followed by an ident char).
 void stream_lexer::impl::lex_body() {
-    const std::size_t start = i_;
+    const std::size_t start = cur_.i;
     const std::string_view tag = open_tag();
     std::size_t k = body_scan_ > start ? body_scan_ : start;
     for (;;) {
@@ -324,7 +324,7 @@ void stream_lexer::impl::lex_body() {
                 return;
             }
             emit(tok::body_text, start, s_.size());
-            i_ = s_.size();
+            cur_.i = s_.size();
             return;
         }
         k = static_cast<std::size_t>(static_cast<const char*>(hit) - s_.data());
@@ -338,8 +338,8 @@ void stream_lexer::impl::lex_body() {
             if (v == scan::verdict::done) {
                 if (k > start) emit(tok::body_text, start, k);
                 emit(tok::close_tag, k, e);
-                i_ = e;
-                mode_ = mode::normal;
+                cur_.i = e;
+                cur_.lex_mode = mode::normal;
                 return;
             }
         }

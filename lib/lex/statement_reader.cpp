@@ -31,19 +31,19 @@
 namespace plurnk::detail {
 
 void stream_lexer::impl::start_statement() {
-    if (op_ == plurnk::op::TURN) return;
+    if (cur_.op == plurnk::op::TURN) return;
     if (finished_) {
         lex_statement_fast();
         return;
     }
     // A stream: the path reads the statement only when its close may be here (else it would
     // decline at the end of the input, and the steps would read the same bytes again).
-    defer_scan_ = i_;
+    defer_scan_ = cur_.i;
     if (close_arrived()) {
         lex_statement_fast();
-    } else if (defer_ok_ && s_.size() - i_ < k_defer_max) {
+    } else if (defer_ok_ && s_.size() - cur_.i < k_defer_max) {
         deferring_ = true;
-        defer_start_ = i_;
+        defer_start_ = cur_.i;
     }
 }
 
@@ -62,7 +62,7 @@ bool stream_lexer::impl::resume_deferred() {
     if (finished_ || close_arrived()) {
         deferring_ = false;
         deferred_tokens_ = out_.tokens.size();
-        if (mode_ == mode::slots) lex_statement_fast();
+        if (cur_.lex_mode == mode::slots) lex_statement_fast();
         return true;
     }
     if (s_.size() - defer_start_ < k_defer_max) return false;
@@ -71,34 +71,30 @@ bool stream_lexer::impl::resume_deferred() {
 }
 
 bool stream_lexer::impl::lex_statement_fast() {
-    if (op_ == plurnk::op::TURN) return false;
+    if (cur_.op == plurnk::op::TURN) return false;
     const char* const s = s_.data();
     const std::size_t n = s_.size();
-    const std::size_t start = i_;
+    const std::size_t start = cur_.i;
     const std::size_t mark = out_.tokens.size();
     const std::string_view tag = open_tag();
     const std::size_t len = tag.size();
     const auto byte = [s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
     std::size_t p = start;
-    // What a target and a fence change, put back when the path declines.
-    const int depth = depth_;
-    const std::uint32_t body_begin = out_.tail.body_begin;
-    const std::size_t body_scan = body_scan_;
-    // Nothing emitted stays, and nothing else is changed.
+    // What a target changes (its depth), put back when the path declines: nothing emitted stays,
+    // and nothing else is changed (the body's facts are written only once its close is read).
+    const lex_cursor cursor = cur_;
     const auto decline = [&] {
         if constexpr (k_work_counter) examined_ += std::min(p + 1, n) - start;
         out_.tokens.resize(mark);
-        depth_ = depth;
-        out_.tail.body_begin = body_begin;
-        body_scan_ = body_scan;
+        cur_ = cursor;
         return false;
     };
     // The statement ends at `end`: the lexer goes on there, between statements.
     const auto done = [&](std::size_t end) {
         if constexpr (k_work_counter) examined_ += std::min(end + 1, n) - start;
         count_fast_statements(1);
-        i_ = end;
-        mode_ = mode::normal;
+        cur_.i = end;
+        cur_.lex_mode = mode::normal;
         return true;
     };
     for (;;) {
@@ -120,7 +116,7 @@ bool stream_lexer::impl::lex_statement_fast() {
                     }
                     if (u.v == scan::verdict::done) {
                         emit(tok::lparen, p, p + 1);
-                        depth_ = 0;
+                        cur_.depth = 0;
                         emit(tok::target_text, p + 1, u.end);
                         emit(tok::rparen, u.end, u.end + 1);
                         p = u.end + 1;
@@ -133,7 +129,7 @@ bool stream_lexer::impl::lex_statement_fast() {
                     return decline();
                 }
                 emit(tok::lparen, p, p + 1);
-                depth_ = 0;
+                cur_.depth = 0;
                 if (r.end > p + 1) emit(tok::target_text, p + 1, r.end);
                 emit(tok::rparen, r.end, r.end + 1);
                 p = r.end + 1;
@@ -152,7 +148,7 @@ bool stream_lexer::impl::lex_statement_fast() {
             case '[': {  // a signal in the op's signal mode, up to its `]`
                 emit(tok::lbrack, p, p + 1);
                 ++p;
-                const mode m = signal_mode(shapes_->of(op_));
+                const mode m = signal_mode(shapes_->of(cur_.op));
                 for (;;) {
                     p = scan::blanks(s_, p);
                     if (p >= n) return decline();
@@ -207,8 +203,6 @@ bool stream_lexer::impl::lex_statement_fast() {
                 // character.
                 emit(tok::colon, p, p + 1);
                 const std::size_t b = p + 1;
-                out_.tail.body_begin = static_cast<std::uint32_t>(b);
-                body_scan_ = b;
                 std::size_t k = b;
                 for (;;) {
                     std::size_t bm = 0;
@@ -222,6 +216,8 @@ bool stream_lexer::impl::lex_statement_fast() {
                     if (v == scan::verdict::done) {
                         if (k > b) emit(tok::body_text, b, k);
                         emit(tok::close_tag, k, e);
+                        out_.tail.body_begin = static_cast<std::uint32_t>(b);
+                        body_scan_ = b;
                         return done(e);
                     }
                     ++k;
