@@ -131,9 +131,9 @@ public:
     // Errors reported or suppressed so far: a rule ran clean when the count did not move.
     [[nodiscard]] std::size_t error_events() const noexcept { return rs_.events; }
 
-protected:
     // The strategy's part of a step snapshot: everything but the follow stack, whose depth is
-    // kept apart (a step ends at the depth it began).
+    // kept apart (a step ends at the depth it began). Also what the cycle replay compares and
+    // moves on (cycle_replay.hpp).
     struct recovery_state {
         bool recovering = false;
         long last_error_index = -1;
@@ -144,6 +144,8 @@ protected:
         std::size_t pending_token = 0;  // where it happened
         tset pending_expected = 0;      // and what was expected there
     };
+
+protected:
     recovery_state rs_;
     std::vector<tset> follow_;
 

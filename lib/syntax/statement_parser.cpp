@@ -25,6 +25,7 @@
 #include "syntax/error_strategy.hpp"
 #include "syntax/send_prediction.hpp"
 #include "syntax/clean_step.hpp"
+#include "syntax/cycle_replay.hpp"
 #include "grammar/token.hpp"
 #include "base/work_counter.hpp"
 
@@ -80,7 +81,7 @@ public:
         last_close_ = npos_;
         release_tokens(tokens);
         release_recovery(tokens);
-        anchors_ = {};
+        replay_.clear();
     }
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return index(); }
@@ -168,28 +169,9 @@ private:
     // parsing can stop between any two steps and go on when more tokens arrive. Each step is atomic:
     // it runs to its end or, when it needs a token not lexed yet, is undone as a whole. Skipping
     // tokens during recovery is a step per token, so it never repeats work.
-    enum class rule : std::uint8_t { document, turn_content, sequence, log, turn };
-    enum phase : int {
-        P_START, P_FAIL, P_CONSUME, P_EXIT,
-        // document
-        P_DOC_EOF,
-        // turn_content
-        P_LEAD, P_LEAD_BACK, P_PLAN, P_LOOP_ENTRY, P_DECIDE, P_LOOP_BACK, P_TERMINAL, P_TRAIL_ENTRY, P_TRAIL,
-        P_TRAIL_BACK,
-        // sequence
-        P_SEQ_LOOP, P_SEQ_BACK, P_SEQ_EOF,
-        // log
-        P_LOG_TURN, P_LOG_BACK, P_LOG_NEXT, P_LOG_EOF,
-        // turn
-        P_TURN_SLOTS, P_TURN_COLON, P_TURN_CLOSE,
-    };
-    struct frame {
-        rule r;
-        int phase = P_START;
-        int resume = P_EXIT;     // the parent's phase when this frame exits
-        tset consume_set = 0;    // P_CONSUME: skip to a token in this set,
-        int consume_then = P_EXIT;  // then go on here
-    };
+    using rule = machine::rule;
+    using frame = machine::frame;
+    using enum machine::phase;
 
     void push_frame(rule r, tset follow, int parent_resume) {
         if (!frames_.empty()) frames_.back().phase = parent_resume;
@@ -286,210 +268,16 @@ private:
     }
     static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
 
-    // --- cycle replay ---------------------------------------------------------------------------
-    // Hostile input can drive the machine round one error cycle for every few tokens: `<<TURN:`
-    // repeated in a log opens a turn, fails its content, recovers, closes the turn and loops, nine
-    // steps each time. The machine reads tokens' kinds and ops only. So when it comes back to a
-    // loop head (a rule's phase where it loops) in the state it had there one cycle before, token
-    // indices taken from the cursor and counts from the cycle's start, and the tokens the next
-    // cycle will read repeat, kind for kind, the ones the last cycle read, the next cycle does what
-    // the last one did, moved along: its errors, units and token marks are the last cycle's,
-    // shifted. The cycle is then copied instead of run, as often as the tokens keep repeating.
-    // Part of the fast path: with it off, every cycle runs (the tests compare the two).
-    static constexpr std::size_t k_anchor_depth = 4;
-    struct anchor {
-        bool valid = false;
-        std::uint8_t depth = 0;
-        std::size_t p = 0, fetched = 0, errors = 0, units = 0, unit_errors = 0;
-        recovery_state rs;
-        std::array<frame, k_anchor_depth> frames{};
-        std::array<tset, k_anchor_depth> follow{};
-    };
-    // One anchor per loop-head phase.
-    static int anchor_slot(int phase) {
-        switch (phase) {
-            case P_LOG_TURN: return 0;
-            case P_DECIDE: return 1;
-            case P_LOOP_BACK: return 2;
-            case P_SEQ_LOOP: return 3;
-            case P_SEQ_BACK: return 4;
-            default: return -1;
-        }
-    }
-    static constexpr std::size_t k_anchor_slots = 5;
-
-    anchor capture() const {
-        anchor a;
-        if (frames_.size() > k_anchor_depth) return a;
-        a.valid = true;
-        a.depth = static_cast<std::uint8_t>(frames_.size());
-        a.p = index();
-        a.fetched = fetched();
-        a.errors = tree_.errors.size();
-        a.units = tree_.units.size();
-        a.unit_errors = unit_errors_;
-        a.rs = rs_;
-        std::copy(frames_.begin(), frames_.end(), a.frames.begin());
-        std::copy(follow_.begin(), follow_.end(), a.follow.begin());
-        return a;
-    }
-
-    // What one cycle from `a` to `b` changes, `k` times over.
-    struct cycle {
-        std::size_t tokens = 0, errors = 0, units = 0, events = 0;
-        bool units_begun = false;
-    };
-    static anchor shifted(anchor a, const cycle& c, std::size_t k) {
-        a.p += k * c.tokens;
-        a.fetched += k * c.tokens;
-        a.errors += k * c.errors;
-        a.units += k * c.units;
-        a.rs.events += k * c.events;
-        if (a.rs.last_error_index >= 0) a.rs.last_error_index += static_cast<long>(k * c.tokens);
-        a.rs.pending_token += k * c.tokens;
-        if (c.units_begun) a.unit_errors += k * c.events;
-        return a;
-    }
-
-    // Whether `b` is `a` one cycle on: the same frames, and the same recovery state with token
-    // indices taken from the cursor.
-    static bool same_state(const anchor& a, const anchor& b) {
-        using diff = std::ptrdiff_t;
-        const auto rel = [](std::size_t v, std::size_t p) { return static_cast<diff>(v) - static_cast<diff>(p); };
-        if (!a.valid || !b.valid || a.depth != b.depth || b.p <= a.p || b.errors < a.errors || b.units < a.units) {
-            return false;
-        }
-        for (std::size_t i = 0; i < a.depth; ++i) {
-            const frame& x = a.frames[i];
-            const frame& y = b.frames[i];
-            if (x.r != y.r || x.phase != y.phase || x.resume != y.resume || x.consume_set != y.consume_set ||
-                x.consume_then != y.consume_then || a.follow[i] != b.follow[i]) {
-                return false;
-            }
-        }
-        const recovery_state& r = a.rs;
-        const recovery_state& q = b.rs;
-        if (r.recovering != q.recovering || r.last_error_points != q.last_error_points || r.point != q.point ||
-            r.pending_mismatch != q.pending_mismatch || r.pending_expected != q.pending_expected ||
-            rel(r.pending_token, a.p) != rel(q.pending_token, b.p) || rel(a.fetched, a.p) != rel(b.fetched, b.p)) {
-            return false;
-        }
-        if ((r.last_error_index < 0) != (q.last_error_index < 0)) return false;
-        if (r.last_error_index >= 0 && r.last_error_index - static_cast<long>(a.p) != q.last_error_index - static_cast<long>(b.p)) {
-            return false;
-        }
-        // unit_errors_ is the event count when the last unit began: moved on by the cycle only
-        // if the cycle began one.
-        if (b.units == a.units) return a.unit_errors == b.unit_errors;
-        return rel(a.unit_errors, a.rs.events) == rel(b.unit_errors, b.rs.events);
-    }
-
-    static bool same_symbol(const token& x, const token& y) { return x.kind == y.kind && x.op == y.op; }
-
-    // At a loop head with no unit open: replays the cycle since this head's last visit as often as
-    // it provably repeats. True: the state moved on (the machine looks again from the top).
+    // --- cycle replay (cycle_replay.hpp) ------------------------------------------------------
+    // At a loop head with no unit open: the cycle since this head's last visit, replayed as often
+    // as it provably repeats. True: the state moved on (the machine looks again from the top).
     bool replay(int phase) {
-        const int slot = anchor_slot(phase);
-        if (slot < 0) return false;
-        anchor& last = anchors_[static_cast<std::size_t>(slot)];
-        const anchor now = capture();
-        const std::size_t k = same_state(last, now) ? replay_cycles(last, now) : 0;
-        if (k == 0) {
-            last = now;
-            return false;
-        }
-        return true;
-    }
-
-    // Copies the cycle a → b forward k ≥ 0 times, k as large as the tokens allow; returns k.
-    std::size_t replay_cycles(anchor& a, const anchor& b) {
-        const auto& toks = tokens();
-        const cycle c{b.p - a.p, b.errors - a.errors, b.units - a.units, b.rs.events - a.rs.events, b.units > a.units};
-        const std::size_t len = c.tokens;
-        // The tokens the cycle read: from its start (or the pending error's token, which a report
-        // reads) to the last one fetched or stepped at.
-        const std::size_t lo = std::min(a.p, a.rs.pending_token);
-        const std::size_t hi = std::max(b.fetched, b.p);
-        if (hi - lo > 4 * len + 64 || hi + len >= toks.size()) return 0;
-        // First the tokens: the next cycle's must repeat the ones this cycle read (where most
-        // tries that fail stop). Each comparison counts as a token fetch for the work counter.
-        std::size_t checked = lo + len - 1;  // tokens through here repeat the ones `len` before
-        const auto repeats_through = [&](std::size_t end) {
-            const std::size_t from = checked;
-            while (checked < end && same_symbol(toks[checked + 1], toks[checked + 1 - len])) ++checked;
-            count_looks(checked - from + 1);
-            return checked >= end;
-        };
-        if (!repeats_through(hi + len)) return 0;
-        // Each error's token, by index (tokens are in input order; one that is not found once,
-        // or is found twice, stops the replay).
-        std::array<std::size_t, 16> at{};
-        if (c.errors > at.size()) return 0;
-        for (std::size_t e = 0; e < c.errors; ++e) {
-            const token& t = tree_.errors[a.errors + e].at;
-            const token* first = std::lower_bound(toks.begin() + lo, toks.begin() + hi + 1, t.begin,
-                                                  [](const token& x, std::uint32_t b) { return x.begin < b; });
-            std::size_t found = npos_;
-            for (const token* u = first; u != toks.begin() + hi + 1 && u->begin == t.begin; ++u) {
-                if (u->end == t.end && u->kind == t.kind && u->op == t.op) {
-                    if (found != npos_) return 0;
-                    found = static_cast<std::size_t>(u - toks.begin());
-                }
-            }
-            if (found == npos_) return 0;
-            at[e] = found;
-        }
-        // Each token mark, by unit; and whether a step of the cycle starts at an opener that
-        // can_step() holds back until a close tag is lexed.
-        bool opener = false;
-        for (std::size_t i = a.p; i < b.p; ++i) {
-            const std::int32_t m = tree_.token_unit[i];
-            if (m >= 0 && static_cast<std::size_t>(m) < a.units) return 0;
-        }
-        for (std::size_t i = a.p; i <= b.p; ++i) {
-            opener = opener || (toks[i].kind == tok::opener && toks[i].op != plurnk::op::TURN);
-        }
-        std::size_t k = 0;
-        for (;;) {
-            const std::size_t shift = (k + 1) * len;
-            const std::size_t end = hi + shift;
-            if (end >= toks.size()) break;
-            if (!finished() && opener && (last_close_ == npos_ || last_close_ < b.p + shift)) break;
-            if (!repeats_through(end)) break;
-            for (std::size_t e = 0; e < c.errors; ++e) {
-                syntax_error x = tree_.errors[a.errors + e];
-                x.at = toks[at[e] + shift];
-                x.offset = x.at.begin;
-                x.fetched += static_cast<std::uint32_t>(shift);
-                tree_.errors.push_back(x);
-            }
-            for (std::size_t u = 0; u < c.units; ++u) {
-                unit x = tree_.units[a.units + u];
-                for (std::uint32_t unit::*field : {&unit::signal, &unit::signal_end, &unit::target, &unit::target_end,
-                                                   &unit::scope, &unit::body, &unit::body_end}) {
-                    if (x.*field != 0) x.*field += static_cast<std::uint32_t>(shift);
-                }
-                if (x.first <= x.last) {
-                    x.first += static_cast<std::uint32_t>(shift);
-                    x.last += static_cast<std::uint32_t>(shift);
-                }
-                tree_.units.push_back(x);
-            }
-            for (std::size_t i = a.p; i < b.p; ++i) {
-                const std::int32_t m = tree_.token_unit[i];
-                tree_.token_unit[i + shift] = m < 0 ? -1 : m + static_cast<std::int32_t>((k + 1) * c.units);
-            }
-            count_looks(hi - lo + 1);
-            ++k;
-        }
-        if (k == 0) return 0;
-        count_cycles_replayed(k);
-        const anchor to = shifted(b, c, k);
-        jump(to.p, to.fetched);
-        rs_ = to.rs;
-        unit_errors_ = to.unit_errors;
-        a = shifted(b, c, k - 1);  // the head one cycle back, so that a later call can go on
-        return k;
+        cycle_replay::parser_state st{tokens(), index(), fetched(), finished(), last_close_, frames_, follow_,
+                                      unit_errors_, rs_, tree_};
+        const bool moved = replay_.replay(phase, st);
+        count_looks(st.looks);
+        if (moved) jump(st.p, st.fetched);
+        return moved;
     }
 
     // --- the fast path (clean_step.hpp) -----------------------------------------------------
@@ -925,7 +713,7 @@ private:
     std::size_t scanned_ = 0;                                // tokens checked for close tags
     std::size_t last_close_ = static_cast<std::size_t>(-1);  // index of the last close tag or eof
     std::size_t unit_errors_ = 0;                            // error_events() when the open unit began
-    std::array<anchor, k_anchor_slots> anchors_{};           // cycle replay: each loop head's last visit
+    cycle_replay replay_;                                    // each loop head's last visit
 };
 
 }  // namespace
