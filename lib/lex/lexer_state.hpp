@@ -503,6 +503,16 @@ struct stream_lexer::impl {
     void lex_body();
     // The rest of a statement after its opener, in one pass, when it is well formed (statement_reader.cpp).
     bool lex_statement_fast();
+    // Where a part of the statement read from an offset ends: where the next part begins (or,
+    // for the close, where the statement ends); or, not `ok`, where the reader declined.
+    struct read_to {
+        std::size_t at;
+        bool ok;
+    };
+    read_to read_target(std::size_t p);
+    read_to read_scope(std::size_t p);
+    read_to read_signal(std::size_t p);
+    read_to read_close(std::size_t p);
     // After an opener's step: the fast path when the statement's close may be here, else (a
     // stream that allows it) the rest of the statement deferred until it may be.
     void start_statement();

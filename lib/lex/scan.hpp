@@ -170,6 +170,12 @@ constexpr std::size_t blanks(std::string_view s, std::size_t k) noexcept {
     return k;
 }
 
+// A run of whitespace (space, tab, CR, LF) from k.
+constexpr std::size_t whitespace(std::string_view s, std::size_t k) noexcept {
+    while (k < s.size() && ascii::is_whitespace(byte_at(s, k))) ++k;
+    return k;
+}
+
 // The one-colon close, `:` + open tag, then blanks: at k, past the blanks, `done` when a line
 // end, `<<` or the end of the input follows (the statement closes there), `bad` when anything
 // else does (the `:` was the body's fence). `more` at the end of the input, or at a '<' that is

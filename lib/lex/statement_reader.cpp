@@ -70,162 +70,136 @@ bool stream_lexer::impl::resume_deferred() {
     return true;
 }
 
+// '(' at p: a target, closed at depth 0: in the service dialect a regex unit (scan::regex_unit)
+// when a `#` follows and the text is one, as lex_target() reads it; else target text
+// (scan::target).
+[[gnu::always_inline]] inline stream_lexer::impl::read_to stream_lexer::impl::read_target(std::size_t p) {
+    const std::string_view s = s_;
+    scan::run r;  // (`bad`: no unit)
+    if (service_ && p + 1 < s.size() && s[p + 1] == '#') r = scan::regex_unit(s, p + 2);
+    if (r.v == scan::verdict::bad) r = scan::target(s, p + 1, 0, false);
+    if (r.v != scan::verdict::done || s[r.end] != ')') return {r.end, false};  // (a line end or a '<' pair: an error)
+    emit(tok::lparen, p, p + 1);
+    cur_.depth = 0;
+    if (r.end > p + 1) emit(tok::target_text, p + 1, r.end);
+    emit(tok::rparen, r.end, r.end + 1);
+    return {r.end + 1, true};
+}
+
+// '<' at p: a scope literal (grammar/scope_literal.hpp), whole.
+[[gnu::always_inline]] inline stream_lexer::impl::read_to stream_lexer::impl::read_scope(std::size_t p) {
+    const scope_scan r = scan_scope(s_, p + 1, scope_phase::number);
+    if (r.v != scope_scan::verdict::closed) return {r.at, false};
+    emit(tok::scope, p, r.at);
+    return {r.at, true};
+}
+
+// '[' at p: a signal in the op's signal mode, up to its `]`.
+[[gnu::always_inline]] inline stream_lexer::impl::read_to stream_lexer::impl::read_signal(std::size_t p) {
+    const std::string_view s = s_;
+    emit(tok::lbrack, p, p + 1);
+    ++p;
+    const mode m = signal_mode(shapes_->of(cur_.op));
+    for (;;) {
+        p = scan::blanks(s, p);
+        if (p >= s.size()) return {p, false};
+        const char d = s[p];
+        if (d == ']') {
+            emit(tok::rbrack, p, p + 1);
+            return {p + 1, true};
+        }
+        if (m == mode::signal_tags && d == ',') {
+            emit(tok::comma, p, p + 1);
+            ++p;
+            continue;
+        }
+        // A tag, an integer or disposition, or an executor, as the op's mode reads it.
+        const scan::run r = m == mode::signal_tags  ? scan::tag(s, p)
+                            : m == mode::signal_int ? scan::integer(s, p)
+                                                    : scan::executor(s, p);
+        if (r.v != scan::verdict::done || r.end == p) return {r.end, false};  // (an empty tag: an error follows)
+        tok kind = m == mode::signal_tags ? tok::tag : tok::ident;
+        if (m == mode::signal_int) kind = is_disposition_digits(s.substr(p, r.end - p)) ? tok::disposition : tok::integer;
+        emit(kind, p, r.end);
+        p = r.end;
+    }
+}
+
+// ':' at p: the one-colon close (`:` and the open tag, blanks, then a line end or `<<`), or the
+// fence, then the body up to the first ':' + open tag not followed by a word character, and that
+// close tag. Ends the statement.
+[[gnu::always_inline]] inline stream_lexer::impl::read_to stream_lexer::impl::read_close(std::size_t p) {
+    const std::string_view s = s_;
+    const std::size_t n = s.size();
+    const std::string_view tag = open_tag();
+    const std::size_t m = scan::literal(s, p + 1, tag);
+    if (m == tag.size()) {
+        const std::size_t e = p + 1 + tag.size();
+        const std::size_t k = scan::blanks(s, e);
+        const scan::verdict v = scan::one_colon_close(s, k, false);
+        if (v == scan::verdict::more) return {k, false};  // the end, or a '<' whose next byte has not arrived
+        if (v == scan::verdict::done) {
+            emit(tok::close_tag, p, e);
+            return {k, true};
+        }
+    } else if (p + 1 + m >= n) {
+        return {n, false};
+    }
+    emit(tok::colon, p, p + 1);
+    const std::size_t b = p + 1;
+    for (std::size_t k = b;; ++k) {
+        std::size_t bm = 0;
+        k = next_tag_colon(s, k, tag, bm);
+        const std::size_t e = k + 1 + bm;
+        const scan::verdict v = k < n ? scan::body_close(s, e, false) : scan::verdict::more;
+        if (v == scan::verdict::more) return {n, false};  // no close, or the tag or the byte after it has not arrived
+        if (v == scan::verdict::done) {
+            if (k > b) emit(tok::body_text, b, k);
+            emit(tok::close_tag, k, e);
+            out_.tail.body_begin = static_cast<std::uint32_t>(b);
+            body_scan_ = b;
+            return {e, true};
+        }
+    }
+}
+
+// The parts of the statement in any order, with blanks between them, up to its close; each part
+// is read by one of the readers above, over the steps' scanners.
 bool stream_lexer::impl::lex_statement_fast() {
     if (cur_.op == plurnk::op::TURN) return false;
-    const char* const s = s_.data();
     const std::size_t n = s_.size();
     const std::size_t start = cur_.i;
     const std::size_t mark = out_.tokens.size();
-    const std::string_view tag = open_tag();
-    const std::size_t len = tag.size();
-    const auto byte = [s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    std::size_t p = start;
     // What a target changes (its depth), put back when the path declines: nothing emitted stays,
     // and nothing else is changed (the body's facts are written only once its close is read).
     const lex_cursor cursor = cur_;
-    const auto decline = [&] {
-        if constexpr (k_work_counter) examined_ += std::min(p + 1, n) - start;
-        out_.tokens.resize(mark);
-        cur_ = cursor;
-        return false;
-    };
-    // The statement ends at `end`: the lexer goes on there, between statements.
-    const auto done = [&](std::size_t end) {
-        if constexpr (k_work_counter) examined_ += std::min(end + 1, n) - start;
-        count_fast_statements(1);
-        cur_.i = end;
-        cur_.lex_mode = mode::normal;
-        return true;
-    };
+    std::size_t p = start;
     for (;;) {
-        if (p >= n) return decline();
-        const unsigned char c = byte(p);
-        if (is_whitespace(c)) {
-            while (p < n && is_whitespace(byte(p))) ++p;
-            continue;
+        p = p < n && is_whitespace(static_cast<unsigned char>(s_[p])) ? scan::whitespace(s_, p) : p;
+        read_to r{p, false};
+        if (p < n) {
+            switch (s_[p]) {
+                case '(': r = read_target(p); break;
+                case '<': r = read_scope(p); break;
+                case '[': r = read_signal(p); break;
+                case ':': r = read_close(p); break;
+                default: break;  // anything else is for the steps (an error, or a rule this path does not take)
+            }
         }
-        switch (c) {
-            case '(': {  // a target (scan::target), closed at depth 0
-                if (service_ && p + 1 < n && s[p + 1] == '#') {
-                    // The service dialect's regex unit (scan::regex_unit), as lex_target() reads
-                    // it; no unit: 1.4.0's target, read below.
-                    const scan::run u = scan::regex_unit(s_, p + 2);
-                    if (u.v == scan::verdict::more) {
-                        p = u.end;
-                        return decline();
-                    }
-                    if (u.v == scan::verdict::done) {
-                        emit(tok::lparen, p, p + 1);
-                        cur_.depth = 0;
-                        emit(tok::target_text, p + 1, u.end);
-                        emit(tok::rparen, u.end, u.end + 1);
-                        p = u.end + 1;
-                        break;
-                    }
-                }
-                const scan::run r = scan::target(s_, p + 1, 0, false);
-                if (r.v != scan::verdict::done || s[r.end] != ')') {  // (a line end or a '<' pair: an error)
-                    p = r.end;
-                    return decline();
-                }
-                emit(tok::lparen, p, p + 1);
-                cur_.depth = 0;
-                if (r.end > p + 1) emit(tok::target_text, p + 1, r.end);
-                emit(tok::rparen, r.end, r.end + 1);
-                p = r.end + 1;
-                break;
-            }
-            case '<': {  // a scope literal (grammar/scope_literal.hpp), whole
-                const scope_scan r = scan_scope(s_, p + 1, scope_phase::number);
-                if (r.v != scope_scan::verdict::closed) {
-                    p = r.at;
-                    return decline();
-                }
-                emit(tok::scope, p, r.at);
-                p = r.at;
-                break;
-            }
-            case '[': {  // a signal in the op's signal mode, up to its `]`
-                emit(tok::lbrack, p, p + 1);
-                ++p;
-                const mode m = signal_mode(shapes_->of(cur_.op));
-                for (;;) {
-                    p = scan::blanks(s_, p);
-                    if (p >= n) return decline();
-                    const unsigned char d = byte(p);
-                    if (d == ']') {
-                        emit(tok::rbrack, p, p + 1);
-                        ++p;
-                        break;
-                    }
-                    if (m == mode::signal_tags && d == ',') {
-                        emit(tok::comma, p, p + 1);
-                        ++p;
-                        continue;
-                    }
-                    // A tag, an integer or disposition, or an executor, as the op's mode reads it.
-                    const scan::run r = m == mode::signal_tags  ? scan::tag(s_, p)
-                                        : m == mode::signal_int ? scan::integer(s_, p)
-                                                                : scan::executor(s_, p);
-                    if (r.v != scan::verdict::done || r.end == p) {  // (an empty tag: an error follows)
-                        p = r.end;
-                        return decline();
-                    }
-                    tok kind = m == mode::signal_tags ? tok::tag : tok::ident;
-                    if (m == mode::signal_int) {
-                        kind = is_disposition_digits(s_.substr(p, r.end - p)) ? tok::disposition : tok::integer;
-                    }
-                    emit(kind, p, r.end);
-                    p = r.end;
-                }
-                break;
-            }
-            case ':': {
-                // The one-colon close: `:` and the open tag, blanks, then a line end or `<<`.
-                const std::size_t m = scan::literal(s_, p + 1, tag);
-                if (m == len) {
-                    const std::size_t e = p + 1 + len;
-                    const std::size_t k = scan::blanks(s_, e);
-                    const scan::verdict v = scan::one_colon_close(s_, k, false);
-                    if (v == scan::verdict::more) {  // the end, or a '<' whose next byte has not arrived
-                        p = k;
-                        return decline();
-                    }
-                    if (v == scan::verdict::done) {
-                        emit(tok::close_tag, p, e);
-                        return done(k);
-                    }
-                } else if (p + 1 + m >= n) {
-                    p = n;
-                    return decline();
-                }
-                // The fence, then the body up to the first ':' + open tag not followed by a word
-                // character.
-                emit(tok::colon, p, p + 1);
-                const std::size_t b = p + 1;
-                std::size_t k = b;
-                for (;;) {
-                    std::size_t bm = 0;
-                    k = next_tag_colon(s_, k, tag, bm);
-                    const std::size_t e = k + 1 + bm;
-                    const scan::verdict v = k < n ? scan::body_close(s_, e, false) : scan::verdict::more;
-                    if (v == scan::verdict::more) {  // no close, or the tag or the byte after it has not arrived
-                        p = n;
-                        return decline();
-                    }
-                    if (v == scan::verdict::done) {
-                        if (k > b) emit(tok::body_text, b, k);
-                        emit(tok::close_tag, k, e);
-                        out_.tail.body_begin = static_cast<std::uint32_t>(b);
-                        body_scan_ = b;
-                        return done(e);
-                    }
-                    ++k;
-                }
-            }
-            default:  // anything else is for the steps (an error, or a rule this path does not take)
-                return decline();
+        if (!r.ok) {
+            if constexpr (k_work_counter) examined_ += std::min(r.at + 1, n) - start;
+            out_.tokens.resize(mark);
+            cur_ = cursor;
+            return false;
         }
+        if (s_[p] == ':') {  // the statement ends at r.at: the lexer goes on there, between statements
+            if constexpr (k_work_counter) examined_ += std::min(r.at + 1, n) - start;
+            count_fast_statements(1);
+            cur_.i = r.at;
+            cur_.lex_mode = mode::normal;
+            return true;
+        }
+        p = r.at;
     }
 }
 
