@@ -104,6 +104,35 @@ bool cycle_replay::replay(int phase, parser_state& s) {
 }
 
 
+// The index in toks[lo, hi] of the token equal to `t`, or npos when none is or two are (tokens
+// are in input order).
+static std::size_t index_of(const token_vector& toks, std::size_t lo, std::size_t hi, const token& t) {
+    const token* first = std::lower_bound(toks.begin() + lo, toks.begin() + hi + 1, t.begin,
+                                          [](const token& x, std::uint32_t b) { return x.begin < b; });
+    std::size_t found = cycle_replay::npos;
+    for (const token* u = first; u != toks.begin() + hi + 1 && u->begin == t.begin; ++u) {
+        if (u->end == t.end && u->kind == t.kind && u->op == t.op) {
+            if (found != cycle_replay::npos) return cycle_replay::npos;
+            found = static_cast<std::size_t>(u - toks.begin());
+        }
+    }
+    return found;
+}
+
+// A unit `shift` tokens on: its token range and every slot it has (0: none).
+static unit unit_shifted(unit x, std::size_t shift) {
+    const auto by = static_cast<std::uint32_t>(shift);
+    for (std::uint32_t unit::*field : {&unit::signal, &unit::signal_end, &unit::target, &unit::target_end,
+                                       &unit::scope, &unit::body, &unit::body_end}) {
+        if (x.*field != 0) x.*field += by;
+    }
+    if (x.first <= x.last) {
+        x.first += by;
+        x.last += by;
+    }
+    return x;
+}
+
 std::size_t cycle_replay::replay_cycles(anchor& a, const anchor& b, parser_state& s) {
     const token_vector& toks = s.toks;
     const cycle c{b.p - a.p, b.errors - a.errors, b.units - a.units, b.rs.events - a.rs.events, b.units > a.units};
@@ -128,18 +157,8 @@ std::size_t cycle_replay::replay_cycles(anchor& a, const anchor& b, parser_state
     std::array<std::size_t, 16> at{};
     if (c.errors > at.size()) return 0;
     for (std::size_t e = 0; e < c.errors; ++e) {
-        const token& t = s.tree.errors[a.errors + e].at;
-        const token* first = std::lower_bound(toks.begin() + lo, toks.begin() + hi + 1, t.begin,
-                                              [](const token& x, std::uint32_t b) { return x.begin < b; });
-        std::size_t found = npos;
-        for (const token* u = first; u != toks.begin() + hi + 1 && u->begin == t.begin; ++u) {
-            if (u->end == t.end && u->kind == t.kind && u->op == t.op) {
-                if (found != npos) return 0;
-                found = static_cast<std::size_t>(u - toks.begin());
-            }
-        }
-        if (found == npos) return 0;
-        at[e] = found;
+        at[e] = index_of(toks, lo, hi, s.tree.errors[a.errors + e].at);
+        if (at[e] == npos) return 0;
     }
     // Each token mark, by unit; and whether a step of the cycle starts at an opener that
     // can_step() holds back until a close tag is lexed.
@@ -165,18 +184,7 @@ std::size_t cycle_replay::replay_cycles(anchor& a, const anchor& b, parser_state
             x.fetched += static_cast<std::uint32_t>(shift);
             s.tree.errors.push_back(x);
         }
-        for (std::size_t u = 0; u < c.units; ++u) {
-            unit x = s.tree.units[a.units + u];
-            for (std::uint32_t unit::*field : {&unit::signal, &unit::signal_end, &unit::target, &unit::target_end,
-                                               &unit::scope, &unit::body, &unit::body_end}) {
-                if (x.*field != 0) x.*field += static_cast<std::uint32_t>(shift);
-            }
-            if (x.first <= x.last) {
-                x.first += static_cast<std::uint32_t>(shift);
-                x.last += static_cast<std::uint32_t>(shift);
-            }
-            s.tree.units.push_back(x);
-        }
+        for (std::size_t u = 0; u < c.units; ++u) s.tree.units.push_back(unit_shifted(s.tree.units[a.units + u], shift));
         for (std::size_t i = a.p; i < b.p; ++i) {
             const std::int32_t m = s.tree.token_unit[i];
             s.tree.token_unit[i + shift] = m < 0 ? -1 : m + static_cast<std::int32_t>((k + 1) * c.units);
