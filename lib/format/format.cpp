@@ -244,6 +244,46 @@ std::string choose_suffix(std::string_view name, std::string_view own, std::stri
     }
 }
 
+// [signal]: the statement's signal, as its op's slot takes it, appended to `header`; or why not.
+std::string append_signal(std::string& header, const statement& s) {
+    const signal_slot slot = slot_of(s.op);
+    switch (s.signal.kind) {
+        case signal::kind_t::none: break;
+        case signal::kind_t::tags:
+            if (slot != signal_slot::tags) return "its signal slot takes no tags";
+            header += '[';
+            for (std::size_t i = 0; i < s.signal.tags.size(); ++i) {
+                if (const char* problem = tag_problem(s.signal.tags[i])) {
+                    return "tag " + std::to_string(i + 1) + " " + problem;
+                }
+                if (i > 0) header += ',';
+                header += s.signal.tags[i];
+            }
+            header += ']';
+            break;
+        case signal::kind_t::number:
+            if (slot != signal_slot::number) return "only SEND and KILL take a number signal";
+            if (!std::isfinite(s.signal.number) || std::trunc(s.signal.number) != s.signal.number) {
+                return "the signal code is not an integer";
+            }
+            header += '[';
+            append_number(header, s.signal.number);
+            header += ']';
+            break;
+        case signal::kind_t::text:
+            if (slot == signal_slot::executor) {
+                if (!is_executor(s.signal.text)) return "the executor is not `[A-Za-z_][A-Za-z0-9_.+-]*`";
+            } else if (slot == signal_slot::branch) {
+                if (const char* problem = tag_problem(s.signal.text)) return std::string("the branch ") + problem;
+            } else {
+                return "only EXEC, WORK and FORK take a text signal";
+            }
+            ((header += '[') += s.signal.text) += ']';
+            break;
+    }
+    return {};
+}
+
 }  // namespace
 
 format_result format(const statement& s, parse_dialect dialect) {
@@ -257,42 +297,8 @@ format_result format(const statement& s, parse_dialect dialect) {
     std::string why;
 
     // [signal]
-    const signal_slot slot = slot_of(s.op);
     if (s.signal.kind != signal::kind_t::none && !rows.of(s.op).signal) return failure(at + "it has no signal slot");
-    switch (s.signal.kind) {
-        case signal::kind_t::none: break;
-        case signal::kind_t::tags:
-            if (slot != signal_slot::tags) return failure(at + "its signal slot takes no tags");
-            header += '[';
-            for (std::size_t i = 0; i < s.signal.tags.size(); ++i) {
-                if (const char* problem = tag_problem(s.signal.tags[i])) {
-                    return failure(at + "tag " + std::to_string(i + 1) + " " + problem);
-                }
-                if (i > 0) header += ',';
-                header += s.signal.tags[i];
-            }
-            header += ']';
-            break;
-        case signal::kind_t::number:
-            if (slot != signal_slot::number) return failure(at + "only SEND and KILL take a number signal");
-            if (!std::isfinite(s.signal.number) || std::trunc(s.signal.number) != s.signal.number) {
-                return failure(at + "the signal code is not an integer");
-            }
-            header += '[';
-            append_number(header, s.signal.number);
-            header += ']';
-            break;
-        case signal::kind_t::text:
-            if (slot == signal_slot::executor) {
-                if (!is_executor(s.signal.text)) return failure(at + "the executor is not `[A-Za-z_][A-Za-z0-9_.+-]*`");
-            } else if (slot == signal_slot::branch) {
-                if (const char* problem = tag_problem(s.signal.text)) return failure(at + "the branch " + problem);
-            } else {
-                return failure(at + "only EXEC, WORK and FORK take a text signal");
-            }
-            ((header += '[') += s.signal.text) += ']';
-            break;
-    }
+    if (std::string problem = append_signal(header, s); !problem.empty()) return failure(at + problem);
     // (target)
     if (s.target) {
         header += '(';
