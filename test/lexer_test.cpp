@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lex/lexer.hpp"
+#include "lex/scan.hpp"
 
 using namespace plurnk::detail;
 
@@ -193,4 +194,115 @@ TEST_CASE("the max_turn_depth diagnostic is given once per input", "[lexer][limi
     s.advance(in, true);
     REQUIRE(s.output().errors.size() == 1);
     CHECK(s.output().errors[0].begin == 7);
+}
+
+// The scanners the mode steps and the whole-statement reader share (lex/scan.hpp): where each
+// rule's token ends, and whether the input ended first (more) or a byte broke the rule (bad).
+namespace {
+
+struct scan_row {
+    const char* rule;
+    std::string_view in;
+    std::size_t from;  // where the scan starts
+    std::size_t end;
+    scan::verdict v;
+};
+
+scan::run run_rule(const scan_row& r) {
+    const std::string_view rule = r.rule;
+    if (rule == "tag") return scan::tag(r.in, r.from);
+    if (rule == "integer") return scan::integer(r.in, r.from);
+    if (rule == "executor") return scan::executor(r.in, r.from);
+    if (rule == "target") return scan::target(r.in, r.from, 0, false);
+    if (rule == "target final") return scan::target(r.in, r.from, 0, true);
+    if (rule == "regex unit") return scan::regex_unit(r.in, r.from);
+    return {};
+}
+
+constexpr auto done = scan::verdict::done;
+constexpr auto more = scan::verdict::more;
+constexpr auto bad = scan::verdict::bad;
+
+constexpr scan_row k_scan_rows[] = {
+    {"tag", "a,b", 0, 1, done},
+    {"tag", "ab]", 0, 2, done},
+    {"tag", "ab c", 0, 2, done},
+    {"tag", "a<b]", 0, 3, done},   // '<' before a byte that is not a stop: part of the tag
+    {"tag", "a<]", 0, 1, done},    // '<' before a stop ends the tag
+    {"tag", "a<<b", 0, 1, done},   // '<' before '<' too
+    {"tag", "a<", 0, 1, more},     // '<' as the last byte: the next byte decides
+    {"tag", "abc", 0, 3, more},
+    {"tag", "abc", 2, 3, more},    // resumed inside the tag
+    {"integer", "12]", 0, 2, done},
+    {"integer", "-12]", 0, 3, done},
+    {"integer", "-]", 0, 1, bad},  // a digit must follow the sign
+    {"integer", "-", 0, 1, bad},   // (the end of the input, too: the step's fail() asks has())
+    {"integer", "x", 0, 0, bad},
+    {"integer", "123", 0, 3, more},
+    {"executor", "py3.11+x-y]", 0, 10, done},
+    {"executor", "_a ", 0, 2, done},
+    {"executor", "1a]", 0, 0, bad},
+    {"executor", "sh", 0, 2, more},
+    {"target", "a/b)", 0, 3, done},
+    {"target", "a(b)c)", 0, 5, done},       // nested parentheses
+    {"target", "a\\)b)", 0, 4, done},      // an escaped ')'
+    {"target", "a<b)", 0, 3, done},         // a '<' pair that is text
+    {"target", "a<(b)", 0, 1, done},        // a '<' before a parenthesis ends the text
+    {"target", "a\nb)", 0, 1, done},        // a line end ends it
+    {"target", "ab", 0, 2, more},
+    {"target", "a\\", 0, 1, more},          // an escape whose next byte has not arrived
+    {"target", "a<", 0, 1, more},
+    {"target final", "ab", 0, 2, done},
+    {"target final", "a\\", 0, 2, done},    // finished: a lone backslash is text
+    {"target final", "a<", 0, 1, done},      // finished: a '<' at the end ends the text
+    // The service dialect's regex unit (S3), from past the `#` after a target's `(`: `done` at
+    // its `)`, `bad` where it is decided to be no unit.
+    {"regex unit", "#a#i)", 1, 4, done},
+    {"regex unit", "#a\\#b#)", 1, 6, done},   // an escaped `#` stays in the pattern
+    {"regex unit", "##)", 1, 2, done},          // an empty pattern, no flags
+    {"regex unit", "#a#1)", 1, 3, bad},         // a flag is a letter
+    {"regex unit", "#a#i/x)", 1, 4, bad},
+    {"regex unit", "#a\nb#)", 1, 2, bad},      // a line end in the pattern
+    {"regex unit", "#a", 1, 2, more},
+    {"regex unit", "#a\\", 1, 2, more},       // an escape whose next byte has not arrived
+    {"regex unit", "#a#i", 1, 4, more},         // the flags may go on
+};
+
+}  // namespace
+
+TEST_CASE("scanners: where each rule's token ends", "[lexer][scan]") {
+    for (const scan_row& r : k_scan_rows) {
+        INFO(r.rule << " on \"" << r.in << "\" from " << r.from);
+        const scan::run got = run_rule(r);
+        CHECK(got.end == r.end);
+        CHECK(got.v == r.v);
+    }
+    // The target's depth at a resume point, and after a close.
+    CHECK(scan::target("a(b", 0, 0, false).depth == 1);
+    CHECK(scan::target("b))", 0, 1, false).end == 2);
+    // The regex unit's phase at a resume point, and a scan resumed in it.
+    CHECK(scan::regex_unit("#a", 1).depth == 0);
+    CHECK(scan::regex_unit("#a#i", 1).depth == 1);
+    CHECK(scan::regex_unit("#a#i)", 4, 1).v == done);
+    CHECK(scan::regex_unit("#a#i)", 4, 1).end == 4);
+}
+
+TEST_CASE("scanners: the close tags and the open-tag compare", "[lexer][scan]") {
+    CHECK(scan::one_colon_close("\nx", 0, false) == done);
+    CHECK(scan::one_colon_close("\r", 0, false) == done);
+    CHECK(scan::one_colon_close("<<READ", 0, false) == done);
+    CHECK(scan::one_colon_close("<x", 0, false) == bad);   // the fence: a body follows
+    CHECK(scan::one_colon_close("x", 0, false) == bad);
+    CHECK(scan::one_colon_close("", 0, false) == more);
+    CHECK(scan::one_colon_close("", 0, true) == done);     // the end of a finished input closes
+    CHECK(scan::one_colon_close("<", 0, false) == more);
+    CHECK(scan::one_colon_close("<", 0, true) == bad);
+    CHECK(scan::body_close(":READ\n", 5, false) == done);
+    CHECK(scan::body_close(":READx", 5, false) == bad);    // a word character follows the tag
+    CHECK(scan::body_close(":READ", 5, false) == more);
+    CHECK(scan::body_close(":READ", 5, true) == done);
+    CHECK(scan::literal(":READ_x", 1, "READ_x") == 6);
+    CHECK(scan::literal(":READ_y", 1, "READ_x") == 5);
+    CHECK(scan::literal(":REA", 1, "READ_x") == 3);        // the input ends inside the tag
+    CHECK(scan::literal(":READ_x", 1, "READ_x", 4) == 6);  // resumed after 4 matched bytes
 }
