@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The statement parser: recursive descent over the token stream for the four document tiers
-// (BEHAVIOUR §2), in three layers: token_cursor.hpp reads the tokens and records the tree,
-// error_strategy.hpp is the reference's ANTLR error handling, and this file holds the
-// productions, one function per rule. The top-level rules run as a resumable machine so that a
+// (BEHAVIOUR §2), in layers: token_cursor.hpp reads the tokens and records the tree,
+// error_strategy.hpp is the reference's ANTLR error handling, parse_state.hpp records the units
+// over them, and this file holds the productions, one function per rule. The top-level rules run as a resumable machine so that a
 // stream can stop between any two steps; a statement is parsed within one step.
 // Grammar (tokens from the lexer):
 //   document   : turn_content EOF
@@ -22,7 +22,7 @@
 
 #include "base/fast_paths.hpp"
 #include "grammar/statement_shape.hpp"
-#include "syntax/error_strategy.hpp"
+#include "syntax/parse_state.hpp"
 #include "syntax/send_prediction.hpp"
 #include "syntax/clean_step.hpp"
 #include "syntax/cycle_replay.hpp"
@@ -33,7 +33,7 @@ namespace plurnk::detail {
 
 namespace {
 
-class syntax_parser : public error_strategy {
+class syntax_parser : public parse_state {
     using rp = recovery_point;
 
 public:
@@ -145,25 +145,6 @@ public:
     }
 
 private:
-    // --- units ----------------------------------------------------------------------------------
-    int begin_unit() {
-        const int saved = unit_;
-        tree_.units.push_back(unit{});
-        unit_ = static_cast<int>(tree_.units.size()) - 1;
-        unit_errors_ = error_events();
-        return saved;
-    }
-    unit& cur_unit() { return tree_.units[static_cast<std::size_t>(unit_)]; }
-    // Records the current token index in a slot field of the open unit (a TURN's slots have none).
-    void note_slot(std::uint32_t unit::*field) {
-        if (unit_ >= 0) cur_unit().*field = static_cast<std::uint32_t>(index());
-    }
-    void end_unit(int saved) {
-        unit& u = tree_.units[static_cast<std::size_t>(unit_)];
-        u.clean = u.clean && error_events() == unit_errors_;
-        unit_ = saved;
-    }
-
     // --- the top-level rules as a resumable machine ------------------------------------------------
     // document, turn_content, statements/client, log and turn keep their position in frames, so
     // parsing can stop between any two steps and go on when more tokens arrive. Each step is atomic:
@@ -712,7 +693,6 @@ private:
     std::vector<frame> frames_;
     std::size_t scanned_ = 0;                                // tokens checked for close tags
     std::size_t last_close_ = static_cast<std::size_t>(-1);  // index of the last close tag or eof
-    std::size_t unit_errors_ = 0;                            // error_events() when the open unit began
     cycle_replay replay_;                                    // each loop head's last visit
 };
 
