@@ -20,7 +20,7 @@
 #include "grammar/token.hpp"
 #include "syntax/error_strategy.hpp"
 #include "syntax/spans.hpp"
-#include "syntax/tier_machine.hpp"
+#include "syntax/machine_frames.hpp"
 
 namespace plurnk::detail {
 

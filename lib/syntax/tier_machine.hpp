@@ -1,39 +1,82 @@
 // SPDX-License-Identifier: MIT
-// The frames of the statement parser's resumable machine (private header). The five top-level
-// rules (document, turn_content, statements/client, log, turn) keep their position in a frame,
-// so parsing can stop between any two steps: a phase is one place a rule can stop, one per loop
-// iteration. Read by the parser (statement_parser.cpp) and the cycle replay (cycle_replay.hpp),
-// which compares frames.
+// The statement parser's resumable machine (private header): the five top-level rules as frames
+// over the productions (tier_machine.cpp says how it runs). Its own state is the frames, the
+// tier, where the last close tag among the lexed tokens is (a statement waits for its close), and
+// the cycle replay's anchors.
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
+#include <vector>
 
 #include "grammar/token.hpp"
+#include "plurnk/parse.hpp"
+#include "syntax/cycle_replay.hpp"
+#include "syntax/machine_frames.hpp"
+#include "syntax/productions.hpp"
 
-namespace plurnk::detail::machine {
+namespace plurnk::detail {
 
-enum class rule : std::uint8_t { document, turn_content, sequence, log, turn };
+class tier_machine : public productions {
+public:
+    tier_machine(tier t, parse_dialect d);
 
-enum phase : int {
-    P_START, P_FAIL, P_CONSUME, P_EXIT,
-    // document
-    P_DOC_EOF,
-    // turn_content
-    P_LEAD, P_LEAD_BACK, P_PLAN, P_LOOP_ENTRY, P_DECIDE, P_LOOP_BACK, P_TERMINAL, P_TRAIL_ENTRY, P_TRAIL,
-    P_TRAIL_BACK,
-    // sequence
-    P_SEQ_LOOP, P_SEQ_BACK, P_SEQ_EOF,
-    // log
-    P_LOG_TURN, P_LOG_BACK, P_LOG_NEXT, P_LOG_EOF,
-    // turn
-    P_TURN_SLOTS, P_TURN_COLON, P_TURN_CLOSE,
+    // Parses as far as `toks` allows. Without `finished`, a step that would look past the last
+    // token is undone and retried on the next call; with it, `toks` ends with the eof token and
+    // parsing runs to the end.
+    void advance(const token_vector& toks, bool finished);
+
+    // See stream_syntax::release().
+    [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
+        return !finished() && unit_ < 0 && index() == tokens && tokens > 0;
+    }
+    void release(std::size_t tokens);
+    // Tokens before this index are settled: their units and errors can no longer change.
+    [[nodiscard]] std::size_t settled() const noexcept { return index(); }
+
+protected:
+    using rule = machine::rule;
+    using frame = machine::frame;
+    using enum machine::phase;
+    static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
+
+    tier tier_;
+    std::vector<frame> frames_;
+    std::size_t scanned_ = 0;       // tokens checked for close tags
+    std::size_t last_close_ = npos_;  // index of the last close tag or eof
+    cycle_replay replay_;           // each loop head's last visit
+
+private:
+    // A step's undo record: every layer's state, and the stepped frame (a step changes only
+    // the last frame, and may push one).
+    struct snapshot {
+        position at;
+        recovery_state rs;
+        std::size_t follow, frames, unit_errors;
+        frame last;
+    };
+
+    void push_frame(rule r, tset follow, int parent_resume);
+    void pop_frame();
+    snapshot take() const;
+    void restore(const snapshot& s);
+
+    void run_machine();
+    bool can_step() const;
+    bool replay(int phase);
+
+    bool fast_step(frame& f);
+    bool fast_unit(plurnk::op o, bool mid, bool terminal);
+    bool fast_pass(frame& f, recovery_point at, tset next, int then);
+
+    void fail_frame(std::size_t fi);
+    void go(std::size_t fi, int phase) { frames_[fi].phase = phase; }
+    void skip_then(std::size_t fi, tset set, int then);
+    void step(std::size_t fi);
+    void step_document(std::size_t fi);
+    void step_turn_content(std::size_t fi);
+    void step_sequence(std::size_t fi);
+    void step_log(std::size_t fi);
+    void step_turn(std::size_t fi);
 };
-struct frame {
-    rule r;
-    int phase = P_START;
-    int resume = P_EXIT;     // the parent's phase when this frame exits
-    tset consume_set = 0;    // P_CONSUME: skip to a token in this set,
-    int consume_then = P_EXIT;  // then go on here
-};
 
-}  // namespace plurnk::detail::machine
+}  // namespace plurnk::detail

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+// The statement parser's top-level rules as a resumable machine: document, turn_content,
+// statements/client, log and turn keep their position in frames (machine_frames.hpp), so parsing
+// can stop between any two steps and go on when more tokens arrive. Each step is atomic: it runs
+// to its end or, when it needs a token not lexed yet, is undone as a whole (a snapshot of every
+// layer's state). Skipping tokens during recovery is a step per token, so it never repeats work.
+// A statement is one step, parsed by the productions (productions.cpp) or, when it is clean, by
+// the clean step (clean_step.hpp); at a loop head with no unit open, the cycle replay
+// (cycle_replay.hpp) takes a provably repeating cycle at once.
+#include "syntax/tier_machine.hpp"
+
+#include <algorithm>
+
+#include "base/fast_paths.hpp"
+#include "base/work_counter.hpp"
+#include "syntax/clean_step.hpp"
+#include "syntax/send_prediction.hpp"
+
+namespace plurnk::detail {
+
+using rp = recovery_point;
+
+tier_machine::tier_machine(tier t, parse_dialect d) : productions(shapes_of(d), thread_fast_paths().statement), tier_(t) {
+    switch (t) {
+        case tier::parse: push_frame(rule::document, 0, 0); break;
+        case tier::statements:
+        case tier::client: push_frame(rule::sequence, 0, 0); break;
+        case tier::log: push_frame(rule::log, 0, 0); break;
+    }
+}
+
+// Parses as far as `toks` allows. Without `finished`, a step that would look past the last
+// token is undone and retried on the next call; with it, `toks` ends with the eof token and
+// parsing runs to the end.
+void tier_machine::advance(const token_vector& toks, bool finished) {
+    attach(toks, finished);
+    // The last close among the new tokens is the first one found from the newest back.
+    for (std::size_t i = toks.size(); i > scanned_;) {
+        const tok k = toks[--i].kind;
+        if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) {
+            last_close_ = i;
+            break;
+        }
+    }
+    scanned_ = toks.size();
+    if (toks.empty()) return;
+    run_machine();
+    if constexpr (k_work_counter) count_token_looks(take_looks());
+}
+
+// See stream_syntax::release().
+void tier_machine::release(std::size_t tokens) {
+    scanned_ = 0;
+    last_close_ = npos_;
+    release_tokens(tokens);
+    release_recovery(tokens);
+    replay_.clear();
+}
+
+void tier_machine::push_frame(rule r, tset follow, int parent_resume) {
+    if (!frames_.empty()) frames_.back().phase = parent_resume;
+    frames_.push_back(frame{r});
+    follow_.push_back(follow);
+}
+void tier_machine::pop_frame() {
+    frames_.pop_back();
+    follow_.pop_back();
+}
+
+tier_machine::snapshot tier_machine::take() const {
+    return snapshot{save_position(), rs_, follow_.size(), frames_.size(), unit_errors_, frames_.back()};
+}
+
+void tier_machine::restore(const snapshot& s) {
+    restore_position(s.at);
+    rs_ = s.rs;
+    follow_.resize(s.follow);
+    frames_.resize(s.frames);
+    frames_.back() = s.last;
+    unit_errors_ = s.unit_errors;
+}
+
+void tier_machine::run_machine() {
+    while (!frames_.empty()) {
+        frame& f = frames_.back();
+        if (f.phase == P_EXIT) {
+            pop_frame();
+            continue;
+        }
+        if (f.phase == P_CONSUME) {
+            // One token at a time: what is skipped stays skipped.
+            const symbol t = la();
+            if (take_starved()) return;
+            if (t == sym(tok::eof) || (f.consume_set & bit(t))) {
+                f.phase = f.consume_then;
+            } else {
+                consume();
+            }
+            continue;
+        }
+        if (!finished() && !can_step()) return;
+        if (fast_) {
+            // The steps the fast path can take, each one the machine would take (so each
+            // after can_step()); they never look past the tokens lexed so far, so there is
+            // nothing to undo. The step it declines goes to the productions at once, after
+            // a look for a repeated cycle (replay()) when it took none: a replay is exact
+            // between any two visits of a loop head, so skipping the look where the fast
+            // path takes a step changes nothing but its cost (a stream that parses each
+            // statement as it closes paid for it once per statement).
+            bool took = false;
+            while (fast_step(f)) {
+                took = true;
+                if (!finished() && !can_step()) return;
+            }
+            if (!took && unit_ < 0 && replay(f.phase)) continue;
+        }
+        if (finished()) {
+            // Every token is there: a step cannot run out of them, so nothing to undo.
+            step(frames_.size() - 1);
+            continue;
+        }
+        const snapshot snap = take();
+        step(frames_.size() - 1);
+        if (take_starved()) {
+            restore(snap);
+            return;
+        }
+    }
+}
+
+// Cheap checks that a step cannot finish with the tokens lexed so far (it would only be
+// undone): the next token is not there yet, or a statement starts with no close tag after it.
+// (A TURN opener is not such a statement: the turn rule's steps end at its `:`, and its close
+// comes after the turn's content, so waiting for it would hold every token of an open turn.)
+bool tier_machine::can_step() const {
+    const auto& toks = tokens();
+    if (index() >= toks.size()) return false;
+    const token& t = toks[index()];
+    if (t.kind == tok::opener && t.op != plurnk::op::TURN && (last_close_ == npos_ || last_close_ < index())) {
+        return false;
+    }
+    return true;
+}
+
+// --- cycle replay (cycle_replay.hpp) ------------------------------------------------------
+// At a loop head with no unit open: the cycle since this head's last visit, replayed as often
+// as it provably repeats. True: the state moved on (the machine looks again from the top).
+bool tier_machine::replay(int phase) {
+    cycle_replay::parser_state st{tokens(), index(), fetched(), finished(), last_close_, frames_, follow_,
+                                  unit_errors_, rs_, tree_};
+    const bool moved = replay_.replay(phase, st);
+    count_looks(st.looks);
+    if (moved) jump(st.p, st.fetched);
+    return moved;
+}
+
+// --- the fast path (clean_step.hpp) -----------------------------------------------------
+// A step the machine is about to take (can_step() said so), taken without the productions
+// when the tokens it reads are lexed and fit without an error: a clean statement, or the one
+// token a loop checks. It leaves the state the productions would leave, field by field, and
+// never looks past the lexed tokens; false: nothing changed, the productions take the step.
+bool tier_machine::fast_step(frame& f) {
+    const auto& toks = tokens();
+    if (index() >= toks.size() || unit_ >= 0) return false;
+    const token& t = toks[index()];
+    const bool opener = t.kind == tok::opener;
+    if (f.r == rule::sequence) {
+        const tset first = tier_ == tier::client ? k_client_openers : k_protocol_openers;
+        switch (f.phase) {
+            case P_SEQ_LOOP:  // statement_rule(): any op of the tier, SEND mid or terminal
+                if (!opener || !(first & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;
+                f.phase = P_SEQ_BACK;
+                return true;
+            case P_SEQ_BACK: return fast_pass(f, rp::sequence_loop_back, first | bit(tok::eof), P_SEQ_LOOP);
+            default: return false;
+        }
+    }
+    if (f.r != rule::turn_content) return false;
+    const tset loop_next = bit(tok::text) | k_mid_openers;
+    switch (f.phase) {
+        case P_PLAN:
+            if (!opener || t.op != plurnk::op::PLAN || !fast_unit(plurnk::op::PLAN, true, false)) return false;
+            f.phase = P_LOOP_ENTRY;
+            return true;
+        case P_LOOP_ENTRY: return fast_pass(f, rp::turn_loop, loop_next, P_DECIDE);
+        case P_DECIDE:
+            if (t.kind == tok::text) {  // set_point(turn_choice), then match(turn_loop, TEXT)
+                // A run of TEXT tokens: before each but the first, the loop back passes (the
+                // token is TEXT) and the decision takes it. The cursor ends past the run,
+                // each token of it fetched, the last match's mark kept.
+                std::size_t last = index();
+                while (last + 1 < toks.size() && toks[last + 1].kind == tok::text) ++last;
+                (void)la();
+                count_looks(2 * (last - index()));
+                matched(rp::turn_loop);
+                jump(last + 1, std::max(fetched(), last));
+                f.phase = P_LOOP_BACK;
+                return true;
+            }
+            // A mid statement; a SEND by prediction: a clean terminal SEND is also the step
+            // after (P_TERMINAL), as nothing can come between them.
+            if (!opener || !(k_mid_openers & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;
+            f.phase = tree_.units.back().terminal_send ? P_TRAIL_ENTRY : P_LOOP_BACK;
+            return true;
+        case P_LOOP_BACK: return fast_pass(f, rp::turn_loop_back, loop_next, P_DECIDE);
+        case P_TERMINAL:
+            if (!opener || t.op != plurnk::op::SEND || !fast_unit(plurnk::op::SEND, false, true)) return false;
+            f.phase = P_TRAIL_ENTRY;
+            return true;
+        default: return false;
+    }
+}
+
+// One clean statement of op `o` at the cursor, in its mid form or (a SEND) its terminal form,
+// as the productions would parse it. predict_send() picks the form that is clean, when one
+// is: a clean terminal SEND has a disposition where the mid form dies, a clean mid one lacks
+// the disposition the terminal form needs before its colon, body or close. Its fetches stop
+// at the close tag, which the statement fetches anyway.
+bool tier_machine::fast_unit(plurnk::op o, bool mid, bool terminal) {
+    unit u;
+    std::size_t looked = 0, more = 0;
+    bool ok = mid && clean_statement(tokens(), index(), o, false, u, looked, *shapes_);
+    if (!ok && terminal) {
+        ok = clean_statement(tokens(), index(), o, true, u, more, *shapes_);
+        looked += more;
+    }
+    if (!ok) {
+        count_looks(looked);
+        return false;
+    }
+    // begin_unit(), op_statement() taking no error branch (its last match is the close), end_unit()
+    unit_errors_ = error_events();
+    append_clean_unit(u, looked);
+    matched(rp::op_close);
+    return true;
+}
+
+// sync() at a loop entry or sync_back() at a loop back, the current token in `next`: no
+// error, nothing to skip, the loop goes on at `then`.
+bool tier_machine::fast_pass(frame& f, recovery_point at, tset next, int then) {
+    if (recovering() || !(next & bit(symbol_of(tokens()[index()])))) return false;
+    set_point(at);
+    (void)la();
+    f.phase = then;
+    return true;
+}
+
+// The catch block of an outer rule: report and arrange to skip to the recovery set.
+void tier_machine::fail_frame(std::size_t fi) {
+    report_and_note();
+    frame& f = frames_[fi];
+    f.consume_set = recovery_set();
+    f.consume_then = P_EXIT;
+    f.phase = P_CONSUME;
+}
+
+void tier_machine::skip_then(std::size_t fi, tset set, int then) {
+    if (set == 0) return go(fi, then);
+    frames_[fi].consume_set = set;
+    frames_[fi].consume_then = then;
+    frames_[fi].phase = P_CONSUME;
+}
+
+void tier_machine::step(std::size_t fi) {
+    switch (frames_[fi].r) {
+        case rule::document: return step_document(fi);
+        case rule::turn_content: return step_turn_content(fi);
+        case rule::sequence: return step_sequence(fi);
+        case rule::log: return step_log(fi);
+        case rule::turn: return step_turn(fi);
+    }
+}
+
+// document : turn_content EOF
+void tier_machine::step_document(std::size_t fi) {
+    switch (frames_[fi].phase) {
+        case P_START: return push_frame(rule::turn_content, bit(tok::eof), P_DOC_EOF);
+        case P_DOC_EOF:
+            if (!match(rp::document_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
+            return go(fi, P_EXIT);
+        case P_FAIL: return fail_frame(fi);
+        default: return go(fi, P_EXIT);
+    }
+}
+
+// turn_content : TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*
+void tier_machine::step_turn_content(std::size_t fi) {
+    const tset lead = bit(tok::text) | bit(plurnk::op::PLAN);
+    const tset loop_next = bit(tok::text) | k_mid_openers;
+    const tset trail = bit(tok::text) | bit(k_eps);
+    switch (frames_[fi].phase) {
+        case P_START:
+            if (!sync(rp::turn_lead, lead, sync_kind::loop_entry)) return go(fi, P_FAIL);
+            return go(fi, P_LEAD);
+        case P_LEAD:
+            if (la() != sym(tok::text)) return go(fi, P_PLAN);
+            if (!match(rp::turn_lead, sym(tok::text), lead)) return go(fi, P_FAIL);
+            return go(fi, P_LEAD_BACK);
+        case P_LEAD_BACK: return skip_then(fi, sync_back(rp::turn_lead_back, lead), P_LEAD);
+        case P_PLAN:
+            statement_unit(plurnk::op::PLAN, false, loop_next);
+            return go(fi, P_LOOP_ENTRY);
+        case P_LOOP_ENTRY:
+            if (!sync(rp::turn_loop, loop_next, sync_kind::loop_entry)) return go(fi, P_FAIL);
+            return go(fi, P_DECIDE);
+        case P_DECIDE: {
+            set_point(rp::turn_choice);
+            const symbol t = la();
+            bool more = false;
+            if (t == sym(tok::text)) {
+                more = true;
+            } else if (is_opener(t) && (k_mid_openers & bit(t)) && t != sym(plurnk::op::SEND)) {
+                more = true;
+            } else if (t == sym(plurnk::op::SEND)) {
+                std::size_t died = 0;
+                const send_alt alt = predict_send(*this, died, *shapes_);
+                if (alt == send_alt::none) {
+                    fail_no_viable(died, loop_next);
+                    return go(fi, P_FAIL);
+                }
+                more = alt == send_alt::mid;
+            } else {
+                fail_no_viable(index(), loop_next);
+                return go(fi, P_FAIL);
+            }
+            if (!more) return go(fi, P_TERMINAL);
+            if (t == sym(tok::text)) {
+                if (!match(rp::turn_loop, sym(tok::text), loop_next)) return go(fi, P_FAIL);
+            } else {
+                statement_unit(static_cast<plurnk::op>(t), false, loop_next);
+            }
+            return go(fi, P_LOOP_BACK);
+        }
+        case P_LOOP_BACK: return skip_then(fi, sync_back(rp::turn_loop_back, loop_next), P_DECIDE);
+        case P_TERMINAL:
+            statement_unit(plurnk::op::SEND, true, bit(tok::text) | bit(k_eps));
+            return go(fi, P_TRAIL_ENTRY);
+        case P_TRAIL_ENTRY:
+            if (!sync(rp::turn_trail, trail, sync_kind::loop_entry)) return go(fi, P_FAIL);
+            return go(fi, P_TRAIL);
+        case P_TRAIL:
+            if (la() != sym(tok::text)) return go(fi, P_EXIT);
+            if (!match(rp::turn_trail, sym(tok::text), trail)) return go(fi, P_FAIL);
+            return go(fi, P_TRAIL_BACK);
+        case P_TRAIL_BACK: return skip_then(fi, sync_back(rp::turn_trail_back, trail), P_TRAIL);
+        case P_FAIL: return fail_frame(fi);
+        default: return go(fi, P_EXIT);
+    }
+}
+
+// statements : statement* EOF ; client : (statement | look | buff)* EOF
+void tier_machine::step_sequence(std::size_t fi) {
+    const tset first = tier_ == tier::client ? k_client_openers : k_protocol_openers;
+    const tset next = first | bit(tok::eof);
+    switch (frames_[fi].phase) {
+        case P_START:
+            if (!sync(rp::sequence_loop, next, sync_kind::loop_entry)) return go(fi, P_FAIL);
+            return go(fi, P_SEQ_LOOP);
+        case P_SEQ_LOOP:
+            if (!(is_opener(la()) && (first & bit(la())))) return go(fi, P_SEQ_EOF);
+            statement_rule(first, next);
+            return go(fi, P_SEQ_BACK);
+        case P_SEQ_BACK: return skip_then(fi, sync_back(rp::sequence_loop_back, next), P_SEQ_LOOP);
+        case P_SEQ_EOF:
+            if (!match(rp::sequence_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
+            return go(fi, P_EXIT);
+        case P_FAIL: return fail_frame(fi);
+        default: return go(fi, P_EXIT);
+    }
+}
+
+// log : turn+ EOF
+void tier_machine::step_log(std::size_t fi) {
+    const tset turn_open = bit(plurnk::op::TURN);
+    switch (frames_[fi].phase) {
+        case P_START:
+            if (!sync(rp::log_first_turn, turn_open, sync_kind::block_start)) return go(fi, P_FAIL);
+            return go(fi, P_LOG_TURN);
+        case P_LOG_TURN: return push_frame(rule::turn, turn_open | bit(tok::eof), P_LOG_BACK);
+        case P_LOG_BACK: return skip_then(fi, sync_back(rp::log_loop_back, turn_open | bit(tok::eof)), P_LOG_NEXT);
+        case P_LOG_NEXT: return go(fi, la() == sym(plurnk::op::TURN) ? P_LOG_TURN : P_LOG_EOF);
+        case P_LOG_EOF:
+            if (!match(rp::log_eof, sym(tok::eof), bit(k_eps))) return go(fi, P_FAIL);
+            return go(fi, P_EXIT);
+        case P_FAIL: return fail_frame(fi);
+        default: return go(fi, P_EXIT);
+    }
+}
+
+// turn : TURN_OPEN slots? COLON turn_content CLOSE_TURN
+void tier_machine::step_turn(std::size_t fi) {
+    const statement_shape& r = shapes_->of(plurnk::op::TURN);
+    const tset slots = slot_first(r);
+    switch (frames_[fi].phase) {
+        case P_START:
+            if (!match(rp::turn_open, sym(plurnk::op::TURN), slots | bit(tok::colon))) return go(fi, P_FAIL);
+            return go(fi, P_TURN_SLOTS);
+        case P_TURN_SLOTS:
+            if (!sync(rp::turn_slots, slots | bit(tok::colon), sync_kind::block_start)) return go(fi, P_FAIL);
+            if (slots & bit(la())) slot_rule(r, bit(tok::colon));
+            return go(fi, P_TURN_COLON);
+        case P_TURN_COLON:
+            if (!match(rp::turn_colon, sym(tok::colon), bit(tok::text) | bit(plurnk::op::PLAN))) return go(fi, P_FAIL);
+            return push_frame(rule::turn_content, bit(tok::close_turn), P_TURN_CLOSE);
+        case P_TURN_CLOSE:
+            if (!match(rp::turn_close, sym(tok::close_turn), bit(k_eps))) return go(fi, P_FAIL);
+            return go(fi, P_EXIT);
+        case P_FAIL: return fail_frame(fi);
+        default: return go(fi, P_EXIT);
+    }
+}
+
+}  // namespace plurnk::detail
