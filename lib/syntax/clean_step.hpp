@@ -2,7 +2,7 @@
 // The statement parser's fast path (private header): most statements are well formed, and for
 // them the reference's error strategy (match, sync, the follow sets) only ever takes its "the
 // expected token is there" branch. clean_statement() checks that a statement is one of those by
-// looking at its tokens once; the parser (statement_parser.cpp) then records the unit directly,
+// looking at its tokens once; the clean step (clean_steps, clean_step.cpp) then records the unit,
 // as the productions would have, and runs the productions only for the rest. It accepts exactly
 // the token sequences on which op_statement_body() takes no error branch, and notes the slots
 // where the productions note them: signal = the `[` and signal_end one past the `]`, target and
@@ -17,6 +17,9 @@
 #include <vector>
 
 #include "grammar/statement_shape.hpp"
+#include "plurnk/parse.hpp"
+#include "syntax/machine_frames.hpp"
+#include "syntax/productions.hpp"
 #include "syntax/spans.hpp"
 
 namespace plurnk::detail {
@@ -109,5 +112,23 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
     u.terminal_send = terminal;
     return true;
 }
+
+// The clean step as the machine takes it (clean_step.cpp), over the productions' state (the
+// dialect's slot rules) and the parse state; it keeps no state of its own.
+class clean_steps : public productions {
+protected:
+    using productions::productions;
+
+    // A step the machine is about to take at frame `f` of a parser of tier `in_tier` (can_step()
+    // said so), taken without the productions when the tokens it reads are lexed and fit without
+    // an error: a clean statement, or the one token a loop checks. It leaves the state the
+    // productions would leave, field by field, and never looks past the lexed tokens; false:
+    // nothing changed, the productions take the step.
+    bool fast_step(machine::frame& f, tier in_tier);
+
+private:
+    bool fast_unit(plurnk::op o, bool mid, bool terminal);
+    bool fast_pass(machine::frame& f, recovery_point at, tset next, int then);
+};
 
 }  // namespace plurnk::detail

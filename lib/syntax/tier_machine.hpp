@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The statement parser's resumable machine (private header): the five top-level rules as frames
-// over the productions (tier_machine.cpp says how it runs). Its own state is the frames, the
+// over the productions and the clean step (tier_machine.cpp says how it runs). Its own state is the frames, the
 // tier, where the last close tag among the lexed tokens is (a statement waits for its close), and
 // the cycle replay's anchors.
 #pragma once
@@ -10,13 +10,13 @@
 
 #include "grammar/token.hpp"
 #include "plurnk/parse.hpp"
+#include "syntax/clean_step.hpp"
 #include "syntax/cycle_replay.hpp"
 #include "syntax/machine_frames.hpp"
-#include "syntax/productions.hpp"
 
 namespace plurnk::detail {
 
-class tier_machine : public productions {
+class tier_machine : public clean_steps {
 public:
     tier_machine(tier t, parse_dialect d);
 
@@ -63,10 +63,6 @@ private:
     void run_machine();
     bool can_step() const;
     bool replay(int phase);
-
-    bool fast_step(frame& f);
-    bool fast_unit(plurnk::op o, bool mid, bool terminal);
-    bool fast_pass(frame& f, recovery_point at, tset next, int then);
 
     void fail_frame(std::size_t fi);
     void go(std::size_t fi, int phase) { frames_[fi].phase = phase; }
