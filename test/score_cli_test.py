@@ -289,7 +289,8 @@ def tables(tmp):
             near(got[m]["low"], rt["low"]) and near(got[m]["high"], rt["high"]) for m, (k, rt) in want.items())
 
     def classes_ok(rs, g):
-        want = {f"{kind}/{c}": t for kind in ("errors", "warnings", "tails", "shape", "nearMisses") for c, t in g[kind].items()}
+        want = {f"{kind}/{c}": t for kind in ("errors", "warnings", "tails", "shape", "nearMisses", "offRail")
+                for c, t in g[kind].items()}
         got = {r["metric"]: r for r in rs}
         return sorted(got) == sorted(want) and all(
             int(got[m]["count"]) == t["turns"] and int(got[m]["events"]) == t["count"] and
@@ -313,8 +314,14 @@ def tables(tmp):
                                           ("p_holm", "pHolm")))
         for r, i in zip(by["comparisons"], items)))
     tex = run("score", "--format=latex", "--top=5", sample).stdout.decode()
-    check("latex: three booktabs tables", tex.count("\\begin{tabular}") == 3 and tex.count("\\toprule") == 3)
+    check("latex: four booktabs tables", tex.count("\\begin{tabular}") == 4 and tex.count("\\toprule") == 4)
     pct = lambda x: f"{x * 100:.1f}\\%"
+    off = tex[tex.find("rule & "):] if "rule & " in tex else ""
+    check("latex: the off-rail table, each rule's share per group as in the JSON", rep["total"]["offRail"] and all(
+        "\\texttt{" + rule + "}" + "".join(
+            " & " + pct(g["offRail"].get(rule, {"turns": 0})["turns"] / g["turns"]) for g in rep["groups"].values()) +
+        " & " + pct(t["turns"] / rep["total"]["turns"]) in off
+        for rule, t in sorted(rep["total"]["offRail"].items(), key=lambda x: -x[1]["turns"])[:5]))
     pts = lambda x: f"{x * 100:+.1f}"
     rates_in = all(f"{k} & {g['turns']} & {pct(g['rates']['clean']['rate'])} [{pct(g['rates']['clean']['low'])}, "
                    f"{pct(g['rates']['clean']['high'])}]" in tex for k, g in rep["groups"].items())

@@ -653,7 +653,7 @@ void csv_rates(std::string& out, const char* table, const std::string& key, cons
 void csv_classes(std::string& out, const char* table, const std::string& key, const group& g) {
     const std::pair<std::string_view, const std::map<std::string, tally>*> kinds[] = {
         {"errors", &g.errors}, {"warnings", &g.warnings}, {"tails", &g.tails}, {"shape", &g.shape},
-        {"nearMisses", &g.near_misses}};
+        {"nearMisses", &g.near_misses}, {"offRail", &g.off_rail}};
     for (const auto& [kind, m] : kinds) {
         const std::uint64_t n = kind == "shape" ? g.shape_checked : g.turns;
         for (const auto& [k, x] : *m) {
@@ -747,6 +747,23 @@ std::string render_latex(const report& r, const render_options& o) {
         }
         out += "\\bottomrule\n\\end{tabular}\n\\caption{Share of turns with each class (shape classes: of the "
                "parse-tier turns).}\n\\end{table}\n";
+    }
+    // Off the rail, by the rule that refused the turn.
+    const auto off = top_of(t.off_rail, o.top);
+    if (!off.empty()) {
+        out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{l" + std::string(gs.size() + 1, 'r') + "}\n\\toprule\nrule";
+        for (const auto& [k, g] : gs) out += " & " + tex(group_label(k));
+        out += " & total \\\\\n\\midrule\n";
+        for (const ranked& x : off) {
+            out += "\\texttt{" + tex(x.key) + "}";
+            for (const auto& [k, g] : gs) {
+                const auto it = g->off_rail.find(x.key);
+                out += " & " + tex_pct(wilson(it == g->off_rail.end() ? 0 : it->second.turns, g->turns).value);
+            }
+            out += " & " + tex_pct(wilson(x.t->turns, t.turns).value) + " \\\\\n";
+        }
+        out += "\\bottomrule\n\\end{tabular}\n\\caption{Share of turns off every checked rail, by the rail rule that "
+               "refused them.}\n\\end{table}\n";
     }
     // Pairwise differences.
     const std::vector<comparison> cs = compare_groups(r);
