@@ -333,6 +333,10 @@ int cmd_score(const args& a) {
             o.forced_tier = *t;
         } else if (auto v = value("--group-by")) {
             if (v->empty()) return usage_error("--group-by needs a field name");
+            const auto keys = score::group_by_keys(*v);
+            if (keys.size() > 2 || (keys.size() == 2 && (keys[0].empty() || keys[1].empty()))) {
+                return usage_error(fmt::format("--group-by takes one key or two (A,B), not '{}'", *v));
+            }
             o.group_by = *v;
         } else if (auto v = value("--text-field")) {
             if (v->empty()) return usage_error("--text-field needs a field name");

@@ -332,6 +332,70 @@ def tables(tmp):
     check("--format=latex --format=csv is a usage error", r.returncode == 2)
 
 
+def crosstab(tmp):
+    """--group-by=A,B: a group per cell, laid out as a cross-tab in every output; merging stays exact."""
+    import csv
+    import io
+    lines = subprocess.run([sys.executable, os.path.join(ROOT, "doc/examples/score_sample.py"), "--turns", "60"],
+                           stdout=subprocess.PIPE, check=True).stdout.decode().splitlines()
+    halves = [os.path.join(tmp, "ct-a.jsonl"), os.path.join(tmp, "ct-b.jsonl")]
+    lost = json.loads(lines[0])
+    del lost["model"]  # a record without the first key: the value null
+    lost["id"] = "lost"
+    for i, path in enumerate(halves):
+        with open(path, "w") as f:
+            f.write("\n".join(lines[i::2] + ([json.dumps(lost)] if i else [])) + "\n")
+    rep = json.loads(run("score", "--json", "--group-by=model,file", *halves).stdout)
+    cells = {tuple(json.loads(k)): g for k, g in rep["groups"].items()}
+    check("json: a group per (model, file) cell, a missing model as null",
+          rep["groupBy"] == "model,file" and len(cells) == 7 and (None, halves[1]) in cells and
+          all(len(k) == 2 for k in cells) and sum(g["turns"] for g in cells.values()) == 181, str(sorted(cells, key=str)))
+    pct = lambda x: f"{x * 100:.1f}"
+    def cell(g, p, dash):
+        c = g["rates"]["clean"]
+        return f"{pct(c['rate'])}{p} [{pct(c['low'])}{p}{dash}{pct(c['high'])}{p}] ({g['turns']})"
+    table = run("score", "--group-by=model,file", *halves).stdout.decode()
+    check("table: the cross-tab, a cell per (model, file)", "clean by model \u00d7 file" in table and
+          all(cell(g, "%", "\u2013") in table for g in cells.values()) and "(missing)" in table)
+    rows = [r for r in csv.DictReader(io.StringIO(run("score", "--format=csv", "--group-by=model,file", *halves).stdout.decode()))
+            if r["table"] == "crosstab"]
+    check("csv: the crosstab rows are the JSON cells'", len(rows) == len(cells) and all(
+        (int(r["count"]), int(r["of"])) == (g["clean"], g["turns"]) and
+        all(abs(float(r[c]) - g["rates"]["clean"][j]) < 2e-6 for c, j in (("value", "rate"), ("low", "low"), ("high", "high")))
+        for r in rows for g in [cells[(r["group"] or None, r["other"])]]), str(rows[:2]))
+    tex = run("score", "--format=latex", "--group-by=model,file", *halves).stdout.decode()
+    check("latex: the cross-tab table, each cell as in the JSON", "model $\\backslash$ file" in tex and
+          all(cell(g, "\\%", ", ") in tex for g in cells.values()))
+    page = os.path.join(tmp, "ct.html")
+    run("score", "--group-by=model,file", "--html=" + page, *halves)
+    html = open(page, encoding="utf-8").read()
+    section = html[html.find('<section id="crosstab">'):]
+    section = section[:section.find("</section>")]
+    check("html: the cross-tab section, a cell per (model, file)", section and
+          all(cell(g, "%", "\u2013") in section for g in cells.values()))
+    one = run("score", "--format=csv", "--group-by=model", *halves).stdout.decode()
+    check("one key: no cross-tab", "crosstab," not in one and "clean by" not in run("score", *halves).stdout.decode())
+    reports = []
+    for i, path in enumerate(halves):
+        reports.append(os.path.join(tmp, f"ct-{i}.json"))
+        with open(reports[-1], "wb") as f:
+            f.write(run("score", "--json", "--group-by=model,file", path).stdout)
+    merged = run("score", "--merge", "--json", *reports).stdout
+    check("a merge of the two halves equals one run, byte for byte",
+          merged == run("score", "--json", "--group-by=model,file", *halves).stdout)
+    bad = dict(json.loads(open(reports[0]).read()))
+    bad["groups"] = {"model-a": g for g in list(bad["groups"].values())[:1]}
+    bad["total"] = next(iter(bad["groups"].values()))
+    path = os.path.join(tmp, "ct-bad.json")
+    with open(path, "w") as f:
+        json.dump(bad, f)
+    r = run("score", "--merge", "--json", path)
+    check("--merge refuses a cross-tab report whose group key is not a cell", r.returncode == 2 and b"cross-tab cell" in r.stderr,
+          repr(r.stderr))
+    r = run("score", "--group-by=model,file,tier", halves[0])
+    check("three keys are a usage error", r.returncode == 2 and b"one key or two" in r.stderr, repr(r.stderr))
+
+
 def sarif(tmp):
     """--format=sarif: one artifact per turn, one result per diagnostic and per unparsedTail; valid
     against the official schema when jsonschema is installed for this interpreter."""
@@ -453,6 +517,7 @@ with tempfile.TemporaryDirectory() as tmp:
     progress_and_fields(tmp)
     text_field(tmp)
     tables(tmp)
+    crosstab(tmp)
     sarif(tmp)
     limits(tmp)
     turn_files(tmp)

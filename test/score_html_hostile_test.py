@@ -124,7 +124,10 @@ with tempfile.TemporaryDirectory() as tmp:
     merged = os.path.join(tmp, "merged.html")
     r = run("score", "--merge", "--html=" + merged, report)
     check("score --merge reads its own report back", r.returncode == 0, r.stderr.decode())
-    for what, page in (("scored", direct), ("merged", merged)):
+    crosstab = os.path.join(tmp, "crosstab.html")  # both keys hostile: the cross-tab's rows and columns
+    r = run("score", "--group-by=model,id", "--html=" + crosstab, records)
+    check("score --group-by=model,id --html of hostile input", r.returncode == 0, r.stderr.decode())
+    for what, page in (("scored", direct), ("merged", merged), ("cross-tab", crosstab)):
         if os.path.exists(page):
             check_page(what, page, tmp, PAYLOADS)
 

@@ -13,6 +13,10 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 "$python" "$sample" --turns 150 > "$tmp/sample.jsonl" || exit 1
 "$plurnk" score --html="$tmp/report.html" "$tmp/sample.jsonl" > /dev/null || { echo "FAIL plurnk score --html"; exit 1; }
+# Two keys (model, and the half of the sample a turn is in): the page lays the cells out as a cross-tab.
+"$python" "$sample" --turns 60 --shards 2 "$tmp/halves" > /dev/null || exit 1
+"$plurnk" score --group-by=model,file --html="$tmp/crosstab.html" "$tmp/halves" > /dev/null || {
+    echo "FAIL plurnk score --group-by=model,file --html"; exit 1; }
 mkdir -p "$out"
 png="$out/score-report.png"
 rm -f "$png"
@@ -67,4 +71,18 @@ rules = re.findall(r"<td><b>([a-z0-9-]+)</b></td>", off)
 check("the page groups the off-rail turns by the rule that refused them, with an example each",
       len(rules) >= 2 and off.count('<div class="ex">') >= len(rules) and "off the " in off and " rail at byte " in off)
 sys.exit(1 if fails else 0)
+PY
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$tmp/profile" \
+    --dump-dom "file://$tmp/crosstab.html" > "$tmp/crosstab-dom.html" 2> "$tmp/chromium.log" || {
+    echo "FAIL chromium --dump-dom (cross-tab)"; cat "$tmp/chromium.log"; exit 1; }
+"$python" - "$tmp/crosstab-dom.html" <<'PY' || exit 1
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'<section id="crosstab">(.*?)</section>', dom, re.S)
+rows = re.findall(r"<tr><td>(model-[abc])</td>(.*?)</tr>", m.group(1) if m else "", re.S)
+cells = [c for _, r in rows for c in re.findall(r'<td class="r">(\d+\.\d)% \[(\d+\.\d)%\u2013(\d+\.\d)%\] \((\d+)\)</td>', r)]
+ok = (m is not None and sorted(n for n, _ in rows) == ["model-a", "model-b", "model-c"] and len(cells) == 6 and
+      all(float(lo) <= float(v) <= float(hi) for v, lo, hi, _ in cells) and sum(int(n) for *_, n in cells) == 180)
+print(("ok   " if ok else "FAIL ") + "the page of --group-by=model,file has the cross-tab, a cell per model and half")
+sys.exit(0 if ok else 1)
 PY

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,45 @@ TEST_CASE("JSON Lines records: field aliases, groups, tiers and invalid lines", 
     REQUIRE(r.invalid_example);
     CHECK(r.invalid_example->line == 5);
     CHECK(r.invalid_example->id == "#5");
+}
+
+TEST_CASE("two keys group by cell, a missing key as null, and only such cells read back", "[score]") {
+    score::options o;
+    o.group_by = "family,task";
+    score::scorer s(o);
+    score::report r = s.empty_report();
+    s.add_jsonl(r,
+                "{\"id\":\"g1\",\"task\":\"t1\",\"text\":\"x\"}\n"
+                "{\"id\":\"g2\",\"task\":null,\"text\":\"x\"}\n"
+                "{\"id\":\"r1\",\"task\":\"\",\"text\":\"x\"}\n"
+                "{\"id\":\"r2\",\"task\":7,\"text\":\"x\"}\n"
+                "{\"id\":\"r3\",\"text\":\"x\"}",
+                "f.jsonl");
+    CHECK(r.groups.size() == 5);
+    CHECK(r.groups.at(R"(["g","t1"])").turns == 1);
+    CHECK(r.groups.at(R"(["g",null])").turns == 1);
+    CHECK(r.groups.at(R"(["r",""])").turns == 1);
+    CHECK(r.groups.at(R"(["r","7"])").turns == 1);
+    CHECK(r.groups.at(R"(["r",null])").turns == 1);  // absent and null are both missing
+    const auto v = score::split_cross_key(R"(["g",null])");
+    REQUIRE(v);
+    CHECK((*v)[0] == "g");
+    CHECK(!(*v)[1]);
+    CHECK(score::cross_key(*v) == R"(["g",null])");
+    for (const char* bad : {R"(["g", null])", R"(["g"])", R"(["a","b","c"])", R"(["a",1])", "g", R"({"a":"b"})"}) {
+        CHECK(!score::split_cross_key(bad));
+    }
+    const auto back = score::report::from_json(r.to_json());
+    REQUIRE(back);
+    CHECK(*back == r);
+    score::report one = r;
+    one.groups = {{"g", r.groups.begin()->second}};
+    std::string why;
+    CHECK(!score::report::from_json(one.to_json(), &why));
+    CHECK(why.find("cross-tab cell") != std::string::npos);
+    score::options three;
+    three.group_by = "family,task,tier";
+    CHECK_THROWS_AS(score::scorer(three), std::invalid_argument);
 }
 
 TEST_CASE("reports round-trip through JSON and merge exactly in any order", "[score]") {

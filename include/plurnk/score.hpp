@@ -8,6 +8,7 @@
 
 #include "plurnk/requires_cxx20.hpp"  // one clear error unless compiled as C++20
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -207,6 +208,15 @@ struct rate {
 };
 [[nodiscard]] rate wilson(std::uint64_t k, std::uint64_t n) noexcept;
 
+// The keys of a group_by: one, or two ("A,B": a cross-tab, each group a cell A x B).
+[[nodiscard]] std::vector<std::string> group_by_keys(std::string_view group_by);
+// A cross-tab cell's group key: the JSON array [A, B] of its two values as JSON.stringify writes
+// it, null for a key the record lacks (["gpt", null]).
+using cross_values = std::array<std::optional<std::string>, 2>;
+[[nodiscard]] std::string cross_key(const cross_values& v);
+// The values of a cell's key; nullopt when `key` is not one cross_key writes.
+[[nodiscard]] std::optional<cross_values> split_cross_key(std::string_view key);
+
 struct report {
     int version = k_report_version;
     std::string group_by = "model";
@@ -279,7 +289,8 @@ struct options {
     plurnk::parse_dialect dialect = plurnk::parse_dialect::contracts;
     std::vector<rail::channel_format> channels = {rail::channel_format::gemma, rail::channel_format::think,
                                                   rail::channel_format::none};
-    // model, file, family (the id's leading letters), tier, id, or any record field.
+    // model, file, family (the id's leading letters), tier, id, or any record field; two of
+    // them, "A,B", group by both (a cross-tab; group keys are cross_key()s).
     std::string group_by = "model";
     // The record field that holds the turn text; empty: the first of k_text_fields present.
     std::string text_field;
@@ -358,6 +369,7 @@ private:
     options o_;
     mutable std::vector<std::string> fields_seen_;  // read_record notes them
     std::vector<std::string> channel_names_;
+    std::vector<std::string> keys_;  // group_by_keys(o_.group_by)
     std::vector<rail_recognizer> recognizers_;
 };
 

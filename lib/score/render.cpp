@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -67,7 +70,54 @@ std::string fit(std::string_view s, std::size_t w, bool right = false) {
 // `s` cut to `w` code points ("…" at the cut), not padded.
 std::string clip(std::string_view s, std::size_t w) { return width(s) > w ? fit(s, w) : std::string(s); }
 
-std::string group_label(const std::string& k) { return k.empty() ? "(none)" : k; }
+// A cross-tab value: a key the record lacked is "(missing)", an empty string "".
+std::string value_label(const std::optional<std::string>& v) {
+    if (!v) return "(missing)";
+    return v->empty() ? "\"\"" : *v;
+}
+
+// A group's name: a cross-tab cell as "A's value × B's value"; one key's "" as "(none)".
+std::string group_label(const report& r, const std::string& k) {
+    if (group_by_keys(r.group_by).size() == 2) {
+        if (const auto v = split_cross_key(k)) return value_label((*v)[0]) + " \u00d7 " + value_label((*v)[1]);
+    }
+    return k.empty() ? "(none)" : k;
+}
+
+// A report grouped by two keys laid out as a cross-tab: rows the first key's values, columns the
+// second's (each sorted, missing first), a cell per pair with turns.
+struct cross_tab {
+    std::vector<std::string> keys;
+    std::vector<std::optional<std::string>> rows, cols;
+    std::map<std::pair<std::optional<std::string>, std::optional<std::string>>, const group*> cells;
+    [[nodiscard]] const group* at(std::size_t i, std::size_t j) const {
+        const auto it = cells.find({rows[i], cols[j]});
+        return it == cells.end() ? nullptr : it->second;
+    }
+};
+std::optional<cross_tab> cross_tab_of(const report& r) {
+    cross_tab x;
+    x.keys = group_by_keys(r.group_by);
+    if (x.keys.size() != 2) return std::nullopt;
+    std::set<std::optional<std::string>> rows, cols;
+    for (const auto& [k, g] : r.groups) {
+        const auto v = split_cross_key(k);
+        if (!v) return std::nullopt;
+        rows.insert((*v)[0]), cols.insert((*v)[1]);
+        x.cells[{(*v)[0], (*v)[1]}] = &g;
+    }
+    x.rows.assign(rows.begin(), rows.end());
+    x.cols.assign(cols.begin(), cols.end());
+    return x;
+}
+
+// A cross-tab cell's admission: "rate [low, high] (turns)", "" for a pair with no turns.
+std::string cell_text(const group* g, const std::string& percent, const std::string& dash) {
+    if (g == nullptr || g->turns == 0) return "";
+    const rate c = wilson(g->clean, g->turns);
+    const auto p = [&](double v) { return fmt_double("%.1f", v * 100) + percent; };
+    return p(c.value) + " [" + p(c.low) + dash + p(c.high) + "] (" + thousands(g->turns) + ")";
+}
 
 // Input-derived text as text only, on one line: each control character (C0 and DEL as its
 // control picture, U+2400 + c and U+2421; C1 as U+FFFD), each bidirectional embedding, override
@@ -176,7 +226,8 @@ std::string render_table(const report& r, const render_options& o) {
     std::string out = "plurnk score: " + thousands(t.turns) + " turns, " + std::to_string(r.groups.size()) + " group" +
                       (r.groups.size() == 1 ? "" : "s") + " by " + text_only(r.group_by) + ", " + bytes_text(t.bytes) + ", " +
                       thousands(t.statements) + " statements\n\n";
-    std::string head = fit("group", 20) + fit("turns", 9, true) + "  " + fit("clean  [95% CI]", 24) + fit("errors", 8, true) +
+    const std::size_t name_w = group_by_keys(r.group_by).size() == 2 ? 36 : 20;  // a cell names two values
+    std::string head = fit("group", name_w) + fit("turns", 9, true) + "  " + fit("clean  [95% CI]", 24) + fit("errors", 8, true) +
                        fit("advis.", 8, true) + fit("tail", 7, true) + fit("shape", 7, true);
     for (const std::string& c : r.channels) head += fit("rail:" + text_only(c), 11, true);
     out += head + "\n" + std::string(width(head), '-') + "\n";
@@ -184,7 +235,7 @@ std::string render_table(const report& r, const render_options& o) {
         const rate c = wilson(g.clean, g.turns);
         std::uint64_t shape_turns = 0;
         for (const auto& [k, x] : g.shape) shape_turns = std::max(shape_turns, x.turns);
-        std::string line = fit(name, 20) + fit(thousands(g.turns), 9, true) + "  " +
+        std::string line = fit(name, name_w) + fit(thousands(g.turns), 9, true) + "  " +
                            fit(pct(c.value) + " [" + pct(c.low) + "\u2013" + pct(c.high) + "]", 24) +
                            fit(pct(wilson(g.turns_with_errors, g.turns).value), 8, true) +
                            fit(pct(wilson(g.turns_with_warnings, g.turns).value), 8, true) +
@@ -193,10 +244,22 @@ std::string render_table(const report& r, const render_options& o) {
         for (const std::string& ch : r.channels) line += fit(pct(wilson(get(g.rail, ch), g.turns).value), 11, true);
         out += line + "\n";
     };
-    for (const auto& [k, g] : r.groups) row(text_only(group_label(k)), g);
+    for (const auto& [k, g] : r.groups) row(text_only(group_label(r, k)), g);
     if (r.groups.size() > 1) row("total", t);
     out += "(errors, advis., tail: share of turns with an error item, an advisory, an unparsedTail; shape: with the\n"
            " most frequent turn-shape violation; rail: turns that are sentences of that channel's GBNF rail)\n";
+    if (const auto x = cross_tab_of(r)) {
+        out += "\nclean by " + text_only(x->keys[0]) + " \u00d7 " + text_only(x->keys[1]) + " (rows: " + text_only(x->keys[0]) +
+               ", columns: " + text_only(x->keys[1]) + "; share of turns admitted cleanly [95% CI] (turns))\n";
+        std::string h = fit(text_only(x->keys[0]) + " \\ " + text_only(x->keys[1]), 20);
+        for (const auto& c : x->cols) h += " " + fit(text_only(value_label(c)), 30, true);
+        out += h + "\n" + std::string(width(h), '-') + "\n";
+        for (std::size_t i = 0; i < x->rows.size(); ++i) {
+            std::string line = fit(text_only(value_label(x->rows[i])), 20);
+            for (std::size_t j = 0; j < x->cols.size(); ++j) line += " " + fit(cell_text(x->at(i, j), "%", "\u2013"), 30, true);
+            out += line + "\n";
+        }
+    }
 
     const auto classes = [&](const char* title, const std::map<std::string, tally>& m) {
         if (m.empty()) return;
@@ -220,7 +283,7 @@ std::string render_table(const report& r, const render_options& o) {
         out += "\nclasses per " + text_only(r.group_by) + " (share of the " + text_only(r.group_by) +
                "'s turns with the class, and turns; the " + std::to_string(o.top) + " in most turns)\n";
         std::string h = fit("class", 32);
-        for (const auto& [k, g] : gs) h += fit(text_only(group_label(k)), 18, true);
+        for (const auto& [k, g] : gs) h += fit(text_only(group_label(r, k)), 18, true);
         out += h + fit("total", 18, true) + "\n";
         const auto cell = [](std::uint64_t n, std::uint64_t of) {
             return fit(pct(wilson(n, of).value) + " (" + thousands(n) + ")", 18, true);
@@ -340,7 +403,7 @@ std::string per_group_classes(const report& r, const group& t, std::size_t top) 
     const auto gs = column_groups(r);
     std::string h = "<section id=\"per-group-classes\"><h2>Classes per " + esc(r.group_by) +
                     " <small>share of turns with the class (turns)</small></h2><table><tr><th>class</th>";
-    for (const auto& [k, g] : gs) h += "<th class=\"r\">" + esc(clip(text_only(group_label(k)), 24)) + "</th>";
+    for (const auto& [k, g] : gs) h += "<th class=\"r\">" + esc(clip(text_only(group_label(r, k)), 24)) + "</th>";
     h += "<th class=\"r\">total</th></tr>";
     const auto cell = [](std::uint64_t n, std::uint64_t of) {
         return "<td class=\"r\">" + pct(wilson(n, of).value) + " <span class=\"n\">(" + thousands(n) + ")</span></td>";
@@ -402,8 +465,8 @@ std::string comparisons_section(const report& r) {
             return pct(wilson(k, n).value) + " <span class=\"n\">(" + thousands(k) + "/" + thousands(n) + ")</span>";
         };
         const auto pts = [](double d) { return fmt_double("%+.1f", d * 100); };
-        h += "<tr><td>" + esc(c.metric) + "</td><td>" + esc(clip(text_only(group_label(c.a)), 24)) + "</td><td>" +
-             esc(clip(text_only(group_label(c.b)), 24)) + "</td><td class=\"r\">" + share(c.a_count, c.a_turns) +
+        h += "<tr><td>" + esc(c.metric) + "</td><td>" + esc(clip(text_only(group_label(r, c.a)), 24)) + "</td><td>" +
+             esc(clip(text_only(group_label(r, c.b)), 24)) + "</td><td class=\"r\">" + share(c.a_count, c.a_turns) +
              "</td><td class=\"r\">" + share(c.b_count, c.b_turns) + "</td><td class=\"r\">" + pts(c.difference) + " [" +
              pts(c.low) + ", " + pts(c.high) + "]</td><td class=\"r\">" + fmt_double("%.2g", c.p) +
              "</td><td class=\"r\">" + (c.p_holm < 0.05 ? "<b>" : "") + fmt_double("%.2g", c.p_holm) +
@@ -479,9 +542,22 @@ td .n { color: var(--muted); font-size: 12px; }
     h += "</div>\n";
 
     std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> rows;
-    for (const auto& [k, g] : r.groups) rows.push_back({group_label(k), {g.clean, g.turns}});
+    for (const auto& [k, g] : r.groups) rows.push_back({group_label(r, k), {g.clean, g.turns}});
     h += "<section><h2>Admitted cleanly, per " + esc(r.group_by) + "</h2>" + rate_chart(rows, "#4e79a7") +
          "<p class=\"note\">No error item and no unparsedTail. Whiskers: 95% Wilson score interval.</p></section>\n";
+    if (const auto x = cross_tab_of(r)) {
+        h += "<section id=\"crosstab\"><h2>Admitted cleanly, by " + esc(x->keys[0]) + " \u00d7 " + esc(x->keys[1]) +
+             "</h2><table><tr><th>" + esc(x->keys[0]) + " \\ " + esc(x->keys[1]) + "</th>";
+        for (const auto& c : x->cols) h += "<th class=\"r\">" + esc(clip(text_only(value_label(c)), 24)) + "</th>";
+        h += "</tr>";
+        for (std::size_t i = 0; i < x->rows.size(); ++i) {
+            h += "<tr><td>" + esc(clip(text_only(value_label(x->rows[i])), 24)) + "</td>";
+            for (std::size_t j = 0; j < x->cols.size(); ++j) h += "<td class=\"r\">" + esc(cell_text(x->at(i, j), "%", "\u2013")) + "</td>";
+            h += "</tr>";
+        }
+        h += "</table><p class=\"note\">Rows: " + esc(x->keys[0]) + "; columns: " + esc(x->keys[1]) +
+             ". Each cell: the share of its turns admitted cleanly [95% Wilson score interval] (turns).</p></section>\n";
+    }
 
     // The rail: the channels' sentences are disjoint (each starts its own way), so a group's
     // on-rail share is the sum; the label names the channel most of its rail turns use.
@@ -494,7 +570,7 @@ td .n { color: var(--muted); font-size: 12px; }
                 on += get(g.rail, c);
                 if (get(g.rail, c) > most) most = get(g.rail, c), used = c;
             }
-            rows.push_back({group_label(k) + (used.empty() ? "" : " \u00b7 " + used), {on, g.turns}});
+            rows.push_back({group_label(r, k) + (used.empty() ? "" : " \u00b7 " + used), {on, g.turns}});
         }
         std::string list;
         for (const std::string& c : r.channels) list += (list.empty() ? "" : ", ") + esc(c);
@@ -551,7 +627,7 @@ td .n { color: var(--muted); font-size: 12px; }
         }
         const double label_w = 190, bar_w = 640, row_h = 30;
         std::vector<std::pair<std::string, const group*>> gs;
-        for (const auto& [k, g] : r.groups) gs.push_back({group_label(k), &g});
+        for (const auto& [k, g] : r.groups) gs.push_back({group_label(r, k), &g});
         if (r.groups.size() > 1) gs.push_back({"total", &t});
         std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + num(label_w + bar_w + 20) + " " +
                         num(row_h * static_cast<double>(gs.size()) + 6) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
@@ -603,7 +679,7 @@ td .n { color: var(--muted); font-size: 12px; }
         for (const std::string& c : codes) h += "<td class=\"r\">" + pct(wilson(get(g.dispositions, c), g.shape_checked).value) + "</td>";
         h += "</tr>";
     };
-    for (const auto& [k, g] : r.groups) shape_row(group_label(k), g);
+    for (const auto& [k, g] : r.groups) shape_row(group_label(r, k), g);
     if (r.groups.size() > 1) shape_row("total", t);
     h += "</table><p class=\"note\">Shares of the " + thousands(t.shape_checked) +
          " parse-tier turns (the turn shape applies to them).</p></section>\n";
@@ -699,6 +775,19 @@ std::string render_csv(const report& r, const render_options&) {
     for (const auto& [k, g] : r.groups) csv_rates(out, "rates", k, g, r.channels);
     csv_classes(out, "total_classes", "", t);
     for (const auto& [k, g] : r.groups) csv_classes(out, "classes", k, g);
+    if (const auto x = cross_tab_of(r)) {
+        // The cross-tab: a row per cell with turns (a missing value as an empty field).
+        for (std::size_t i = 0; i < x->rows.size(); ++i) {
+            for (std::size_t j = 0; j < x->cols.size(); ++j) {
+                const group* g = x->at(i, j);
+                if (g == nullptr) continue;
+                const rate c = wilson(g->clean, g->turns);
+                out += "crosstab," + csv_field(x->rows[i].value_or("")) + "," + csv_field(x->cols[j].value_or("")) + ",clean," +
+                       std::to_string(g->clean) + "," + std::to_string(g->turns) + ",,,," + six(c.value) + "," + six(c.low) + "," +
+                       six(c.high) + ",,\n";
+            }
+        }
+    }
     for (const comparison& c : compare_groups(r)) {
         out += "comparisons," + csv_field(c.a) + "," + csv_field(c.b) + "," + csv_field(c.metric) + "," +
                std::to_string(c.a_count) + "," + std::to_string(c.a_turns) + ",," + std::to_string(c.b_count) + "," +
@@ -726,15 +815,28 @@ std::string render_latex(const report& r, const render_options& o) {
         for (const std::string& ch : r.channels) out += " & " + tex_pct(wilson(get(g.rail, ch), g.turns).value);
         out += " \\\\\n";
     };
-    for (const auto& [k, g] : r.groups) rate_row(group_label(k), g);
+    for (const auto& [k, g] : r.groups) rate_row(group_label(r, k), g);
     if (r.groups.size() > 1) out += "\\midrule\n", rate_row("total", t);
     out += "\\bottomrule\n\\end{tabular}\n\\caption{Turns admitted cleanly (95\\% Wilson interval), with an error item, "
            "with an unparsed tail, and on each rail channel.}\n\\end{table}\n";
+    if (const auto x = cross_tab_of(r)) {
+        out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{l" + std::string(x->cols.size(), 'r') + "}\n\\toprule\n" +
+               tex(x->keys[0]) + " $\\backslash$ " + tex(x->keys[1]);
+        for (const auto& c : x->cols) out += " & " + tex(value_label(c));
+        out += " \\\\\n\\midrule\n";
+        for (std::size_t i = 0; i < x->rows.size(); ++i) {
+            out += tex(value_label(x->rows[i]));
+            for (std::size_t j = 0; j < x->cols.size(); ++j) out += " & " + cell_text(x->at(i, j), "\\%", ", ");
+            out += " \\\\\n";
+        }
+        out += "\\bottomrule\n\\end{tabular}\n\\caption{Turns admitted cleanly by " + tex(x->keys[0]) + " (rows) and " +
+               tex(x->keys[1]) + " (columns): share [95\\% Wilson interval] (turns).}\n\\end{table}\n";
+    }
     // Classes per group.
     const auto cls = classes_by_turns(t, o.top);
     if (!cls.empty()) {
         out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{l" + std::string(gs.size() + 1, 'r') + "}\n\\toprule\nclass";
-        for (const auto& [k, g] : gs) out += " & " + tex(group_label(k));
+        for (const auto& [k, g] : gs) out += " & " + tex(group_label(r, k));
         out += " & total \\\\\n\\midrule\n";
         for (const any_class& c : cls) {
             const bool shape = c.m == &group::shape;
@@ -752,7 +854,7 @@ std::string render_latex(const report& r, const render_options& o) {
     const auto off = top_of(t.off_rail, o.top);
     if (!off.empty()) {
         out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{l" + std::string(gs.size() + 1, 'r') + "}\n\\toprule\nrule";
-        for (const auto& [k, g] : gs) out += " & " + tex(group_label(k));
+        for (const auto& [k, g] : gs) out += " & " + tex(group_label(r, k));
         out += " & total \\\\\n\\midrule\n";
         for (const ranked& x : off) {
             out += "\\texttt{" + tex(x.key) + "}";
@@ -772,7 +874,7 @@ std::string render_latex(const report& r, const render_options& o) {
         out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{lllrrrr}\n\\toprule\nmetric & a & b & a & b & "
                "a $-$ b [95\\% CI] & $p_{\\mathrm{Holm}}$ \\\\\n\\midrule\n";
         for (const comparison& c : cs) {
-            out += "\\texttt{" + tex(c.metric) + "} & " + tex(group_label(c.a)) + " & " + tex(group_label(c.b)) + " & " +
+            out += "\\texttt{" + tex(c.metric) + "} & " + tex(group_label(r, c.a)) + " & " + tex(group_label(r, c.b)) + " & " +
                    tex_pct(wilson(c.a_count, c.a_turns).value) + " & " + tex_pct(wilson(c.b_count, c.b_turns).value) + " & " +
                    pts(c.difference) + " [" + pts(c.low) + ", " + pts(c.high) + "] & " + fmt_double("%.2g", c.p_holm) +
                    " \\\\\n";

@@ -472,7 +472,12 @@ std::optional<report> report::from_json(std::string_view text, std::string* erro
         if (r.invalid_example.has_value() != (r.invalid_records > 0)) {
             return fail("inconsistent counts: invalidRecords and its example disagree");
         }
+        const std::size_t keys = group_by_keys(r.group_by).size();
+        if (keys > 2) return fail("\"groupBy\" names more than two keys");
         for (const auto& [k, g] : member(*v, "groups", json_value::kind_t::object).object) {
+            if (keys == 2 && !split_cross_key(k)) {
+                return fail("the group key " + quoted(k) + " is not a cross-tab cell ([A, B] of strings or null)");
+            }
             r.groups[k] = read_group(g, r.channels);
         }
         // The total is written for readers; it must be what the groups add up to.

@@ -66,6 +66,55 @@ json_ref first_field(json_ref obj, std::span<const std::string_view> names) {
     return {};
 }
 
+}  // namespace
+
+std::vector<std::string> group_by_keys(std::string_view group_by) {
+    std::vector<std::string> keys;
+    for (;;) {
+        const std::size_t comma = group_by.find(',');
+        keys.emplace_back(group_by.substr(0, comma));
+        if (comma == std::string_view::npos) return keys;
+        group_by.remove_prefix(comma + 1);
+    }
+}
+
+std::string cross_key(const cross_values& v) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) out += ',';
+        if (v[i]) {
+            append_json_value_string(out, *v[i]);
+        } else {
+            out += "null";
+        }
+    }
+    return out + "]";
+}
+
+std::optional<cross_values> split_cross_key(std::string_view key) {
+    const auto v = parse_json(key);
+    if (!v || v->kind != json_value::kind_t::array || v->array.size() != 2) return std::nullopt;
+    cross_values out;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const json_value& e = v->array[i];
+        if (e.kind == json_value::kind_t::string) {
+            out[i] = e.string;
+        } else if (e.kind != json_value::kind_t::null) {
+            return std::nullopt;
+        }
+    }
+    if (cross_key(out) != key) return std::nullopt;  // only the one spelling cross_key writes
+    return out;
+}
+
+namespace {
+
+// A field as a key value; nullopt when the record lacks it (absent or null).
+std::optional<std::string> present(json_ref v) {
+    if (!v || v.kind() == json_value::kind_t::null) return std::nullopt;
+    return field_text(v);
+}
+
 // One class's events in the turn being scored: the first one gives the turn to the tally, and
 // the smallest (line, column, message) is the turn's candidate for the tally's example (within a
 // turn the file and id are the same, and the excerpt follows from the line).
@@ -301,7 +350,10 @@ std::string class_template(std::string_view key) {
 
 // ---- The scorer -------------------------------------------------------------------------------
 
-scorer::scorer(options o) : o_(std::move(o)) {
+scorer::scorer(options o) : o_(std::move(o)), keys_(group_by_keys(o_.group_by)) {
+    if (keys_.size() > 2 || (keys_.size() == 2 && (keys_[0].empty() || keys_[1].empty()))) {
+        throw std::invalid_argument("group_by takes one key or two (A,B), not '" + o_.group_by + "'");
+    }
     for (rail::channel_format f : o_.channels) {
         rail::options ro;
         ro.channel = f;
@@ -528,19 +580,18 @@ std::optional<record> scorer::read_record(std::string_view line, std::string_vie
         if (!named) return fail("\"tier\" is not one of parse, statements, log, client");
         out.tier = *named;
     }
-    const std::string& by = o_.group_by;
-    if (by == "model") {
-        out.group = field_text(first_field(rec, k_model_fields));
-    } else if (by == "file") {
-        out.group = file;
-    } else if (by == "family") {
-        out.group = family_of(out.id);
-    } else if (by == "tier") {
-        out.group = tier_name(out.tier);
-    } else if (by == "id") {
-        out.group = out.id;
+    const auto value = [&](const std::string& by) -> std::optional<std::string> {
+        if (by == "model") return present(first_field(rec, k_model_fields));
+        if (by == "file") return std::string(file);
+        if (by == "family") return family_of(out.id);
+        if (by == "tier") return std::string(tier_name(out.tier));
+        if (by == "id") return out.id;
+        return present(rec.find(by));
+    };
+    if (keys_.size() == 2) {
+        out.group = cross_key({value(keys_[0]), value(keys_[1])});
     } else {
-        out.group = field_text(rec.find(by));
+        out.group = value(keys_[0]).value_or("");
     }
     return out;
 }
@@ -571,10 +622,12 @@ void scorer::add_jsonl(report& r, std::string_view text, std::string_view file, 
 
 void scorer::add_turn_file(report& r, std::string_view text, std::string_view file) {
     const tier tr = o_.forced_tier.value_or(tier::parse);
-    const std::string_view by = o_.group_by;
-    std::string key;
-    if (by == "file") key = file;
-    if (by == "tier") key = tier_name(tr);
+    const auto value = [&](const std::string& by) -> std::optional<std::string> {
+        if (by == "file") return std::string(file);
+        if (by == "tier") return std::string(tier_name(tr));
+        return std::nullopt;
+    };
+    const std::string key = keys_.size() == 2 ? cross_key({value(keys_[0]), value(keys_[1])}) : value(keys_[0]).value_or("");
     add(r, turn{text, file, "", key, tr});
 }
 

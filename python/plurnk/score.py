@@ -30,7 +30,8 @@ Text = Union[str, bytes]
 
 
 class Scorer:
-    """Scores turns into Reports. group_by: model, file, family, tier, id or a record field;
+    """Scores turns into Reports. group_by: model, file, family, tier, id or a record field, or
+    two of them ("model,task": a cross-tab, each group a cell keyed by the JSON array of its values);
     text_field: the record field holding the turn text (default: the first of text, output,
     completion, response, input); dialect: the one every turn is parsed in ("contracts" or
     "service", doc/dialects.md; the rail columns check that dialect's rail), as `plurnk score --dialect`."""

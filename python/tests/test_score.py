@@ -93,6 +93,26 @@ def test_merge_json_pickle(root, tmp_path):
     assert "<svg" in whole.to_html() and "model-a" in whole.to_table()
 
 
+def test_cross_tab(root, tmp_path):
+    files = sample(root, tmp_path)
+    s = score.Scorer(group_by="model,file")
+    whole = s.report()
+    for f in files:
+        s.score_file(f, into=whole)
+    assert whole.group_by == "model,file"
+    cells = {tuple(json.loads(k)): g for k, g in whole.to_dict()["groups"].items()}
+    want = {(json.loads(line)["model"], f) for f in files for line in open(f) if line.strip()}
+    assert sorted(cells) == sorted(want) and len(want) >= 3
+    merged = score.merge([score.score_file(f, group_by="model,file") for f in reversed(files)])
+    assert merged == whole and merged.to_json() == whole.to_json()
+    assert score.Report.from_json(whole.to_json()) == whole
+    assert 'id="crosstab"' in whole.to_html() and "clean by model \u00d7 file" in whole.to_table()
+    with pytest.raises(ValueError):
+        merged.merge(score.score_file(files[0]))  # grouped by model alone
+    with pytest.raises(ValueError):
+        score.Scorer(group_by="model,file,tier")
+
+
 @pytest.mark.skipif(not os.environ.get("PLURNK_CLI"), reason="the CLI was not built")
 def test_same_numbers_as_the_cli(root, tmp_path):
     files = sample(root, tmp_path)
