@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <tuple>
@@ -135,7 +136,7 @@ std::size_t line_end(std::string_view text, std::size_t at) {
 // example built, and their excerpts (the line before, the line, the line after) are cut in one
 // pass over the text (candidates sorted by line), so a turn costs its length once, however many
 // diagnostics it has.
-void offer_examples(std::vector<candidate>& cands, std::string_view text, std::string_view file, std::string_view id) {
+[[gnu::noinline]] void offer_examples(std::vector<candidate>& cands, std::string_view text, std::string_view file, std::string_view id) {
     const std::uint64_t key = sample_key(file, id);
     std::erase_if(cands, [&](const candidate& c) { return !c.t->wants(key, file, id); });
     std::sort(cands.begin(), cands.end(), [](const candidate& a, const candidate& b) { return a.line < b.line; });
@@ -383,158 +384,237 @@ std::vector<bool> scorer::on_rail(std::string_view text) {
     return out;
 }
 
-void scorer::add(report& r, const turn& t) {
-    group& g = r.groups[std::string(t.group)];
-    parse_options po;
-    po.borrow_input = true;  // t.text outlives the result
-    po.dialect = o_.dialect;
-    const parse_result res = parse(t.text, t.tier, po);
-    ++g.turns;
-    g.bytes += t.text.size();
-    ++g.tiers[tier_name(t.tier)];
-    if (res.clean()) ++g.clean;
+namespace {
 
-    // Each class seen in this turn has one candidate: its index, by (map, class key), and for the
-    // message table's classes of errors and advisories also by message id (no key to make).
-    std::vector<candidate> cands;
-    std::array<std::string, std::size(k_near_kinds)> near_messages;  // the candidates' messages view them
-    std::array<std::size_t, std::size(k_near_kinds)> near_first;
-    near_first.fill(SIZE_MAX);
-    std::map<std::pair<const void*, std::string_view>, std::size_t> seen;
-    std::array<std::uint32_t, k_message_count> by_id[2];
-    for (auto& a : by_id) a.fill(UINT32_MAX);
-    const auto count_at = [&](std::size_t c, std::uint32_t line, std::uint32_t column, std::string_view message) {
-        candidate& x = cands[c];
-        ++x.t->count;
-        if (std::tie(line, column, message) < std::tie(x.line, x.column, x.message)) {
-            x.line = line, x.column = column, x.message = message;
-        }
-    };
-    const auto count = [&](std::map<std::string, tally>& m, std::string key, std::uint32_t line, std::uint32_t column,
-                           std::string_view message) -> std::size_t {
+// The classes one turn counts into. Each class seen in the turn has one candidate: its index, by
+// (map, class key), and for the message table's classes of errors and advisories also by message
+// id (no key to make). Lives on the heap (scorer::add's frame is on the stack while it parses).
+class turn_classes {
+public:
+    explicit turn_classes(group& g) : g_(g) {
+        for (auto& a : by_id_) a.fill(UINT32_MAX);
+        near_first_.fill(SIZE_MAX);
+    }
+
+    // Counts an event of class `key` of `m` at `at`: the class's first in the turn gives the turn
+    // to its tally and makes its candidate. Returns the candidate's index.
+    std::size_t count(std::map<std::string, tally>& m, std::string key, position at, std::string_view message) {
         const auto it = m.try_emplace(std::move(key)).first;
-        const auto [s, first] = seen.try_emplace({&m, it->first}, cands.size());
+        const auto [s, first] = seen_.try_emplace({&m, it->first}, cands_.size());
         if (first) {
             ++it->second.turns;
-            cands.push_back({&it->second, line, column, message});
+            cands_.push_back({&it->second, at.line, at.column, message});
         }
-        count_at(s->second, line, column, message);
+        count_at(s->second, at, message);
         return s->second;
-    };
-    // The first near-miss of a kind in the turn is its candidate (lines only grow), so only it gets
-    // a message made.
-    near_miss_finder near(t.text);
-    const near_miss_sink near_found = [&](std::string_view kind, position at, std::string_view op) {
+    }
+
+    // Counts another event of candidate `c`'s class: the smallest (line, column, message) stays.
+    void count_at(std::size_t c, position at, std::string_view message) {
+        candidate& x = cands_[c];
+        ++x.t->count;
+        if (std::tie(at.line, at.column, message) < std::tie(x.line, x.column, x.message)) {
+            x.line = at.line, x.column = at.column, x.message = message;
+        }
+    }
+
+    // An error or advisory item.
+    [[gnu::noinline]] void diagnostic(const plurnk::diagnostic& d) {
+        const bool warning = d.severity == severity::warning;
+        auto& m = warning ? g_.warnings : g_.errors;
+        const auto id = static_cast<std::size_t>(d.id);
+        if (d.id == message_id::external || id >= k_message_count) {
+            count(m, diagnostic_class(d), d.position, d.message);
+        } else if (std::uint32_t& c = by_id_[warning][id]; c == UINT32_MAX) {
+            c = static_cast<std::uint32_t>(count(m, diagnostic_class(d), d.position, d.message));
+        } else {
+            count_at(c, d.position, d.message);
+        }
+    }
+
+    // A near-miss (near_miss_sink). The first of a kind in the turn is its candidate (lines only
+    // grow), so only it gets a message made.
+    [[gnu::noinline]] void near_miss(std::string_view kind, position at, std::string_view op) {
         const auto k = static_cast<std::size_t>(std::find(std::begin(k_near_kinds), std::end(k_near_kinds), kind) -
                                                 std::begin(k_near_kinds));
-        if (near_first[k] == SIZE_MAX) {
-            near_messages[k] = near_miss_message(kind, op);
-            near_first[k] = count(g.near_misses, std::string(kind), at.line, at.column, near_messages[k]);
+        if (near_first_[k] == SIZE_MAX) {
+            near_messages_[k] = near_miss_message(kind, op);
+            near_first_[k] = count(g_.near_misses, std::string(kind), at, near_messages_[k]);
         } else {
-            count_at(near_first[k], at.line, at.column, near_messages[k]);
-        }
-    };
-    bool any_error = false, any_warning = false;
-    // The turn shape, in the same pass: the first and last statements, the terminal SEND (the
-    // first with a disposition code) and the first op after it (a statement or an error item).
-    std::array<std::uint64_t, k_op_count> ops{};
-    auto suffix = g.suffixes.end();  // the last suffix counted (statements mostly share one)
-    std::size_t statements = 0;
-    op first_op = op::PLAN;
-    position first_at{}, last_at{};
-    std::optional<int> terminal;
-    std::optional<position> after_terminal;
-    for (const item& it : res.items) {
-        if (const auto* st = std::get_if<statement>(&it)) {
-            near.other(st->span, st->position, near_found);
-            ++ops[static_cast<std::size_t>(st->op)];
-            if (suffix == g.suffixes.end() || suffix->first != st->suffix) {
-                suffix = g.suffixes.try_emplace(std::string(st->suffix)).first;
-            }
-            ++suffix->second;
-            if (statements++ == 0) first_op = st->op, first_at = st->position;
-            last_at = st->position;
-            if (terminal) {
-                if (!after_terminal) after_terminal = st->position;
-            } else if (st->op == op::SEND && st->signal.kind == signal::kind_t::number && is_disposition(st->signal.number)) {
-                terminal = static_cast<int>(st->signal.number);
-            }
-        } else if (const auto* d = std::get_if<diagnostic>(&it)) {
-            near.other(d->span, d->position, near_found);
-            const bool warning = d->severity == severity::warning;
-            (warning ? any_warning : any_error) = true;
-            auto& m = warning ? g.warnings : g.errors;
-            const auto id = static_cast<std::size_t>(d->id);
-            if (d->id == message_id::external || id >= k_message_count) {
-                count(m, diagnostic_class(*d), d->position.line, d->position.column, d->message);
-            } else if (std::uint32_t& c = by_id[warning][id]; c == UINT32_MAX) {
-                c = static_cast<std::uint32_t>(count(m, diagnostic_class(*d), d->position.line, d->position.column, d->message));
-            } else {
-                count_at(c, d->position.line, d->position.column, d->message);
-            }
-            if (terminal && !after_terminal && !warning) after_terminal = d->position;
-        } else {
-            ++g.text_items;
-            near.text(std::get<text_item>(it), near_found);
+            count_at(near_first_[k], at, near_messages_[k]);
         }
     }
-    near.finish(near_found);
-    g.statements += statements;
-    for (std::size_t o = 0; o < ops.size(); ++o) {
-        if (ops[o] > 0) g.ops[op_name(static_cast<op>(o))] += ops[o];
+
+    [[nodiscard]] std::vector<candidate>& candidates() noexcept { return cands_; }
+    // The off-rail class's message, which its candidate views.
+    [[nodiscard]] std::string& off_rail_message() noexcept { return off_rail_message_; }
+
+private:
+    group& g_;
+    std::vector<candidate> cands_;
+    std::map<std::pair<const void*, std::string_view>, std::size_t> seen_;
+    std::array<std::uint32_t, k_message_count> by_id_[2];
+    std::array<std::string, std::size(k_near_kinds)> near_messages_;  // the candidates' messages view them
+    std::array<std::size_t, std::size(k_near_kinds)> near_first_;
+    std::string off_rail_message_;
+};
+
+// The turn shape, read in the same pass as the classes: the first and last statements, the
+// terminal SEND (the first with a disposition code) and the first op after it (a statement or an
+// error item); and the ops and suffixes.
+class turn_shape {
+public:
+    explicit turn_shape(group& g) : g_(g), suffix_(g.suffixes.end()) {}
+
+    void statement(const plurnk::statement& st) {
+        ++ops_[static_cast<std::size_t>(st.op)];
+        if (suffix_ == g_.suffixes.end() || suffix_->first != st.suffix) {
+            suffix_ = g_.suffixes.try_emplace(std::string(st.suffix)).first;
+        }
+        ++suffix_->second;
+        if (statements_++ == 0) first_op_ = st.op, first_at_ = st.position;
+        last_at_ = st.position;
+        if (terminal_) {
+            if (!after_terminal_) after_terminal_ = st.position;
+        } else if (st.op == op::SEND && st.signal.kind == signal::kind_t::number && is_disposition(st.signal.number)) {
+            terminal_ = static_cast<int>(st.signal.number);
+        }
     }
-    if (any_error) ++g.turns_with_errors;
-    if (any_warning) ++g.turns_with_warnings;
-    if (res.tail) {
-        ++g.turns_with_tail;
-        count(g.tails, tail_class(*res.tail), res.tail->from.line, res.tail->from.column, res.tail->reason);
+
+    void diagnostic(const plurnk::diagnostic& d) {
+        const bool warning = d.severity == severity::warning;
+        (warning ? any_warning_ : any_error_) = true;
+        if (terminal_ && !after_terminal_ && !warning) after_terminal_ = d.position;
     }
-    if (t.tier == tier::parse) {
-        ++g.shape_checked;
+
+    // Adds the turn's counts to the group, and (in the parse tier) its shape classes to `classes`.
+    [[gnu::noinline]] void finish(tier tr, turn_classes& classes) {
+        g_.statements += statements_;
+        for (std::size_t o = 0; o < ops_.size(); ++o) {
+            if (ops_[o] > 0) g_.ops[op_name(static_cast<op>(o))] += ops_[o];
+        }
+        if (any_error_) ++g_.turns_with_errors;
+        if (any_warning_) ++g_.turns_with_warnings;
+        if (tr != tier::parse) return;
+        ++g_.shape_checked;
         // Examples about no statement are at line 0.
-        if (statements == 0) first_at = last_at = position{0, 0};
-        if (statements == 0 || first_op != op::PLAN) {
-            count(g.shape, std::string(k_shape_no_plan_first), first_at.line, first_at.column, "the first statement is not PLAN");
+        if (statements_ == 0) first_at_ = last_at_ = position{0, 0};
+        if (statements_ == 0 || first_op_ != op::PLAN) {
+            classes.count(g_.shape, std::string(k_shape_no_plan_first), first_at_, "the first statement is not PLAN");
         }
-        if (!terminal) {
-            count(g.shape, std::string(k_shape_no_terminal_send), last_at.line, last_at.column, "no disposition-coded SEND");
-            ++g.dispositions["none"];
-        } else {
-            ++g.dispositions[std::to_string(*terminal)];
-            if (after_terminal) {
-                count(g.shape, std::string(k_shape_ops_after_send), after_terminal->line, after_terminal->column,
-                      "an operation after the terminal SEND");
-            }
+        if (!terminal_) {
+            classes.count(g_.shape, std::string(k_shape_no_terminal_send), last_at_, "no disposition-coded SEND");
+            ++g_.dispositions["none"];
+            return;
+        }
+        ++g_.dispositions[std::to_string(*terminal_)];
+        if (after_terminal_) {
+            classes.count(g_.shape, std::string(k_shape_ops_after_send), *after_terminal_, "an operation after the terminal SEND");
         }
     }
-    // The rails: a turn on none counts under the rule that refused it on the channel it went
-    // farthest on (the one it was written for), at the first byte refused.
+
+private:
+    group& g_;
+    std::array<std::uint64_t, k_op_count> ops_{};
+    std::map<std::string, std::uint64_t>::iterator suffix_;  // the last suffix counted (statements mostly share one)
+    std::size_t statements_ = 0;
+    op first_op_ = op::PLAN;
+    position first_at_{}, last_at_{};
+    std::optional<int> terminal_;
+    std::optional<position> after_terminal_;
+    bool any_error_ = false, any_warning_ = false;
+};
+
+// Line and column of byte `offset` of `text`, counted from the text's start (the rail refuses
+// at a code point's start, so the bytes before it are whole code points).
+position position_at(std::string_view text, std::size_t offset) {
+    const std::string_view before = text.substr(0, offset);
+    count_score_bytes(before.size());
+    const std::size_t nl = before.rfind('\n');
+    const std::string_view last = nl == std::string_view::npos ? before : before.substr(nl + 1);
+    const auto line = static_cast<std::uint32_t>(1 + std::count(before.begin(), before.end(), '\n'));
+    const auto column = static_cast<std::uint32_t>(std::count_if(
+        last.begin(), last.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
+    return position{line, column};
+}
+
+// Counts the off-rail class of a turn the rail `name` refused farthest in, by `off`.
+[[gnu::noinline]] void count_off_rail(group& g, std::string_view text, turn_classes& classes, std::string_view name,
+                                      const rail_verdict& off) {
+    std::string& message = classes.off_rail_message();
+    message = "off the " + std::string(name) + " rail at byte " + std::to_string(off.offset) +
+              (off.ended_early(text.size()) ? " (the text ended)" : "") + ", in rule " + off.rule;
+    classes.count(g.off_rail, off.rule, position_at(text, off.offset), message);
+}
+
+// The rails: a turn on none counts under the rule that refused it on the channel it went
+// farthest on (the one it was written for), at the first byte refused.
+[[gnu::noinline]] void count_rails(std::vector<rail_recognizer>& recognizers, const std::vector<std::string>& names,
+                                   group& g, std::string_view text, turn_classes& classes) {
     std::optional<std::size_t> farthest;
     rail_verdict off;
-    for (std::size_t c = 0; c < recognizers_.size(); ++c) {
-        rail_verdict v = recognizers_[c].explain(t.text);
+    for (std::size_t c = 0; c < recognizers.size(); ++c) {
+        rail_verdict v = recognizers[c].explain(text);
         if (v.accepted) {
-            ++g.rail[channel_names_[c]];
+            ++g.rail[names[c]];
             farthest.reset();
             off.accepted = true;
         } else if (!off.accepted && (!farthest || v.offset > off.offset)) {
             farthest = c, off = std::move(v);
         }
     }
-    std::string off_message;
-    if (farthest) {
-        const std::string_view before = t.text.substr(0, off.offset);
-        count_score_bytes(before.size());
-        const std::size_t nl = before.rfind('\n');
-        const std::string_view last = nl == std::string_view::npos ? before : before.substr(nl + 1);
-        const auto line = static_cast<std::uint32_t>(1 + std::count(before.begin(), before.end(), '\n'));
-        const auto column = static_cast<std::uint32_t>(std::count_if(
-            last.begin(), last.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
-        off_message = "off the " + channel_names_[*farthest] + " rail at byte " + std::to_string(off.offset) +
-                      (off.ended_early(t.text.size()) ? " (the text ended)" : "") + ", in rule " + off.rule;
-        count(g.off_rail, off.rule, line, column, off_message);
+    if (farthest) count_off_rail(g, text, classes, names[*farthest], off);
+}
+
+// The report's group `key` (made when new).
+[[gnu::noinline]] group& group_of(report& r, std::string_view key) { return r.groups[std::string(key)]; }
+
+// The turn's items, in order: near-misses, classes of errors and advisories, the shape, the tail.
+[[gnu::noinline]] void count_items(group& g, const parse_result& res, const turn& t, turn_classes& classes) {
+    ++g.turns;
+    g.bytes += t.text.size();
+    ++g.tiers[tier_name(t.tier)];
+    if (res.clean()) ++g.clean;
+    const auto shape = std::make_unique<turn_shape>(g);
+    near_miss_finder near(t.text);
+    const near_miss_sink near_found = [&classes](std::string_view kind, position at, std::string_view op) {
+        classes.near_miss(kind, at, op);
+    };
+    for (const item& it : res.items) {
+        if (const auto* st = std::get_if<statement>(&it)) {
+            near.other(st->span, st->position, near_found);
+            shape->statement(*st);
+        } else if (const auto* d = std::get_if<diagnostic>(&it)) {
+            near.other(d->span, d->position, near_found);
+            classes.diagnostic(*d);
+            shape->diagnostic(*d);
+        } else {
+            ++g.text_items;
+            near.text(std::get<text_item>(it), near_found);
+        }
     }
-    offer_examples(cands, t.text, t.file, t.id);
+    near.finish(near_found);
+    if (res.tail) {
+        ++g.turns_with_tail;
+        classes.count(g.tails, tail_class(*res.tail), res.tail->from, res.tail->reason);
+    }
+    shape->finish(t.tier, classes);
+}
+
+}  // namespace
+
+// Its frame is on the stack while the turn parses and the rails run: it keeps the parse result
+// and calls the rest.
+void scorer::add(report& r, const turn& t) {
+    group& g = group_of(r, t.group);
+    parse_options po;
+    po.borrow_input = true;  // t.text outlives the result
+    po.dialect = o_.dialect;
+    const parse_result res = parse(t.text, t.tier, po);
+    const auto classes = std::make_unique<turn_classes>(g);
+    count_items(g, res, t, *classes);
+    count_rails(recognizers_, channel_names_, g, t.text, *classes);
+    offer_examples(classes->candidates(), t.text, t.file, t.id);
 }
 
 void scorer::note_fields(const json_ref& rec) const {
