@@ -155,12 +155,8 @@ std::string comparisons_section(const report& r) {
                std::to_string(cs.size()) + " comparisons (bold: below 0.05).</p></section>\n";
 }
 
-}  // namespace
-
-std::string render_html(const report& r, const render_options& o) {
-    const group t = r.total();
-    const rate clean = wilson(t.clean, t.turns);
-    std::string h = R"(<!DOCTYPE html>
+// The page's head: its title, its security policy (no script, no fetch) and its style sheet.
+constexpr std::string_view k_page_head = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>plurnk score</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -202,6 +198,11 @@ td .n { color: var(--muted); font-size: 12px; }
 .ex mark { background: #ffe8a3; }
 </style></head><body><main>
 )";
+
+// The title and the cards of the totals.
+std::string summary_section(const report& r, const group& t) {
+    const rate clean = wilson(t.clean, t.turns);
+    std::string h;
     h += "<h1>plurnk score</h1><p class=\"sub\">" + thousands(t.turns) + " turns in " + std::to_string(r.groups.size()) +
          " group" + (r.groups.size() == 1 ? "" : "s") + " by <b>" + esc(r.group_by) + "</b> &middot; " +
          bytes_text(t.bytes) + " &middot; " + thousands(t.statements) + " statements</p>\n";
@@ -217,126 +218,142 @@ td .n { color: var(--muted); font-size: 12px; }
     card("with an unparsedTail", pct(wilson(t.turns_with_tail, t.turns).value), thousands(t.turns_with_tail));
     card("on the GBNF rail", pct(wilson(on_rail, t.turns).value), thousands(on_rail));
     h += "</div>\n";
+    return h;
+}
 
+// Admission per group, a bar with its interval each.
+std::string admitted_section(const report& r) {
+    std::string h;
     std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> rows;
     for (const auto& [k, g] : r.groups) rows.push_back({group_label(r, k), {g.clean, g.turns}});
     h += "<section><h2>Admitted cleanly, per " + esc(r.group_by) + "</h2>" + rate_chart(rows, "#4e79a7") +
          "<p class=\"note\">No error item and no unparsedTail. Whiskers: 95% Wilson score interval.</p></section>\n";
-    if (const auto x = cross_tab_of(r)) {
-        h += "<section id=\"crosstab\"><h2>Admitted cleanly, by " + esc(x->keys[0]) + " \u00d7 " + esc(x->keys[1]) +
-             "</h2><table><tr><th>" + esc(x->keys[0]) + " \\ " + esc(x->keys[1]) + "</th>";
-        for (const auto& c : x->cols) h += "<th class=\"r\">" + esc(clip(text_only(value_label(c)), 24)) + "</th>";
+    return h;
+}
+
+// Admission per cell of a report grouped by two keys ("" for any other report).
+std::string crosstab_section(const report& r) {
+    const auto x = cross_tab_of(r);
+    if (!x) return {};
+    std::string h;
+    h += "<section id=\"crosstab\"><h2>Admitted cleanly, by " + esc(x->keys[0]) + " \u00d7 " + esc(x->keys[1]) +
+         "</h2><table><tr><th>" + esc(x->keys[0]) + " \\ " + esc(x->keys[1]) + "</th>";
+    for (const auto& c : x->cols) h += "<th class=\"r\">" + esc(clip(text_only(value_label(c)), 24)) + "</th>";
+    h += "</tr>";
+    for (std::size_t i = 0; i < x->rows.size(); ++i) {
+        h += "<tr><td>" + esc(clip(text_only(value_label(x->rows[i])), 24)) + "</td>";
+        for (std::size_t j = 0; j < x->cols.size(); ++j) h += "<td class=\"r\">" + esc(cell_text(x->at(i, j), "%", "\u2013")) + "</td>";
         h += "</tr>";
-        for (std::size_t i = 0; i < x->rows.size(); ++i) {
-            h += "<tr><td>" + esc(clip(text_only(value_label(x->rows[i])), 24)) + "</td>";
-            for (std::size_t j = 0; j < x->cols.size(); ++j) h += "<td class=\"r\">" + esc(cell_text(x->at(i, j), "%", "\u2013")) + "</td>";
-            h += "</tr>";
-        }
-        h += "</table><p class=\"note\">Rows: " + esc(x->keys[0]) + "; columns: " + esc(x->keys[1]) +
-             ". Each cell: the share of its turns admitted cleanly [95% Wilson score interval] (turns).</p></section>\n";
     }
+    h += "</table><p class=\"note\">Rows: " + esc(x->keys[0]) + "; columns: " + esc(x->keys[1]) +
+         ". Each cell: the share of its turns admitted cleanly [95% Wilson score interval] (turns).</p></section>\n";
+    return h;
+}
 
-    // The rail: the channels' sentences are disjoint (each starts its own way), so a group's
-    // on-rail share is the sum; the label names the channel most of its rail turns use.
-    if (!r.channels.empty()) {
-        rows.clear();
-        for (const auto& [k, g] : r.groups) {
-            std::uint64_t on = 0, most = 0;
-            std::string used;
-            for (const std::string& c : r.channels) {
-                on += get(g.rail, c);
-                if (get(g.rail, c) > most) most = get(g.rail, c), used = c;
-            }
-            rows.push_back({group_label(r, k) + (used.empty() ? "" : " \u00b7 " + used), {on, g.turns}});
+// The rail: the channels' sentences are disjoint (each starts its own way), so a group's on-rail
+// share is the sum; the label names the channel most of its rail turns use.
+std::string rail_section(const report& r) {
+    if (r.channels.empty()) return {};
+    std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> rows;
+    std::string h;
+    for (const auto& [k, g] : r.groups) {
+        std::uint64_t on = 0, most = 0;
+        std::string used;
+        for (const std::string& c : r.channels) {
+            on += get(g.rail, c);
+            if (get(g.rail, c) > most) most = get(g.rail, c), used = c;
         }
-        std::string list;
-        for (const std::string& c : r.channels) list += (list.empty() ? "" : ", ") + esc(c);
-        h += "<section><h2>On the GBNF rail, per " + esc(r.group_by) + "</h2>" + rate_chart(rows, "#59a14f") +
-             "<p class=\"note\">Turns that are sentences of <code>plurnk gbnf --channel=C</code> byte for byte, for C in " +
-             list + " (label: the channel used most).</p></section>\n";
+        rows.push_back({group_label(r, k) + (used.empty() ? "" : " \u00b7 " + used), {on, g.turns}});
     }
+    std::string list;
+    for (const std::string& c : r.channels) list += (list.empty() ? "" : ", ") + esc(c);
+    h += "<section><h2>On the GBNF rail, per " + esc(r.group_by) + "</h2>" + rate_chart(rows, "#59a14f") +
+         "<p class=\"note\">Turns that are sentences of <code>plurnk gbnf --channel=C</code> byte for byte, for C in " +
+         list + " (label: the channel used most).</p></section>\n";
+    return h;
+}
 
-    // Top diagnostic classes, by turns.
-    const auto classes = [&](const char* title, const std::map<std::string, tally>& m, const char* colour,
-                             const char* id = nullptr) {
-        if (m.empty()) return;
-        const auto top = top_of(m, o.top);
-        const double max = static_cast<double>(top.front().t->turns);
-        const double row_h = 26, label_w = 430, bar_w = 330;
-        std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + num(label_w + bar_w + 110) + " " +
-                        num(row_h * static_cast<double>(top.size()) + 8) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
-        double y = 4;
-        for (const ranked& x : top) {
-            const double w = max > 0 ? bar_w * static_cast<double>(x.t->turns) / max : 0;
-            s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 17) + "\" class=\"label\">" +
-                 esc(fit(text_only(x.key), 58)) + "</text><rect x=\"" + num(label_w) + "\" y=\"" + num(y + 5) +
-                 "\" width=\"" + num(std::max(w, 1.0)) + "\" height=\"" + num(row_h - 9) + "\" rx=\"3\" fill=\"" +
-                 colour + "\"/><text x=\"" + num(label_w + w + 8) + "\" y=\"" + num(y + 17) + "\" class=\"value\">" +
-                 thousands(x.t->turns) + " <tspan class=\"n\">" + pct(wilson(x.t->turns, t.turns).value) +
-                 "</tspan></text>";
-            y += row_h;
-        }
-        h += std::string(id ? "<section id=\"" + std::string(id) + "\">" : "<section>") + "<h2>" + title +
-             " <small class=\"n\">by turns</small></h2>" + s + "</svg>";
-        h += "<table><tr><th class=\"r\">turns</th><th class=\"r\">count</th><th>class</th><th>examples</th></tr>";
-        for (const ranked& x : top) {
-            h += "<tr><td class=\"r\">" + thousands(x.t->turns) + "</td><td class=\"r\">" + thousands(x.t->count) +
-                 "</td><td><b>" + esc(x.key) + "</b></td><td>" + examples_html(*x.t) + "</td></tr>";
-        }
-        h += "</table><p class=\"note\">" + std::to_string(m.size()) +
-             " classes in all; bars count turns with at least one. Examples: up to " + std::to_string(k_examples) +
-             " turns with the class, a seeded sample (doc/score.md), each with its message and the lines around "
-             "it.</p></section>\n";
-    };
-    classes("Top error classes", t.errors, "#e15759");
-    classes("Advisories", t.warnings, "#edc948");
-    classes("unparsedTail reasons", t.tails, "#b07aa1");
-    classes("Near-misses: text that looks like a damaged statement", t.near_misses, "#9c755f", "near-misses");
-    classes("Off the rail: the rule that refused the turn", t.off_rail, "#76b7b2", "off-rail");
-    if (r.groups.size() > 1) h += per_group_classes(r, t, o.top) + comparisons_section(r);
+// A kind of class, the `top_n` in most turns: a bar chart, then a table with their examples.
+std::string classes_section(const char* title, const std::map<std::string, tally>& m, const char* colour, const group& t,
+                            std::size_t top_n, const char* id = nullptr) {
+    if (m.empty()) return {};
+    const auto top = top_of(m, top_n);
+    const double max = static_cast<double>(top.front().t->turns);
+    const double row_h = 26, label_w = 430, bar_w = 330;
+    std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + num(label_w + bar_w + 110) + " " +
+                    num(row_h * static_cast<double>(top.size()) + 8) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
+    double y = 4;
+    for (const ranked& x : top) {
+        const double w = max > 0 ? bar_w * static_cast<double>(x.t->turns) / max : 0;
+        s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 17) + "\" class=\"label\">" +
+             esc(fit(text_only(x.key), 58)) + "</text><rect x=\"" + num(label_w) + "\" y=\"" + num(y + 5) +
+             "\" width=\"" + num(std::max(w, 1.0)) + "\" height=\"" + num(row_h - 9) + "\" rx=\"3\" fill=\"" +
+             colour + "\"/><text x=\"" + num(label_w + w + 8) + "\" y=\"" + num(y + 17) + "\" class=\"value\">" +
+             thousands(x.t->turns) + " <tspan class=\"n\">" + pct(wilson(x.t->turns, t.turns).value) +
+             "</tspan></text>";
+        y += row_h;
+    }
+    std::string h = std::string(id ? "<section id=\"" + std::string(id) + "\">" : "<section>") + "<h2>" + title +
+                    " <small class=\"n\">by turns</small></h2>" + s + "</svg>";
+    h += "<table><tr><th class=\"r\">turns</th><th class=\"r\">count</th><th>class</th><th>examples</th></tr>";
+    for (const ranked& x : top) {
+        h += "<tr><td class=\"r\">" + thousands(x.t->turns) + "</td><td class=\"r\">" + thousands(x.t->count) +
+             "</td><td><b>" + esc(x.key) + "</b></td><td>" + examples_html(*x.t) + "</td></tr>";
+    }
+    h += "</table><p class=\"note\">" + std::to_string(m.size()) +
+         " classes in all; bars count turns with at least one. Examples: up to " + std::to_string(k_examples) +
+         " turns with the class, a seeded sample (doc/score.md), each with its message and the lines around "
+         "it.</p></section>\n";
+    return h;
+}
 
-    // Op mix: one 100% stacked bar per group, ops in a fixed order.
-    if (t.statements > 0) {
-        std::vector<std::string> ops;
-        for (int i = 0; i < k_op_count; ++i) {
-            const std::string name = op_name(static_cast<op>(i));
-            if (get(t.ops, name) > 0) ops.push_back(name);
-        }
-        const double label_w = 190, bar_w = 640, row_h = 30;
-        std::vector<std::pair<std::string, const group*>> gs;
-        for (const auto& [k, g] : r.groups) gs.push_back({group_label(r, k), &g});
-        if (r.groups.size() > 1) gs.push_back({"total", &t});
-        std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + num(label_w + bar_w + 20) + " " +
-                        num(row_h * static_cast<double>(gs.size()) + 6) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
-        double y = 3;
-        for (const auto& [label, g] : gs) {
-            s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 19) + "\" class=\"label\">" + esc(fit(text_only(label), 26)) +
-                 "</text>";
-            double x = label_w;
-            for (std::size_t i = 0; i < ops.size(); ++i) {
-                const std::uint64_t n = get(g->ops, ops[i]);
-                if (n == 0 || g->statements == 0) continue;
-                const double w = bar_w * static_cast<double>(n) / static_cast<double>(g->statements);
-                s += "<rect x=\"" + num(x) + "\" y=\"" + num(y + 5) + "\" width=\"" + num(w) + "\" height=\"" +
-                     num(row_h - 10) + "\" fill=\"" + k_palette[i % k_palette.size()] + "\"><title>" + esc(ops[i]) + " " +
-                     thousands(n) + "</title></rect>";
-                if (w > 34) {
-                    s += "<text x=\"" + num(x + w / 2) + "\" y=\"" + num(y + 19) +
-                         "\" text-anchor=\"middle\" style=\"fill:#fff;font-size:11px\">" + esc(ops[i]) + "</text>";
-                }
-                x += w;
-            }
-            y += row_h;
-        }
-        h += "<section><h2>Op mix</h2>" + s + "</svg><div class=\"legend\">";
+// Op mix: one 100% stacked bar per group, ops in a fixed order.
+std::string op_mix_section(const report& r, const group& t) {
+    if (t.statements == 0) return {};
+    std::string h;
+    std::vector<std::string> ops;
+    for (int i = 0; i < k_op_count; ++i) {
+        const std::string name = op_name(static_cast<op>(i));
+        if (get(t.ops, name) > 0) ops.push_back(name);
+    }
+    const double label_w = 190, bar_w = 640, row_h = 30;
+    std::vector<std::pair<std::string, const group*>> gs;
+    for (const auto& [k, g] : r.groups) gs.push_back({group_label(r, k), &g});
+    if (r.groups.size() > 1) gs.push_back({"total", &t});
+    std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + num(label_w + bar_w + 20) + " " +
+                    num(row_h * static_cast<double>(gs.size()) + 6) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
+    double y = 3;
+    for (const auto& [label, g] : gs) {
+        s += "<text x=\"" + num(label_w - 10) + "\" y=\"" + num(y + 19) + "\" class=\"label\">" + esc(fit(text_only(label), 26)) +
+             "</text>";
+        double x = label_w;
         for (std::size_t i = 0; i < ops.size(); ++i) {
-            h += std::string("<span><i style=\"background:") + k_palette[i % k_palette.size()] + "\"></i>" + esc(ops[i]) +
-                 " " + pct(static_cast<double>(get(t.ops, ops[i])) / static_cast<double>(t.statements)) + "</span>";
+            const std::uint64_t n = get(g->ops, ops[i]);
+            if (n == 0 || g->statements == 0) continue;
+            const double w = bar_w * static_cast<double>(n) / static_cast<double>(g->statements);
+            s += "<rect x=\"" + num(x) + "\" y=\"" + num(y + 5) + "\" width=\"" + num(w) + "\" height=\"" +
+                 num(row_h - 10) + "\" fill=\"" + k_palette[i % k_palette.size()] + "\"><title>" + esc(ops[i]) + " " +
+                 thousands(n) + "</title></rect>";
+            if (w > 34) {
+                s += "<text x=\"" + num(x + w / 2) + "\" y=\"" + num(y + 19) +
+                     "\" text-anchor=\"middle\" style=\"fill:#fff;font-size:11px\">" + esc(ops[i]) + "</text>";
+            }
+            x += w;
         }
-        h += "</div></section>\n";
+        y += row_h;
     }
+    h += "<section><h2>Op mix</h2>" + s + "</svg><div class=\"legend\">";
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        h += std::string("<span><i style=\"background:") + k_palette[i % k_palette.size()] + "\"></i>" + esc(ops[i]) +
+             " " + pct(static_cast<double>(get(t.ops, ops[i])) / static_cast<double>(t.statements)) + "</span>";
+    }
+    h += "</div></section>\n";
+    return h;
+}
 
-    // Turn shape and dispositions, per group.
+// Turn shape and dispositions, per group.
+std::string shape_section(const report& r, const group& t) {
+    std::string h;
     h += "<section><h2>Turn shape and SEND dispositions</h2><table><tr><th>" + esc(r.group_by) +
          "</th><th class=\"r\">turns</th>";
     const std::array<std::string_view, 3> shapes = {k_shape_no_plan_first, k_shape_no_terminal_send,
@@ -360,14 +377,36 @@ td .n { color: var(--muted); font-size: 12px; }
     if (r.groups.size() > 1) shape_row("total", t);
     h += "</table><p class=\"note\">Shares of the " + thousands(t.shape_checked) +
          " parse-tier turns (the turn shape applies to them).</p></section>\n";
-    if (r.invalid_records > 0) {
-        h += "<section><h2>Invalid records</h2><p>" + thousands(r.invalid_records) + " lines were not records";
-        if (r.invalid_example) {
-            h += " (first: " + esc(r.invalid_example->file) + " line " + std::to_string(r.invalid_example->line) + ": " +
-                 esc(r.invalid_example->message) + ")";
-        }
-        h += ".</p></section>\n";
+    return h;
+}
+
+// How many lines were not records, and the first.
+std::string invalid_section(const report& r) {
+    if (r.invalid_records == 0) return {};
+    std::string h;
+    h += "<section><h2>Invalid records</h2><p>" + thousands(r.invalid_records) + " lines were not records";
+    if (r.invalid_example) {
+        h += " (first: " + esc(r.invalid_example->file) + " line " + std::to_string(r.invalid_example->line) + ": " +
+             esc(r.invalid_example->message) + ")";
     }
+    h += ".</p></section>\n";
+    return h;
+}
+
+}  // namespace
+
+std::string render_html(const report& r, const render_options& o) {
+    const group t = r.total();
+    std::string h(k_page_head);
+    h += summary_section(r, t) + admitted_section(r) + crosstab_section(r) + rail_section(r);
+    h += classes_section("Top error classes", t.errors, "#e15759", t, o.top);
+    h += classes_section("Advisories", t.warnings, "#edc948", t, o.top);
+    h += classes_section("unparsedTail reasons", t.tails, "#b07aa1", t, o.top);
+    h += classes_section("Near-misses: text that looks like a damaged statement", t.near_misses, "#9c755f", t, o.top,
+                         "near-misses");
+    h += classes_section("Off the rail: the rule that refused the turn", t.off_rail, "#76b7b2", t, o.top, "off-rail");
+    if (r.groups.size() > 1) h += per_group_classes(r, t, o.top) + comparisons_section(r);
+    h += op_mix_section(r, t) + shape_section(r, t) + invalid_section(r);
     h += "<p class=\"note\">Written by plurnk score. Counts merge exactly: see doc/score.md.</p></main></body></html>\n";
     return h;
 }

@@ -39,6 +39,41 @@ std::string tex(std::string_view s) {
 
 std::string tex_pct(double v) { return fmt_double("%.1f", v * 100) + "\\%"; }
 
+// Admission per cell of a report grouped by two keys (nothing for any other report).
+void crosstab_table(std::string& out, const report& r) {
+    const auto x = cross_tab_of(r);
+    if (!x) return;
+    out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{l" + std::string(x->cols.size(), 'r') + "}\n\\toprule\n" +
+           tex(x->keys[0]) + " $\\backslash$ " + tex(x->keys[1]);
+    for (const auto& c : x->cols) out += " & " + tex(value_label(c));
+    out += " \\\\\n\\midrule\n";
+    for (std::size_t i = 0; i < x->rows.size(); ++i) {
+        out += tex(value_label(x->rows[i]));
+        for (std::size_t j = 0; j < x->cols.size(); ++j) out += " & " + cell_text(x->at(i, j), "\\%", ", ");
+        out += " \\\\\n";
+    }
+    out += "\\bottomrule\n\\end{tabular}\n\\caption{Turns admitted cleanly by " + tex(x->keys[0]) + " (rows) and " +
+           tex(x->keys[1]) + " (columns): share [95\\% Wilson interval] (turns).}\n\\end{table}\n";
+}
+
+// Pairwise differences, with their intervals and Holm-adjusted p-values.
+void comparisons_table(std::string& out, const report& r) {
+    const std::vector<comparison> cs = compare_groups(r);
+    if (cs.empty()) return;
+    const auto pts = [](double d) { return fmt_double("%+.1f", d * 100); };
+    out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{lllrrrr}\n\\toprule\nmetric & a & b & a & b & "
+           "a $-$ b [95\\% CI] & $p_{\\mathrm{Holm}}$ \\\\\n\\midrule\n";
+    for (const comparison& c : cs) {
+        out += "\\texttt{" + tex(c.metric) + "} & " + tex(group_label(r, c.a)) + " & " + tex(group_label(r, c.b)) + " & " +
+               tex_pct(wilson(c.a_count, c.a_turns).value) + " & " + tex_pct(wilson(c.b_count, c.b_turns).value) + " & " +
+               pts(c.difference) + " [" + pts(c.low) + ", " + pts(c.high) + "] & " + fmt_double("%.2g", c.p_holm) +
+               " \\\\\n";
+    }
+    out += "\\bottomrule\n\\end{tabular}\n\\caption{Pairwise differences in percentage points, with Newcombe's "
+           "hybrid score interval (95\\%); $p$ of a two-sided two-proportion $z$ test, Holm-adjusted over all " +
+           std::to_string(cs.size()) + " comparisons.}\n\\end{table}\n";
+}
+
 }  // namespace
 
 std::string render_latex(const report& r, const render_options& o) {
@@ -63,19 +98,7 @@ std::string render_latex(const report& r, const render_options& o) {
     if (r.groups.size() > 1) out += "\\midrule\n", rate_row("total", t);
     out += "\\bottomrule\n\\end{tabular}\n\\caption{Turns admitted cleanly (95\\% Wilson interval), with an error item, "
            "with an unparsed tail, and on each rail channel.}\n\\end{table}\n";
-    if (const auto x = cross_tab_of(r)) {
-        out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{l" + std::string(x->cols.size(), 'r') + "}\n\\toprule\n" +
-               tex(x->keys[0]) + " $\\backslash$ " + tex(x->keys[1]);
-        for (const auto& c : x->cols) out += " & " + tex(value_label(c));
-        out += " \\\\\n\\midrule\n";
-        for (std::size_t i = 0; i < x->rows.size(); ++i) {
-            out += tex(value_label(x->rows[i]));
-            for (std::size_t j = 0; j < x->cols.size(); ++j) out += " & " + cell_text(x->at(i, j), "\\%", ", ");
-            out += " \\\\\n";
-        }
-        out += "\\bottomrule\n\\end{tabular}\n\\caption{Turns admitted cleanly by " + tex(x->keys[0]) + " (rows) and " +
-               tex(x->keys[1]) + " (columns): share [95\\% Wilson interval] (turns).}\n\\end{table}\n";
-    }
+    crosstab_table(out, r);
     // Classes per group.
     const auto cls = classes_by_turns(t, o.top);
     if (!cls.empty()) {
@@ -111,22 +134,7 @@ std::string render_latex(const report& r, const render_options& o) {
         out += "\\bottomrule\n\\end{tabular}\n\\caption{Share of turns off every checked rail, by the rail rule that "
                "refused them.}\n\\end{table}\n";
     }
-    // Pairwise differences.
-    const std::vector<comparison> cs = compare_groups(r);
-    if (!cs.empty()) {
-        const auto pts = [](double d) { return fmt_double("%+.1f", d * 100); };
-        out += "\n\\begin{table}[ht]\\centering\n\\begin{tabular}{lllrrrr}\n\\toprule\nmetric & a & b & a & b & "
-               "a $-$ b [95\\% CI] & $p_{\\mathrm{Holm}}$ \\\\\n\\midrule\n";
-        for (const comparison& c : cs) {
-            out += "\\texttt{" + tex(c.metric) + "} & " + tex(group_label(r, c.a)) + " & " + tex(group_label(r, c.b)) + " & " +
-                   tex_pct(wilson(c.a_count, c.a_turns).value) + " & " + tex_pct(wilson(c.b_count, c.b_turns).value) + " & " +
-                   pts(c.difference) + " [" + pts(c.low) + ", " + pts(c.high) + "] & " + fmt_double("%.2g", c.p_holm) +
-                   " \\\\\n";
-        }
-        out += "\\bottomrule\n\\end{tabular}\n\\caption{Pairwise differences in percentage points, with Newcombe's "
-               "hybrid score interval (95\\%); $p$ of a two-sided two-proportion $z$ test, Holm-adjusted over all " +
-               std::to_string(cs.size()) + " comparisons.}\n\\end{table}\n";
-    }
+    comparisons_table(out, r);
     return out;
 }
 
