@@ -50,10 +50,18 @@ bool read_fd(int fd, std::string& out, std::size_t limit, std::uint64_t& total) 
     }
     const bool regular = S_ISREG(st.st_mode);
     const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (regular && size > 0) out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, limit)) + 1);
+    const bool reserved = regular && size > 0;  // (a /proc file says 0)
+    if (reserved) out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, limit)) + 1);
     for (;;) {
         const std::size_t room = limit - std::min(limit, out.size());  // the probe byte included below
-        const ssize_t n = read_some(fd, out, std::min(k_read_block, room + 1));
+        std::size_t block = std::min(k_read_block, room + 1);
+        // A regular file's reads stay within what was reserved for it (its size and the probe
+        // byte), so the read that finds its end cannot make the string grow: a 64 KiB block there
+        // would double it, one more copy of the input at every command's peak. Only a file that
+        // grew since fstat reads on past the reserve.
+        const std::size_t spare = out.capacity() - out.size();
+        if (reserved && spare > 0) block = std::min(block, spare);
+        const ssize_t n = read_some(fd, out, block);
         if (n < 0) return false;
         if (n == 0) {
             total = out.size();
