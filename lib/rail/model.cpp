@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The rail's rule model as data (SPEC §1.2, §4, §9; BEHAVIOUR §7): the slot shapes of the twelve
 // internal operations, the reasoning channel formats, and the checks on the knobs a caller may
-// turn (statement budget, suffix set, channel). The lowering to a grammar lives in build.cpp.
+// turn (statement budget, suffix set, channel). The lowering to a grammar lives in build.cpp and
+// build_*.cpp.
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -90,7 +91,7 @@ bool is_suffix_char(char c) noexcept { return ascii::is_word_char(static_cast<un
 constexpr const char* k_channel_names[] = {"gemma", "think", "none", "custom"};
 
 // Why `close` cannot close a custom channel, or "". The body rule splits at the literal's first
-// character (build.cpp), which is exact only when that character does not occur again in it.
+// character (build_turn.cpp), which is exact only when that character does not occur again in it.
 std::string close_problem(std::string_view close) {
     if (close.empty()) return "the channel close literal must not be empty";
     for (const char c : close) {
