@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "plurnk/json.hpp"
 #include "plurnk/wire.hpp"
@@ -224,6 +226,55 @@ TEST_CASE("the engine refuses keywords and patterns outside its subset") {
     schema_set s;
     REQUIRE(s.add(R"({"$id":"https://x.test/a.json","$ref":"https://x.test/missing.json"})").empty());
     CHECK_FALSE(s.resolve().empty());
+}
+
+TEST_CASE("the engine's refusals, keyword by keyword, with their messages") {
+    using plurnk::wire::detail::schema_set;
+    // {members after "$id", the message add() returns ("" when the schema is taken)}
+    const std::pair<std::string_view, std::string_view> cases[] = {
+        {R"("title":"t","description":"d","$comment":"c","$schema":"https://json-schema.org/draft/2020-12/schema")", ""},
+        {R"("format":"date")", "https://x.test/a.json: keyword format is not supported"},
+        {R"("format":1,"minimum":"x")", "https://x.test/a.json: keyword format is not supported"},
+        {R"("minimum":"x","format":1)", "https://x.test/a.json: minimum is not a number"},
+        {R"("$defs":{"b":{"$id":"https://x.test/b.json"}})", "https://x.test/a.json#/$defs/b: $id inside a document is not supported"},
+        {R"("$defs":[])", "https://x.test/a.json: $defs is not an object"},
+        {R"("$defs":{"a/b~c":{"pattern":1}})", "https://x.test/a.json#/$defs/a~1b~0c: pattern is not a string"},
+        {R"("$ref":1)", "https://x.test/a.json: $ref is not a string"},
+        {R"("$ref":"b.json")", "https://x.test/a.json: relative $ref b.json is not supported"},
+        {R"("$ref":"#/$defs/x","$defs":{"x":true})", ""},
+        {R"("type":["string",1])", "https://x.test/a.json: type list holds a non-string"},
+        {R"("type":1)", "https://x.test/a.json: type is neither a string nor a list"},
+        {R"("type":["string","integer"],"const":1)", ""},
+        {R"("enum":1)", "https://x.test/a.json: enum is not an array"},
+        {R"("not":1)", "https://x.test/a.json#/not is not a schema"},
+        {R"("propertyNames":{"maxLength":"2"})", "https://x.test/a.json#/propertyNames: maxLength is not a number"},
+        {R"("additionalProperties":{"minLength":[]})", "https://x.test/a.json#/additionalProperties: minLength is not a number"},
+        {R"("items":[])", "https://x.test/a.json: items as an array is not supported"},
+        {R"("items":{"maxItems":null})", "https://x.test/a.json#/items: maxItems is not a number"},
+        {R"("anyOf":{})", "https://x.test/a.json#/anyOf is not an array of schemas"},
+        {R"("allOf":[true,{"minItems":"1"}])", "https://x.test/a.json#/allOf/1: minItems is not a number"},
+        {R"("oneOf":[false,3])", "https://x.test/a.json#/oneOf/1 is not a schema"},
+        {R"("required":{})", "https://x.test/a.json: required is not an array"},
+        {R"("required":["a",2])", "https://x.test/a.json: required holds a non-string"},
+        {R"("properties":[])", "https://x.test/a.json: properties is not an object"},
+        {R"("properties":{"a":{"maximum":true}})", "https://x.test/a.json#/properties/a: maximum is not a number"},
+        {R"("uniqueItems":1)", "https://x.test/a.json: uniqueItems is not a boolean"},
+        {R"("pattern":1)", "https://x.test/a.json: pattern is not a string"},
+        {R"("pattern":"^a.b$")", "https://x.test/a.json: pattern ^a.b$ is outside the supported subset ('.' outside a class)"},
+        {R"("pattern":"a{2,1}")", "https://x.test/a.json: pattern a{2,1} is not a u-mode RegExp"},
+        {R"("minimum":0,"maximum":1,"minItems":0,"maxItems":1,"minLength":0,"maxLength":1,"uniqueItems":true,"pattern":"^[a-z]$")", ""},
+    };
+    for (const auto& [members, message] : cases) {
+        schema_set s;
+        const std::string text = std::string(R"({"$id":"https://x.test/a.json",)") + std::string(members) + "}";
+        CAPTURE(text);
+        CHECK(s.add(text) == message);
+    }
+    schema_set s;
+    CHECK(s.add("{") == "schema is not JSON");
+    CHECK(s.add(R"({"$id":"x.json"})") == "schema has no absolute $id");
+    REQUIRE(s.add(R"({"$id":"https://x.test/a.json"})").empty());
+    CHECK(s.add(R"({"$id":"https://x.test/a.json"})") == "duplicate schema URI https://x.test/a.json");
 }
 
 namespace {
