@@ -103,111 +103,124 @@ std::string schema_set::impl::compile(json_ref s, const std::string& base, const
         return {};
     }
     if (s.kind() != kind_t::object) return n.where + " is not a schema";
-    auto number = [&](json_ref v, const std::string& key, std::optional<double>& to) -> std::string {
+    for (const auto& [key_view, v] : s) {
+        const std::string key(key_view);
+        const std::string sub = pointer + "/" + escape_pointer(key);
+        if (key == "$schema" || key == "title" || key == "description" || key == "$comment") continue;
+        std::optional<std::string> e = compile_core(n, key, v, base, pointer, sub);
+        if (!e) e = compile_applicator(n, key, v, base, sub);
+        if (!e) e = compile_assertion(n, key, v);
+        if (!e) return n.where + ": keyword " + key + " is not supported";
+        if (!e->empty()) return *e;
+    }
+    return {};
+}
+
+// $id (the document's own only), $defs, $ref, type, const and enum.
+std::optional<std::string> schema_set::impl::compile_core(node& n, const std::string& key, json_ref v,
+                                                          const std::string& base, const std::string& pointer,
+                                                          const std::string& sub) {
+    if (key == "$id") {
+        if (!pointer.empty()) return n.where + ": $id inside a document is not supported";
+    } else if (key == "$defs") {
+        if (v.kind() != kind_t::object) return n.where + ": $defs is not an object";
+        for (const auto& [name, d] : v) {
+            const node* ignored = nullptr;
+            if (auto e = compile(d, base, sub + "/" + escape_pointer(name), ignored); !e.empty()) return e;
+        }
+    } else if (key == "$ref") {
+        const std::string ref(v.string());
+        if (v.kind() != kind_t::string) return n.where + ": $ref is not a string";
+        if (ref.starts_with("#")) n.ref = base + ref;
+        else if (ref.starts_with("https://")) n.ref = ref;
+        else return n.where + ": relative $ref " + ref + " is not supported";
+    } else if (key == "type") {
+        n.has_type = true;
+        if (v.kind() == kind_t::string) {
+            n.types.emplace_back(v.string());
+        } else if (v.kind() == kind_t::array) {
+            n.type_list = true;
+            for (const auto& t : v) {
+                if (t.value.kind() != kind_t::string) return n.where + ": type list holds a non-string";
+                n.types.emplace_back(t.value.string());
+            }
+        } else {
+            return n.where + ": type is neither a string nor a list";
+        }
+    } else if (key == "const") {
+        n.const_value = v;
+    } else if (key == "enum") {
+        if (v.kind() != kind_t::array) return n.where + ": enum is not an array";
+        n.enum_values = v;
+    } else {
+        return std::nullopt;
+    }
+    return std::string();
+}
+
+// The keywords that hold subschemas: not, the combinators, and the object and array ones.
+std::optional<std::string> schema_set::impl::compile_applicator(node& n, const std::string& key, json_ref v,
+                                                               const std::string& base, const std::string& sub) {
+    if (key == "not") return compile(v, base, sub, n.not_schema);
+    if (key == "propertyNames") return compile(v, base, sub, n.property_names);
+    if (key == "additionalProperties") return compile(v, base, sub, n.additional_properties);
+    if (key == "items") {
+        if (v.kind() == kind_t::array) return n.where + ": items as an array is not supported";
+        return compile(v, base, sub, n.items);
+    }
+    if (key == "anyOf") return compile_list(v, base, sub, n.any_of);
+    if (key == "allOf") return compile_list(v, base, sub, n.all_of);
+    if (key == "oneOf") return compile_list(v, base, sub, n.one_of);
+    if (key != "properties") return std::nullopt;
+    if (v.kind() != kind_t::object) return n.where + ": properties is not an object";
+    n.properties.emplace();
+    for (const auto& [name, d] : v) {
+        const node* p = nullptr;
+        if (auto e = compile(d, base, sub + "/" + escape_pointer(name), p); !e.empty()) return e;
+        n.properties->emplace_back(std::string(name), p);
+    }
+    return std::string();
+}
+
+// The assertions: required, the bounds, uniqueItems and pattern.
+std::optional<std::string> schema_set::impl::compile_assertion(node& n, const std::string& key, json_ref v) {
+    auto number = [&](std::optional<double>& to) -> std::string {
         if (v.kind() != kind_t::number) return n.where + ": " + key + " is not a number";
         to = v.number();
         return {};
     };
-    for (const auto& [key_view, v] : s) {
-        const std::string key(key_view);
-        const std::string sub = pointer + "/" + escape_pointer(key);
-        std::string e;
-        if (key == "$schema" || key == "title" || key == "description" || key == "$comment") {
-            continue;
-        } else if (key == "$id") {
-            if (!pointer.empty()) e = n.where + ": $id inside a document is not supported";
-        } else if (key == "$defs") {
-            if (v.kind() != kind_t::object) return n.where + ": $defs is not an object";
-            for (const auto& [name, d] : v) {
-                const node* ignored = nullptr;
-                if (e = compile(d, base, sub + "/" + escape_pointer(name), ignored); !e.empty()) return e;
-            }
-        } else if (key == "$ref") {
-            const std::string ref(v.string());
-            if (v.kind() != kind_t::string) return n.where + ": $ref is not a string";
-            if (ref.starts_with("#")) n.ref = base + ref;
-            else if (ref.starts_with("https://")) n.ref = ref;
-            else e = n.where + ": relative $ref " + ref + " is not supported";
-        } else if (key == "type") {
-            n.has_type = true;
-            if (v.kind() == kind_t::string) {
-                n.types.emplace_back(v.string());
-            } else if (v.kind() == kind_t::array) {
-                n.type_list = true;
-                for (const auto& t : v) {
-                    if (t.value.kind() != kind_t::string) return n.where + ": type list holds a non-string";
-                    n.types.emplace_back(t.value.string());
-                }
-            } else {
-                e = n.where + ": type is neither a string nor a list";
-            }
-        } else if (key == "const") {
-            n.const_value = v;
-        } else if (key == "enum") {
-            if (v.kind() != kind_t::array) return n.where + ": enum is not an array";
-            n.enum_values = v;
-        } else if (key == "not") {
-            e = compile(v, base, sub, n.not_schema);
-        } else if (key == "propertyNames") {
-            e = compile(v, base, sub, n.property_names);
-        } else if (key == "additionalProperties") {
-            e = compile(v, base, sub, n.additional_properties);
-        } else if (key == "items") {
-            if (v.kind() == kind_t::array) return n.where + ": items as an array is not supported";
-            e = compile(v, base, sub, n.items);
-        } else if (key == "anyOf") {
-            e = compile_list(v, base, sub, n.any_of);
-        } else if (key == "allOf") {
-            e = compile_list(v, base, sub, n.all_of);
-        } else if (key == "oneOf") {
-            e = compile_list(v, base, sub, n.one_of);
-        } else if (key == "required") {
-            if (v.kind() != kind_t::array) return n.where + ": required is not an array";
-            n.required.emplace();
-            for (const auto& r : v) {
-                if (r.value.kind() != kind_t::string) return n.where + ": required holds a non-string";
-                n.required->emplace_back(r.value.string());
-            }
-        } else if (key == "properties") {
-            if (v.kind() != kind_t::object) return n.where + ": properties is not an object";
-            n.properties.emplace();
-            for (const auto& [name, d] : v) {
-                const node* p = nullptr;
-                if (e = compile(d, base, sub + "/" + escape_pointer(name), p); !e.empty()) return e;
-                n.properties->emplace_back(std::string(name), p);
-            }
-        } else if (key == "minimum") {
-            e = number(v, key, n.minimum);
-        } else if (key == "maximum") {
-            e = number(v, key, n.maximum);
-        } else if (key == "minItems") {
-            e = number(v, key, n.min_items);
-        } else if (key == "maxItems") {
-            e = number(v, key, n.max_items);
-        } else if (key == "minLength") {
-            e = number(v, key, n.min_length);
-        } else if (key == "maxLength") {
-            e = number(v, key, n.max_length);
-        } else if (key == "uniqueItems") {
-            if (v.kind() != kind_t::boolean) return n.where + ": uniqueItems is not a boolean";
-            n.unique_items = v.boolean();
-        } else if (key == "pattern") {
-            const std::string pattern(v.string());
-            if (v.kind() != kind_t::string) return n.where + ": pattern is not a string";
-            if (auto why = outside_pattern_subset(pattern); !why.empty()) {
-                return n.where + ": pattern " + pattern + " is outside the supported subset (" + why + ")";
-            }
-            if (!validate_regex(pattern, "u")) return n.where + ": pattern " + pattern + " is not a u-mode RegExp";
-            re2::RE2::Options o;
-            o.set_log_errors(false);
-            n.pattern = std::make_unique<re2::RE2>(pattern, o);
-            if (!n.pattern->ok()) e = n.where + ": RE2 refuses pattern " + pattern;
-        } else {
-            e = n.where + ": keyword " + key + " is not supported";
+    if (key == "required") {
+        if (v.kind() != kind_t::array) return n.where + ": required is not an array";
+        n.required.emplace();
+        for (const auto& r : v) {
+            if (r.value.kind() != kind_t::string) return n.where + ": required holds a non-string";
+            n.required->emplace_back(r.value.string());
         }
-        if (!e.empty()) return e;
+        return std::string();
     }
-    return {};
+    if (key == "minimum") return number(n.minimum);
+    if (key == "maximum") return number(n.maximum);
+    if (key == "minItems") return number(n.min_items);
+    if (key == "maxItems") return number(n.max_items);
+    if (key == "minLength") return number(n.min_length);
+    if (key == "maxLength") return number(n.max_length);
+    if (key == "uniqueItems") {
+        if (v.kind() != kind_t::boolean) return n.where + ": uniqueItems is not a boolean";
+        n.unique_items = v.boolean();
+        return std::string();
+    }
+    if (key != "pattern") return std::nullopt;
+    const std::string pattern(v.string());
+    if (v.kind() != kind_t::string) return n.where + ": pattern is not a string";
+    if (auto why = outside_pattern_subset(pattern); !why.empty()) {
+        return n.where + ": pattern " + pattern + " is outside the supported subset (" + why + ")";
+    }
+    if (!validate_regex(pattern, "u")) return n.where + ": pattern " + pattern + " is not a u-mode RegExp";
+    re2::RE2::Options o;
+    o.set_log_errors(false);
+    n.pattern = std::make_unique<re2::RE2>(pattern, o);
+    if (!n.pattern->ok()) return n.where + ": RE2 refuses pattern " + pattern;
+    return std::string();
 }
 
 schema_set::schema_set() : impl_(std::make_unique<impl>()) {}

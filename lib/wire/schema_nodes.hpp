@@ -48,6 +48,7 @@ struct node {
     bool unique_items = false;
     std::unique_ptr<re2::RE2> pattern;
 };
+
 struct schema_set::impl {
     std::deque<json_document> docs;
     std::deque<node> nodes;
@@ -56,6 +57,13 @@ struct schema_set::impl {
     std::string compile(json_ref s, const std::string& base, const std::string& pointer, const node*& out);
     std::string compile_list(json_ref s, const std::string& base, const std::string& pointer,
                              std::optional<std::vector<const node*>>& out);
+    // The keyword families compile() hands each keyword of node `n` to (`sub` is the keyword's
+    // pointer): each returns nullopt for a keyword not its own, else the error, or empty.
+    std::optional<std::string> compile_core(node& n, const std::string& key, json_ref v, const std::string& base,
+                                             const std::string& pointer, const std::string& sub);
+    std::optional<std::string> compile_applicator(node& n, const std::string& key, json_ref v, const std::string& base,
+                                                  const std::string& sub);
+    static std::optional<std::string> compile_assertion(node& n, const std::string& key, json_ref v);
 };
 
 // JSON Pointer token escaping as the reference's escapePointer (schema_values.cpp).
