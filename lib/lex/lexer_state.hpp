@@ -253,85 +253,94 @@ struct stream_lexer::impl {
     }
 
     void sleep(stream_lexer& l) noexcept {
-        using kind = stream_lexer::sleep_kind;
-        l.sleep_ = kind::awake;
+        l.sleep_ = stream_lexer::sleep_kind::awake;
         l.seen_ = s_.size();
         l.wake_at_ = stream_lexer::k_no_pause;
         if (eof_emitted_ || cur_.i >= s_.size()) return;
-        const auto run = [&](std::uint8_t slot, const stream_lexer::byte_set& set) {
-            asleep_ = slot;
-            l.sleep_ = kind::run;
-            l.wake_ = &set;
-            l.body_run_ = slot == k_body_slot;
-        };
-        if (deferring_) {  // as a body waits: for a ':' and the open tag, from defer_scan_
-            run(k_defer_slot, k_wake_body);
-            l.body_run_ = true;
-            l.tag_at_ = cur_.tag_b;
-            l.tag_len_ = cur_.tag_e - cur_.tag_b;
-            l.seen_ = defer_scan_;
-            l.wake_at_ = defer_start_ + k_defer_max;  // or once it is long
-            return;
-        }
-        // The open tag compared from `at` (its first `matched` bytes are), unless it is complete.
-        const auto literal = [&](hint_slot slot, std::size_t at) {
-            const std::size_t len = cur_.tag_e - cur_.tag_b;
-            if (s_.size() - at >= len) return;
-            asleep_ = slot;
-            l.sleep_ = kind::literal;
-            l.until_ = at + len;
-            l.lit_shift_ = at - cur_.tag_b;
-        };
+        if (deferring_) return sleep_deferred(l);
         switch (cur_.lex_mode) {
             case mode::body:
                 if (body_scan_ == s_.size()) {
-                    run(k_body_slot, k_wake_body);
-                    l.tag_at_ = cur_.tag_b;
-                    l.tag_len_ = cur_.tag_e - cur_.tag_b;
+                    sleep_run(l, k_body_slot, k_wake_body);
+                    sleep_on_tag(l);
                 } else if (stalled_at_end(h_body_tag, body_scan_ + 1)) {
-                    literal(h_body_tag, body_scan_ + 1);  // the close tag after the ':' at body_scan_
+                    sleep_literal(l, h_body_tag, body_scan_ + 1);  // the close tag after the ':' at body_scan_
                 }
                 break;
             case mode::target:
                 // (Not while a service regex unit waits: its scan wakes on other bytes.)
                 if (stalled_at_end(h_target, cur_.i) && !(hints_[h_unit].start == cur_.i && hints_[h_unit].depth != 2)) {
-                    run(h_target, k_wake_target);
+                    sleep_run(l, h_target, k_wake_target);
                 }
                 break;
-            case mode::normal:
-                if (stalled_at_end(h_opener, cur_.i)) {
-                    run(h_opener, k_wake_suffix);
-                } else if (s_[cur_.i] != '<' && s_[cur_.i] != ':') {
-                    // (A run starting with '<' or ':' competes with an enclosure or a TURN closer.)
-                    if (stalled_at_end(h_text, cur_.i)) run(h_text, k_wake_text);
-                } else if (s_[cur_.i] == '<' && s_.size() - cur_.i >= 2 && s_.size() - cur_.i < 6 && s_[cur_.i + 1] == '<') {
-                    // keyword_at() looks at the four bytes after `<<` only once all are there.
-                    asleep_ = k_no_slot;
-                    l.sleep_ = kind::length;
-                    l.until_ = cur_.i + 6;
-                }
-                break;
+            case mode::normal: return sleep_normal(l);
             case mode::signal_tags:
-                if (stalled_at_end(h_tag, cur_.i)) run(h_tag, k_wake_tag);
+                if (stalled_at_end(h_tag, cur_.i)) sleep_run(l, h_tag, k_wake_tag);
                 break;
             case mode::signal_int:
-                if (stalled_at_end(h_int, cur_.i)) run(h_int, k_wake_digits);
+                if (stalled_at_end(h_int, cur_.i)) sleep_run(l, h_int, k_wake_digits);
                 break;
             case mode::signal_ident:
-                if (stalled_at_end(h_ident, cur_.i)) run(h_ident, k_wake_ident);
+                if (stalled_at_end(h_ident, cur_.i)) sleep_run(l, h_ident, k_wake_ident);
                 break;
-            case mode::slots:
-                // lex_scope() in the digits of a number (scope_phase integer or fraction); the
-                // blanks after a one-colon close; the one-colon close's tag.
-                if (stalled_at_end(h_scope, cur_.i) && (hints_[h_scope].depth == static_cast<int>(scope_phase::integer) ||
-                                                    hints_[h_scope].depth == static_cast<int>(scope_phase::fraction))) {
-                    run(h_scope, k_wake_digits);
-                } else if (stalled_at_end(h_colon_blanks, cur_.i)) {
-                    run(h_colon_blanks, k_wake_blanks);
-                } else if (s_[cur_.i] == ':' && cur_.op != plurnk::op::TURN && stalled_at_end(h_colon_tag, cur_.i + 1)) {
-                    literal(h_colon_tag, cur_.i + 1);
-                }
-                break;
+            case mode::slots: return sleep_slots(l);
+        }
+    }
+
+    // sleep()'s ways to wait. A run of hint `slot` (or the body scan) over bytes not in `set`.
+    void sleep_run(stream_lexer& l, std::uint8_t slot, const stream_lexer::byte_set& set) noexcept {
+        asleep_ = slot;
+        l.sleep_ = stream_lexer::sleep_kind::run;
+        l.wake_ = &set;
+        l.body_run_ = slot == k_body_slot;
+    }
+    // A body's run also checks the open tag after each ':'.
+    void sleep_on_tag(stream_lexer& l) const noexcept {
+        l.tag_at_ = cur_.tag_b;
+        l.tag_len_ = cur_.tag_e - cur_.tag_b;
+    }
+    // The open tag compared from `at` (its first `matched` bytes are), unless it is complete.
+    void sleep_literal(stream_lexer& l, hint_slot slot, std::size_t at) noexcept {
+        const std::size_t len = cur_.tag_e - cur_.tag_b;
+        if (s_.size() - at >= len) return;
+        asleep_ = slot;
+        l.sleep_ = stream_lexer::sleep_kind::literal;
+        l.until_ = at + len;
+        l.lit_shift_ = at - cur_.tag_b;
+    }
+    // A deferred statement waits as a body does: for a ':' and the open tag, from defer_scan_.
+    void sleep_deferred(stream_lexer& l) noexcept {
+        sleep_run(l, k_defer_slot, k_wake_body);
+        l.body_run_ = true;
+        sleep_on_tag(l);
+        l.seen_ = defer_scan_;
+        l.wake_at_ = defer_start_ + k_defer_max;  // or once it is long
+    }
+    // Between statements: an opener's suffix, a text run, or a keyword short of its four bytes.
+    void sleep_normal(stream_lexer& l) noexcept {
+        if (stalled_at_end(h_opener, cur_.i)) {
+            sleep_run(l, h_opener, k_wake_suffix);
+        } else if (s_[cur_.i] != '<' && s_[cur_.i] != ':') {
+            // (A run starting with '<' or ':' competes with an enclosure or a TURN closer.)
+            if (stalled_at_end(h_text, cur_.i)) sleep_run(l, h_text, k_wake_text);
+        } else if (s_[cur_.i] == '<' && s_.size() - cur_.i >= 2 && s_.size() - cur_.i < 6 && s_[cur_.i + 1] == '<') {
+            // keyword_at() looks at the four bytes after `<<` only once all are there.
+            asleep_ = k_no_slot;
+            l.sleep_ = stream_lexer::sleep_kind::length;
+            l.until_ = cur_.i + 6;
+        }
+    }
+    // Among the slots: lex_scope() in the digits of a number (scope_phase integer or fraction);
+    // the blanks after a one-colon close; the one-colon close's tag.
+    void sleep_slots(stream_lexer& l) noexcept {
+        const int phase = hints_[h_scope].depth;
+        if (stalled_at_end(h_scope, cur_.i) &&
+            (phase == static_cast<int>(scope_phase::integer) || phase == static_cast<int>(scope_phase::fraction))) {
+            sleep_run(l, h_scope, k_wake_digits);
+        } else if (stalled_at_end(h_colon_blanks, cur_.i)) {
+            sleep_run(l, h_colon_blanks, k_wake_blanks);
+        } else if (s_[cur_.i] == ':' && cur_.op != plurnk::op::TURN && stalled_at_end(h_colon_tag, cur_.i + 1)) {
+            sleep_literal(l, h_colon_tag, cur_.i + 1);
         }
     }
 
