@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// parse(): the lexer, the statement parser and the result builder over the whole input, in
-// windows of tokens. The lexer knows the input is complete (nothing it emits is ever undone) but
-// stops every k_window tokens; the statement parser and the builder take what those tokens
-// settle, as they do for the push parser; and whenever nothing is open (no statement, every token
-// and error taken) the tokens so far are forgotten. So the memory a parse needs besides its
-// result is one window of tokens, however long the input, except inside a statement or a TURN
-// that stays open (their tokens wait for it; the lexer's errors do not: it also stops every
-// k_window errors, anywhere, and the builder takes them). The result is the push parser's, so it
-// is the same as streaming the input in any chunks, which the stream tests check on every vector.
+// parse(): the pipeline (pipeline.hpp) over the whole input, in windows of tokens. The lexer
+// knows the input is complete (nothing it emits is ever undone) but stops every k_window tokens;
+// the statement parser and the builder take what those tokens settle, as they do for the push
+// parser; and whenever nothing is open (no statement, every token and error taken) the tokens so
+// far are forgotten. So the memory a parse needs besides its result is one window of tokens,
+// however long the input, except inside a statement or a TURN that stays open (their tokens wait
+// for it; the lexer's errors do not: it also stops every k_window errors, anywhere, and the
+// builder takes them). The result is the push parser's, so it is the same as streaming the input
+// in any chunks, which the stream tests check on every vector.
 #include "pipeline/pipeline.hpp"
 
 namespace plurnk {
@@ -21,9 +21,9 @@ constexpr std::size_t k_window = 4096;
 parse_result detail::parse_in_windows(std::string_view input, tier t, const parse_options& options,
                                       std::size_t window) {
     const std::string_view in = input.substr(0, detail::input_limit(options));
-    detail::stream_lexer lexer(options.max_turn_depth, options.dialect);
-    detail::stream_syntax syntax(t, options.dialect);
-    detail::result_builder b(t, options.dialect);
+    detail::pipeline p(t, options);
+    detail::stream_lexer& lexer = p.lexer;
+    detail::result_builder& b = p.builder;
     b.never_fires();
     if (options.borrow_input) {
         b.input().set_borrowed(in);
@@ -31,9 +31,8 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
         b.input().set_copied(in);
     }
     const std::size_t reserved = std::min<std::size_t>(in.size() / 3 + 4, window < k_window ? 2 * window : 2 * k_window);
-    lexer.reserve_tokens(reserved);
+    p.reserve_tokens(reserved);
     lexer.set_error_budget(window);
-    syntax.reserve_tokens(reserved);
     // A stop for errors (the lexer's error budget) leaves the token budget as it is: a window ends
     // where the token budget says, however many error stops fall inside it (were each to set a new
     // budget, error stops landing inside statements could keep every window from ending).
@@ -41,15 +40,14 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
     bool projected = false;
     for (;;) {
         if (new_window) {
-            const std::size_t held = lexer.output().tokens.size();
+            const std::size_t held = p.tokens().size();
             lexer.set_token_budget(window > SIZE_MAX - held ? SIZE_MAX : held + window);
         }
         lexer.advance(in, true);
         if (lexer.at_end()) break;
         new_window = lexer.output().errors.size() < window;  // not an error stop
-        const auto& toks = lexer.output().tokens;
-        syntax.advance(toks, false);
-        b.advance(in, lexer.output(), syntax.tree(), syntax.settled(), {});
+        p.parse(false);
+        p.build(in, {});
         if (!projected) {  // room for the rest of the records at the density of the first window
             projected = true;
             const std::size_t done = lexer.position();
@@ -59,16 +57,13 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
         // statement that stays open would otherwise hold them all).
         lexer.forget_errors();
         b.forget_lexer_errors();
-        const std::size_t n = toks.size();
-        if (syntax.can_release(n) && b.can_release(n)) {
-            b.release_tokens(n);
-            syntax.release(n);
-            lexer.release_tokens();
+        if (p.can_release()) {
+            p.release_tokens();
             new_window = true;
         }
     }
-    syntax.advance(lexer.output().tokens, true);
-    parse_result r = b.finish(in, lexer.output(), syntax.tree(), {});
+    p.parse(true);
+    parse_result r = p.finish(in, {});
     r.dialect = options.dialect;
     if (in.size() < input.size()) {
         detail::position_map pos(in);

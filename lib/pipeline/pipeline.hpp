@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What the two drivers share (private header): parse() (parse.cpp) and the push parser
+// The one pipeline both drivers run (private header): parse() (parse.cpp) and the push parser
 // (stream.cpp) run the lexer, the statement parser and the result builder over an input.
 #pragma once
 
@@ -10,6 +10,7 @@
 
 #include "base/position.hpp"
 #include "builder/result_builder.hpp"
+#include "grammar/token.hpp"
 #include "lex/lexer.hpp"
 #include "plurnk/parse.hpp"
 #include "syntax/statement_parser.hpp"
@@ -20,6 +21,70 @@ namespace plurnk::detail {
 inline std::size_t input_limit(const parse_options& o) noexcept {
     return std::min(o.max_input_bytes, parse_options::k_max_input_bytes);
 }
+
+// The three stages over one input, and what the drivers do with them together: parse() runs
+// them in windows of tokens (parse.cpp), the push parser over a growing buffer, adding events
+// and laziness (stream.cpp). The data goes one way: the lexer's tokens and errors (lex_output)
+// to the statement parser, which settles them into units and syntax errors (syntax_tree); the
+// builder takes what settled and writes the records. Release goes the same way, in one order:
+// the builder takes what is left of the tokens and errors, then the parser forgets them, then
+// the lexer.
+class pipeline {
+public:
+    pipeline(tier t, const parse_options& o)
+        : lexer(o.max_turn_depth, o.dialect), syntax(t, o.dialect), builder(t, o.dialect) {}
+
+    // Room for n tokens in the lexer's output and the parser's records of them.
+    void reserve_tokens(std::size_t n) {
+        lexer.reserve_tokens(n);
+        syntax.reserve_tokens(n);
+    }
+    [[nodiscard]] const token_vector& tokens() const noexcept { return lexer.output().tokens; }
+    // The statement parser on the tokens lexed so far (`finished`: they end with eof).
+    void parse(bool finished) { syntax.advance(tokens(), finished); }
+    // The builder on what settled (`in`: the input the offsets count in), with events to `out`.
+    void build(std::string_view in, const result_builder::sink& out) {
+        builder.advance(in, lexer.output(), syntax.tree(), syntax.settled(), out);
+    }
+    // Whether every token lexed so far is settled with no statement open and taken by the
+    // builder, with every error: then release may forget them.
+    [[nodiscard]] bool can_release() const noexcept {
+        const std::size_t n = tokens().size();
+        return syntax.can_release(n) && builder.can_release(n);
+    }
+    // parse()'s release: the tokens go, the input stays (every offset with it).
+    void release_tokens() {
+        const std::size_t n = tokens().size();
+        builder.release_tokens(n);
+        syntax.release(n);
+        lexer.release_tokens();
+    }
+    // The push parser's release: the tokens and the settled input before the lexer's position
+    // go; `before_lexer()` runs while the lexer still holds the tokens. Returns how many bytes
+    // to drop from the front of `in` (offsets count from there on).
+    template <class F>
+    std::size_t release(std::string_view in, F&& before_lexer) {
+        const std::size_t n = tokens().size();
+        builder.release(in.substr(0, lexer.position()), n);
+        syntax.release(n);
+        before_lexer();
+        return lexer.release(in);
+    }
+    // The lexer and the parser to the end of `in`, all of it there.
+    void run_to_end(std::string_view in) {
+        lexer.advance(in, true);
+        parse(true);
+    }
+    // The result, once the lexer and the parser are at the end (run_to_end()), with events to
+    // `out`.
+    parse_result finish(std::string_view in, const result_builder::sink& out) {
+        return builder.finish(in, lexer.output(), syntax.tree(), out);
+    }
+
+    stream_lexer lexer;
+    stream_syntax syntax;
+    result_builder builder;
+};
 
 // parse() with windows of `window` tokens (parse.cpp; SIZE_MAX: the whole input in one). Every
 // window size gives the same result; the tests check that.

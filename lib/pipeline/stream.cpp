@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The push parser: the one-shot pipeline (lexer, statement parser, result builder) run over a
-// growing input. Each feed() appends to the buffer, lexes the tokens that became stable, lets the
-// statement parser take the steps those tokens allow, and reports the items that settled.
+// The push parser: parse()'s pipeline (pipeline.hpp: lexer, statement parser, result builder)
+// run over a growing input. Each feed() appends to the buffer, lexes the tokens that became
+// stable, lets the statement parser take the steps those tokens allow, and reports the items that
+// settled.
 // finish() runs the same code to the end, so its result is parse() of the concatenation for any
 // chunking. A feed of a few bytes that cannot wake the lexer's sleeping step (lexer.hpp) appends
 // them and returns, inline and calling nothing: servers feed a token of about 4 bytes at a time.
@@ -135,14 +136,13 @@ private:
 
 }  // namespace
 
-struct stream_parser::state {
-    state(tier tr, const parse_options& o)
-        : t(tr), options(o), limit(detail::input_limit(o)), lexer(o.max_turn_depth, o.dialect), syntax(tr, o.dialect),
-          builder(tr, o.dialect) {
+// The pipeline (pipeline.hpp) over the buffer, with what the stream adds: events, laziness,
+// where to pause and what is open.
+struct stream_parser::state : detail::pipeline {
+    state(tier tr, const parse_options& o) : pipeline(tr, o), t(tr), options(o), limit(detail::input_limit(o)) {
         // Room for the tokens of the first release threshold's worth of input (a token per 8
         // bytes or so), rather than growing from one by doubling.
-        lexer.reserve_tokens(k_first_tokens);
-        syntax.reserve_tokens(k_first_tokens);
+        pipeline::reserve_tokens(k_first_tokens);
         // The rest of a statement is lexed once its close may have arrived (lexer.hpp), except
         // where what is open is looked at after every feed (the runaway check).
         lexer.set_deferral(true);
@@ -153,9 +153,6 @@ struct stream_parser::state {
     parse_options options;
     std::size_t limit;  // detail::input_limit(options)
     input_buffer buffer;
-    detail::stream_lexer lexer;
-    detail::stream_syntax syntax;
-    detail::result_builder builder;
     bool finished = false;
     std::uint64_t total = 0;  // bytes fed, including any past max_input_bytes
     std::size_t released = 0;  // settled bytes dropped from the front of `buffer`
@@ -166,30 +163,26 @@ struct stream_parser::state {
     // what is still open. Done only when at least release_threshold bytes can go, so the
     // erase's cost (the bytes kept) is amortized by the bytes dropped.
     void maybe_release() {
-        const std::size_t tokens = lexer.output().tokens.size();
-        if (!release_due() || !builder.can_release(tokens)) return;
-        builder.release(buffer.view().substr(0, lexer.position()), tokens);
-        syntax.release(tokens);
-        // No statement is open (can_release says so). The dropped tokens are folded first when
-        // they may open or close a TURN body (those open stay open: the lexer keeps their
-        // suffixes); then folding starts over without them.
-        if (lexer.turns_touched() || !open_state.turns.empty()) fold_tokens();
-        open_state.scan = 0;
-        open_state.has = false;
-        const std::size_t cut = lexer.release(buffer.view());
+        if (!lexer_releasable() || !can_release()) return;
+        const std::size_t cut = release(buffer.view(), [this] {
+            // No statement is open (can_release says so). The dropped tokens are folded first
+            // when they may open or close a TURN body (those open stay open: the lexer keeps
+            // their suffixes); then folding starts over without them.
+            if (lexer.turns_touched() || !open_state.turns.empty()) fold_tokens();
+            open_state.scan = 0;
+            open_state.has = false;
+        });
         buffer.erase_front(cut);
         released += cut;
         tried_tokens = 0;
-        scanned_tokens = 0;
         built_settled = 0;
         built_errors = 0;
         pause_from = 0;
-        last_close = npos;
     }
     // Whether the lexer and the statement parser are where maybe_release() can drop the input:
     // past the threshold, nothing open, every token parsed, and the erase amortized.
     [[nodiscard]] bool release_due() const {
-        return lexer_releasable() && syntax.can_release(lexer.output().tokens.size());
+        return lexer_releasable() && syntax.can_release(tokens().size());
     }
     // The lexer's part of it.
     [[nodiscard]] bool lexer_releasable() const {
@@ -198,7 +191,6 @@ struct stream_parser::state {
         return lexer.can_release(buffer.view());
     }
     std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
-    std::size_t scanned_tokens = 0;  // tokens worth_trying() has looked at (none of them ends a step)
     std::size_t built_settled = 0;   // syntax.settled() at the last builder.advance()
     std::size_t built_errors = 0;    // lexer and parser errors at the last builder.advance()
 
@@ -336,12 +328,11 @@ struct stream_parser::state {
     // reserves for its input (a token per 3 bytes); doubling would copy them and touch up to
     // twice their memory. Room that stays unused is address space only.
     void reserve_tokens(std::size_t n, std::size_t rest) {
-        const auto& toks = lexer.output().tokens;
+        const auto& toks = tokens();
         const std::size_t need = toks.size() + n / 3 + 4;
         if (need <= toks.capacity()) return;
         const std::size_t want = std::max(toks.empty() ? need : toks.size() + rest / 3 + 4, 2 * toks.capacity());
-        lexer.reserve_tokens(want);
-        syntax.reserve_tokens(want);
+        pipeline::reserve_tokens(want);
     }
     void parse_more(const callback& cb);
     // The builder on what settled since it last ran (with `cb` for events), then a release.
@@ -368,7 +359,7 @@ struct stream_parser::state {
     void catch_up(const callback& cb, bool always) {
         if (finished) return;
         lex_deferred(cb);
-        if (worth_trying() || (always && tried_tokens != lexer.output().tokens.size())) parse_more(cb);
+        if (worth_trying() || (always && tried_tokens != tokens().size())) parse_more(cb);
     }
     // The bytes such a stream has not lexed yet, lexed now (those that cannot wake the lexer's
     // sleeping step are only looked at, inline).
@@ -394,32 +385,17 @@ struct stream_parser::state {
     // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
     // until the next attempt (that was quadratic on a long run of tokens that end no step).
     bool worth_trying() {
-        const auto& toks = lexer.output().tokens;
+        const auto& toks = tokens();
         if (toks.size() == tried_tokens) return false;
-        // No token since the last look: the answer is still the last one, which was no (a yes
-        // ran the parser, which sets tried_tokens).
-        if (toks.size() == scanned_tokens) return false;
-        const std::size_t from = std::max(tried_tokens, scanned_tokens);
+        // No token since the parser last looked: the answer is still the last one, which was no
+        // (a yes ran the parser, which sets tried_tokens).
+        const std::size_t from = syntax.looked_at();
+        if (toks.size() == from) return false;
         detail::count_token_looks(toks.size() - from);
-        scanned_tokens = toks.size();
-        // A close tag or a TURN's closer among them ends a step: try. (The last one is kept: the
-        // check below asks whether one came after the first token not settled.)
-        for (std::size_t i = toks.size(); i > from;) {
-            const detail::tok k = toks[--i].kind;
-            if (k == detail::tok::close_tag || k == detail::tok::close_turn) {
-                last_close = i;
-                return true;
-            }
-        }
-        // A statement under way (the first token not settled is its opener, and no close tag
-        // came after it) settles nothing before its close tag: the statement parser would not
-        // even try its step (syntax_parser::can_step()). A TURN's opener is not such a
-        // statement: its steps end at its `:`.
-        const std::size_t settled = syntax.settled();
-        if (settled < toks.size() && toks[settled].kind == detail::tok::opener && toks[settled].op != plurnk::op::TURN &&
-            (last_close == npos || last_close < settled)) {
-            return false;
-        }
+        // A close tag or a TURN's closer among them ends a step: try. Else a statement under way
+        // settles nothing before its close tag, and the parser would not even try its step.
+        if (syntax.note_closes(toks)) return true;
+        if (!syntax.can_step(toks)) return false;
         bool opener = false, other = false;  // a statement's opener; any token but a TURN's `<<TURN:`
         for (std::size_t i = from; i < toks.size(); ++i) {
             const detail::tok k = toks[i].kind;
@@ -428,7 +404,7 @@ struct stream_parser::state {
             other = other || !(turn || k == detail::tok::colon);
         }
         if (opener) return true;
-        const std::size_t pending = tried_tokens - settled;
+        const std::size_t pending = tried_tokens - syntax.settled();
         // Nothing new but TURN openers and colons: inside a turn each `<<TURN:` is an error that
         // no statement claims (reported at finish()), so nothing is held back by waiting for a
         // few, and the statement parser then sees a repeated cycle's next tokens and copies the
@@ -469,7 +445,6 @@ struct stream_parser::state {
     }
     mutable std::size_t close_scan_opener = npos;  // open_to_the_end(): the opener searched after
     mutable std::size_t close_scan_from = 0;       // and how far (absolute offsets)
-    std::size_t last_close = npos;  // index of the last close tag or TURN closer worth_trying() saw
 };
 
 stream_parser::stream_parser(tier t, const parse_options& options) : state_(std::make_unique<state>(t, options)) {}
@@ -516,9 +491,8 @@ detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
 }  // namespace
 
 void stream_parser::state::parse_more(const callback& cb) {
-    const detail::lex_output& lexed = lexer.output();
-    syntax.advance(lexed.tokens, false);
-    tried_tokens = lexed.tokens.size();
+    parse(false);
+    tried_tokens = tokens().size();
     // With no callback, nothing is reported before finish(): the builder runs when the input can
     // be released, on every statement settled since, rather than once per statement (its code
     // and data are fetched once per batch). What it builds is the same either way.
@@ -534,7 +508,7 @@ void stream_parser::state::build(const callback& cb) {
     if (settled == built_settled && errors == built_errors) return;
     built_settled = settled;
     built_errors = errors;
-    builder.advance(buffer.view(), lexed, syntax.tree(), settled, make_sink(cb));
+    pipeline::build(buffer.view(), make_sink(cb));
     maybe_release();
 }
 
@@ -614,8 +588,7 @@ parse_result stream_parser::finish() {
     }
     s.finished = true;
     const std::string_view in = s.buffer.view();
-    s.lexer.advance(in, true);
-    s.syntax.advance(s.lexer.output().tokens, true);
+    s.run_to_end(in);
     // The result views the input held. A large buffer that is mostly full is handed over as it
     // is (the block stays where it is, and `in` with it); the rest is copied, so that a result
     // does not keep a mostly empty block alive.
@@ -626,7 +599,7 @@ parse_result stream_parser::finish() {
     } else {
         s.builder.input().append_copy(s.released, in);
     }
-    parse_result r = s.builder.finish(in, s.lexer.output(), s.syntax.tree(), make_sink(callback_));
+    parse_result r = s.finish(in, make_sink(callback_));
     r.dialect = s.options.dialect;
     const std::size_t kept = s.released + s.buffer.size();
     if (s.total > kept) {
@@ -645,8 +618,7 @@ std::size_t stream_parser::peek_end(const callback& cb) const {
     stream_parser copy(*this);  // what is held, and the items built so far shared, not copied
     state& s = *copy.state_;
     const std::string_view in = s.buffer.view();
-    s.lexer.advance(in, true);
-    s.syntax.advance(s.lexer.output().tokens, true);
+    s.run_to_end(in);
     const detail::lex_output& lexed = s.lexer.output();
     const detail::result_builder::sink out = [&cb](const item& it, std::size_t index) {
         if (cb && !std::holds_alternative<diagnostic>(it)) cb(stream_event{it, index});

@@ -34,18 +34,24 @@ tier_machine::tier_machine(tier t, parse_dialect d)
 // parsing runs to the end.
 void tier_machine::advance(const token_vector& toks, bool finished) {
     attach(toks, finished);
-    // The last close among the new tokens is the first one found from the newest back.
-    for (std::size_t i = toks.size(); i > scanned_;) {
-        const tok k = toks[--i].kind;
-        if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) {
-            last_close_ = i;
-            break;
-        }
-    }
-    scanned_ = toks.size();
+    (void)note_closes(toks);
     if (toks.empty()) return;
     run_machine();
     if constexpr (k_work_counter) count_token_looks(take_looks());
+}
+
+// The last close among the tokens not looked at yet is the first one found from the newest back.
+bool tier_machine::note_closes(const token_vector& toks) noexcept {
+    const std::size_t from = scanned_;
+    scanned_ = toks.size();
+    for (std::size_t i = toks.size(); i > from;) {
+        const tok k = toks[--i].kind;
+        if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) {
+            last_close_ = i;
+            return true;
+        }
+    }
+    return false;
 }
 
 // See stream_syntax::release().
@@ -98,7 +104,7 @@ void tier_machine::run_machine() {
             }
             continue;
         }
-        if (!finished() && !can_step()) return;
+        if (!finished() && !can_step(tokens())) return;
         if (fast_) {
             // The steps the fast path can take, each one the machine would take (so each
             // after can_step()); they never look past the tokens lexed so far, so there is
@@ -110,7 +116,7 @@ void tier_machine::run_machine() {
             bool took = false;
             while (fast_step(f, tier_)) {
                 took = true;
-                if (!finished() && !can_step()) return;
+                if (!finished() && !can_step(tokens())) return;
             }
             if (!took && unit_ < 0 && replay(f.phase)) continue;
         }
@@ -132,8 +138,7 @@ void tier_machine::run_machine() {
 // undone): the next token is not there yet, or a statement starts with no close tag after it.
 // (A TURN opener is not such a statement: the turn rule's steps end at its `:`, and its close
 // comes after the turn's content, so waiting for it would hold every token of an open turn.)
-bool tier_machine::can_step() const {
-    const auto& toks = tokens();
+bool tier_machine::can_step(const token_vector& toks) const noexcept {
     if (index() >= toks.size()) return false;
     const token& t = toks[index()];
     if (t.kind == tok::opener && t.op != plurnk::op::TURN && (last_close_ == npos_ || last_close_ < index())) {

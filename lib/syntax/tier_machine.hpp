@@ -32,6 +32,10 @@ public:
     void release(std::size_t tokens);
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return index(); }
+    // See stream_syntax::note_closes(), looked_at() and can_step().
+    bool note_closes(const token_vector& toks) noexcept;
+    [[nodiscard]] std::size_t looked_at() const noexcept { return scanned_; }
+    [[nodiscard]] bool can_step(const token_vector& toks) const noexcept;
 
 protected:
     using rule = machine::rule;
@@ -61,7 +65,6 @@ private:
     void restore(const snapshot& s);
 
     void run_machine();
-    bool can_step() const;
     bool replay(int phase);
 
     void fail_frame(std::size_t fi);
