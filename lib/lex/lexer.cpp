@@ -4,8 +4,8 @@
 // explicit stack of open TURN suffixes. It imitates the reference ANTLR lexer exactly where that
 // shows: longest match between competing rules, and on a character no rule accepts one error whose
 // text runs from the failed token's start through the failing character, after which lexing
-// resumes after that character in the same mode. Body text, the hot path, is scanned with memchr
-// for ':' followed by a compare against the open tag.
+// resumes after that character in the same mode. Body text, the hot path, is scanned in bulk for a
+// ':' followed by the open tag's first byte (next_tag_colon), then compared against the tag.
 //
 // The same code lexes a growing input for the push parser: every look past the end of the input
 // marks the step, and a marked step is undone (its token is not yet stable) until more input or the

@@ -3,6 +3,7 @@
 // Private header.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/byte_scan.hpp"
 #include "base/pod_vector.hpp"
 #include "base/work_counter.hpp"
 #include "grammar/messages.hpp"
@@ -26,10 +28,14 @@ namespace plurnk::detail {
 inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::string_view tag,
                                   std::size_t& matched) noexcept {
     const std::size_t n = input.size();
+    // A ':' whose next byte is not the tag's first starts no close, and the bulk search passes
+    // it without stopping.
+    const char first = tag.empty() ? '\0' : tag[0];
     for (;;) {
-        const void* hit = k < n ? std::memchr(input.data() + k, ':', n - k) : nullptr;
-        if (hit == nullptr) return n;
-        const std::size_t c = static_cast<std::size_t>(static_cast<const char*>(hit) - input.data());
+        const std::size_t c = k >= n         ? n
+                              : !tag.empty() ? byte_scan::pair(input, k, ':', first)
+                                             : std::min(input.find(':', k), n);
+        if (c == n) return n;
         std::size_t m = 0;
         while (m < tag.size() && c + 1 + m < n && input[c + 1 + m] == tag[m]) ++m;
         if (m == tag.size() || c + 1 + m == n) {
@@ -206,9 +212,8 @@ private:
         seen_ = k;
         return k == n;
     }
-    // A body waits for its close tag: a ':' and the open tag (at tag_at_). memchr finds each ':',
-    // and one whose next bytes differ from the tag before the input ends starts no close tag
-    // (lex_body() would skip it too). Returns where the lexer must look: the first ':' that
+    // A body waits for its close tag: a ':' and the open tag (at tag_at_). A ':' whose next bytes
+    // differ from the tag before the input ends starts no close tag (lex_body() skips it too). Returns where the lexer must look: the first ':' that
     // starts the tag or may, or the end.
     std::size_t body_run_end(std::string_view input, std::size_t k) const noexcept {
         std::size_t matched = 0;

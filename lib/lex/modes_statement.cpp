@@ -313,11 +313,12 @@ void stream_lexer::impl::lex_body() {
     const std::string_view tag = open_tag();
     std::size_t k = body_scan_ > start ? body_scan_ : start;
     for (;;) {
-        const void* hit = k < s_.size() ? std::memchr(s_.data() + k, ':', s_.size() - k) : nullptr;
-        if constexpr (k_work_counter) {
-            examined_ += (hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - s_.data()) + 1 : s_.size()) - std::min(k, s_.size());
-        }
-        if (hit == nullptr) {
+        // The next ':' that starts the tag, or may once more input arrives: the others start no
+        // close, as starts_with_resumable() below would find.
+        std::size_t matched = 0;
+        const std::size_t hit = next_tag_colon(s_, k, tag, matched);
+        if constexpr (k_work_counter) examined_ += (hit < s_.size() ? hit + 1 : s_.size()) - std::min(k, s_.size());
+        if (hit == s_.size()) {
             if (!finished_) {
                 hit_end_ = true;
                 body_scan_ = s_.size();
@@ -327,7 +328,7 @@ void stream_lexer::impl::lex_body() {
             cur_.i = s_.size();
             return;
         }
-        k = static_cast<std::size_t>(static_cast<const char*>(hit) - s_.data());
+        k = hit;
         const bool was_hit = hit_end_;
         hit_end_ = false;
         if (starts_with_resumable(h_body_tag, k + 1, tag)) {

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// The bulk byte searches (lib/base/byte_scan.hpp) against their one-byte-at-a-time definitions:
+// every start and end of random texts dense in the searched bytes, at every alignment of the
+// 16-, 32- and 64-byte steps, and the texts made of the searched bytes alone.
+#include <catch2/catch_test_macros.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "base/byte_scan.hpp"
+#include "base/fast_paths.hpp"
+#include "lex/lexer.hpp"
+
+namespace {
+
+namespace bs = plurnk::detail::byte_scan;
+
+std::vector<std::size_t> each_bulk(const std::string& s, std::size_t from, std::size_t to, char c) {
+    std::vector<std::size_t> out;
+    bs::each(s, from, to, c, [&](std::size_t i) { out.push_back(i); });
+    return out;
+}
+std::vector<std::size_t> each_plain(const std::string& s, std::size_t from, std::size_t to, char c) {
+    std::vector<std::size_t> out;
+    bs::each_plain(s, from, to, c, [&](std::size_t i) { out.push_back(i); });
+    return out;
+}
+
+// Text of `n` bytes, each drawn from `alphabet`.
+std::string random_text(std::mt19937& rng, std::size_t n, const std::string& alphabet) {
+    std::string s(n, ' ');
+    for (char& c : s) c = alphabet[rng() % alphabet.size()];
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("byte_scan: each() finds every place of the byte, in order, at every start and end", "[byte_scan]") {
+    std::mt19937 rng(33);
+    std::size_t checks = 0;
+    for (const std::string alphabet : {"\nab", "\nabcdefghijklmnopqrstuvwxyz0123456789", "\n", "a", "\n\x8a\xff\x0a"}) {
+        for (const std::size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 130, 200}) {
+            const std::string s = random_text(rng, n, alphabet);
+            for (std::size_t from = 0; from <= n; ++from) {
+                for (std::size_t to = from; to <= n; ++to) {
+                    INFO("alphabet size " << alphabet.size() << ", length " << n << ", [" << from << ", " << to << ")");
+                    REQUIRE(each_bulk(s, from, to, '\n') == each_plain(s, from, to, '\n'));
+                    ++checks;
+                }
+            }
+        }
+    }
+    // A byte with the high bit set (a signed char).
+    const std::string hi = random_text(rng, 300, "\xe9\xc3x");
+    for (std::size_t from = 0; from < 100; ++from) REQUIRE(each_bulk(hi, from, hi.size(), '\xe9') == each_plain(hi, from, hi.size(), '\xe9'));
+    CHECK(checks > 20000);
+}
+
+TEST_CASE("byte_scan: pair() finds the first byte followed by the other, or by the end", "[byte_scan]") {
+    std::mt19937 rng(34);
+    std::size_t checks = 0;
+    // ':' then 'E', as a body's close tag `:EDIT`: many ':' not followed by 'E', 'E' not after
+    // ':', runs of ':', and texts of ':' alone (the last ':' is the answer: the end follows it).
+    for (const std::string alphabet : {":Ex", ":x", "::::E", ":", "E", "x", ":Eabcdefghijklmnopqrstuvwxyz"}) {
+        for (const std::size_t n : {0, 1, 2, 16, 17, 18, 32, 33, 34, 48, 49, 64, 65, 100, 257}) {
+            for (int round = 0; round < 4; ++round) {
+                const std::string s = random_text(rng, n, alphabet);
+                for (std::size_t from = 0; from <= n; ++from) {
+                    INFO("text " << s << ", from " << from);
+                    REQUIRE(bs::pair(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
+                    REQUIRE(bs::pair_calls(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
+#if defined(__SSE2__)
+                    REQUIRE(bs::pair_bulk(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
+#endif
+                    ++checks;
+                }
+            }
+        }
+    }
+    // The one match at each place of a long text, and at each place counted from each start.
+    for (std::size_t at = 0; at < 100; ++at) {
+        std::string s(100, ':');
+        s[at] = 'E';  // ':' followed by 'E' only at at - 1 (or the last ':' when at is 0)
+        for (std::size_t from = 0; from < 100; ++from) {
+            INFO("E at " << at << ", from " << from);
+            REQUIRE(bs::pair(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
+#if defined(__SSE2__)
+            REQUIRE(bs::pair_bulk(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
+#endif
+        }
+    }
+    const std::string colons(1000, ':');
+    CHECK(bs::pair(colons, 0, ':', 'E') == 999);
+    CHECK(bs::pair(colons, 1000, ':', 'E') == 1000);
+    CHECK(bs::pair(std::string(1000, 'x'), 0, ':', 'E') == 1000);
+    CHECK(checks > 10000);
+}
+
+// --- the body's close tag, as the lexer finds it with pair() ---------------------------------
+
+namespace {
+
+using plurnk::detail::tok;
+
+// The body_text and close_tag tokens of the first statement of `in`, as "[b,e) [c,d)", lexed
+// with the whole-statement reader on or off, one-shot (chunks empty) or fed in the given chunk
+// lengths, deferring or not.
+std::string body_and_close(std::string_view in, bool fast, const std::vector<std::size_t>& chunks, bool defer) {
+    const plurnk::detail::fast_paths_scope s({.lexer = fast});
+    plurnk::detail::stream_lexer lx(64);
+    lx.set_deferral(defer);
+    std::size_t upto = 0;
+    for (const std::size_t c : chunks) {
+        upto = std::min(in.size(), upto + c);
+        lx.advance(in.substr(0, upto), false);
+    }
+    lx.advance(in, true);
+    std::string out;
+    for (const plurnk::detail::token& t : lx.output().tokens) {
+        if (t.kind == tok::body_text || t.kind == tok::close_tag) {
+            out += "[" + std::to_string(t.begin) + "," + std::to_string(t.end) + ") ";
+            if (t.kind == tok::close_tag) break;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("byte_scan: the body's close is found past every ':' that starts no close, fed at every split",
+          "[byte_scan]") {
+    // Bodies of ':' alone, of ':' before every byte but the tag's first, and of near misses of the
+    // tag (`:E`, `:EDIT` before a word character, `:EDITX`), shifted across the bulk search's
+    // 16- and 32-byte steps; then `:EDITx` closes. The body and the close must be where they are,
+    // one-shot and fed in chunks of 1 to 64 bytes and in two at every place (a close tag split
+    // between two feeds, a ':' at the end of a feed), with the whole-statement reader on and off.
+    const std::string open = "<<EDITx(a):";
+    const std::string close = ":EDITx";
+    const std::vector<std::string> noise = {
+        std::string(70, ':'),
+        ":a:b::c:::d:\n:\r\n:x:y:E:ED:EDI:EDIT:EDITy:EDITx_:EDITx1:EDITX::::::::::::::::::::::EDIT",
+        "a:EDITxb :EDITxx \xc3\xa9:\xc3\xa9 :\t:EDITx9:EDITxA:" + std::string(40, 'z') + ":",
+    };
+    std::size_t runs = 0;
+    for (const std::string& body0 : noise) {
+        for (const std::size_t pad : {0, 1, 15, 16, 17, 31, 32, 33}) {
+            const std::string body = std::string(pad, 'p') + body0;
+            const std::string in = open + body + close + "\n<<READ(b)::READ\n";
+            const std::size_t b = open.size(), c = b + body.size();
+            const std::string want = "[" + std::to_string(b) + "," + std::to_string(c) + ") [" + std::to_string(c) + "," +
+                                     std::to_string(c + close.size()) + ") ";
+            std::vector<std::vector<std::size_t>> feeds = {{}, {1}, {2}, {3}, {16}, {31}, {32}, {33}, {64}};
+            for (std::vector<std::size_t>& f : feeds) {
+                if (f.size() == 1) f.assign(in.size() / f[0] + 1, f[0]);
+            }
+            for (std::size_t cut = b; cut <= c + close.size() + 1; ++cut) feeds.push_back({cut});
+            for (const std::vector<std::size_t>& f : feeds) {
+                for (const bool fast : {true, false}) {
+                    for (const bool defer : {true, false}) {
+                        INFO("pad " << pad << ", body " << body0 << ", feeds " << f.size() << " first "
+                                    << (f.empty() ? 0 : f[0]) << ", fast " << fast << ", defer " << defer);
+                        REQUIRE(body_and_close(in, fast, f, defer) == want);
+                        ++runs;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(runs > 5000);
+}
