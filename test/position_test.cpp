@@ -5,6 +5,7 @@
 // and must not cost the line each.
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -119,5 +120,64 @@ TEST_CASE("position_map: marks placed over a prefix agree with the whole input",
                 CHECK(got.column == p.column);
             }
         }
+    }
+}
+
+TEST_CASE("position_map: a growing input counts the lines of every feed", "[position]") {
+    // The line table is filled in bulk, a stretch past each query at a time, and a stream's map is
+    // rebound to its grown input after each feed: lines that end before, at and after a feed's
+    // end, at every place of the bulk steps, dense or far apart, must all count; a CR (alone or
+    // before a LF) is a column, not a line end.
+    static const char* const pieces[] = {"a", "\n", "\r\n", "\r", "\xC3\xA9", "::", "\n\n", "bcdefghijklmnopqrstuvwxyz"};
+    std::mt19937 rng(33);
+    std::size_t queries = 0;
+    for (int round = 0; round < 24; ++round) {
+        std::string s;
+        const std::size_t spread = round % 3 == 0 ? 2 : round % 3 == 1 ? std::size(pieces) : 40;
+        while (s.size() < 400) {
+            const std::size_t k = rng() % spread;
+            s += pieces[k < std::size(pieces) ? k : std::size(pieces) - 1];
+        }
+        const std::vector<place> want = places(s);
+        for (const std::size_t chunk : {1, 2, 3, 5, 16, 17, 63, 64, 65, 200}) {
+            position_map m{std::string_view{}};
+            std::size_t next = 0;  // the first place not asked yet
+            for (std::size_t len = 0; len < s.size();) {
+                len = std::min(s.size(), len + chunk);
+                m.rebind(std::string_view(s.data(), len));
+                // Every place the feed brought (a forward sweep, as the builder asks), then one
+                // anywhere before.
+                for (; next < want.size() && want[next].offset <= len; ++next) {
+                    INFO("round " << round << ", chunks of " << chunk << ", offset " << want[next].offset);
+                    const plurnk::position p = m.at(want[next].offset);
+                    REQUIRE(p.line == want[next].line);
+                    REQUIRE(p.column == want[next].column);
+                    ++queries;
+                }
+                const place& back = want[rng() % next];
+                INFO("round " << round << ", chunks of " << chunk << ", back to " << back.offset);
+                const plurnk::position p = m.at(back.offset);
+                REQUIRE(p.line == back.line);
+                REQUIRE(p.column == back.column);
+            }
+        }
+    }
+    CHECK(queries > 50000);
+}
+
+TEST_CASE("position_map: the first query far into an input counts every line before it", "[position]") {
+    // One query, no sweep: the table is filled from the start through the query in one go.
+    std::mt19937 rng(34);
+    for (int round = 0; round < 200; ++round) {
+        std::string s;
+        const std::size_t n = 1 + rng() % 600;
+        while (s.size() < n) s += (rng() % 4 == 0) ? '\n' : (rng() % 3 == 0 ? '\r' : 'x');
+        const std::vector<place> want = places(s);
+        const place& q = want[rng() % want.size()];
+        position_map m(s);
+        INFO("length " << n << ", offset " << q.offset);
+        const plurnk::position p = m.at(q.offset);
+        REQUIRE(p.line == q.line);
+        REQUIRE(p.column == q.column);
     }
 }

@@ -4,6 +4,8 @@
 // forward on the same line cost only the bytes in between (from the last query, or from one of
 // the last few when sequences of queries interleave), so a sweep over a document is linear; a
 // query a few lines past the last one steps there instead of binary-searching the line table.
+// The line table is filled as queries need it, a stretch at a time, by a bulk search for the
+// line ends (byte_scan.hpp): no call per line.
 // Private header.
 #pragma once
 
@@ -13,6 +15,7 @@
 #include <string_view>
 
 #include "plurnk/ast.hpp"
+#include "base/byte_scan.hpp"
 #include "base/pod_vector.hpp"
 #include "base/utf8.hpp"
 #include "base/work_counter.hpp"
@@ -170,6 +173,7 @@ private:
     static constexpr int k_forward_steps = 4;
     static constexpr std::size_t k_first_lines = 64;
     static constexpr std::size_t k_mark_gap = 64;
+    static constexpr std::size_t k_scan_ahead = 1024;
 
     position remember(std::size_t line, std::size_t offset, std::uint32_t col) {
         head_ = (head_ + 1) % k_queries;
@@ -189,16 +193,12 @@ private:
             starts_.reserve(k_first_lines);  // one block for a short input, not a doubling series
             starts_.push_back(0);
         }
-        while (scanned_ <= offset && scanned_ < s_.size()) {
-            const void* nl = std::memchr(s_.data() + scanned_, '\n', s_.size() - scanned_);
-            if (nl == nullptr) {
-                scanned_ = s_.size();
-                break;
-            }
-            const std::size_t k = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data());
-            starts_.push_back(static_cast<std::uint32_t>(k + 1));
-            scanned_ = k + 1;
-        }
+        if (scanned_ > offset || scanned_ >= s_.size()) return;
+        // Every line end through the offset and a stretch past it (so that the next queries,
+        // a little further on, find their line known), in one bulk pass: no stop per line.
+        const std::size_t to = std::min(s_.size(), offset + k_scan_ahead);
+        byte_scan::each(s_, scanned_, to, '\n', [this](std::size_t k) { starts_.push_back(static_cast<std::uint32_t>(k + 1)); });
+        scanned_ = to;
     }
 
     std::string_view s_;
