@@ -9,6 +9,9 @@
 //     the events, and with safe_prefix() asked after every feed.
 //   BM_feed_turn_2k_deltas/N, BM_feed_turn_2k_deltas_peek/N: a delta_stream fed in N-byte chunks
 //     (with peek_end() after every feed), against the events stream: ns/call of each, x_events.
+//   BM_feed_body_heavy/N: the generated body-heavy 1 MB input (8 statements with 125 KB bodies)
+//     fed in N-byte chunks, statements tier, against its one-shot parse: the body's close search
+//     and the line table at a stream's pace.
 //   BM_feed_after: 64 KB of a long turn fed in 4-byte chunks after 1 KB and after 16 MB of it
 //     (the per-byte cost must not grow with what came before): ns/byte of each and x_1k.
 //   BM_feed_large/MB: one feed() of MB megabytes (turn-2k.txt repeated, and a long turn of
@@ -172,6 +175,12 @@ BENCHMARK(BM_feed_turn_2k_deltas_peek)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Iterat
 
 void BM_feed_turn_16m(benchmark::State& state) { feed_all(state, big_turn(), plurnk::tier::parse); }
 BENCHMARK(BM_feed_turn_16m)->Arg(4)->Arg(64)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_feed_body_heavy(benchmark::State& state) {
+    static const std::string input = plurnk::bench::body_heavy(1'000'000);
+    feed_all(state, input, plurnk::tier::statements);
+}
+BENCHMARK(BM_feed_body_heavy)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 constexpr std::size_t k_warm = 4096, k_window = 64 * 1024;
 
