@@ -48,16 +48,18 @@ TEST_CASE("canonical_json is linear on objects JavaScript reorders, nested a lev
 }
 
 // Row 8's time bound (3x the baseline) holds when every nest takes the one pass: each byte read
-// once and written once, and written once more when an object is reordered (plus a count per
-// member ordered). An object JavaScript reorders once sent the whole body through a
-// json_document (read into words, its members ordered, written back): about 3.5 bytes of work
-// per byte on index_keys_reversed, and 3.1x the baseline's time (bench_hostile_surfaces).
+// once and written once, in JavaScript's order even when an object is reordered (plus a count
+// per member ordered), when the text has nothing JSON.stringify writes otherwise. An object
+// JavaScript reorders once sent the whole body through a json_document (read into words, its
+// members ordered, written back): about 3.5 bytes of work per byte on index_keys_reversed and
+// 3.1x the baseline's time (bench_hostile_surfaces); then the one pass wrote it in the text's
+// order and copied it once more in JavaScript's: 3.17 per byte, 2.4x the baseline's time.
 TEST_CASE("canonical_json takes its one pass on objects JavaScript reorders", "[json_surfaces]") {
     for (const plurnk::shapes::json_nest& s : plurnk::shapes::k_json_nests) {
         for (const std::size_t size : {std::size_t{64} << 10, std::size_t{256} << 10}) {
             const double per_byte = work_per_byte(s, size);
             INFO(s.name << " at " << size << " bytes: " << per_byte << " bytes of work per byte");
-            CHECK(per_byte <= 3.25);
+            CHECK(per_byte <= 2.25);
         }
     }
 }

@@ -109,12 +109,12 @@ public:
     // JSON.stringify(JSON.parse(text)) written straight to `out`, without building values: the
     // same grammar and scalar readers as parse_document(), with the containers kept as a stack of
     // brackets and the open objects' keys in one buffer. Each value's text is written as it comes
-    // (a string or an integer that JSON.stringify writes as it is, copied from the text). An
-    // object whose members JavaScript lists in another order (an array-index key after a key
+    // (what JSON.stringify writes as it is in the text, held as a span of the text: put_text()).
+    // An object whose members JavaScript lists in another order (an array-index key after a key
     // that is not a smaller index) or merges (a repeated key) is written in the text's order all
     // the same, and described by a record when it closes (add_record()); at the end,
-    // write_ordered() copies `out` once more, in JavaScript's order, however deep such objects
-    // nest. It returns false (`out` to be discarded) on invalid text, and (gave_up()) on an object
+    // write_ordered() writes the output in JavaScript's order, however deep such objects nest,
+    // from the text itself when all of it was held. It returns false (`out` to be discarded) on invalid text, and (gave_up()) on an object
     // of more than k_direct_members members, whose repeats this pass does not look for, or a text
     // past the 32-bit offsets of its records: canonical_json() then takes the document path, but
     // only for such an object: text this pass found invalid, parse_document() would too.
@@ -134,43 +134,47 @@ public:
             if (pos_ >= text_.size()) return false;
             const auto c = static_cast<unsigned char>(text_[pos_]);
             if (c == '[' || c == '{') {
+                put_text(out, pos_, pos_ + 1);
                 ++pos_;
-                out += static_cast<char>(c);
                 skip_ws();
                 if (accept(c == '[' ? ']' : '}')) {
-                    out += c == '[' ? ']' : '}';
+                    put_text(out, pos_ - 1, pos_);
                 } else {
                     open.push_back(static_cast<char>(c));
-                    if (c == '{' && (!open_object(out.size() - 1, f, b) || !direct_member_key(out, f, b))) return false;
+                    if (c == '{' && (!open_object(written(out) - 1, f, b) || !direct_member_key(out, f, b))) return false;
                     continue;
                 }
             } else if (c == '"') {
                 const std::size_t end = skip_plain(pos_ + 1);
                 if (end < text_.size() && text_[end] == '"') {  // written as it is
-                    out.append(text_.data() + pos_, end + 1 - pos_);
+                    put_text(out, pos_, end + 1);
                     pos_ = end + 1;
                 } else {
                     scalar.clear();
                     if (!parse_string(scalar)) return false;
+                    flush(out);
                     append_json_value_string(out, scalar);
                 }
             } else if (c == 't' || c == 'f' || c == 'n') {
-                const std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-                if (!parse_word(word)) return false;
-                out += word;
+                if (!parse_word(c == 't' ? "true" : c == 'f' ? "false" : "null")) return false;
+                put_text(out, pos_ - (c == 'f' ? 5 : 4), pos_);
             } else {
                 const std::size_t start = pos_;
                 double number = 0;
                 if (!parse_number(number)) return false;
-                if (plain_integer_ && number != 0) out.append(text_.data() + start, pos_ - start);
-                else append_js_number(out, number);
+                if (plain_integer_ && (number != 0 || c != '-')) {  // written as it is (but -0)
+                    put_text(out, start, pos_);
+                } else {
+                    flush(out);
+                    append_js_number(out, number);
+                }
             }
             // A value is complete: what follows it, closing containers as they end.
             for (;;) {
                 if (open.empty()) {
                     skip_ws();
                     if (pos_ != text_.size()) return false;
-                    if (b.records.size != 0) write_ordered(out, b);
+                    finish(out, b);
                     return true;
                 }
                 const char top = open.back();
@@ -178,7 +182,7 @@ public:
                 if (pos_ >= text_.size()) return false;
                 const char d = text_[pos_++];
                 if (d == ',') {
-                    out += ',';
+                    put_text(out, pos_ - 1, pos_);
                     if (top == '{') {
                         skip_ws();
                         if (!direct_member_key(out, f, b)) return false;
@@ -186,8 +190,8 @@ public:
                     break;
                 }
                 if (d != (top == '{' ? '}' : ']')) return false;
-                out += d;
-                if (top == '{' && !close_object(out.size(), f, b)) return false;
+                put_text(out, pos_ - 1, pos_);
+                if (top == '{' && !close_object(written(out), f, b)) return false;
                 open.pop_back();
             }
         }
@@ -336,14 +340,14 @@ private:
         byte_stack& keys = b.keys;
         unsigned state = static_cast<unsigned char>(keys.data[f.mark - 1]);
         const unsigned count = state & 31;
-        if (count == k_direct_members || out.size() >= k_none || b.records.size >= k_none) return give_up();
+        if (count == k_direct_members || written(out) >= k_none || b.records.size >= k_none) return give_up();
         const std::size_t before = keys.size;  // where the key's bytes go
         const std::size_t text_start = pos_;
         const std::size_t end = pos_ < text_.size() && text_[pos_] == '"' ? skip_plain(pos_ + 1) : pos_;
         const bool plain = end > pos_ && end < text_.size() && text_[end] == '"';
         if (plain) {  // the common key: its bytes are its text's
             const std::size_t len = end - pos_ - 1;
-            std::memcpy(keys.room(len), text_.data() + pos_ + 1, len);
+            copy_bytes(keys.room(len), text_.data() + pos_ + 1, len);
             keys.size += len;
             pos_ = end + 1;
         } else {
@@ -376,17 +380,18 @@ private:
         // Where the member starts in `out`, the records then, and the key's length, after its
         // bytes.
         char* p = keys.room(20);
-        p = put_varint(p, static_cast<std::uint32_t>(out.size()) - f.start);
+        p = put_varint(p, static_cast<std::uint32_t>(written(out)) - f.start);
         p = put_varint(p, static_cast<std::uint32_t>(b.records.size) - f.records);
         p = put_varint(p, static_cast<std::uint32_t>(keys.size - before + 1));
         keys.end_at(p);
         keys.data[f.mark - 1] = static_cast<char>(state + 1);
-        if (plain && pos_ == end + 2) {
-            out.append(text_.data() + text_start, pos_ - text_start);  // "key": as it is
+        if (plain) {  // "key" and ':' as they are
+            put_text(out, text_start, end + 1);
+            put_text(out, pos_ - 1, pos_);
         } else {
-            if (plain) out.append(text_.data() + text_start, end + 1 - text_start);
-            else append_json_value_string(out, b.scalar);
-            out += ':';
+            flush(out);
+            append_json_value_string(out, b.scalar);
+            put_text(out, pos_ - 1, pos_);
         }
         return true;
     }
@@ -408,32 +413,43 @@ private:
         return true;
     }
 
-    // The forward varints of a record (LEB128).
-    static char* put_leb(char* p, std::uint64_t v) noexcept {
-        for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>((v & 0x7F) | 0x80);
-        *p++ = static_cast<char>(v);
-        return p;
-    }
-    static std::uint64_t leb_at(const char* data, std::size_t& at) noexcept {
-        auto c = static_cast<unsigned char>(data[at++]);
-        std::uint64_t v = c & 0x7F;
-        for (int shift = 7; c >= 0x80; shift += 7) {
-            c = static_cast<unsigned char>(data[at++]);
-            v |= static_cast<std::uint64_t>(c & 0x7F) << shift;
+    // memcpy(to, from, n), inline for the few bytes a key or a member's piece usually has.
+    static void copy_bytes(char* to, const char* from, std::size_t n) noexcept {
+        if (n > 16) {
+            std::memcpy(to, from, n);
+        } else if (n >= 8) {  // two words, overlapping
+            std::memcpy(to, from, 8);
+            std::memcpy(to + n - 8, from + n - 8, 8);
+        } else if (n >= 4) {
+            std::memcpy(to, from, 4);
+            std::memcpy(to + n - 4, from + n - 4, 4);
+        } else {
+            for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
         }
+    }
+    static std::uint32_t load32(const char* p) noexcept {
+        std::uint32_t v = 0;
+        std::memcpy(&v, p, 4);
         return v;
+    }
+    static char* store32(char* p, std::uint32_t v) noexcept {
+        std::memcpy(p, &v, 4);
+        return p + 4;
     }
 
     // The record of the innermost open object, whose text ends at `end`. Its bytes in
-    // b.records, at its place `self`:
+    // b.records, at its place `self`, of fixed widths so that write_ordered() reads a field
+    // where it is, as often as it needs:
     //   4 bytes  the outermost record opened when the records ended at `self` (so whose
     //            descendants, if any, begin here): this one, until an enclosing record replaces
     //            it; write_ordered() finds the next record of a text through it
-    //   then LEB128 varints: where the object's first member starts in `out` (after its '{');
-    //   n (its members in the text) | k (the members written) << 5; the places in the text of
-    //   the members to write, in order, 4 bits each; each other member's start over the one
-    //   before; per member, the first of the records in it that no other record in it encloses,
-    //   as self - it + 1 (0: none); and `end` over the last member's start.
+    //   1 byte   n, its members in the text; 1 byte k, the members written
+    //   (k + 1) / 2 bytes  the places in the text of the members to write, in order, 4 bits
+    //            each, low first
+    //   4 bytes each, n + 1 of them: where each member starts in `out` (the first after the
+    //            '{'), and `end`
+    //   4 bytes each, n of them: per member, the first of the records in it that no other
+    //            record in it encloses (k_none: none)
     // A repeated key's first member is written with the text of its last (the same key, the
     // last value); its other members are not written.
     bool add_record(std::size_t end, const direct_frame& f, direct_buffers& b) {
@@ -473,85 +489,70 @@ private:
         for (std::size_t i = 0; i < n; ++i) {
             if (text_of[i] != k_repeat && index[i] == k_none) order[k++] = static_cast<std::uint8_t>(i);
         }
-        std::uint64_t places = 0;
-        for (std::size_t j = 0; j < k; ++j) places |= static_cast<std::uint64_t>(text_of[order[j]]) << (4 * j);
-        char* p = r.room(4 + 3 * 10 + 2 * 5 * k_direct_members);
-        std::memcpy(p, &self, 4);
-        p = put_leb(p + 4, start[0]);
-        p = put_leb(p, n | k << 5);
-        p = put_leb(p, places);
-        for (std::size_t i = 1; i < n; ++i) p = put_leb(p, start[i] - start[i - 1]);
-        for (std::size_t i = 0; i < n; ++i) {
-            std::uint32_t top = 0;
-            if (first[i] < first[i + 1]) std::memcpy(&top, r.data + first[i], 4);
-            p = put_leb(p, first[i] < first[i + 1] ? self - top + 1 : 0);
+        char* p = r.room(6 + k_direct_members / 2 + 4 * (2 * k_direct_members + 1));
+        p = store32(p, self);
+        *p++ = static_cast<char>(n);
+        *p++ = static_cast<char>(k);
+        for (std::size_t j = 0; j < k; j += 2) {
+            *p++ = static_cast<char>(text_of[order[j]] | (j + 1 < k ? text_of[order[j + 1]] << 4 : 0));
         }
-        p = put_leb(p, start[n] - start[n - 1]);
+        for (std::size_t i = 0; i <= n; ++i) p = store32(p, start[i]);
+        for (std::size_t i = 0; i < n; ++i) p = store32(p, first[i] < first[i + 1] ? load32(r.data + first[i]) : k_none);
         r.end_at(p);
         std::memcpy(r.data + f.records, &self, 4);
         detail::count_json_bytes(n);
         return true;
     }
 
-    // A record read back (add_record()).
+    // A record where it is (add_record()).
     struct record {
+        const char* at = nullptr;  // its bytes
         std::uint32_t self = 0, n = 0, k = 0;
-        std::uint64_t places = 0;
-        std::uint32_t start[k_direct_members + 1];  // and where it ends
-        std::uint32_t top[k_direct_members];        // k_none: none
-        std::uint32_t size = 0;                     // its bytes
+        const char* starts = nullptr;
 
         void read(const char* r, std::uint32_t at_record) noexcept {
             self = at_record;
-            std::size_t at = self + 4;
-            start[0] = static_cast<std::uint32_t>(leb_at(r, at));
-            const auto nk = static_cast<std::uint32_t>(leb_at(r, at));
-            n = nk & 31;
-            k = nk >> 5;
-            places = leb_at(r, at);
-            for (std::uint32_t i = 1; i < n; ++i) start[i] = start[i - 1] + static_cast<std::uint32_t>(leb_at(r, at));
-            for (std::uint32_t i = 0; i < n; ++i) {
-                const auto t = static_cast<std::uint32_t>(leb_at(r, at));
-                top[i] = t == 0 ? k_none : self + 1 - t;
-            }
-            start[n] = start[n - 1] + static_cast<std::uint32_t>(leb_at(r, at));
-            size = static_cast<std::uint32_t>(at - self);
+            at = r + self;
+            n = static_cast<unsigned char>(at[4]);
+            k = static_cast<unsigned char>(at[5]);
+            starts = at + 6 + (k + 1) / 2;
         }
         // The place in the text of the member written j-th.
-        std::uint32_t place(std::uint32_t j) const noexcept { return (places >> (4 * j)) & 15; }
+        std::uint32_t place(std::uint32_t j) const noexcept {
+            return (static_cast<unsigned char>(at[6 + j / 2]) >> (4 * (j & 1))) & 15;
+        }
+        // Where member i starts (i == n: where the record's text ends).
+        std::uint32_t start(std::uint32_t i) const noexcept { return load32(starts + 4 * i); }
+        std::uint32_t top(std::uint32_t i) const noexcept { return load32(starts + 4 * (n + 1 + i)); }
+        std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(starts - at) + 4 * (2 * n + 1); }
     };
     // Where the text of the record at `self` starts (its '{').
     static std::size_t text_start(const char* r, std::uint32_t self) noexcept {
-        std::size_t at = self + 4;
-        return leb_at(r, at) - 1;
+        const char* at = r + self;
+        return load32(at + 6 + (static_cast<unsigned char>(at[5]) + 1) / 2) - 1;
     }
-    static std::uint32_t outermost_at(const char* r, std::uint32_t at) noexcept {
-        std::uint32_t v = 0;
-        std::memcpy(&v, r + at, 4);
-        return v;
-    }
+    static std::uint32_t outermost_at(const char* r, std::uint32_t at) noexcept { return load32(r + at); }
 
-    // Replaces `out`, written in the text's order with b.records made, by the same text in
-    // JavaScript's order, each byte copied once: a span of `out` is copied up to the first
-    // record in it that no other record in it encloses, then that record's members in its order
-    // (each a span of its own), then the rest of the span after the record, up to the next.
-    static void write_ordered(std::string& out, direct_buffers& b) {
+    // Writes to `out` (empty) the output [from, from + size), written in the text's order with
+    // b.records made, in JavaScript's order, each byte copied once: a span of it is copied up to
+    // the first record in it that no other record in it encloses, then that record's members in
+    // its order (each a span of its own), then the rest of the span after the record, up to the
+    // next.
+    static void write_ordered(std::string& out, const char* from, std::size_t size, direct_buffers& b) {
         const char* r = b.records.data;
         const auto records = static_cast<std::uint32_t>(b.records.size);
         std::vector<std::uint32_t>& writing = b.writing;
         std::vector<std::uint8_t>& written = b.written;
-        std::string text;
-        text.resize(out.size());
-        char* p = text.data();
-        const char* from = out.data();
+        out.resize(size);
+        char* p = out.data();
         const auto copy = [&p, from](std::size_t s, std::size_t e) {
-            std::memcpy(p, from + s, e - s);
+            copy_bytes(p, from + s, e - s);
             p += e - s;
         };
         record rec;  // the innermost open record, read
         // The span [s, e) to copy, and x, the first record in it that no other record in it
         // encloses (or a record after it, or k_none).
-        std::size_t s = 0, e = out.size();
+        std::size_t s = 0, e = size;
         std::uint32_t x = outermost_at(r, 0);
         for (;;) {
             if (x != k_none && text_start(r, x) < e) {
@@ -569,28 +570,59 @@ private:
             if (done < rec.k) {
                 if (done > 0) *p++ = ',';
                 const std::uint32_t i = rec.place(done++);
-                s = rec.start[i];
-                e = rec.start[i + 1] - 1;
-                x = rec.top[i];
+                s = rec.start(i);
+                e = rec.start(i + 1) - 1;
+                x = rec.top(i);
                 continue;
             }
             *p++ = '}';
-            s = rec.start[rec.n];
-            const std::uint32_t next = rec.self + rec.size;
+            s = rec.start(rec.n);
+            const std::uint32_t next = rec.self + rec.size();
             writing.pop_back();
             written.pop_back();
             std::uint32_t limit = records;
-            e = out.size();
+            e = size;
             if (!writing.empty()) {  // the rest of the enclosing record's member
                 rec.read(r, writing.back());
-                e = rec.start[rec.place(written.back() - 1u) + 1] - 1;
+                e = rec.start(rec.place(written.back() - 1u) + 1) - 1;
                 limit = rec.self;
             }
             x = next < limit ? outermost_at(r, next) : k_none;
         }
-        text.resize(static_cast<std::size_t>(p - text.data()));
-        detail::count_json_bytes(text.size());
-        out.swap(text);
+        out.resize(static_cast<std::size_t>(p - out.data()));
+    }
+
+    // What write_direct() writes that JSON.stringify writes as it is in the text, text_[a, b), is
+    // held as one span of the text while such pieces meet (and each follows the one before:
+    // nothing between them was skipped) and appended to `out` only when something else must be
+    // written: a text already written as JSON.stringify writes it costs no copy here, and at
+    // the end (finish()) is copied once, or once in JavaScript's order. written() is where the
+    // output has got to.
+    void put_text(std::string& out, std::size_t a, std::size_t b) {
+        if (a != held_end_) {
+            flush(out);
+            held_start_ = a;
+        }
+        held_end_ = b;
+    }
+    void flush(std::string& out) {
+        out.append(text_.data() + held_start_, held_end_ - held_start_);
+        held_start_ = held_end_;
+    }
+    std::size_t written(const std::string& out) const noexcept { return out.size() + (held_end_ - held_start_); }
+    // The output complete, in JavaScript's order.
+    void finish(std::string& out, direct_buffers& b) {
+        if (b.records.size == 0) {
+            flush(out);
+        } else if (out.empty()) {  // all of it held: ordered from the text
+            write_ordered(out, text_.data() + held_start_, held_end_ - held_start_, b);
+        } else {
+            flush(out);
+            std::string text_order;
+            text_order.swap(out);
+            detail::count_json_bytes(text_order.size());
+            write_ordered(out, text_order.data(), text_order.size(), b);
+        }
     }
 
     void skip_ws() noexcept {
@@ -828,6 +860,7 @@ private:
 
     std::string_view text_;
     std::size_t pos_ = 0;
+    std::size_t held_start_ = 0, held_end_ = 0;  // the span of text_ write_direct() holds
     bool gave_up_ = false;
     bool plain_integer_ = false;  // the last number read is an integer of at most 15 digits
 };
@@ -992,7 +1025,7 @@ std::optional<std::string> canonical_json(std::string_view raw) {
         out.reserve(raw.size());
         reader direct(raw);
         const bool written = direct.write_direct(out);
-        detail::count_json_bytes(raw.size() + out.size());
+        detail::count_json_bytes(raw.size() + out.size());  // read, and written once
         if (written) return out;
         // Invalid text: parse_document() would stop at the same byte.
         if (!direct.gave_up()) return std::nullopt;
