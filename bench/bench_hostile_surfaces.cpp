@@ -4,8 +4,8 @@
 // parse of the same input (surface, parse, surface, parse, ... in thread CPU time, best of N of
 // each), so that a ratio does not depend on what else the machine runs. Per surface and shape it
 // prints ns/byte at each size, the growth exponent between the two largest sizes (log of the
-// time ratio over log of the size ratio: 1.0 is linear, 2.0 quadratic), x_parse (the surface's
-// time over the parse's at the largest size: the surface includes its parse) and the peak RSS
+// time ratio over log of the size ratio: 1.0 is linear, 2.0 quadratic), x_parse at each size (the
+// surface's time over the parse's: the surface includes its parse) and the peak RSS
 // the surface adds at the largest size, over the input size, measured in a fresh process (this
 // program run as --rss-child=SURFACE:SHAPE:SIZE, resetting Linux's peak with
 // /proc/self/clear_refs and reading VmHWM). Run from the top of the tree:
@@ -271,14 +271,15 @@ int main(int argc, char** argv) {
     const std::size_t last = sizes.size() - 1;
     std::printf("%-8s %-14s %-22s", "section", "surface", "shape");
     for (const std::size_t z : sizes) std::printf(" %9s", ("ns/B " + bench::size_label(z)).c_str());
-    std::printf(" %7s %7s %8s\n", "growth", "x_parse", "RSS/in");
+    std::printf(" %7s", "growth");
+    for (const std::size_t z : sizes) std::printf(" %9s", ("x " + bench::size_label(z)).c_str());
+    std::printf(" %8s\n", "RSS/in");
     for (const row& r : all_rows()) {
         if (!filter.empty() && r.surface.find(filter) == std::string::npos && r.shape.find(filter) == std::string::npos &&
             r.section.find(filter) == std::string::npos) {
             continue;
         }
-        std::vector<double> total(sizes.size()), per_byte(sizes.size());
-        double ratio = 0;
+        std::vector<double> total(sizes.size()), per_byte(sizes.size()), ratio(sizes.size());
         for (std::size_t k = 0; k < sizes.size(); ++k) {
             const std::string in = r.make(sizes[k]);
             double surface_ns = 1e300, parse_ns = 1e300;
@@ -288,14 +289,16 @@ int main(int argc, char** argv) {
             }
             total[k] = surface_ns;
             per_byte[k] = surface_ns / static_cast<double>(in.size());
-            ratio = surface_ns / parse_ns;
+            ratio[k] = surface_ns / parse_ns;
         }
         const double growth =
             std::log(total[last] / total[last - 1]) / std::log(static_cast<double>(sizes[last]) / static_cast<double>(sizes[last - 1]));
         const double rss = rss_ratio(argv[0], r, sizes[last]);
         std::printf("%-8s %-14s %-22s", r.section.c_str(), r.surface.c_str(), r.shape.c_str());
         for (const double v : per_byte) std::printf(" %9.2f", v);
-        std::printf(" %7.2f %7.2f %8.1f\n", growth, ratio, rss);
+        std::printf(" %7.2f", growth);
+        for (const double v : ratio) std::printf(" %9.2f", v);
+        std::printf(" %8.1f\n", rss);
         std::fflush(stdout);
     }
     return 0;
