@@ -79,8 +79,18 @@ void add_parenthesized(std::string_view in, std::set<std::string>& out) {
     }
 }
 
+// The records of a READ whose target the fast path read from `text`, written as the result
+// builder writes them (write_fast_target()).
+plurnk::detail::stmt_rec fast_target_record(std::string_view text, const url_parts& parts,
+                                            plurnk::detail::string_sink& sink) {
+    plurnk::detail::record_writer w(sink);
+    w.begin(plurnk::op::READ, {}, 0);
+    plurnk::detail::write_fast_target(w, sink, text, parts);
+    return w.finish();
+}
+
 // The result builder stores a fast-path target straight from its components
-// (encode_statement's fast_target): "" when that reads back as the projected parsed_path does,
+// (write_fast_target()): "" when that reads back as the projected parsed_path does,
 // the text both inside the input (a reference) and outside it (a copy in the arena).
 std::string encoded_disagreement(std::string_view raw) {
     std::string text;
@@ -96,11 +106,8 @@ std::string encoded_disagreement(std::string_view raw) {
         plurnk::statement projected;
         projected.op = plurnk::op::READ;
         projected.target = plurnk::url_detail::project_fast(text, parts);
-        plurnk::statement bare;
-        bare.op = plurnk::op::READ;
-        const plurnk::detail::fast_target ft{text, &parts};
         const plurnk::detail::stmt_rec a = plurnk::detail::encode_statement(projected, sink);
-        const plurnk::detail::stmt_rec b = plurnk::detail::encode_statement(bare, sink, &ft);
+        const plurnk::detail::stmt_rec b = fast_target_record(text, parts, sink);
         const plurnk::detail::text_resolver t{&input, UINT64_MAX, {}};
         const plurnk::detail::item_rec r{};
         const plurnk::statement da = plurnk::detail::decode_statement(r, a, t);
@@ -144,10 +151,7 @@ TEST_CASE("fast path: a URL's record, sliced or field by field", "[fast_path]") 
         plurnk::detail::arena strings;
         plurnk::detail::string_sink sink(strings);
         sink.set_live(raw, 0);
-        plurnk::statement bare;
-        bare.op = plurnk::op::READ;
-        const plurnk::detail::fast_target ft{raw, &parts};
-        const plurnk::detail::stmt_rec rec = plurnk::detail::encode_statement(bare, sink, &ft);
+        const plurnk::detail::stmt_rec rec = fast_target_record(raw, parts, sink);
         REQUIRE(rec.target_kind == 1);
         const auto has = *reinterpret_cast<const unsigned char*>(rec.target.address());
         CHECK(((has & plurnk::detail::url_sliced) != 0) == (raw.size() <= UINT16_MAX));

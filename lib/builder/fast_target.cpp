@@ -45,32 +45,20 @@ Fields fast_url_fields(const url_detail::url_parts& u, std::string_view text, Pi
 
 }  // namespace
 
-// A target the fast path read: a local path's text, or a URL whose fields are pieces of its
-// text (sliced_url; an sref each when the text is too long for 16-bit offsets).
-path_ref encode_fast_target(const fast_target& t, string_sink& sink) {
-    const url_detail::url_parts& u = *t.parts;
-    const std::string_view text = t.text;
-    path_ref r;
-    r.s = sink.put(text);
-    if (u.kind == url_detail::url_parts::kind_t::local) return r;
-    const unsigned char* packed = nullptr;
-    if (text.size() <= UINT16_MAX) {
-        sliced_url rec = fast_url_fields<sliced_url>(u, text, [](std::size_t b, std::size_t e) {
-            return url_slice{static_cast<std::uint16_t>(b), static_cast<std::uint16_t>(e - b)};
-        });
-        rec.raw = r.s;
-        rec.has |= url_sliced;
-        packed = pack_url(rec, sink.strings());
+// A local path's text, or a URL whose fields are pieces of its text (sliced_url; an sref each
+// when the text is too long for 16-bit offsets).
+void write_fast_target(record_writer& w, string_sink& sink, std::string_view text, const url_detail::url_parts& u) {
+    if (u.kind == url_detail::url_parts::kind_t::local) {
+        w.target_local(text);
+    } else if (text.size() <= UINT16_MAX) {
+        w.target_sliced(text, fast_url_fields<sliced_url>(u, text, [](std::size_t b, std::size_t e) {
+                            return url_slice{static_cast<std::uint16_t>(b), static_cast<std::uint16_t>(e - b)};
+                        }));
     } else {
-        url_rec rec = fast_url_fields<url_rec>(u, text, [&](std::size_t b, std::size_t e) {
-            return sink.put(text.substr(b, e - b));
-        });
-        rec.raw = r.s;
-        packed = pack_url(rec, sink.strings());
+        w.target_url(text, fast_url_fields<url_rec>(u, text, [&](std::size_t b, std::size_t e) {
+                         return sink.put(text.substr(b, e - b));
+                     }));
     }
-    r.s = sref::arena(packed, 0);
-    r.kind = parsed_path::kind_t::url;
-    return r;
 }
 
 }  // namespace plurnk::detail

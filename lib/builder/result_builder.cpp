@@ -353,12 +353,16 @@ void result_builder::add_statement(statement& st, const sink& out) {
     string_sink sink = live_sink();
     item_rec rec = item_record(st.position, st.span);
     rec.aux = static_cast<std::uint32_t>(frozen_stmts_.size() + stmts_.size());
-    stmts_.push_back(encode_statement(st, sink, has_fast_target_ ? &fast_target_ : nullptr));
+    record_writer w(sink);
+    w.begin(st.op, st.suffix, st.span.end);
+    if (has_fast_target_) write_fast_target(w, sink, fast_target_text_, target_parts_);
+    write_fields(w, st, stable_marks_ != nullptr);
+    stmts_.push_back(w.finish());
     items_.push_back(rec);
     kinds_.push_back(item_kind::statement);
     // The event reports the statement as built (`st` is building_'s): its target, when the
     // targets' fast path read it, is projected for it as the records' decoding would give it.
-    if (out && has_fast_target_) st.target = url_detail::project_fast(fast_target_.text, target_parts_);
+    if (out && has_fast_target_) st.target = url_detail::project_fast(fast_target_text_, target_parts_);
     settle_last(true, out, &building_);
 }
 

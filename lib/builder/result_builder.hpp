@@ -208,7 +208,6 @@ private:
         string_sink s(strings_);
         s.set_live(in_, byte_base_);
         s.set_input(&input_);
-        s.set_stable_array(stable_marks_);
         return s;
     }
     // The item at live index i (an item not shared yet), as a view.
@@ -348,7 +347,7 @@ private:
     // Its target when the targets' fast path read it: the statement's own `target` is then empty
     // and add_statement encodes this one.
     bool has_fast_target_ = false;
-    fast_target fast_target_;
+    std::string_view fast_target_text_;
     url_detail::url_parts target_parts_;
     std::string target_scratch_, body_scratch_;
     std::vector<std::string_view> tags_scratch_;  // (a tag_list views it while a statement is built)

@@ -198,7 +198,7 @@ std::optional<result_builder::visitor_failure> result_builder::build_target(stat
     const bool regex_candidate = dialect_ == parse_dialect::service && !raw.empty() && raw[0] == '#';
     if (!raw.empty() && !regex_candidate && raw.find('\\') == std::string_view::npos &&
         url_detail::parse_target_fast(raw, target_parts_)) {
-        fast_target_ = fast_target{raw, &target_parts_};
+        fast_target_text_ = raw;
         has_fast_target_ = true;
         return std::nullopt;
     }

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Items to records (see record_writer.hpp).
+// Items to records (see record_writer.hpp): the writer's larger field calls (tags, a URL, the
+// scope's marks, a selection), and encode_statement(), which reads a statement value out to it.
 #include "store/record_writer.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstring>
 #include <type_traits>
 #include <variant>
@@ -13,23 +12,18 @@ namespace plurnk::detail {
 
 namespace {
 
-// Offsets are stored in 32 bits. A parse never exceeds them (its input is cut at
-// parse_options::k_max_input_bytes); an item built by hand with a larger offset keeps 4 GiB - 1.
-std::uint32_t offset32(std::size_t v) {
-    return v > UINT32_MAX ? UINT32_MAX : static_cast<std::uint32_t>(v);
-}
-
 template <class T>
-const T* copy_array(string_sink& sink, std::span<const T> v) {
+const T* copy_array(arena& a, std::span<const T> v) {
     if (v.empty()) return nullptr;
-    if (v.data() == sink.stable_array()) return v.data();
-    arena& a = sink.strings();
     T* out = a.make_array<T>(v.size());
     std::copy(v.begin(), v.end(), out);
     return out;
 }
 
-path_ref encode_path(const parsed_path& p, string_sink& sink) {
+}  // namespace
+
+path_ref record_writer::encode_path(const parsed_path& p) {
+    string_sink& sink = sink_;
     path_ref r;
     if (p.kind != parsed_path::kind_t::url) {  // a regex path's pattern and flags are decoded from raw
         r.s = sink.put(p.raw);
@@ -69,132 +63,121 @@ path_ref encode_path(const parsed_path& p, string_sink& sink) {
     return r;
 }
 
-}  // namespace
-
-item_rec item_record(position p, byte_span span) {
-    return item_rec{offset32(span.begin), 0, p.line, p.column};
+void record_writer::target_sliced(std::string_view text, sliced_url fields) {
+    fields.raw = sink_.put(text);
+    fields.has |= url_sliced;
+    set_target(path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url});
 }
 
-stmt_rec encode_statement(const statement& st, string_sink& sink, const path_ref* target) {
-    arena& a = sink.strings();
-    stmt_rec r;
-    r.end = offset32(st.span.end);
-    r.op = st.op;
-    r.signal_kind = static_cast<std::uint8_t>(st.signal.kind) & 0x3FU;
-    if (target != nullptr || st.target) {
-        const path_ref p = target != nullptr ? *target : encode_path(*st.target, sink);
-        r.target = p.s;
-        r.target_kind = static_cast<std::uint8_t>(p.kind) & 3U;
-        r.bits |= has_target;
-    }
-    stmt_extras x;
-    const sref suffix = sink.put(st.suffix);
-    bool extras = suffix.n != 0;
-    bool tags_far = false, marks_far = false;
-    std::array<tag_list::ref, k_inline_array> inline_refs;
-    if (!st.signal.tags.empty()) {
-        const tag_list& t = st.signal.tags;
-        // One block of text for all the tags: the input from the first to the last when they
-        // lie in it in order (what the parser gives), else a copy of each, back to back.
-        // At most k_inline_array references go into the packed block; more stay in the arena.
-        tags_far = t.size() > k_inline_array;
-        tag_list::ref* refs = tags_far ? a.make_array<tag_list::ref>(t.size()) : inline_refs.data();
-        const std::string_view first = t.front(), last = t.back();
-        const std::string_view live = sink.live();
-        const auto in_live = [&](std::string_view v) {
-            return !live.empty() && v.data() >= live.data() && v.data() + v.size() <= live.data() + live.size();
-        };
-        bool ordered = in_live(first) && in_live(last) && last.data() >= first.data();
-        for (std::size_t i = 1; ordered && i < t.size(); ++i) ordered = t[i].data() >= t[i - 1].data() + t[i - 1].size();
-        const char* base = nullptr;
-        if (ordered) {
-            const std::string_view block(first.data(), static_cast<std::size_t>(last.data() + last.size() - first.data()));
-            base = sink.stable(block);
-            for (std::size_t i = 0; i < t.size(); ++i) {
-                refs[i] = tag_list::ref{static_cast<std::uint32_t>(t[i].data() - first.data()),
-                                        static_cast<std::uint32_t>(t[i].size())};
-            }
-        } else {
-            std::size_t total = 0;
-            for (const std::string_view v : t) total += v.size();
-            char* block = static_cast<char*>(a.allocate(total + 1, 1));
-            std::size_t at = 0;
-            for (std::size_t i = 0; i < t.size(); ++i) {
-                if (!t[i].empty()) std::memcpy(block + at, t[i].data(), t[i].size());
-                refs[i] = tag_list::ref{static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(t[i].size())};
-                at += t[i].size();
-            }
-            block[at] = '\0';
-            base = block;
+void record_writer::target_url(std::string_view text, url_rec fields) {
+    fields.raw = sink_.put(text);
+    set_target(path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url});
+}
+
+// At most k_inline_array references go into the packed block (from inline_refs_); more stay in
+// the arena.
+void record_writer::tags(std::string_view block, std::span<const tag_list::ref> refs) {
+    if (refs.empty()) return;
+    x_.tag_base = sink_.stable(block);
+    tags_far_ = refs.size() > k_inline_array;
+    x_.tags = tags_far_ ? copy_array(sink_.strings(), refs) : refs.data();
+    x_.tag_count = static_cast<std::uint32_t>(refs.size());
+    extras_ = true;
+}
+
+void record_writer::tags(const tag_list& t) {
+    if (t.empty()) return;
+    arena& a = sink_.strings();
+    tags_far_ = t.size() > k_inline_array;
+    tag_list::ref* refs = tags_far_ ? a.make_array<tag_list::ref>(t.size()) : inline_refs_.data();
+    const std::string_view first = t.front(), last = t.back();
+    const std::string_view live = sink_.live();
+    const auto in_live = [&](std::string_view v) {
+        return !live.empty() && v.data() >= live.data() && v.data() + v.size() <= live.data() + live.size();
+    };
+    bool ordered = in_live(first) && in_live(last) && last.data() >= first.data();
+    for (std::size_t i = 1; ordered && i < t.size(); ++i) ordered = t[i].data() >= t[i - 1].data() + t[i - 1].size();
+    const char* base = nullptr;
+    if (ordered) {
+        const std::string_view block(first.data(), static_cast<std::size_t>(last.data() + last.size() - first.data()));
+        base = sink_.stable(block);
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            refs[i] = tag_list::ref{static_cast<std::uint32_t>(t[i].data() - first.data()),
+                                    static_cast<std::uint32_t>(t[i].size())};
         }
-        x.tag_base = base;
-        x.tags = refs;
-        x.tag_count = static_cast<std::uint32_t>(t.size());
-        extras = true;
-    }
-    if (!st.signal.text.empty()) {
-        x.signal_text = sink.put(st.signal.text);
-        extras = true;
-    }
-    if (st.signal.number != 0 || std::signbit(st.signal.number)) {
-        x.number = st.signal.number;
-        extras = true;
-    }
-    if (st.marker) {
-        // At most k_inline_array marks are copied into the packed block; more are referred to
-        // where the builder made them, or copied into the arena.
-        const std::span<const double> marks = st.marker->marks;
-        marks_far = marks.size() > k_inline_array;
-        x.marks = marks_far ? copy_array(sink, marks) : (marks.empty() ? nullptr : marks.data());
-        x.mark_count = static_cast<std::uint32_t>(marks.size());
-        r.bits |= has_marker;
-        extras = true;
-    }
-    switch (st.body.index()) {
-        case 0: r.body = body_tag::none; break;
-        case 1:
-            r.body = body_tag::text;
-            r.body_raw = sink.put(std::get<std::string_view>(st.body));
-            break;
-        case 2: {
-            const auto& m = std::get<matcher_body>(st.body);
-            r.body = body_tag::matcher;
-            r.body_raw = sink.put(m.raw);
-            r.bits |= static_cast<std::uint8_t>(static_cast<unsigned>(m.dialect) << k_dialect_shift);
-            if (!m.pattern.empty() || !m.flags.empty()) {
-                x.pattern = sink.put(m.pattern);
-                x.flags = sink.put(m.flags);
-                extras = true;
-            }
-            break;
+    } else {
+        std::size_t total = 0;
+        for (const std::string_view v : t) total += v.size();
+        char* block = static_cast<char*>(a.allocate(total + 1, 1));
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            if (!t[i].empty()) std::memcpy(block + at, t[i].data(), t[i].size());
+            refs[i] = tag_list::ref{static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(t[i].size())};
+            at += t[i].size();
         }
-        case 3: {
-            const auto& b = std::get<send_body>(st.body);
-            r.body = body_tag::send;
-            r.body_raw = sink.put(b.raw);
-            if (b.json) {
-                x.json = sink.put(*b.json);
-                r.bits |= has_json;
-                extras = true;
-            }
-            break;
-        }
-        default: {
-            const auto& sel = std::get<resource_selection>(st.body);
-            r.body = body_tag::selection;
-            x.dest = encode_path(sel.target, sink);
-            r.bits |= has_dest;
-            if (sel.marker) {
-                x.dest_marks = copy_array(sink, sel.marker->marks);
-                x.dest_mark_count = static_cast<std::uint32_t>(sel.marker->marks.size());
-                r.bits |= has_dest_marker;
-            }
-            extras = true;
-            break;
-        }
+        block[at] = '\0';
+        base = block;
     }
-    if (extras) r.extras = pack_extras(x, suffix, a, marks_far, tags_far);
-    return r;
+    x_.tag_base = base;
+    x_.tags = refs;
+    x_.tag_count = static_cast<std::uint32_t>(t.size());
+    extras_ = true;
+}
+
+// At most k_inline_array marks are copied into the packed block; more are referred to where the
+// builder made them, or copied into the arena.
+void record_writer::marks(std::span<const double> m, bool stable) {
+    marks_far_ = m.size() > k_inline_array;
+    x_.marks = marks_far_ ? (stable ? m.data() : copy_array(sink_.strings(), m)) : (m.empty() ? nullptr : m.data());
+    x_.mark_count = static_cast<std::uint32_t>(m.size());
+    r_.bits |= has_marker;
+    extras_ = true;
+}
+
+void record_writer::body_selection(const parsed_path& dest, const std::optional<line_marker>& marker) {
+    r_.body = body_tag::selection;
+    x_.dest = encode_path(dest);
+    r_.bits |= has_dest;
+    if (marker) {
+        x_.dest_marks = copy_array(sink_.strings(), marker->marks);
+        x_.dest_mark_count = static_cast<std::uint32_t>(marker->marks.size());
+        r_.bits |= has_dest_marker;
+    }
+    extras_ = true;
+}
+
+item_rec item_record(position p, byte_span span) {
+    return item_rec{record_writer::offset32(span.begin), 0, p.line, p.column};
+}
+
+void write_fields(record_writer& w, const statement& st, bool marks_stable) {
+    w.signal(st.signal.kind);
+    if (st.target) w.target(*st.target);
+    w.tags(st.signal.tags);
+    w.signal_text(st.signal.text);
+    w.number(st.signal.number);
+    if (st.marker) w.marks(st.marker->marks, marks_stable);
+    std::visit(
+        [&w](const auto& b) {
+            using B = std::decay_t<decltype(b)>;
+            if constexpr (std::is_same_v<B, std::string_view>) {
+                w.body_text(b);
+            } else if constexpr (std::is_same_v<B, matcher_body>) {
+                w.body_matcher(b.dialect, b.raw, b.pattern, b.flags);
+            } else if constexpr (std::is_same_v<B, send_body>) {
+                w.body_send(b.raw, b.json);
+            } else if constexpr (std::is_same_v<B, resource_selection>) {
+                w.body_selection(b.target, b.marker);
+            }
+        },
+        st.body);
+}
+
+stmt_rec encode_statement(const statement& st, string_sink& sink) {
+    record_writer w(sink);
+    w.begin(st.op, st.suffix, st.span.end);
+    write_fields(w, st);
+    return w.finish();
 }
 
 void result_store::append(const item& it) {

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Items to records (private header): what the result builder and item_list::push_back() store.
+// Items to records (private header): the one writer of a statement's records (record_writer),
+// which the result builder and item_list::push_back() call.
 // Strings inside the input being parsed become input references (no copy); every other string,
 // and every list, is copied into the arena.
 #pragma once
 
+#include <array>
+#include <cmath>
 #include <cstdint>
-#include <functional>
+#include <optional>
+#include <span>
 #include <string_view>
 
 #include "store/result_store.hpp"
@@ -42,9 +46,6 @@ public:
         return c.empty() ? "" : c.data();
     }
     [[nodiscard]] std::string_view live() const noexcept { return live_; }
-    // An array the caller built in the arena already: copy_array leaves it where it is.
-    void set_stable_array(const void* p) noexcept { stable_array_ = p; }
-    [[nodiscard]] const void* stable_array() const noexcept { return stable_array_; }
     void set_input(const input_text* in) noexcept { input_ = in; }
 
     // Always into the arena.
@@ -57,16 +58,119 @@ public:
 private:
     arena& a_;
     const input_text* input_ = nullptr;
-    const void* stable_array_ = nullptr;
     std::string_view live_;
     std::uint64_t live_begin_ = 0;
 };
 
-// The records of a statement (and its extras and URL records in the arena). The span's begin and
-// the position go to the item record; spans must fit 32 bits (std::length_error otherwise).
-// `target`, when given, is the statement's target already encoded (its own `target` is then
-// empty): the builder's records of a target the URL fast path read (builder/fast_target.hpp).
-stmt_rec encode_statement(const statement& st, string_sink& sink, const path_ref* target = nullptr);
+// The only code that writes a stmt_rec (and its extras and URL records in the arena): a
+// statement's fields, one call each. begin() first; then any of the signal's, the target's, the
+// scope's and the body's calls, each at most once; finish() returns the record. Strings inside the
+// sink's live input become input references, the rest arena copies (string_sink). The span's
+// begin and the position go to the item record (item_record()).
+//
+// A writer lives on the stack for one statement, and begin() is its first call. What it zeroes
+// is laid out in two blocks apart (the record with the suffix and flags, then the extras), each
+// under 128 bytes: a struct that every statement zeroes must stay under that size
+// (result_store.hpp), or g++ zeroes it with `rep stos`, which costs more to start than the rest
+// of the encoding.
+class record_writer {
+public:
+    explicit record_writer(string_sink& sink) noexcept : sink_(sink) {}
+
+    // A statement of `op` with the suffix after its op name, whose span ends at `end`.
+    void begin(plurnk::op op, std::string_view suffix, std::size_t end) noexcept {
+        r_.end = offset32(end);
+        r_.op = op;
+        suffix_ = sink_.put(suffix);
+        extras_ = suffix_.n != 0;
+    }
+
+    // The signal: its kind, then what it holds (tags, a number or a text).
+    void signal(plurnk::signal::kind_t kind) noexcept { r_.signal_kind = static_cast<std::uint8_t>(kind) & 0x3FU; }
+    // Tags as any views: one block of text when they lie in the live input in order (what the
+    // parser gives), else a copy of each, back to back.
+    void tags(const tag_list& t);
+    // Tags as pieces of one block of the live input: `refs` are offsets from its start.
+    void tags(std::string_view block, std::span<const tag_list::ref> refs);
+    void number(double v) noexcept {
+        if (v == 0 && !std::signbit(v)) return;
+        x_.number = v;
+        extras_ = true;
+    }
+    void signal_text(std::string_view s) {
+        if (s.empty()) return;
+        x_.signal_text = sink_.put(s);
+        extras_ = true;
+    }
+
+    // The target: decoded text (a local or a regex path), a URL, or a URL the targets' fast path
+    // read, as pieces of its text (`text`, at most 65,535 bytes) or field by field (whose fields
+    // the caller put in the sink; raw is set here).
+    void target(const parsed_path& p) { set_target(encode_path(p)); }
+    void target_local(std::string_view text) { set_target(path_ref{sink_.put(text), parsed_path::kind_t::local}); }
+    void target_sliced(std::string_view text, sliced_url fields);
+    void target_url(std::string_view text, url_rec fields);
+
+    // The scope's marks. `stable`: they are in the arena for good (a long scope the builder read
+    // there), so that more than k_inline_array of them are referred to, not copied.
+    void marks(std::span<const double> m, bool stable = false);
+
+    // The body: text, a SEND body (with its JSON form), a matcher, or a COPY/MOVE selection.
+    void body_text(std::string_view raw) {
+        r_.body = body_tag::text;
+        r_.body_raw = sink_.put(raw);
+    }
+    void body_send(std::string_view raw, const std::optional<std::string_view>& json) {
+        r_.body = body_tag::send;
+        r_.body_raw = sink_.put(raw);
+        if (!json) return;
+        x_.json = sink_.put(*json);
+        r_.bits |= has_json;
+        extras_ = true;
+    }
+    void body_matcher(plurnk::dialect d, std::string_view raw, std::string_view pattern, std::string_view flags) {
+        r_.body = body_tag::matcher;
+        r_.body_raw = sink_.put(raw);
+        r_.bits |= static_cast<std::uint8_t>(static_cast<unsigned>(d) << k_dialect_shift);
+        if (pattern.empty() && flags.empty()) return;
+        x_.pattern = sink_.put(pattern);
+        x_.flags = sink_.put(flags);
+        extras_ = true;
+    }
+    void body_selection(const parsed_path& dest, const std::optional<line_marker>& marker);
+
+    [[nodiscard]] stmt_rec finish() {
+        if (extras_) r_.extras = pack_extras(x_, suffix_, sink_.strings(), marks_far_, tags_far_);
+        return r_;
+    }
+
+    // Offsets are stored in 32 bits. A parse never exceeds them (its input is cut at
+    // parse_options::k_max_input_bytes); an item built by hand with a larger offset keeps 4 GiB - 1.
+    static std::uint32_t offset32(std::size_t v) noexcept {
+        return v > UINT32_MAX ? UINT32_MAX : static_cast<std::uint32_t>(v);
+    }
+
+private:
+    path_ref encode_path(const parsed_path& p);
+    void set_target(const path_ref& p) noexcept {
+        r_.target = p.s;
+        r_.target_kind = static_cast<std::uint8_t>(p.kind) & 3U;
+        r_.bits |= has_target;
+    }
+
+    string_sink& sink_;
+    stmt_rec r_;
+    sref suffix_;
+    bool extras_ = false, tags_far_ = false, marks_far_ = false;
+    std::array<tag_list::ref, k_inline_array> inline_refs_;  // a few tags' references, until finish()
+    stmt_extras x_;
+};
+
+// The records of a statement value (item_list::push_back, for an item built by hand), through a
+// record_writer: its fields as they are, copied into the arena unless they view the live input.
+stmt_rec encode_statement(const statement& st, string_sink& sink);
+// The same after begin(): every field but the op, suffix and span. `marks_stable`: see marks().
+void write_fields(record_writer& w, const statement& st, bool marks_stable = false);
 item_rec item_record(position p, byte_span span);
 
 }  // namespace plurnk::detail
