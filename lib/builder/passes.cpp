@@ -123,9 +123,9 @@ void result_builder::near_miss_advisories(const text_item& t, const sink& out) {
     }
 }
 
-std::optional<new_diagnostic> result_builder::plan_body_advisory(const statement& s) const {
-    if (s.op != op::PLAN || !s.suffix.empty()) return std::nullopt;
-    const auto* body = std::get_if<std::string_view>(&s.body);
+std::optional<new_diagnostic> result_builder::plan_body_advisory(position at, byte_span span) const {
+    if (statement_.op() != op::PLAN || !statement_.suffix().empty()) return std::nullopt;
+    const auto* body = std::get_if<std::string_view>(&statement_.body());
     if (body == nullptr) return std::nullopt;
     const std::string_view b = *body;
     for (std::size_t i = b.find("<<"); i != std::string_view::npos; i = b.find("<<", i + 1)) {
@@ -134,23 +134,25 @@ std::optional<new_diagnostic> result_builder::plan_body_advisory(const statement
             if (b.substr(i + 2, name.size()) != name) continue;
             const std::size_t e = i + 2 + name.size();
             if (e < b.size() && is_word_char(static_cast<unsigned char>(b[e]))) continue;
-            return new_diagnostic{s.position, source::parser, severity::warning,
+            return new_diagnostic{at, source::parser, severity::warning,
                                   format_message(message_id::plan_body_op_text, {{"op", name}}),
-                                  message_id::plan_body_op_text, s.span};
+                                  message_id::plan_body_op_text, span};
         }
     }
     return std::nullopt;
 }
 
-std::optional<new_diagnostic> result_builder::misplaced_target_advisory(const statement& s) const {
-    if (!traits(s.op).path_tag_advisory) return std::nullopt;
-    if (s.target || has_fast_target_ || s.signal.kind != signal::kind_t::tags) return std::nullopt;
-    for (const auto& tag : s.signal.tags) {
+std::optional<new_diagnostic> result_builder::misplaced_target_advisory(position at, byte_span span) const {
+    const plurnk::op o = statement_.op();
+    const plurnk::signal& sig = statement_.signal();
+    if (!traits(o).path_tag_advisory) return std::nullopt;
+    if (statement_.has_target() || sig.kind != signal::kind_t::tags) return std::nullopt;
+    for (const auto& tag : sig.tags) {
         if (!path_shaped(tag)) continue;
-        const std::string name = std::string(op_name(s.op)).append(s.suffix);
-        return new_diagnostic{s.position, source::parser, severity::warning,
+        const std::string name = std::string(op_name(o)).append(statement_.suffix());
+        return new_diagnostic{at, source::parser, severity::warning,
                               format_message(message_id::misplaced_target, {{"name", name}, {"tag", tag}}),
-                              message_id::misplaced_target, s.span};
+                              message_id::misplaced_target, span};
     }
     return std::nullopt;
 }

@@ -349,21 +349,39 @@ void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, con
     settle_last(final_now, out);
 }
 
-void result_builder::add_statement(statement& st, const sink& out) {
+// A clean unit's statement: its parts checked (a failure becomes a visitor error in its place),
+// then written, then the parse tier's advisories about it.
+void result_builder::build_statement(const unit& un, const sink& out) {
+    const statement_parts& parts = statement_.parts_of(un, lexed_->tokens);
+    const position p = at(parts.whole.begin);
+    const byte_span span = span_of(parts.whole.begin, parts.whole.end);
+    if (std::optional<visitor_failure> failure = statement_.check(in_, strings_)) {
+        add_diagnostic(new_diagnostic{p, source::visitor, severity::error, std::move(failure->message), failure->id, span},
+                       true, out);
+        return;
+    }
+    add_statement(p, span, out);
+    if (tier_ == tier::parse) {
+        std::optional<new_diagnostic> plan = plan_body_advisory(p, span);
+        std::optional<new_diagnostic> misplaced = misplaced_target_advisory(p, span);
+        if (plan) add_diagnostic(*plan, true, out);
+        if (misplaced) add_diagnostic(*misplaced, true, out);
+    }
+}
+
+// The checked statement's records; an event reports it as the records' decoding would give it.
+void result_builder::add_statement(position p, byte_span span, const sink& out) {
     string_sink sink = live_sink();
-    item_rec rec = item_record(st.position, st.span);
+    item_rec rec = item_record(p, span);
     rec.aux = static_cast<std::uint32_t>(frozen_stmts_.size() + stmts_.size());
     record_writer w(sink);
-    w.begin(st.op, st.suffix, st.span.end);
-    if (has_fast_target_) write_fast_target(w, sink, fast_target_text_, target_parts_);
-    write_fields(w, st, stable_marks_ != nullptr);
+    w.begin(statement_.op(), statement_.suffix(), span.end);
+    statement_.write(w, sink);
     stmts_.push_back(w.finish());
     items_.push_back(rec);
     kinds_.push_back(item_kind::statement);
-    // The event reports the statement as built (`st` is building_'s): its target, when the
-    // targets' fast path read it, is projected for it as the records' decoding would give it.
-    if (out && has_fast_target_) st.target = url_detail::project_fast(fast_target_text_, target_parts_);
-    settle_last(true, out, &building_);
+    if (out) statement_.view(std::get<statement>(event_), p, span);
+    settle_last(true, out, &event_);
 }
 
 item result_builder::live_item(std::size_t i) const {

@@ -8,7 +8,7 @@
 // its span and position, a statement refers to the input by offset and keeps only decoded text
 // in the arena, equal messages are stored once. Its jobs live in three files:
 //   result_builder.cpp     error claiming and ordering, item emission, stream release
-//   statement_builder.cpp  a statement unit's tokens -> statement (signal, target, scope, body)
+//   statement_builder.cpp  a clean unit's parts, checked, then written (class statement_builder)
 //   passes.cpp             the advisories, the unparsed tail and the turn shape, in the
 //                          reference's order
 #pragma once
@@ -24,14 +24,13 @@
 #include "base/frozen_log.hpp"
 #include "base/pod_vector.hpp"
 #include "base/position.hpp"
-#include "builder/fast_target.hpp"
+#include "builder/statement_builder.hpp"
 #include "grammar/messages.hpp"
 #include "lex/lexer.hpp"
 #include "plurnk/parse.hpp"
 #include "store/record_writer.hpp"
 #include "store/result_store.hpp"
 #include "syntax/spans.hpp"
-#include "url/path_fields.hpp"
 
 namespace plurnk::detail {
 
@@ -90,7 +89,7 @@ class result_builder {
 public:
     using sink = std::function<void(const item&, std::size_t index)>;
 
-    explicit result_builder(tier t, parse_dialect d = parse_dialect::contracts) : tier_(t), dialect_(d) {}
+    explicit result_builder(tier t, parse_dialect d = parse_dialect::contracts) : tier_(t), statement_(d) {}
 
     // The input text the result will view: parse() sets it before finish(); the push parser
     // appends what it releases, and the rest before finish().
@@ -195,7 +194,7 @@ private:
     // Appends an item's records; reports it now when it is final, else at finish().
     void add_text(const token& t, const sink& out);
     void add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out);
-    void add_statement(statement& st, const sink& out);
+    void add_statement(position p, byte_span span, const sink& out);
     // Bookkeeping for the item just placed at the back of the live records; a final one is
     // reported, as `built` when given (the item its records were made from, equal to their
     // decoding), else decoded from the records.
@@ -246,28 +245,19 @@ private:
         if (fires_) fired_.resize(w);
     }
 
-    // --- statement_builder.cpp: a clean unit -> its statement, from the slots the parser noted ---
-    // Why a well-formed statement is not admitted (source: visitor).
-    struct visitor_failure {
-        std::string message;
-        message_id id;
-    };
+    // A clean unit -> its parts -> checked -> records, or its visitor failure (statement_builder).
     void build_statement(const unit& un, const sink& out);
-    void build_signal(statement& st, const unit& un);
-    std::optional<visitor_failure> build_target(statement& st, const unit& un);
-    std::optional<visitor_failure> build_body(statement& st, const unit& un);
 
     // --- passes.cpp: advisories, unparsed tail and turn shape of the parse tier (BEHAVIOUR §4.3) ---
     void near_miss_advisories(const text_item& t, const sink& out);
-    std::optional<new_diagnostic> plan_body_advisory(const statement& s) const;
-    std::optional<new_diagnostic> misplaced_target_advisory(const statement& s) const;
+    std::optional<new_diagnostic> plan_body_advisory(position at, byte_span span) const;
+    std::optional<new_diagnostic> misplaced_target_advisory(position at, byte_span span) const;
     void apply_tail();
     std::string_view invented_closer(std::string_view tag) const;
     void turn_shape();
     [[nodiscard]] bool is_disposition(std::size_t i) const noexcept;
 
     tier tier_;
-    parse_dialect dialect_;
     std::string_view in_;
     const lex_output* lexed_ = nullptr;
     const syntax_tree* tree_ = nullptr;
@@ -340,23 +330,11 @@ private:
     };
     std::array<lex_message, 16> lex_messages_{};
 
-    // Reused by build_statement so a statement costs no allocations beyond the AST's own.
-    // The statement being built (its strings view the input or these), inside an item so that an
-    // event reports it as it is, without decoding its records.
-    item building_{std::in_place_type<statement>};
-    // Its target when the targets' fast path read it: the statement's own `target` is then empty
-    // and add_statement encodes this one.
-    bool has_fast_target_ = false;
-    std::string_view fast_target_text_;
-    url_detail::url_parts target_parts_;
-    std::string target_scratch_, body_scratch_;
-    std::vector<std::string_view> tags_scratch_;  // (a tag_list views it while a statement is built)
-    const double* stable_marks_ = nullptr;  // the statement's scope marks, when built in the arena
-    std::array<double, k_inline_array> marks_scratch_{};  // ... else here
-    path_fields path_;             // the target being built
-    selection_fields selection_;   // the COPY/MOVE destination being built
-    std::vector<double> dest_marks_;  // its scope's marks, when selection_fast() reads the body
-    std::optional<std::string> json_;  // the SEND body's JSON being built
+    // The statement being built: its parts, checked, written; its scratch is its own.
+    statement_builder statement_;
+    // The statement an event reports (made only when there is a sink), reused from event to
+    // event, inside an item so that it is reported as it is.
+    item event_{std::in_place_type<statement>};
 };
 
 }  // namespace plurnk::detail

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// A clean statement unit's tokens -> its statement (see result_builder.hpp): the op and suffix from
-// the opener, then the signal, the target (parse_path), the scope marks and the body (a matcher
-// checked by its dialect's validator, a SEND body with its JSON form, a COPY/MOVE selection, or
-// text). A validator's rejection replaces the statement by a visitor error.
+// A clean statement unit -> its parts -> checked views -> records (see statement_builder.hpp):
+// the op and suffix from the opener, then the signal, the target (parse_path), the scope marks
+// and the body (a matcher checked by its dialect's validator, a SEND body with its JSON form, a
+// COPY/MOVE selection, or text). A validator's rejection is a visitor failure.
+#include "builder/statement_builder.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -11,15 +13,13 @@
 
 #include "base/ascii.hpp"
 #include "builder/body_fast.hpp"
-#include "builder/result_builder.hpp"
+#include "builder/fast_target.hpp"
 #include "grammar/hash_regex.hpp"
 #include "grammar/op_table.hpp"
 #include "grammar/scope_literal.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/path.hpp"
 #include "plurnk/validate.hpp"
-#include "url/fast_path.hpp"
-#include "url/path_fields.hpp"
 
 namespace plurnk::detail {
 
@@ -85,121 +85,99 @@ bool may_start_json(std::string_view s) noexcept {
 
 }  // namespace
 
-namespace {
-
-// The text of tokens [b, e) when they do not lie back to back: the pieces joined in `buf` (or a
-// view of the input after all).
-std::string_view joined_slow(std::string_view in, const token_vector& toks, std::uint32_t b, std::uint32_t e,
-                             std::string& buf) {
-    bool contiguous = true;
-    for (std::uint32_t i = b + 1; i < e && contiguous; ++i) contiguous = toks[i - 1].end == toks[i].begin;
-    if (contiguous) return in.substr(toks[b].begin, toks[e - 1].end - toks[b].begin);
-    buf.clear();
-    for (std::uint32_t i = b; i < e; ++i) buf.append(in.substr(toks[i].begin, toks[i].end - toks[i].begin));
-    return buf;
-}
-
-// The text of tokens [b, e): a view of the input when they lie back to back (as a clean unit's
-// body and target tokens do), else the pieces joined in `buf`. Inline for the usual one token.
-inline std::string_view joined_text(std::string_view in, const token_vector& toks, std::uint32_t b,
-                                    std::uint32_t e, std::string& buf) {
-    if (e <= b) return {};
-    if (e == b + 1) return in.substr(toks[b].begin, toks[b].end - toks[b].begin);
-    return joined_slow(in, toks, b, e, buf);
-}
-
-}  // namespace
-
-void result_builder::build_statement(const unit& un, const sink& out) {
-    const auto& toks = lexed_->tokens;
-    // The statement is built in a member reset field by field, not in a fresh 600-byte value.
-    statement& st = std::get<statement>(building_);
-    st.signal = signal{};
-    st.target.reset();
-    st.marker.reset();
-    st.body = std::monostate{};
-    has_fast_target_ = false;
-    stable_marks_ = nullptr;
+// The parts of a clean unit, from its tokens: the slots the parser noted, as byte spans. In a
+// clean unit the tokens of a target and of a body lie back to back (a gap is a lexer error,
+// which claims the unit), so each slot is one span.
+const statement_parts& statement_builder::parts_of(const unit& un, const token_vector& toks) {
+    statement_parts& p = parts_;
+    p = statement_parts{};
     const token& open = toks[un.first];
-    st.op = open.op;
-    st.suffix = in_.substr(open.begin + 6, open.end - open.begin - 6);
-    st.position = at(open.begin);
-    st.span = unit_span(un);
-    if (un.signal != 0) build_signal(st, un);
+    p.op = open.op;
+    p.whole = span32{open.begin, toks[un.last].end};
+    p.suffix = span32{open.begin + 6, open.end};
+    if (un.signal != 0) {
+        p.present |= statement_parts::has_signal;
+        const std::uint32_t b = un.signal + 1, e = un.signal_end - 1;  // inside the brackets
+        if (traits(p.op).signal == signal_shape::tags) {
+            tag_refs_.clear();
+            for (std::uint32_t i = b; i < e; ++i) {
+                if (toks[i].kind != tok::tag) continue;
+                if (tag_refs_.empty()) p.tags.begin = toks[i].begin;
+                tag_refs_.push_back(tag_list::ref{toks[i].begin - p.tags.begin, toks[i].end - toks[i].begin});
+                p.tags.end = toks[i].end;
+            }
+        } else if (b < e) {
+            p.value = span32{toks[b].begin, toks[b].end};
+        }
+    }
+    if (un.target != 0) {
+        p.present |= statement_parts::has_target;
+        const std::uint32_t b = un.target + 1, e = un.target_end - 1;
+        p.target = b < e ? span32{toks[b].begin, toks[e - 1].end} : span32{toks[b].begin, toks[b].begin};
+    }
+    if (un.scope != 0) {
+        p.present |= statement_parts::has_scope;
+        p.scope = span32{toks[un.scope].begin, toks[un.scope].end};
+    }
+    if (un.body != 0 && un.body < un.body_end) {
+        p.present |= statement_parts::has_body;
+        p.body = span32{toks[un.body].begin, toks[un.body_end - 1].end};
+    }
+    return p;
+}
+
+std::optional<visitor_failure> statement_builder::check(std::string_view in, arena& strings) {
+    const statement_parts& parts = parts_;
+    suffix_ = parts.suffix.of(in);
+    signal_ = plurnk::signal{};
+    target_ = target_t::none;
+    has_marks_ = false;
+    body_ = std::monostate{};
+    if (parts.has(statement_parts::has_signal)) check_signal(in);
     std::optional<visitor_failure> failure;
-    if (un.target != 0) failure = build_target(st, un);
-    if (!failure && un.scope != 0) {
-        // Room for one more number than there are separators or signs. A few go into the
-        // statement's packed extras (from marks_scratch_); more straight into the arena (a scope
-        // can hold a number per two input bytes), where the record refers to them.
-        const std::string_view scope = text(toks[un.scope]);
-        const auto most = 1 + static_cast<std::size_t>(
-                                  std::count_if(scope.begin(), scope.end(), [](char c) { return c == ',' || c == '-'; }));
-        double* marks = most <= marks_scratch_.size() ? marks_scratch_.data() : strings_.make_array<double>(most);
-        const std::size_t n = scope_marks(scope, marks, most);
-        st.marker = line_marker{std::span<const double>(marks, n)};
-        if (marks != marks_scratch_.data()) stable_marks_ = marks;
-    }
-    if (!failure && un.body != 0) failure = build_body(st, un);
-    if (failure) {
-        add_diagnostic(new_diagnostic{st.position, source::visitor, severity::error, std::move(failure->message),
-                                      failure->id, st.span},
-                       true, out);
-        return;
-    }
-    add_statement(st, out);
-    if (tier_ == tier::parse) {
-        std::optional<new_diagnostic> plan = plan_body_advisory(st);
-        std::optional<new_diagnostic> misplaced = misplaced_target_advisory(st);
-        if (plan) add_diagnostic(*plan, true, out);
-        if (misplaced) add_diagnostic(*misplaced, true, out);
-    }
+    if (parts.has(statement_parts::has_target)) failure = check_target(parts.target.of(in));
+    if (!failure && parts.has(statement_parts::has_scope)) check_scope(parts.scope.of(in), strings);
+    if (!failure && parts.has(statement_parts::has_body)) failure = check_body(parts.body.of(in));
+    return failure;
 }
 
 // signal : `[` (TAG | `,`)* `]` (tag ops), `[` INT? `]` (SEND, KILL), `[` IDENT? `]` (EXEC),
 // `[` TAG `]` (WORK, FORK branch)
-void result_builder::build_signal(statement& st, const unit& un) {
-    const auto& toks = lexed_->tokens;
-    const std::uint32_t b = un.signal + 1, e = un.signal_end - 1;  // inside the brackets
-    switch (traits(st.op).signal) {
+void statement_builder::check_signal(std::string_view in) {
+    const std::string_view value = parts_.value.of(in);
+    switch (traits(parts_.op).signal) {
         case signal_shape::integer:
         case signal_shape::kill_integer:
         case signal_shape::disposition:
-            if (b < e) {
-                st.signal.kind = signal::kind_t::number;
-                st.signal.number = parse_int_signal(text(toks[b]));
+            if (!value.empty()) {
+                signal_.kind = signal::kind_t::number;
+                signal_.number = parse_int_signal(value);
             }
             break;
         case signal_shape::ident:
         case signal_shape::branch:
-            if (b < e) {
-                st.signal.kind = signal::kind_t::text;
-                st.signal.text = text(toks[b]);
+            if (!value.empty()) {
+                signal_.kind = signal::kind_t::text;
+                signal_.text = value;
             }
             break;
         case signal_shape::tags:
-            st.signal.kind = signal::kind_t::tags;
-            tags_scratch_.clear();
-            if (tags_scratch_.capacity() == 0) tags_scratch_.reserve(8);
-            for (std::uint32_t i = b; i < e; ++i) {
-                if (toks[i].kind == tok::tag) tags_scratch_.push_back(text(toks[i]));
-            }
-            st.signal.tags = std::span<const std::string_view>(tags_scratch_);
+            signal_.kind = signal::kind_t::tags;
+            tag_block_ = parts_.tags.of(in);
+            signal_.tags = tag_list(tag_block_.data(), tag_refs_.data(), tag_refs_.size());
     }
 }
 
 // target : `(` TARGET_TEXT* `)`, decoded and classified by parse_path (local path or URL).
-std::optional<result_builder::visitor_failure> result_builder::build_target(statement& st, const unit& un) {
-    const std::string_view raw =
-        joined_text(in_, lexed_->tokens, un.target + 1, un.target_end - 1, target_scratch_);
+std::optional<visitor_failure> statement_builder::check_target(std::string_view raw) {
     // Text without escapes that the fast path reads: every field is a slice of the input,
-    // encoded straight from the components when the statement is stored (add_statement). (In
-    // the service dialect a text that starts with `#` may be a regex path: parse_path_fields.)
+    // written straight from the components (write_fast_target). (In the service dialect a text
+    // that starts with `#` may be a regex path: parse_path_fields.)
     const bool regex_candidate = dialect_ == parse_dialect::service && !raw.empty() && raw[0] == '#';
     if (!raw.empty() && !regex_candidate && raw.find('\\') == std::string_view::npos &&
         url_detail::parse_target_fast(raw, target_parts_)) {
-        fast_target_text_ = raw;
-        has_fast_target_ = true;
+        fast_text_ = raw;
+        target_ = target_t::fast;
         return std::nullopt;
     }
     result<std::optional<path_fields>> p = parse_path_fields(raw, dialect_);
@@ -207,18 +185,30 @@ std::optional<result_builder::visitor_failure> result_builder::build_target(stat
     if (!p.value()) return std::nullopt;
     path_ = std::move(*p.value());
     path_.rebind();
-    st.target = path_.view();
+    decoded_ = path_.view();
     // Text the decoding left as it was is the input's own (no copy into the result).
-    if (st.target->raw == raw) st.target->raw = raw;
+    if (decoded_.raw == raw) decoded_.raw = raw;
+    target_ = target_t::decoded;
     return std::nullopt;
+}
+
+// scope : `<` NUM ((`,` | `-`) NUM)* `>`. Room for one more number than there are separators or
+// signs. A few go into the statement's packed extras (from marks_scratch_); more straight into
+// the arena (a scope can hold a number per two input bytes), where the record refers to them.
+void statement_builder::check_scope(std::string_view scope, arena& strings) {
+    const auto most = 1 + static_cast<std::size_t>(
+                              std::count_if(scope.begin(), scope.end(), [](char c) { return c == ',' || c == '-'; }));
+    double* marks = most <= marks_scratch_.size() ? marks_scratch_.data() : strings.make_array<double>(most);
+    marks_ = std::span<const double>(marks, scope_marks(scope, marks, most));
+    marks_stable_ = marks != marks_scratch_.data();
+    has_marks_ = true;
 }
 
 // body : BODY*, by the op's body kind: a matcher (dialect by its leading characters, checked by
 // the dialect's validator), a SEND body with its JSON form, a COPY/MOVE selection, or text.
-std::optional<result_builder::visitor_failure> result_builder::build_body(statement& st, const unit& un) {
-    const std::string_view body = joined_text(in_, lexed_->tokens, un.body, un.body_end, body_scratch_);
+std::optional<visitor_failure> statement_builder::check_body(std::string_view body) {
     if (body.empty()) return std::nullopt;
-    const body_kind kind = traits(st.op).body;
+    const body_kind kind = traits(parts_.op).body;
     if (kind == body_kind::matcher) {
         matcher_body m;
         result<void> err;
@@ -263,7 +253,7 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
         }
         if (!err) return visitor_failure{std::move(err).problem().message, id};
         m.raw = body;
-        st.body = m;
+        body_ = m;
     } else if (kind == body_kind::send) {
         send_body b;
         if (may_start_json(body)) {
@@ -271,12 +261,12 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
             if (json_) b.json = *json_;
         }
         b.raw = body;
-        st.body = b;
+        body_ = b;
     } else if (kind == body_kind::selection) {
         resource_selection fast;
         const bool regex_candidate = dialect_ == parse_dialect::service && body[0] == '#';
         if (!regex_candidate && selection_fast(body, dest_marks_, fast)) {
-            st.body = fast;
+            body_ = fast;
             return std::nullopt;
         }
         result<std::optional<selection_fields>> sel = parse_selection_fields(body, dialect_);
@@ -287,12 +277,55 @@ std::optional<result_builder::visitor_failure> result_builder::build_body(statem
             resource_selection r;
             r.target = selection_.target.view();
             if (selection_.marks) r.marker = line_marker{*selection_.marks};
-            st.body = r;
+            body_ = r;
         }
     } else {
-        st.body = body;
+        body_ = body;
     }
     return std::nullopt;
+}
+
+// In the order the records were always written: target, signal, scope, body.
+void statement_builder::write(record_writer& w, string_sink& sink) const {
+    w.signal(signal_.kind);
+    if (target_ == target_t::fast) write_fast_target(w, sink, fast_text_, target_parts_);
+    if (target_ == target_t::decoded) w.target(decoded_);
+    if (signal_.kind == signal::kind_t::tags) w.tags(tag_block_, std::span<const tag_list::ref>(tag_refs_.data(), tag_refs_.size()));
+    w.signal_text(signal_.text);
+    w.number(signal_.number);
+    if (has_marks_) w.marks(marks_, marks_stable_);
+    switch (body_.index()) {
+        case 0: break;
+        case 1: w.body_text(*std::get_if<std::string_view>(&body_)); break;
+        case 2: {
+            const auto& m = *std::get_if<matcher_body>(&body_);
+            w.body_matcher(m.dialect, m.raw, m.pattern, m.flags);
+            break;
+        }
+        case 3: {
+            const auto& b = *std::get_if<send_body>(&body_);
+            w.body_send(b.raw, b.json);
+            break;
+        }
+        default: {
+            const auto& sel = *std::get_if<resource_selection>(&body_);
+            w.body_selection(sel.target, sel.marker);
+        }
+    }
+}
+
+void statement_builder::view(statement& st, position at, byte_span span) const {
+    st.op = parts_.op;
+    st.suffix = suffix_;
+    st.position = at;
+    st.span = span;
+    st.signal = signal_;
+    st.target.reset();
+    if (target_ == target_t::fast) st.target = url_detail::project_fast(fast_text_, target_parts_);
+    if (target_ == target_t::decoded) st.target = decoded_;
+    st.marker.reset();
+    if (has_marks_) st.marker = line_marker{marks_};
+    st.body = body_;
 }
 
 }  // namespace plurnk::detail

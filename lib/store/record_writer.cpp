@@ -150,13 +150,7 @@ item_rec item_record(position p, byte_span span) {
     return item_rec{record_writer::offset32(span.begin), 0, p.line, p.column};
 }
 
-void write_fields(record_writer& w, const statement& st, bool marks_stable) {
-    w.signal(st.signal.kind);
-    if (st.target) w.target(*st.target);
-    w.tags(st.signal.tags);
-    w.signal_text(st.signal.text);
-    w.number(st.signal.number);
-    if (st.marker) w.marks(st.marker->marks, marks_stable);
+void write_body(record_writer& w, const plurnk::body& body) {
     std::visit(
         [&w](const auto& b) {
             using B = std::decay_t<decltype(b)>;
@@ -170,13 +164,19 @@ void write_fields(record_writer& w, const statement& st, bool marks_stable) {
                 w.body_selection(b.target, b.marker);
             }
         },
-        st.body);
+        body);
 }
 
 stmt_rec encode_statement(const statement& st, string_sink& sink) {
     record_writer w(sink);
     w.begin(st.op, st.suffix, st.span.end);
-    write_fields(w, st);
+    w.signal(st.signal.kind);
+    if (st.target) w.target(*st.target);
+    w.tags(st.signal.tags);
+    w.signal_text(st.signal.text);
+    w.number(st.signal.number);
+    if (st.marker) w.marks(st.marker->marks);
+    write_body(w, st.body);
     return w.finish();
 }
 

@@ -169,8 +169,8 @@ private:
 // The records of a statement value (item_list::push_back, for an item built by hand), through a
 // record_writer: its fields as they are, copied into the arena unless they view the live input.
 stmt_rec encode_statement(const statement& st, string_sink& sink);
-// The same after begin(): every field but the op, suffix and span. `marks_stable`: see marks().
-void write_fields(record_writer& w, const statement& st, bool marks_stable = false);
+// A body value's field call.
+void write_body(record_writer& w, const plurnk::body& body);
 item_rec item_record(position p, byte_span span);
 
 }  // namespace plurnk::detail

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// A well-formed statement's parts -> checked views -> records (private header). parts_of() is the
+// only place that maps a clean unit's slot token indices to bytes (statement_parts); check() runs
+// the validators over the parts and holds what they admit as views of the input or of this
+// class's scratch (nothing goes into the arena but a long scope's marks), so that a visitor
+// failure leaves nothing behind; write() hands the views to the record writer, field by field;
+// view() makes the public `statement` only when an event needs one.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/pod_vector.hpp"
+#include "grammar/messages.hpp"
+#include "grammar/statement_parts.hpp"
+#include "grammar/token.hpp"
+#include "plurnk/parse.hpp"
+#include "store/record_writer.hpp"
+#include "store/result_store.hpp"
+#include "syntax/spans.hpp"
+#include "url/fast_path.hpp"
+#include "url/path_fields.hpp"
+
+namespace plurnk::detail {
+
+// Why a well-formed statement is not admitted (source: visitor).
+struct visitor_failure {
+    std::string message;
+    message_id id;
+};
+
+class statement_builder {
+public:
+    explicit statement_builder(parse_dialect d) noexcept : dialect_(d) {}
+
+    // The parts of clean unit `un`, held here until the next call (with its tags' references).
+    const statement_parts& parts_of(const unit& un, const token_vector& toks);
+
+    // Checks the parts parts_of() made, of input `in`, with the validators; on success the views
+    // below hold the statement (until the next check). A long scope's marks go into `strings`.
+    [[nodiscard]] std::optional<visitor_failure> check(std::string_view in, arena& strings);
+
+    // The checked statement's fields after begin(), to `w` (`sink` is the writer's).
+    void write(record_writer& w, string_sink& sink) const;
+
+    // The checked statement as a public value, for an event: in a statement reused from event to
+    // event (reset field by field, not a fresh 600-byte value).
+    void view(statement& st, position at, byte_span span) const;
+
+    // What the passes read of the checked statement.
+    [[nodiscard]] plurnk::op op() const noexcept { return parts_.op; }
+    [[nodiscard]] std::string_view suffix() const noexcept { return suffix_; }
+    [[nodiscard]] bool has_target() const noexcept { return target_ != target_t::none; }
+    [[nodiscard]] const plurnk::signal& signal() const noexcept { return signal_; }
+    [[nodiscard]] const plurnk::body& body() const noexcept { return body_; }
+
+private:
+    enum class target_t : std::uint8_t { none, fast, decoded };
+    void check_signal(std::string_view in);
+    std::optional<visitor_failure> check_target(std::string_view raw);
+    void check_scope(std::string_view scope, arena& strings);
+    std::optional<visitor_failure> check_body(std::string_view body);
+
+    parse_dialect dialect_;
+    statement_parts parts_;
+    std::string_view suffix_;
+    pod_vector<tag_list::ref> tag_refs_;  // the tags, from parts_.tags.begin
+    std::string_view tag_block_;
+    plurnk::signal signal_;               // its tags view tag_block_ and tag_refs_
+    target_t target_ = target_t::none;
+    std::string_view fast_text_;          // fast: the text the targets' fast path read ...
+    url_detail::url_parts target_parts_;  // ... as these components
+    path_fields path_;                    // decoded: the target's fields ...
+    parsed_path decoded_;                 // ... as views
+    bool has_marks_ = false;
+    bool marks_stable_ = false;            // the marks are in the arena (a long scope)
+    std::span<const double> marks_;
+    std::array<double, k_inline_array> marks_scratch_{};  // a short scope's marks
+    plurnk::body body_;
+    selection_fields selection_;       // the COPY/MOVE destination being built
+    std::vector<double> dest_marks_;   // its scope's marks, when selection_fast() reads the body
+    std::optional<std::string> json_;  // the SEND body's JSON
+};
+
+}  // namespace plurnk::detail
