@@ -71,8 +71,8 @@ position rec_position(const item_rec& r) noexcept { return position{r.line, r.co
 }  // namespace
 
 bool result_builder::is_disposition(std::size_t i) const noexcept {
-    if (kinds_[i] != item_kind::statement) return false;
-    const stmt_rec& s = stmts_[items_[i].aux];
+    if (log_.kinds()[i] != item_kind::statement) return false;
+    const stmt_rec& s = log_.stmts()[log_.items()[i].aux];
     return s.op == op::SEND && s.signal_kind == static_cast<std::uint8_t>(signal::kind_t::number) &&
            s.extras != nullptr && is_disposition_code(unpack_extras(s.extras).number);
 }
@@ -179,7 +179,7 @@ void result_builder::apply_tail() {
                    (invented.empty() ? 0 : message_size(message_id::tail_invented_closer, {{"name", invented}})));
     append_message(reason, id, {{"tag", tag}, {"line", line}});
     if (!invented.empty()) append_message(reason, message_id::tail_invented_closer, {{"name", invented}});
-    keep_items([&](std::size_t i) { return rec_position(items_[i]) < from; });
+    log_.keep_items([&](std::size_t i) { return rec_position(log_.items()[i]) < from; });
     tail_ = unparsed_tail{from, std::move(reason), id, span_of(lexed_->tail.last_open_begin, in_.size())};
 }
 
@@ -202,55 +202,58 @@ std::string_view result_builder::invented_closer(std::string_view tag) const {
 }
 
 void result_builder::turn_shape() {
+    pod_vector<item_rec>& items = log_.items();
+    const pod_vector<item_kind>& kinds = log_.kinds();
+    pod_vector<diag_rec>& diags = log_.diags();
     bool has_plan = false, has_terminal = false, hard_non_parser = false;
-    const auto parser_error = [this](std::size_t i) {
-        if (kinds_[i] != item_kind::diagnostic) return false;
-        const diag_rec& d = diags_[items_[i].aux];
+    const auto parser_error = [&](std::size_t i) {
+        if (kinds[i] != item_kind::diagnostic) return false;
+        const diag_rec& d = diags[items[i].aux];
         return d.severity() == severity::error && d.source() == source::parser;
     };
-    for (std::size_t i = 0; i < items_.size(); ++i) {
-        if (kinds_[i] == item_kind::statement) {
-            has_plan = has_plan || stmts_[items_[i].aux].op == op::PLAN;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (kinds[i] == item_kind::statement) {
+            has_plan = has_plan || log_.stmts()[items[i].aux].op == op::PLAN;
             has_terminal = has_terminal || is_disposition(i);
-        } else if (kinds_[i] == item_kind::diagnostic) {
-            const diag_rec& d = diags_[items_[i].aux];
+        } else if (kinds[i] == item_kind::diagnostic) {
+            const diag_rec& d = diags[items[i].aux];
             if (d.severity() == severity::error && d.source() != source::parser) hard_non_parser = true;
         }
     }
     if (!has_plan || !has_terminal) {
         std::optional<item_rec> first_removed;
         std::uint64_t removed_end = 0;
-        keep_items([&](std::size_t i) {
+        log_.keep_items([&](std::size_t i) {
             if (!parser_error(i)) return true;
             if (!first_removed) {
-                first_removed = items_[i];
-                removed_end = diags_[items_[i].aux].end();
+                first_removed = items[i];
+                removed_end = diags[items[i].aux].end();
             }
             return false;
         });
         if (first_removed && !hard_non_parser) {
             const message_id id = !has_plan ? message_id::turn_missing_plan : message_id::turn_missing_terminal_send;
             item_rec rec = *first_removed;
-            rec.aux = static_cast<std::uint32_t>(diags_.size());
-            diags_.push_back(diag_rec::make(removed_end, source::parser, severity::error, id, intern(message_template(id))));
-            items_.push_back(rec);
-            kinds_.push_back(item_kind::diagnostic);
-            note_fired(false);
+            rec.aux = static_cast<std::uint32_t>(diags.size());
+            diags.push_back(diag_rec::make(removed_end, source::parser, severity::error, id, intern(message_template(id))));
+            items.push_back(rec);
+            log_.kinds().push_back(item_kind::diagnostic);
+            log_.note_fired(false);
         }
         return;
     }
     if (hard_non_parser) return;
     // Mid-termination: parser hard errors after the first disposition SEND.
     position terminal{};
-    for (std::size_t i = 0; i < items_.size(); ++i) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
         if (is_disposition(i)) {
-            terminal = rec_position(items_[i]);
+            terminal = rec_position(items[i]);
             break;
         }
     }
-    for (std::size_t i = 0; i < items_.size(); ++i) {
-        if (parser_error(i) && terminal < rec_position(items_[i])) {
-            diag_rec& d = diags_[items_[i].aux];
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (parser_error(i) && terminal < rec_position(items[i])) {
+            diag_rec& d = diags[items[i].aux];
             d.id = static_cast<std::uint8_t>(message_id::turn_ended_by_send);
             d.message = intern(message_template(message_id::turn_ended_by_send));
         }

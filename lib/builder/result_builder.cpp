@@ -40,26 +40,18 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
     // Nothing more is reported before the tail and the passes have had their say.
     finishing_ = true;
     advance(in, lexed, tree, lexed.tokens.size(), {});
-    items_ = frozen_items_.take(std::move(items_));
-    kinds_ = frozen_kinds_.take(std::move(kinds_));
-    fired_ = frozen_fired_.take(std::move(fired_));
-    stmts_ = frozen_stmts_.take(std::move(stmts_));
-    diags_ = frozen_diags_.take(std::move(diags_));
+    log_.take_all();
     append_unclaimed();
     apply_tail();
     if (tier_ == tier::parse && !tail_) turn_shape();
 
     auto store = std::make_shared<result_store>();
-    store->items = std::move(items_);
-    store->kinds = std::move(kinds_);
-    store->stmts = std::move(stmts_);
-    store->diags = std::move(diags_);
+    log_.move_to(*store);
     store->input = input_;
-    store->strings = strings_;
     if (out) {
         const text_resolver t = live_resolver();
         for (std::size_t i = 0; i < store->items.size(); ++i) {
-            if (fires_ && fired_[i]) continue;
+            if (log_.fired(i)) continue;
             const item_rec& r = store->items[i];
             switch (store->kinds[i]) {
                 case item_kind::statement: out(decode_statement(r, store->stmts[r.aux], t), i); break;
@@ -74,31 +66,10 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
     return res;
 }
 
-void result_builder::share() {
-    if (!items_.empty()) {
-        frozen_items_.freeze(std::move(items_));
-        frozen_kinds_.freeze(std::move(kinds_));
-        frozen_fired_.freeze(std::move(fired_));
-        items_.clear();
-        kinds_.clear();
-        fired_.clear();
-    }
-    if (!stmts_.empty()) {
-        frozen_stmts_.freeze(std::move(stmts_));
-        stmts_.clear();
-    }
-    if (!diags_.empty()) {
-        frozen_diags_.freeze(std::move(diags_));
-        diags_.clear();
-    }
-    if (!carried_.empty()) {
-        frozen_carried_.freeze(std::move(carried_));
-        carried_.clear();
-    }
-}
+void result_builder::share() { log_.share(); }
 
 void result_builder::release_tokens(std::size_t tokens) {
-    for_each_unclaimed([this](const new_diagnostic& d) { carried_.push_back(diag_records(d)); });
+    for_each_unclaimed([this](const new_diagnostic& d) { log_.carry(diag_records(d)); });
     lex_errs_.clear();
     lex_runs_.clear();
     long_ends_.clear();
@@ -311,41 +282,30 @@ void result_builder::emit_unit(const unit& un, const sink& out) {
 
 // ---- records ------------------------------------------------------------------------------------
 
-const char* result_builder::intern(std::string_view message) {
-    const std::size_t h = std::hash<std::string_view>{}(message);
-    interned& slot = intern_[h % intern_.size()];
-    if (slot.s != nullptr && slot.hash == h) {
-        std::uint32_t n = 0;
-        std::memcpy(&n, slot.s - 4, 4);
-        if (std::string_view(slot.s, n) == message) return slot.s;
-    }
-    slot = interned{h, strings_.lstring(message)};
-    return slot.s;
-}
-
 item_rec result_builder::diag_records(const new_diagnostic& d) {
     item_rec rec = item_record(d.at, d.span);
-    rec.aux = static_cast<std::uint32_t>(frozen_diags_.size() + diags_.size());
-    diags_.push_back(diag_rec::make(d.span.end, d.source, d.severity, d.id, d.interned != nullptr ? d.interned : intern(d.message)));
+    rec.aux = log_.next_diag();
+    log_.diags().push_back(diag_rec::make(d.span.end, d.source, d.severity, d.id, d.interned != nullptr ? d.interned : intern(d.message)));
     return rec;
 }
 
 void result_builder::add_text(const token& t, const sink& out) {
     const byte_span sp = span_of(t.begin, t.end);
-    items_.push_back(item_rec{static_cast<std::uint32_t>(sp.begin), static_cast<std::uint32_t>(sp.end),
-                              0, 0});
+    pod_vector<item_rec>& items = log_.items();
+    items.push_back(item_rec{static_cast<std::uint32_t>(sp.begin), static_cast<std::uint32_t>(sp.end),
+                             0, 0});
     const position p = at(t.begin);
-    items_.back().line = p.line;
-    items_.back().column = p.column;
-    kinds_.push_back(item_kind::text);
+    items.back().line = p.line;
+    items.back().column = p.column;
+    log_.kinds().push_back(item_kind::text);
     const item it{text_item{text(t), p, sp}};
     settle_last(true, out, &it);
     if (tier_ == tier::parse) near_miss_advisories(std::get<text_item>(it), out);
 }
 
 void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out) {
-    items_.push_back(diag_records(d));
-    kinds_.push_back(item_kind::diagnostic);
+    log_.items().push_back(diag_records(d));
+    log_.kinds().push_back(item_kind::diagnostic);
     settle_last(final_now, out);
 }
 
@@ -355,7 +315,7 @@ void result_builder::build_statement(const unit& un, const sink& out) {
     const statement_parts& parts = statement_.parts_of(un, lexed_->tokens);
     const position p = at(parts.whole.begin);
     const byte_span span = span_of(parts.whole.begin, parts.whole.end);
-    if (std::optional<visitor_failure> failure = statement_.check(in_, strings_)) {
+    if (std::optional<visitor_failure> failure = statement_.check(in_, log_.strings())) {
         add_diagnostic(new_diagnostic{p, source::visitor, severity::error, std::move(failure->message), failure->id, span},
                        true, out);
         return;
@@ -373,23 +333,23 @@ void result_builder::build_statement(const unit& un, const sink& out) {
 void result_builder::add_statement(position p, byte_span span, const sink& out) {
     string_sink sink = live_sink();
     item_rec rec = item_record(p, span);
-    rec.aux = static_cast<std::uint32_t>(frozen_stmts_.size() + stmts_.size());
+    rec.aux = log_.next_stmt();
     record_writer w(sink);
     w.begin(statement_.op(), statement_.suffix(), span.end);
     statement_.write(w, sink);
-    stmts_.push_back(w.finish());
-    items_.push_back(rec);
-    kinds_.push_back(item_kind::statement);
+    log_.stmts().push_back(w.finish());
+    log_.items().push_back(rec);
+    log_.kinds().push_back(item_kind::statement);
     if (out) statement_.view(std::get<statement>(event_), p, span);
     settle_last(true, out, &event_);
 }
 
 item result_builder::live_item(std::size_t i) const {
-    const item_rec& r = items_[i];
+    const item_rec& r = log_.items()[i];
     const text_resolver t = live_resolver();
-    switch (kinds_[i]) {
-        case item_kind::statement: return decode_statement(r, stmts_[r.aux - frozen_stmts_.size()], t);
-        case item_kind::diagnostic: return decode_diagnostic(r, diags_[r.aux - frozen_diags_.size()], t);
+    switch (log_.kinds()[i]) {
+        case item_kind::statement: return decode_statement(r, log_.stmts()[r.aux - log_.frozen_stmts()], t);
+        case item_kind::diagnostic: return decode_diagnostic(r, log_.diags()[r.aux - log_.frozen_diags()], t);
         default: return decode_text(r, t);
     }
 }
@@ -397,10 +357,10 @@ item result_builder::live_item(std::size_t i) const {
 void result_builder::settle_last(bool final_now, const sink& out, const item* built) {
     if (!final_now) index_known_ = false;
     const bool fire = final_now && out;
-    note_fired(fire);
+    log_.note_fired(fire);
     if (fire) {
-        const std::size_t i = items_.size() - 1;
-        const std::size_t index = index_known_ ? frozen_items_.size() + i : stream_event_npos;
+        const std::size_t i = log_.items().size() - 1;
+        const std::size_t index = index_known_ ? log_.frozen_items() + i : stream_event_npos;
         if (built != nullptr) {
             out(*built, index);
         } else {
@@ -414,25 +374,11 @@ void result_builder::settle_last(bool final_now, const sink& out, const item* bu
 // recording order already; parser errors (kept in offset order) nearly always are too, so the
 // two lists are merged, and sorted first only when needed.
 void result_builder::append_unclaimed() {
-    carried_ = frozen_carried_.take(std::move(carried_));
-    // The carried records go after the items. When they are the many (an error on every line of a
-    // long turn), the items go in front of them instead, so the two are not both held twice.
-    if (carried_.size() > items_.size()) {
-        carried_.prepend(items_);
-        std::swap(items_, carried_);
-    } else {
-        items_.append(carried_);
-    }
-    const std::size_t n = items_.size() - kinds_.size();
-    carried_ = pod_vector<item_rec>();
-    for (std::size_t k = 0; k < n; ++k) {
-        kinds_.push_back(item_kind::diagnostic);
-        note_fired(false);
-    }
+    log_.append_carried();
     for_each_unclaimed([this](const new_diagnostic& d) {
-        items_.push_back(diag_records(d));
-        kinds_.push_back(item_kind::diagnostic);
-        note_fired(false);
+        log_.items().push_back(diag_records(d));
+        log_.kinds().push_back(item_kind::diagnostic);
+        log_.note_fired(false);
     });
 }
 

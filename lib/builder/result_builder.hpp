@@ -21,13 +21,13 @@
 #include <string>
 #include <vector>
 
-#include "base/frozen_log.hpp"
 #include "base/pod_vector.hpp"
 #include "base/position.hpp"
 #include "builder/statement_builder.hpp"
 #include "grammar/messages.hpp"
 #include "lex/lexer.hpp"
 #include "plurnk/parse.hpp"
+#include "store/record_log.hpp"
 #include "store/record_writer.hpp"
 #include "store/result_store.hpp"
 #include "syntax/spans.hpp"
@@ -119,26 +119,14 @@ public:
     void share();
 
     // parse(): no item is ever reported before finish() (no sink), so none is marked as reported.
-    void never_fires() noexcept { fires_ = false; }
+    void never_fires() noexcept { log_.never_fires(); }
 
     // Items and statements built so far (the live ones: those since the last share()).
-    [[nodiscard]] std::size_t live_items() const noexcept { return items_.size(); }
-    [[nodiscard]] std::size_t live_statements() const noexcept { return stmts_.size(); }
-    // Room for the records of `rest` more bytes of input at the density of the `done` bytes
-    // that built the live records past the given counts (and a tenth more; at most an item per
-    // 4 bytes to come), so that they do not grow by copying themselves over and over: parse()
-    // after its first window, a stream after the first piece of a large chunk. Room left unused
-    // is address space that is never touched.
+    [[nodiscard]] std::size_t live_items() const noexcept { return log_.items().size(); }
+    [[nodiscard]] std::size_t live_statements() const noexcept { return log_.stmts().size(); }
+    // Room for the records of `rest` more bytes of input (record_log::expect_rest).
     void expect_rest(std::size_t done, std::size_t rest, std::size_t items_before, std::size_t statements_before) {
-        if (done == 0 || rest == 0 || items_.size() < items_before || stmts_.size() < statements_before) return;
-        const auto project = [&](std::size_t n) {
-            const double more = static_cast<double>(n) * static_cast<double>(rest) / static_cast<double>(done) * 1.1;
-            return static_cast<std::size_t>(std::min(more, static_cast<double>(rest / 4)));
-        };
-        const std::size_t items = project(items_.size() - items_before);
-        items_.reserve(items_.size() + items);
-        kinds_.reserve(kinds_.size() + items);
-        stmts_.reserve(stmts_.size() + project(stmts_.size() - statements_before));
+        log_.expect_rest(done, rest, items_before, statements_before);
     }
 
     // Before the push parser is copied: positions are made countable from near any offset of its
@@ -188,8 +176,8 @@ private:
     template <class F>
     void for_each_unclaimed(F f);
     // Equal messages share one copy in the arena.
-    const char* intern(std::string_view message);
-    // A diagnostic's records: its diag_rec goes to diags_ now, the item record is returned.
+    const char* intern(std::string_view message) { return log_.intern(message); }
+    // A diagnostic's records: its diag_rec goes to the log now, the item record is returned.
     item_rec diag_records(const new_diagnostic& d);
     // Appends an item's records; reports it now when it is final, else at finish().
     void add_text(const token& t, const sink& out);
@@ -204,7 +192,7 @@ private:
     }
     // Strings inside the current input are referred to by offset; the rest are copied.
     [[nodiscard]] string_sink live_sink() noexcept {
-        string_sink s(strings_);
+        string_sink s(log_.strings());
         s.set_live(in_, byte_base_);
         s.set_input(&input_);
         return s;
@@ -224,25 +212,6 @@ private:
     template <class V>
     static void reserve_for(V& v, std::size_t n) {
         if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
-    }
-
-    // Keeps the items (and their reported flags) for which keep(index) holds (finish() only, when
-    // every item is in the live vectors).
-    template <class Pred>
-    void keep_items(Pred keep) {
-        std::size_t w = 0;
-        for (std::size_t r = 0; r < items_.size(); ++r) {
-            if (!keep(r)) continue;
-            if (w != r) {
-                items_[w] = items_[r];
-                kinds_[w] = kinds_[r];
-                if (fires_) fired_[w] = fired_[r];
-            }
-            ++w;
-        }
-        items_.resize(w);
-        kinds_.resize(w);
-        if (fires_) fired_.resize(w);
     }
 
     // A clean unit -> its parts -> checked -> records, or its visitor failure (statement_builder).
@@ -280,37 +249,12 @@ private:
     std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
     std::size_t byte_base_ = 0;         // input bytes released before the current ones (release())
 
-    // The records. Live vectors hold what was built since the last share(); the frozen logs hold
-    // the rest, shared with copies. A statement's or diagnostic's item record refers to its record
-    // by its index over frozen and live together.
-    pod_vector<item_rec> items_;
-    pod_vector<item_kind> kinds_;
-    pod_vector<char> fired_;  // per item: already reported to the sink (unless !fires_: none is)
-    bool fires_ = true;
-    void note_fired(bool fired) {
-        if (fires_) fired_.push_back(fired ? 1 : 0);
-    }
-    pod_vector<stmt_rec> stmts_;
-    pod_vector<diag_rec> diags_;
-    pod_vector<item_rec> carried_;  // unclaimed errors of released input, in recording order (their
-                                    // diag_recs are in diags_ already)
-    frozen_log<item_rec> frozen_items_;
-    frozen_log<item_kind> frozen_kinds_;
-    frozen_log<char> frozen_fired_;
-    frozen_log<stmt_rec> frozen_stmts_;
-    frozen_log<diag_rec> frozen_diags_;
-    frozen_log<item_rec> frozen_carried_;
+    // The records, their text and the interned messages (record_log).
+    record_log log_;
     bool index_known_ = true;
     std::optional<unparsed_tail> tail_;
 
-    arena strings_;  // decoded text (its chunks are shared with copies, see arena)
     input_text input_;
-    // Recently interned messages (a direct-mapped cache: hostile input repeats a few messages).
-    struct interned {
-        std::size_t hash = 0;
-        const char* s = nullptr;
-    };
-    std::array<interned, 64> intern_{};
     // Parser errors' interned messages and classes by syntax_error::key(): an error-dense input
     // repeats a few, and each is rendered once instead of once per error.
     struct syntax_message {
