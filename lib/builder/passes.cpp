@@ -204,11 +204,10 @@ std::string_view result_builder::invented_closer(std::string_view tag) const {
 void result_builder::turn_shape() {
     pod_vector<item_rec>& items = log_.items();
     const pod_vector<item_kind>& kinds = log_.kinds();
-    pod_vector<diag_rec>& diags = log_.diags();
     bool has_plan = false, has_terminal = false, hard_non_parser = false;
     const auto parser_error = [&](std::size_t i) {
         if (kinds[i] != item_kind::diagnostic) return false;
-        const diag_rec& d = diags[items[i].aux];
+        const diag_message& d = log_.message_of(items[i]);
         return d.severity() == severity::error && d.source() == source::parser;
     };
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -216,7 +215,7 @@ void result_builder::turn_shape() {
             has_plan = has_plan || log_.stmts()[items[i].aux].op == op::PLAN;
             has_terminal = has_terminal || is_disposition(i);
         } else if (kinds[i] == item_kind::diagnostic) {
-            const diag_rec& d = diags[items[i].aux];
+            const diag_message& d = log_.message_of(items[i]);
             if (d.severity() == severity::error && d.source() != source::parser) hard_non_parser = true;
         }
     }
@@ -227,16 +226,16 @@ void result_builder::turn_shape() {
             if (!parser_error(i)) return true;
             if (!first_removed) {
                 first_removed = items[i];
-                removed_end = diags[items[i].aux].end();
+                removed_end = log_.diagnostic_of(items[i]).end;
             }
             return false;
         });
         if (first_removed && !hard_non_parser) {
             const message_id id = !has_plan ? message_id::turn_missing_plan : message_id::turn_missing_terminal_send;
-            item_rec rec = *first_removed;
-            rec.aux = static_cast<std::uint32_t>(diags.size());
-            diags.push_back(diag_rec::make(removed_end, source::parser, severity::error, id, intern(message_template(id))));
-            items.push_back(rec);
+            const std::uint32_t message =
+                log_.message(intern(message_template(id)), source::parser, severity::error, id);
+            const byte_span span{first_removed->begin, static_cast<std::size_t>(removed_end)};
+            items.push_back(log_.diagnostic(rec_position(*first_removed), span, message));
             log_.kinds().push_back(item_kind::diagnostic);
             log_.note_fired(false);
         }
@@ -253,9 +252,8 @@ void result_builder::turn_shape() {
     }
     for (std::size_t i = 0; i < items.size(); ++i) {
         if (parser_error(i) && terminal < rec_position(items[i])) {
-            diag_rec& d = diags[items[i].aux];
-            d.id = static_cast<std::uint8_t>(message_id::turn_ended_by_send);
-            d.message = intern(message_template(message_id::turn_ended_by_send));
+            const message_id id = message_id::turn_ended_by_send;
+            log_.set_message(items[i], log_.message(intern(message_template(id)), source::parser, severity::error, id));
         }
     }
 }

@@ -55,7 +55,9 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
             const item_rec& r = store->items[i];
             switch (store->kinds[i]) {
                 case item_kind::statement: out(decode_statement(r, store->stmts[r.aux], t), i); break;
-                case item_kind::diagnostic: out(decode_diagnostic(r, store->diags[r.aux], t), i); break;
+                case item_kind::diagnostic:
+                    out(decode_diagnostic(r, store->diags.data(), store->messages.data()), i);
+                    break;
                 default: out(decode_text(r, t), i); break;
             }
         }
@@ -69,7 +71,7 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
 void result_builder::share() { log_.share(); }
 
 void result_builder::release_tokens(std::size_t tokens) {
-    for_each_unclaimed([this](const new_diagnostic& d) { log_.carry(diag_records(d)); });
+    for_each_unclaimed([this](const new_diagnostic& d) { log_.carry(diag_records(d, interned_message(d))); });
     lex_errs_.clear();
     lex_runs_.clear();
     long_ends_.clear();
@@ -282,11 +284,12 @@ void result_builder::emit_unit(const unit& un, const sink& out) {
 
 // ---- records ------------------------------------------------------------------------------------
 
-item_rec result_builder::diag_records(const new_diagnostic& d) {
-    item_rec rec = item_record(d.at, d.span);
-    rec.aux = log_.next_diag();
-    log_.diags().push_back(diag_rec::make(d.span.end, d.source, d.severity, d.id, d.interned != nullptr ? d.interned : intern(d.message)));
-    return rec;
+const char* result_builder::interned_message(const new_diagnostic& d) {
+    return d.interned != nullptr ? d.interned : intern(d.message);
+}
+
+item_rec result_builder::diag_records(const new_diagnostic& d, const char* message) {
+    return log_.diagnostic(d.at, d.span, log_.message(message, d.source, d.severity, d.id));
 }
 
 void result_builder::add_text(const token& t, const sink& out) {
@@ -304,9 +307,18 @@ void result_builder::add_text(const token& t, const sink& out) {
 }
 
 void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out) {
-    log_.items().push_back(diag_records(d));
+    const char* message = interned_message(d);
+    const item_rec rec = diag_records(d, message);
+    log_.items().push_back(rec);
     log_.kinds().push_back(item_kind::diagnostic);
-    settle_last(final_now, out);
+    if (!final_now || !out) {
+        settle_last(final_now, out);
+        return;
+    }
+    // Reported as the records' decoding gives it.
+    const item it{diagnostic{d.at, d.source, d.severity, diag_message::make(d.source, d.severity, d.id, message).text(),
+                             d.id, byte_span{rec.begin, d.span.end}}};
+    settle_last(true, out, &it);
 }
 
 // A clean unit's statement: its parts checked (a failure becomes a visitor error in its place),
@@ -344,16 +356,6 @@ void result_builder::add_statement(position p, byte_span span, const sink& out) 
     settle_last(true, out, &event_);
 }
 
-item result_builder::live_item(std::size_t i) const {
-    const item_rec& r = log_.items()[i];
-    const text_resolver t = live_resolver();
-    switch (log_.kinds()[i]) {
-        case item_kind::statement: return decode_statement(r, log_.stmts()[r.aux - log_.frozen_stmts()], t);
-        case item_kind::diagnostic: return decode_diagnostic(r, log_.diags()[r.aux - log_.frozen_diags()], t);
-        default: return decode_text(r, t);
-    }
-}
-
 void result_builder::settle_last(bool final_now, const sink& out, const item* built) {
     if (!final_now) index_known_ = false;
     const bool fire = final_now && out;
@@ -361,11 +363,7 @@ void result_builder::settle_last(bool final_now, const sink& out, const item* bu
     if (fire) {
         const std::size_t i = log_.items().size() - 1;
         const std::size_t index = index_known_ ? log_.frozen_items() + i : stream_event_npos;
-        if (built != nullptr) {
-            out(*built, index);
-        } else {
-            out(live_item(i), index);
-        }
+        out(*built, index);
     }
 }
 
@@ -376,7 +374,7 @@ void result_builder::settle_last(bool final_now, const sink& out, const item* bu
 void result_builder::append_unclaimed() {
     log_.append_carried();
     for_each_unclaimed([this](const new_diagnostic& d) {
-        log_.items().push_back(diag_records(d));
+        log_.items().push_back(diag_records(d, interned_message(d)));
         log_.kinds().push_back(item_kind::diagnostic);
         log_.note_fired(false);
     });

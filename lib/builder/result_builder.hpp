@@ -177,15 +177,17 @@ private:
     void for_each_unclaimed(F f);
     // Equal messages share one copy in the arena.
     const char* intern(std::string_view message) { return log_.intern(message); }
-    // A diagnostic's records: its diag_rec goes to the log now, the item record is returned.
-    item_rec diag_records(const new_diagnostic& d);
+    // A diagnostic's message, interned, and its records with it: the item record is returned (a
+    // diag_rec goes to the log when the item record cannot hold it).
+    const char* interned_message(const new_diagnostic& d);
+    item_rec diag_records(const new_diagnostic& d, const char* message);
     // Appends an item's records; reports it now when it is final, else at finish().
     void add_text(const token& t, const sink& out);
     void add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out);
     void add_statement(position p, byte_span span, const sink& out);
     // Bookkeeping for the item just placed at the back of the live records; a final one is
-    // reported, as `built` when given (the item its records were made from, equal to their
-    // decoding), else decoded from the records.
+    // reported (when there is a sink) as `built`, the item its records were made from, equal to
+    // their decoding (required then).
     void settle_last(bool final_now, const sink& out, const item* built = nullptr);
     [[nodiscard]] text_resolver live_resolver() const noexcept {
         return text_resolver{&input_, byte_base_, in_};
@@ -197,8 +199,6 @@ private:
         s.set_input(&input_);
         return s;
     }
-    // The item at live index i (an item not shared yet), as a view.
-    [[nodiscard]] item live_item(std::size_t i) const;
 
     position at(std::size_t offset) { return pos_.at(offset); }
     std::string_view text(const token& t) const { return in_.substr(t.begin, t.end - t.begin); }

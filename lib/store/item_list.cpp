@@ -64,6 +64,7 @@ item_list::storage_stats item_list::storage() const noexcept {
     vec(s.kinds);
     vec(s.stmts);
     vec(s.diags);
+    vec(s.messages);
     vec(s.texts);
     st.bytes += sizeof(result_store) + s.strings.capacity() + s.input.bytes();
     st.blocks += 1 + s.strings.chunks() + s.input.blocks();

@@ -7,6 +7,8 @@
 #include <functional>
 #include <utility>
 
+#include "store/record_writer.hpp"
+
 namespace plurnk::detail {
 
 void record_log::share() {
@@ -30,6 +32,10 @@ void record_log::share() {
         frozen_carried_.freeze(std::move(carried_));
         carried_.clear();
     }
+    if (!messages_.empty()) {
+        frozen_messages_.freeze(std::move(messages_));
+        messages_.clear();
+    }
 }
 
 void record_log::take_all() {
@@ -38,6 +44,7 @@ void record_log::take_all() {
     fired_ = frozen_fired_.take(std::move(fired_));
     stmts_ = frozen_stmts_.take(std::move(stmts_));
     diags_ = frozen_diags_.take(std::move(diags_));
+    messages_ = frozen_messages_.take(std::move(messages_));
 }
 
 void record_log::append_carried() {
@@ -52,6 +59,8 @@ void record_log::append_carried() {
     }
     const std::size_t n = items_.size() - kinds_.size();
     carried_ = pod_vector<item_rec>();
+    kinds_.reserve(items_.size());
+    if (fires_) fired_.reserve(items_.size());
     for (std::size_t k = 0; k < n; ++k) {
         kinds_.push_back(item_kind::diagnostic);
         note_fired(false);
@@ -70,11 +79,48 @@ const char* record_log::intern(std::string_view message) {
     return slot.s;
 }
 
+std::uint32_t record_log::message(const char* message, plurnk::source src, plurnk::severity sev,
+                                  plurnk::message_id id) {
+    const diag_message m = diag_message::make(src, sev, id, message);
+    const std::uint64_t key = std::uint64_t{m.id} << 8 | m.source_severity;
+    const std::uint64_t h = (reinterpret_cast<std::uintptr_t>(message) ^ key) * 0x9e3779b97f4a7c15ULL;
+    recent_message& slot = recent_messages_[(h >> 58) % recent_messages_.size()];
+    if (slot.m.message == message && slot.m.id == m.id && slot.m.source_severity == m.source_severity) {
+        return slot.index;
+    }
+    const auto index = static_cast<std::uint32_t>(frozen_messages_.size() + messages_.size());
+    messages_.push_back(m);
+    slot = recent_message{m, index};
+    return index;
+}
+
+item_rec record_log::diagnostic(position at, byte_span span, std::uint32_t message) {
+    item_rec rec = item_record(at, span);
+    if (diag_aux::fits(message, span.begin, span.end)) {
+        rec.aux = diag_aux::pack(message, span.begin, span.end);
+        return rec;
+    }
+    rec.aux = static_cast<std::uint32_t>(frozen_diags_.size() + diags_.size());
+    const auto end = static_cast<std::uint64_t>(span.end);
+    diags_.push_back(diag_rec{message, static_cast<std::uint32_t>(end), static_cast<std::uint32_t>(end >> 32)});
+    return rec;
+}
+
+void record_log::set_message(item_rec& r, std::uint32_t message) {
+    if ((r.aux & diag_aux::k_inline) == 0) {
+        diags_[r.aux].message = message;
+        return;
+    }
+    const diag_aux d = diagnostic_of(r);
+    r = diagnostic(position{r.line, r.column}, byte_span{r.begin, static_cast<std::size_t>(d.end)}, message);
+}
+
 void record_log::move_to(result_store& store) {
     store.items = std::move(items_);
     store.kinds = std::move(kinds_);
     store.stmts = std::move(stmts_);
     store.diags = std::move(diags_);
+    store.messages = std::move(messages_);
     store.strings = strings_;
 }
 

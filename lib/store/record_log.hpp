@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The records of a result as they are built (private header): item records with their kinds and
 // reported flags, statement and diagnostic records, the diagnostics carried over released input,
-// the arena their text lives in, and the interned messages. The result builder appends to it;
-// finish() hands it to a result_store. Live vectors hold what was built since the last share();
-// the frozen logs hold the rest, shared with copies (a stream checkpoint), so copying costs O(1)
-// whatever the history. A statement's or diagnostic's item record refers to its record by its
-// index over frozen and live together.
+// the arena their text lives in, the interned messages and the message table (diagnostics'
+// messages and classes, each kept once). The result builder appends to it; finish() hands it to a
+// result_store. Live vectors hold what was built since the last share(); the frozen logs hold the
+// rest, shared with copies (a stream checkpoint), so copying costs O(1) whatever the history. A
+// statement's item record refers to its record by its index over frozen and live together, and
+// so do a diagnostic's to its diag_rec (when it has one, see diag_aux) and to its message.
 #pragma once
 
 #include <algorithm>
@@ -38,13 +39,9 @@ public:
     // Items, statements and diagnostics before the live ones (frozen by share()).
     [[nodiscard]] std::size_t frozen_items() const noexcept { return frozen_items_.size(); }
     [[nodiscard]] std::size_t frozen_stmts() const noexcept { return frozen_stmts_.size(); }
-    [[nodiscard]] std::size_t frozen_diags() const noexcept { return frozen_diags_.size(); }
     // The index the next statement or diagnostic record gets (over frozen and live together).
     [[nodiscard]] std::uint32_t next_stmt() const noexcept {
         return static_cast<std::uint32_t>(frozen_stmts_.size() + stmts_.size());
-    }
-    [[nodiscard]] std::uint32_t next_diag() const noexcept {
-        return static_cast<std::uint32_t>(frozen_diags_.size() + diags_.size());
     }
 
     // Whether items were reported to a sink as they were built: parse() reports none before
@@ -107,6 +104,17 @@ public:
 
     // Equal messages share one copy in the arena.
     const char* intern(std::string_view message);
+    // The index in the message table of `message` (interned) with its class: recent ones are found
+    // again, so that an error-dense input repeating a few messages adds no entries.
+    std::uint32_t message(const char* message, plurnk::source src, plurnk::severity sev, plurnk::message_id id);
+    // A diagnostic's item record (its diag_rec appended when the item record cannot hold it).
+    [[nodiscard]] item_rec diagnostic(position at, byte_span span, std::uint32_t message);
+    // After take_all(): the message and span end of the diagnostic of `r`, and a new message for it.
+    [[nodiscard]] diag_aux diagnostic_of(const item_rec& r) const noexcept { return diag_aux::of(r, diags_.data()); }
+    [[nodiscard]] const diag_message& message_of(const item_rec& r) const noexcept {
+        return messages_[diagnostic_of(r).message];
+    }
+    void set_message(item_rec& r, std::uint32_t message);
 
     // The records as a result's storage (after take_all(); the log is spent).
     void move_to(result_store& store);
@@ -125,6 +133,8 @@ private:
     frozen_log<stmt_rec> frozen_stmts_;
     frozen_log<diag_rec> frozen_diags_;
     frozen_log<item_rec> frozen_carried_;
+    pod_vector<diag_message> messages_;
+    frozen_log<diag_message> frozen_messages_;
 
     arena strings_;
     // Recently interned messages (a direct-mapped cache: hostile input repeats a few messages).
@@ -133,6 +143,12 @@ private:
         const char* s = nullptr;
     };
     std::array<interned, 64> intern_{};
+    // Recent message table entries (a direct-mapped cache, by text address and class).
+    struct recent_message {
+        diag_message m;
+        std::uint32_t index = 0;
+    };
+    std::array<recent_message, 64> recent_messages_{};
 };
 
 }  // namespace plurnk::detail

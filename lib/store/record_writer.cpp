@@ -192,7 +192,10 @@ void result_store::append(const item& it) {
                 kinds.push_back(item_kind::statement);
             } else if constexpr (std::is_same_v<T, diagnostic>) {
                 rec.aux = static_cast<std::uint32_t>(diags.size());
-                diags.push_back(diag_rec::make(v.span.end, v.source, v.severity, v.id, strings.lstring(v.message)));
+                const auto end = static_cast<std::uint64_t>(v.span.end);
+                diags.push_back(diag_rec{static_cast<std::uint32_t>(messages.size()), static_cast<std::uint32_t>(end),
+                                         static_cast<std::uint32_t>(end >> 32)});
+                messages.push_back(diag_message::make(v.source, v.severity, v.id, strings.lstring(v.message)));
                 kinds.push_back(item_kind::diagnostic);
             } else {
                 rec.aux = static_cast<std::uint32_t>(texts.size());

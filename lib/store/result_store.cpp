@@ -380,10 +380,11 @@ statement decode_statement(const item_rec& r, const stmt_rec& s, const text_reso
     return st;
 }
 
-diagnostic decode_diagnostic(const item_rec& r, const diag_rec& d, const text_resolver& t) {
-    (void)t;
-    return diagnostic{position{r.line, r.column}, d.source(), d.severity(), d.text(), d.message_id(),
-                      byte_span{r.begin, static_cast<std::size_t>(d.end())}};
+diagnostic decode_diagnostic(const item_rec& r, const diag_rec* diags, const diag_message* messages) {
+    const diag_aux d = diag_aux::of(r, diags);
+    const diag_message& m = messages[d.message];
+    return diagnostic{position{r.line, r.column}, m.source(), m.severity(), m.text(), m.message_id(),
+                      byte_span{r.begin, static_cast<std::size_t>(d.end)}};
 }
 
 text_item decode_text(const item_rec& r, const text_resolver& t) {
@@ -396,7 +397,7 @@ item result_store::decode(std::size_t i) const {
     const text_resolver t = resolver();
     switch (kinds[i]) {
         case item_kind::statement: return decode_statement(r, stmts[r.aux], t);
-        case item_kind::diagnostic: return decode_diagnostic(r, diags[r.aux], t);
+        case item_kind::diagnostic: return decode_diagnostic(r, diags.data(), messages.data());
         case item_kind::text: return decode_text(r, t);
         case item_kind::text_owned: break;
     }

@@ -2,8 +2,10 @@
 // The storage behind a parse_result (private header): compact records, one per item, and the
 // text they refer to. An item is 17 bytes (a 16-byte item_rec and a kind byte); a statement adds
 // a 40-byte stmt_rec and, when it has a suffix, a signal, a scope or a structured body, its
-// extras packed in the arena (a URL target's fields too); a diagnostic adds a 16-byte diag_rec
-// and shares its message text with every equal message. (The static_asserts below hold the sizes.)
+// extras packed in the arena (a URL target's fields too); a diagnostic adds nothing when its
+// item_rec can hold its message's index and its span's length (diag_aux), else a 12-byte
+// diag_rec, and shares its message and class (a diag_message in the message table) with every
+// equal one. (The static_asserts below hold the sizes.)
 // Strings are `sref`s: an input slice by absolute offset (resolved through the input pieces) or
 // arena bytes by address. Items are made on access (decode()), as views of this storage.
 //
@@ -54,8 +56,9 @@ static_assert(sizeof(sref) == 12);
 // text in a record of its own (text_rec).
 enum class item_kind : std::uint8_t { statement = 0, diagnostic = 1, text = 2, text_owned = 3 };
 
-// One item: its span and position. For a parsed text item `aux` is the span's end; otherwise it
-// is the index of its record (stmt_rec, diag_rec or text_rec), which holds the span's end.
+// One item: its span and position. For a parsed text item `aux` is the span's end; for a
+// diagnostic, see diag_aux; otherwise it is the index of its record (stmt_rec or text_rec),
+// which holds the span's end.
 struct item_rec {
     std::uint32_t begin = 0;
     std::uint32_t aux = 0;
@@ -132,21 +135,19 @@ struct stmt_rec {
 };
 static_assert(sizeof(stmt_rec) == 40);
 
-// 16 bytes. The message is arena text with its length in the 4 bytes before it (lstring).
-struct diag_rec {
+// A diagnostic's message and class, one entry of a result's message table, shared by every
+// diagnostic that shows them. The text is arena text with its length in the 4 bytes before it
+// (lstring), itself shared by every equal message.
+struct diag_message {
     const char* message = nullptr;
-    std::uint32_t end_lo = 0;  // span end: the input-limit error's can pass 4 GiB
-    std::uint16_t end_hi = 0;
-    std::uint8_t id = 0;       // message_id
+    std::uint8_t id = 0;               // message_id
     std::uint8_t source_severity = 0;  // source << 4 | severity
 
-    static diag_rec make(std::uint64_t end, plurnk::source src, plurnk::severity sev, plurnk::message_id id,
-                         const char* message) noexcept {
-        return diag_rec{message, static_cast<std::uint32_t>(end), static_cast<std::uint16_t>(end >> 32),
-                        static_cast<std::uint8_t>(id),
-                        static_cast<std::uint8_t>(static_cast<unsigned>(src) << 4 | static_cast<unsigned>(sev))};
+    static diag_message make(plurnk::source src, plurnk::severity sev, plurnk::message_id id,
+                             const char* message) noexcept {
+        return diag_message{message, static_cast<std::uint8_t>(id),
+                            static_cast<std::uint8_t>(static_cast<unsigned>(src) << 4 | static_cast<unsigned>(sev))};
     }
-    [[nodiscard]] std::uint64_t end() const noexcept { return std::uint64_t{end_hi} << 32 | end_lo; }
     [[nodiscard]] plurnk::source source() const noexcept { return static_cast<plurnk::source>(source_severity >> 4); }
     [[nodiscard]] plurnk::severity severity() const noexcept {
         return static_cast<plurnk::severity>(source_severity & 15);
@@ -159,14 +160,51 @@ struct diag_rec {
         return {message, n};
     }
 };
-static_assert(sizeof(diag_rec) == 16);
+static_assert(sizeof(diag_message) == 12);
 static_assert(k_message_count <= 256);
+
+// 12 bytes: a diagnostic whose item record cannot hold it (diag_aux).
+struct diag_rec {
+    std::uint32_t message = 0;  // its index in the message table
+    std::uint32_t end_lo = 0;   // span end: the input-limit error's can pass 4 GiB
+    std::uint32_t end_hi = 0;
+
+    [[nodiscard]] std::uint64_t end() const noexcept { return std::uint64_t{end_hi} << 32 | end_lo; }
+};
+static_assert(sizeof(diag_rec) == 12);
 
 struct text_rec {
     std::uint64_t end = 0;
     sref text;
 };
 #pragma pack(pop)
+
+// A diagnostic's item record. With k_inline set, `aux` holds its message's index (below
+// k_inline_messages) and its span's length (up to k_inline_length): an error-dense input's
+// diagnostics take 17 bytes each, no record of their own. Otherwise `aux` is the index of its
+// diag_rec.
+struct diag_aux {
+    static constexpr std::uint32_t k_inline = std::uint32_t{1} << 31;
+    static constexpr unsigned k_length_bits = 12;
+    static constexpr std::uint32_t k_inline_length = (std::uint32_t{1} << k_length_bits) - 1;
+    static constexpr std::uint32_t k_inline_messages = std::uint32_t{1} << (31 - k_length_bits);
+
+    std::uint32_t message = 0;
+    std::uint64_t end = 0;
+
+    // The aux of a diagnostic of `message` over [begin, end), when it fits.
+    [[nodiscard]] static bool fits(std::uint32_t message, std::uint64_t begin, std::uint64_t end) noexcept {
+        return message < k_inline_messages && begin <= end && end <= UINT32_MAX && end - begin <= k_inline_length;
+    }
+    [[nodiscard]] static std::uint32_t pack(std::uint32_t message, std::uint64_t begin, std::uint64_t end) noexcept {
+        return k_inline | message << k_length_bits | static_cast<std::uint32_t>(end - begin);
+    }
+    // The message and span end of the diagnostic of item record `r` (`diags`: its diag_recs).
+    [[nodiscard]] static diag_aux of(const item_rec& r, const diag_rec* diags) noexcept {
+        if ((r.aux & k_inline) == 0) return diag_aux{diags[r.aux].message, diags[r.aux].end()};
+        return diag_aux{(r.aux & ~k_inline) >> k_length_bits, std::uint64_t{r.begin} + (r.aux & k_inline_length)};
+    }
+};
 
 enum url_has : std::uint8_t {
     url_username = 1, url_password = 2, url_hostname = 4, url_port = 8, url_query = 16, url_fragment = 32,
@@ -319,7 +357,7 @@ struct text_resolver {
 
 // Items of records, as views (statement, diagnostic, text item).
 statement decode_statement(const item_rec& r, const stmt_rec& s, const text_resolver& t);
-diagnostic decode_diagnostic(const item_rec& r, const diag_rec& d, const text_resolver& t);
+diagnostic decode_diagnostic(const item_rec& r, const diag_rec* diags, const diag_message* messages);
 text_item decode_text(const item_rec& r, const text_resolver& t);
 
 // What parse_result::items holds.
@@ -329,6 +367,7 @@ public:
     pod_vector<item_kind> kinds;
     pod_vector<stmt_rec> stmts;
     pod_vector<diag_rec> diags;
+    pod_vector<diag_message> messages;  // the message table (diag_aux, diag_rec)
     pod_vector<text_rec> texts;  // text items built by hand
     input_text input;
     arena strings;
