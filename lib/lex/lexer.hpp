@@ -25,6 +25,9 @@ namespace plurnk::detail {
 // arrives (the input ends inside the compare); input.size() when there is none. `matched` is how
 // many of the tag's bytes follow that ':'. The body's sleep (stream_lexer::body_run_end), the
 // fast path's body and the deferred statement's close search (statement_reader.cpp) share it.
+// `Few`: the search covers a few bytes (a stream's new ones), and takes a memchr per ':' rather
+// than choosing between that and the bulk search (whose setup costs more than the calls there).
+template <bool Few = false>
 inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::string_view tag,
                                   std::size_t& matched) noexcept {
     const std::size_t n = input.size();
@@ -33,8 +36,9 @@ inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::st
     const char first = tag.empty() ? '\0' : tag[0];
     for (;;) {
         const std::size_t c = k >= n         ? n
-                              : !tag.empty() ? byte_scan::pair(input, k, ':', first)
-                                             : std::min(input.find(':', k), n);
+                              : tag.empty()  ? std::min(input.find(':', k), n)
+                              : Few          ? byte_scan::pair_calls(input, k, ':', first)
+                                             : byte_scan::pair(input, k, ':', first);
         if (c == n) return n;
         std::size_t m = 0;
         while (m < tag.size() && c + 1 + m < n && input[c + 1 + m] == tag[m]) ++m;
@@ -212,12 +216,17 @@ private:
         seen_ = k;
         return k == n;
     }
-    // A body waits for its close tag: a ':' and the open tag (at tag_at_). A ':' whose next bytes
-    // differ from the tag before the input ends starts no close tag (lex_body() skips it too). Returns where the lexer must look: the first ':' that
-    // starts the tag or may, or the end.
+    // A body waits for its close tag: a ':' and the open tag (at tag_at_, before seen_). A ':'
+    // whose next bytes differ from the tag before the input ends starts no close tag (lex_body()
+    // skips it too). Returns where the lexer must look: the first ':' that starts the tag or may,
+    // or the end. The bytes since the last look are mostly a feed's few (k_few or less): a
+    // memchr per ':' finds them, the bulk search a large feed's.
+    static constexpr std::size_t k_few = 256;
     std::size_t body_run_end(std::string_view input, std::size_t k) const noexcept {
         std::size_t matched = 0;
-        return next_tag_colon(input, k, input.substr(tag_at_, tag_len_), matched);
+        const std::string_view tag(input.data() + tag_at_, tag_len_);
+        return input.size() - k <= k_few ? next_tag_colon<true>(input, k, tag, matched)
+                                         : next_tag_colon(input, k, tag, matched);
     }
     bool paused_ = false;              // the last advance() paused (see advance())
     sleep_kind sleep_ = sleep_kind::awake;
