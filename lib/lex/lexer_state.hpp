@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The lexer's state and primitives (private header), shared by its two halves: lexer.cpp (the
-// stepping loop, DEFAULT mode between statements, the public API) and modes_statement.cpp (the
-// modes inside a statement: SLOTS, the scope and one-colon close, the three signal modes, TARGET
-// and BODY). See lexer.cpp for how the lexer works.
+// The lexer's state and primitives (private header), and its stepping loop (impl::advance):
+// read by modes.cpp (the steps: DEFAULT mode between statements, and the modes inside a
+// statement: SLOTS, the scope and one-colon close, the three signal modes, TARGET and BODY),
+// lexer.cpp (the public API) and statement_reader.cpp. See lexer.cpp for how the lexer works.
 #pragma once
 
 #include "lex/lexer.hpp"
@@ -490,14 +490,14 @@ struct stream_lexer::impl {
         return -1;
     }
 
-    // DEFAULT mode (lexer.cpp)
+    // DEFAULT mode (modes.cpp)
     void lex_default();
     std::size_t scan_text(std::size_t start) noexcept;
     std::size_t enclosure_end(std::size_t k) noexcept;
     std::size_t next_closer(closer_memo& m, std::size_t q, std::string_view closer) noexcept;
     std::size_t close_turn_end(std::size_t k) noexcept;
 
-    // the modes inside a statement (modes_statement.cpp)
+    // the modes inside a statement (modes.cpp)
     void lex_slots();
     void lex_scope();
     void lex_slot_colon();

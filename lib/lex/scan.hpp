@@ -2,7 +2,7 @@
 // The lexer's rules inside a statement as pure scanners (private header), BEHAVIOUR §1: each
 // reads the input from an offset and says where its token ends, or that the input ended first,
 // or that a byte breaks the rule. They hold no state and look at no byte past the end of the
-// input, so the two readers of a statement share them: the mode steps (modes_statement.cpp),
+// input, so the two readers of a statement share them: the mode steps (modes.cpp),
 // which wrap a scanner with has(), their resume hints and the error they report; and the
 // whole-statement reader (statement_reader.cpp), which calls it bare and declines at anything
 // but `done`. A rule is changed here, once. (The scope literal is grammar/scope_literal.hpp,

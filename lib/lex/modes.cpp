@@ -1,10 +1,161 @@
 // SPDX-License-Identifier: MIT
-// The lexer inside a statement (BEHAVIOUR §1): SLOTS after an opener, the `<L>` scope and the
-// one-colon close, the three signal modes, TARGET and BODY. State and primitives: lexer_state.hpp.
+// The lexer's steps (BEHAVIOUR §1), one token or one run a step: DEFAULT mode between
+// statements (openers, whitespace, reasoning enclosures, TURN closers, text), then inside a
+// statement SLOTS after an opener, the `<L>` scope and the one-colon close, the three signal
+// modes, TARGET and BODY. State and primitives: lexer_state.hpp; how the lexer works: lexer.cpp.
 #include "lex/lexer_state.hpp"
 #include "lex/scan.hpp"
 
 namespace plurnk::detail {
+
+// DEFAULT: openers, whitespace, reasoning enclosures, TURN closers, text.
+void stream_lexer::impl::lex_default() {
+    const std::size_t start = cur_.i;
+    const unsigned char c = at(cur_.i);
+    if (is_whitespace(c)) {
+        while (avail(cur_.i) && is_whitespace(at(cur_.i))) ++cur_.i;
+        return;
+    }
+    if (c == '<' && has(cur_.i + 1) && at(cur_.i + 1) == '<') {
+        const int kw = keyword_at(cur_.i + 2);
+        if (kw >= 0) {
+            const std::size_t e = run_end(h_opener, start, cur_.i + 6, [](unsigned char b) { return k_word_chars[b]; });
+            cur_.op = static_cast<plurnk::op>(kw);
+            emit(tok::opener, start, e);
+            out_.tail.last_open_begin = static_cast<std::uint32_t>(start);
+            out_.tail.open_tag_begin = cur_.tag_b = static_cast<std::uint32_t>(start + 2);
+            out_.tail.open_tag_end = cur_.tag_e = static_cast<std::uint32_t>(e);
+            cur_.i = e;
+            cur_.lex_mode = mode::slots;
+            // The rest of a well-formed statement in this step too, or later (statement_reader.cpp).
+            if (fast_ && !hit_end_) start_statement();
+            return;
+        }
+    }
+    const std::size_t text_end = scan_text(cur_.i);
+    // Competing rules that may be longer: a complete reasoning enclosure, a TURN closer.
+    std::size_t special_end = 0;
+    if (c == '<') {
+        special_end = enclosure_end(cur_.i);
+    } else if (c == ':' && !turn_stack_.empty()) {
+        special_end = close_turn_end(cur_.i);
+    }
+    if (special_end > 0 && special_end >= text_end) {
+        if (c == ':') {
+            cur_.op = plurnk::op::TURN;
+            emit(tok::close_turn, start, special_end);
+            turn_stack_.pop_back();
+        } else {
+            emit(tok::text, start, special_end);
+        }
+        cur_.i = special_end;
+        return;
+    }
+    if (text_end == start) {
+        fail(start, start + 1, lex_context::between_statements);
+        return;
+    }
+    emit(tok::text, start, text_end);
+    cur_.i = text_end;
+}
+
+
+// End of the maximal TEXT run starting at `start` (BEHAVIOUR §1.1 rule 5).
+std::size_t stream_lexer::impl::scan_text(std::size_t start) noexcept {
+    run_hint& hint = hints_[h_text];
+    std::size_t k = (hint.start == start) ? hint.k : start;
+    for (;;) {
+        // Bytes that are neither whitespace nor '<' only extend the run.
+        while (k < s_.size() && !k_wake_text[at(k)]) ++k;
+        const bool was_hit = hit_end_;
+        hit_end_ = false;
+        const std::size_t before = k;
+        if (!has(k)) {
+            if (hit_end_) hint = run_hint{start, k, 0};  // the run reached the end: resume here
+            hit_end_ = hit_end_ || was_hit;
+            break;
+        }
+        const unsigned char c = at(k);
+        bool stop = false;
+        if (is_whitespace(c)) {
+            stop = true;
+        } else if (c == '<') {
+            if (!has(k + 1)) {
+                stop = true;
+            } else if (at(k + 1) == '<') {
+                if (keyword_at(k + 2) >= 0) {
+                    stop = true;
+                } else {
+                    k += 2;
+                }
+            } else {
+                k += 2;
+            }
+        } else {
+            ++k;
+        }
+        if (hit_end_) {
+            // This iteration needs input that has not arrived: remember where it began.
+            hint = run_hint{start, before, 0};
+            return before;
+        }
+        hit_end_ = was_hit;
+        if (stop) break;
+    }
+    return k;
+}
+
+
+// End of a complete `<think>…</think>` or `<|channel>…<channel|>` at k, or 0.
+std::size_t stream_lexer::impl::enclosure_end(std::size_t k) noexcept {
+    for (std::size_t n = 0; n < 2; ++n) {
+        const enclosure_pair& pair = k_enclosures[n];
+        if (!starts_with(k, pair.open)) continue;
+        const std::size_t close = next_closer(closers_[n], k + pair.open.size(), pair.close);
+        if (close != k_none) return close + pair.close.size();
+        if (!finished_) hit_end_ = true;
+        return 0;
+    }
+    return 0;
+}
+
+
+// The first `closer` starting at or after q, or k_none. Queries move forward (openers come in
+// input order; a retried step asks the same q again), so with the memo each byte is searched
+// about once however many openers share one closer, or none.
+std::size_t stream_lexer::impl::next_closer(closer_memo& m, std::size_t q, std::string_view closer) noexcept {
+    if (m.from != k_none && q >= m.from) {
+        if (m.at != k_none && m.at >= q) return m.at;
+        if (m.at == k_none && m.searched > q) q = m.searched;  // none in [q, searched)
+        else m.from = q;
+    } else {
+        m.from = q;
+    }
+    const std::size_t close = q < s_.size() ? s_.find(closer, q) : std::string_view::npos;
+    if constexpr (k_work_counter) examined_ += (close == std::string_view::npos ? s_.size() : close + closer.size()) - std::min(q, s_.size());
+    if (close != std::string_view::npos) {
+        m.at = close;
+        return close;
+    }
+    m.at = k_none;
+    // A closer starting before size - |closer| + 1 would have fit: those starts are checked.
+    const std::size_t fit = s_.size() >= closer.size() ? s_.size() - closer.size() + 1 : 0;
+    m.searched = std::max(q, fit);
+    if (m.from > m.searched) m.from = m.searched;
+    return k_none;
+}
+
+
+// End of `:TURN<suffix>` closing the innermost open TURN at k, or 0.
+std::size_t stream_lexer::impl::close_turn_end(std::size_t k) noexcept {
+    const std::string_view suffix = suffix_of(turn_stack_.back());
+    if (!starts_with(k + 1, traits(plurnk::op::TURN).keyword)) return 0;
+    if (!starts_with_resumable(h_turn_suffix, k + 5, suffix)) return 0;
+    const std::size_t e = k + 5 + suffix.size();
+    if (has(e) && is_word_char(at(e))) return 0;
+    return e;
+}
+
 
 
 // SLOTS: header slots after an opener, any order.
