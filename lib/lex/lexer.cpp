@@ -56,56 +56,19 @@ bool stream_lexer::can_release(std::string_view input) const noexcept {
            m.cur_.i <= input.size() && static_cast<unsigned char>(input[m.cur_.i - 1]) < 0x80;
 }
 
-bool stream_lexer::turns_touched() const noexcept { return !impl_->turn_stack_.empty() || impl_->turn_since_release_; }
+bool stream_lexer::turns_touched() const noexcept { return impl_->turns_.touched(); }
 
 std::size_t stream_lexer::release(std::string_view input) {
     impl& m = *impl_;
-    m.turn_since_release_ = false;
     const std::size_t cut = m.cur_.i;
-    // The open TURNs' suffixes are in the input being dropped: keep their text aside, each once.
-    // Closed TURNs' text stays in the store (a step that closed one can be undone until it
-    // settles) until it is more than what is live, then the store is rebuilt: each kept byte is
-    // copied O(1) times however often input is released.
-    const auto keep = [&input, &m](impl::open_turn& t, std::string& store) {
-        const std::string_view text = m.suffix_of(t, input);
-        t.b = static_cast<std::uint32_t>(store.size());
-        store.append(text);
-        t.e = static_cast<std::uint32_t>(store.size());
-        t.kept = true;
-        return text.size();
-    };
-    std::size_t live = 0, copied = 0;
-    for (impl::open_turn& t : m.turn_stack_) {
-        if (!t.kept) copied += keep(t, m.turn_suffixes_);
-        live += t.e - t.b;
-    }
-    if (m.turn_suffixes_.size() > 2 * live + 256) {
-        std::string store;
-        for (impl::open_turn& t : m.turn_stack_) copied += keep(t, store);
-        m.turn_suffixes_ = std::move(store);
-    }
-    count_bytes(copied);
+    // The open TURNs' suffixes are in the input being dropped: they are kept aside.
+    count_bytes(m.turns_.released(input));
     seen_ = seen_ >= cut ? seen_ - cut : 0;
     until_ = until_ >= cut ? until_ - cut : 0;
     m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
     m.defer_scan_ = m.defer_scan_ >= cut ? m.defer_scan_ - cut : 0;
-    for (impl::run_hint& h : m.hints_) {
-        if (h.start != impl::k_none && h.start >= cut) {
-            h.start -= cut;
-            h.k -= cut;
-        } else {
-            h = impl::run_hint{};
-        }
-    }
-    for (impl::closer_memo& c : m.closers_) {
-        if (c.from != impl::k_none && c.from >= cut) {
-            c.from -= cut;
-            if (c.at != impl::k_none) c.at -= cut;
-            c.searched = c.searched >= cut ? c.searched - cut : 0;
-        } else {
-            c = impl::closer_memo{};
-        }
-    }
+    m.hints_.released(cut);
+    for (closer_memo& c : m.closers_) c.released(cut);
     m.cur_.released();
     m.out_.tail.released(cut);
     m.out_.tokens.clear();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lex/lexer.hpp"
+#include "lex/lexer_parts.hpp"
 #include "lex/scan.hpp"
 
 #include "base/ascii.hpp"
@@ -193,48 +194,17 @@ struct stream_lexer::impl {
     std::size_t error_budget_ = static_cast<std::size_t>(-1);  // see stream_lexer::set_error_budget
     bool hit_end_ = false;
     lex_cursor cur_;
-    // An open TURN's suffix: [b, e) of the input, or of turn_suffixes_ once the input before it
-    // was released (the closer is matched against it).
-    struct open_turn {
-        std::uint32_t b = 0, e = 0;
-        bool kept = false;  // in turn_suffixes_
-    };
-    std::vector<open_turn> turn_stack_;  // open TURN suffixes
-    std::string turn_suffixes_;          // the kept ones (only the open TURNs' as of the last release)
-    std::string_view suffix_of(const open_turn& t, std::string_view input) const noexcept {
-        return (t.kept ? std::string_view(turn_suffixes_) : input).substr(t.b, t.e - t.b);
-    }
-    std::string_view suffix_of(const open_turn& t) const noexcept { return suffix_of(t, s_); }
-    bool turn_since_release_ = false;  // a TURN body was opened since the last release (an undone
-                                       // step may leave it set: it only ever says "maybe")
+    open_turns turns_;  // the open TURN bodies' suffixes (lexer_parts.hpp)
     lex_output out_;
 
     mutable std::uint64_t examined_ = 0;  // work counter (work_counter.hpp), flushed per advance()
     std::uint64_t emitted_ = 0;
 
-    // Resume hints for tokens an undone attempt already scanned: valid for the same token start
-    // (the input only grows, so what was scanned stays scanned). An undone step is retried at the
-    // same offset and in the same mode, so one hint per scanner suffices.
-    static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+    // Where the runs an undone attempt scanned stopped (lexer_parts.hpp), and the body's scan:
+    // the first ':' that may still start its close tag, or the end.
+    run_hints hints_;
     std::size_t body_scan_ = 0;
-    struct run_hint {
-        std::size_t start = k_none;
-        std::size_t k = 0;
-        int depth = 0;  // scanner state at k (target depth, scope phase)
-    };
-    enum hint_slot : std::uint8_t {
-        h_text, h_target, h_opener, h_tag, h_int, h_ident, h_scope, h_colon_tag, h_colon_blanks,
-        h_turn_suffix, h_body_tag, h_unit, h_count
-    };
-    std::array<run_hint, h_count> hints_{};
-
-    // Where the next reasoning-enclosure closer is: no closer starts in [from, at), and one starts
-    // at `at`; or, with at == k_none, none starts before `searched`. One per closer.
-    struct closer_memo {
-        std::size_t from = k_none;
-        std::size_t at = k_none;
-        std::size_t searched = 0;
-    };
+    // Where the next closer of each reasoning enclosure (k_enclosures) is (lexer_parts.hpp).
     std::array<closer_memo, 2> closers_{};
 
     // ---- The step undone last, asleep (stream_lexer::advance()) ----
@@ -249,7 +219,7 @@ struct stream_lexer::impl {
 
     // Whether the scan of hint `slot`, for the token at `start`, reached the end of the input.
     bool stalled_at_end(hint_slot slot, std::size_t start) const noexcept {
-        return hints_[slot].start == start && hints_[slot].k == s_.size();
+        return hints_.stalled_at_end(slot, start, s_.size());
     }
 
     void sleep(stream_lexer& l) noexcept {
@@ -356,17 +326,16 @@ struct stream_lexer::impl {
     }
 
     // What an undone step puts back: the cursor and the tail facts whole, the token and error
-    // counts, and the TURN stack's top (a step pushes or pops at most one).
+    // counts, and the open TURNs' top (a step opens or closes at most one).
     struct saved_state {
         lex_cursor cur;
         tail_facts tail;
-        std::size_t tokens, errors, turns;
-        open_turn turn_top;
+        std::size_t tokens, errors;
+        open_turns::mark turns;
     };
 
     saved_state save() const {
-        return saved_state{cur_, out_.tail, out_.tokens.size(), out_.errors.size(), turn_stack_.size(),
-                           turn_stack_.empty() ? open_turn{} : turn_stack_.back()};
+        return saved_state{cur_, out_.tail, out_.tokens.size(), out_.errors.size(), turns_.marked()};
     }
 
     void restore(const saved_state& st) {
@@ -374,8 +343,7 @@ struct stream_lexer::impl {
         out_.tail = st.tail;
         out_.tokens.resize(st.tokens);
         out_.errors.resize(st.errors);
-        if (turn_stack_.size() > st.turns) turn_stack_.pop_back();
-        if (turn_stack_.size() < st.turns) turn_stack_.push_back(st.turn_top);
+        turns_.restore(st.turns);
     }
 
     void step() {
@@ -494,7 +462,6 @@ struct stream_lexer::impl {
     void lex_default();
     std::size_t scan_text(std::size_t start) noexcept;
     std::size_t enclosure_end(std::size_t k) noexcept;
-    std::size_t next_closer(closer_memo& m, std::size_t q, std::string_view closer) noexcept;
     std::size_t close_turn_end(std::size_t k) noexcept;
 
     // the modes inside a statement (modes.cpp)

@@ -37,14 +37,14 @@ void stream_lexer::impl::lex_default() {
     std::size_t special_end = 0;
     if (c == '<') {
         special_end = enclosure_end(cur_.i);
-    } else if (c == ':' && !turn_stack_.empty()) {
+    } else if (c == ':' && !turns_.empty()) {
         special_end = close_turn_end(cur_.i);
     }
     if (special_end > 0 && special_end >= text_end) {
         if (c == ':') {
             cur_.op = plurnk::op::TURN;
             emit(tok::close_turn, start, special_end);
-            turn_stack_.pop_back();
+            turns_.close();
         } else {
             emit(tok::text, start, special_end);
         }
@@ -111,8 +111,8 @@ std::size_t stream_lexer::impl::enclosure_end(std::size_t k) noexcept {
     for (std::size_t n = 0; n < 2; ++n) {
         const enclosure_pair& pair = k_enclosures[n];
         if (!starts_with(k, pair.open)) continue;
-        const std::size_t close = next_closer(closers_[n], k + pair.open.size(), pair.close);
-        if (close != k_none) return close + pair.close.size();
+        const std::size_t close = closers_[n].next(s_, k + pair.open.size(), pair.close, examined_);
+        if (close != k_no_offset) return close + pair.close.size();
         if (!finished_) hit_end_ = true;
         return 0;
     }
@@ -120,35 +120,9 @@ std::size_t stream_lexer::impl::enclosure_end(std::size_t k) noexcept {
 }
 
 
-// The first `closer` starting at or after q, or k_none. Queries move forward (openers come in
-// input order; a retried step asks the same q again), so with the memo each byte is searched
-// about once however many openers share one closer, or none.
-std::size_t stream_lexer::impl::next_closer(closer_memo& m, std::size_t q, std::string_view closer) noexcept {
-    if (m.from != k_none && q >= m.from) {
-        if (m.at != k_none && m.at >= q) return m.at;
-        if (m.at == k_none && m.searched > q) q = m.searched;  // none in [q, searched)
-        else m.from = q;
-    } else {
-        m.from = q;
-    }
-    const std::size_t close = q < s_.size() ? s_.find(closer, q) : std::string_view::npos;
-    if constexpr (k_work_counter) examined_ += (close == std::string_view::npos ? s_.size() : close + closer.size()) - std::min(q, s_.size());
-    if (close != std::string_view::npos) {
-        m.at = close;
-        return close;
-    }
-    m.at = k_none;
-    // A closer starting before size - |closer| + 1 would have fit: those starts are checked.
-    const std::size_t fit = s_.size() >= closer.size() ? s_.size() - closer.size() + 1 : 0;
-    m.searched = std::max(q, fit);
-    if (m.from > m.searched) m.from = m.searched;
-    return k_none;
-}
-
-
 // End of `:TURN<suffix>` closing the innermost open TURN at k, or 0.
 std::size_t stream_lexer::impl::close_turn_end(std::size_t k) noexcept {
-    const std::string_view suffix = suffix_of(turn_stack_.back());
+    const std::string_view suffix = turns_.innermost_suffix(s_);
     if (!starts_with(k + 1, traits(plurnk::op::TURN).keyword)) return 0;
     if (!starts_with_resumable(h_turn_suffix, k + 5, suffix)) return 0;
     const std::size_t e = k + 5 + suffix.size();
@@ -242,10 +216,9 @@ void stream_lexer::impl::lex_slot_colon() {
     emit(tok::colon, start, start + 1);
     ++cur_.i;
     if (cur_.op == plurnk::op::TURN) {
-        turn_since_release_ = true;
-        if (turn_stack_.size() < max_turn_depth_) {
-            turn_stack_.push_back(open_turn{cur_.tag_b + 4, cur_.tag_e, false});
-        } else if (!cur_.depth_reported) {
+        const bool within = turns_.size() < max_turn_depth_;
+        turns_.opened(cur_.tag_b + 4, cur_.tag_e, within);
+        if (!within && !cur_.depth_reported) {
             // parse_options::max_turn_depth: the body is still lexed as statements, but no
             // `:TURN` will close it. Said once: a hostile run of openers past the limit would
             // otherwise double the diagnostics (each opener is a parser error already).
