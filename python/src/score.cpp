@@ -6,10 +6,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "plurnk/score.hpp"
@@ -50,6 +53,28 @@ void check_target(py_scorer& self, const score::report& into) {
     }
 }
 
+// A test-only race window (microseconds), 0 in every real use: set only by the private
+// `_score._set_race_window()`, which python/tests/test_score.py calls to make a lost count show on
+// every run. While it is 0, update() is the plain call below it (one relaxed load).
+std::atomic<unsigned> race_window_us{0};
+
+// Every change the binding makes to a report goes through update(). With a race window, update()
+// reads the report, changes a copy, waits the window and writes the copy back: a report two
+// threads change at once (without the GIL) then loses one thread's change on every run, where
+// otherwise it does so once in many runs.
+template <class F>
+void update(score::report& r, F f) {
+    const unsigned window = race_window_us.load(std::memory_order_relaxed);
+    if (window == 0) {
+        f(r);
+        return;
+    }
+    score::report copy = r;
+    f(copy);
+    std::this_thread::sleep_for(std::chrono::microseconds(window));
+    r = std::move(copy);
+}
+
 // Runs `add(report&)` with the GIL released into a report of the call's own, then adds that to
 // `into` with the GIL held. `into` is a Python object that other threads may hold (two Scorers
 // scoring into one report, or a reader): it changes only under the GIL and in one step, so
@@ -62,9 +87,10 @@ void score_into(py_scorer& self, score::report& into, Add add) {
     {
         py::gil_scoped_release release;
         std::lock_guard lock(self.m);
-        add(part);
+        update(part, add);
     }
-    const std::string why = into.merge(part);
+    std::string why;
+    update(into, [&](score::report& r) { why = r.merge(part); });
     if (!why.empty()) throw py::value_error(why);
 }
 
@@ -212,4 +238,9 @@ PYBIND11_MODULE(_score, m) {
                 return d;
             },
             py::arg("text"));
+
+    // Test-only (see race_window_us): not in _score.pyi, not re-exported by plurnk.score.
+    m.def(
+        "_set_race_window", [](unsigned microseconds) { race_window_us.store(microseconds, std::memory_order_relaxed); },
+        py::arg("microseconds"));
 }

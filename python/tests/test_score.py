@@ -136,9 +136,26 @@ def test_threads(root, tmp_path):
     assert score.merge(out) == score.merge(score.score_file(f) for f in files)
 
 
-def test_scorers_sharing_a_report_count_exactly():
+@pytest.fixture
+def race_window():
+    # A test-only hook of the extension (python/src/score.cpp, race_window_us): while it is set,
+    # every change the binding makes to a report reads it, changes a copy, waits this many
+    # microseconds and writes the copy back, so two threads changing one report at once (without
+    # the GIL) lose a count on every run rather than once in many runs on a loaded machine. It is
+    # private (`_set_race_window`, in no stub and not in plurnk.score), 0 unless a test sets it,
+    # and this fixture sets it back to 0 whatever the test does.
+    from plurnk import _score
+    _score._set_race_window(2000)
+    try:
+        yield
+    finally:
+        _score._set_race_window(0)
+
+
+def test_scorers_sharing_a_report_count_exactly(race_window):
     # Each thread has its own Scorer (as the doc says); both score into one report. Every turn
-    # counts once, and the report equals the one a single thread makes of the same calls.
+    # counts once, and the report equals the one a single thread makes of the same calls. With
+    # the race window, a report written without the GIL loses counts on every run.
     recs = "".join('{"id":"%d","model":"m%d","text":"<<PLAN:p:PLAN\\n<<READ(a%d)::READ\\n<<SEND[200]:x:SEND"}\n'
                    % (i, i % 97, i) for i in range(2000))
     rounds = 15
