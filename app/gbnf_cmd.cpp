@@ -80,11 +80,12 @@ int cmd_gbnf(const args& a) {
         if (named_channel) return usage_error("gbnf: --channel and --channel-open/--channel-close exclude each other");
         o.channel = rail::channel_format::custom;
     }
-    const result<rail::grammar> r = rail::build(o);
-    if (!r) return usage_error(fmt::format("gbnf: {}", r.problem().message));
-    const std::string text = rail::to_gbnf(r.value());
-    if (!write_stdout(text)) return 2;
-    if (stats) print_error(fmt::format("gbnf: {} rules, {} bytes", r.value().rules.size(), text.size()));
+    bool written = true;  // written as it is made (rail::write_gbnf); nothing more after a failed write
+    const result<rail::gbnf_written> w =
+        rail::write_gbnf(o, [&written](std::string_view piece) { written = written && write_stdout(piece); });
+    if (!w) return usage_error(fmt::format("gbnf: {}", w.problem().message));
+    if (!written) return 2;
+    if (stats) print_error(fmt::format("gbnf: {} rules, {} bytes", w.value().rules, w.value().bytes));
     return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -170,6 +171,18 @@ result<grammar> build(const options& o = {});
 // Writes `g` in llama.cpp's GBNF syntax: a header comment, then one rule per line (long
 // alternations wrap after `|`). The output is deterministic for a given grammar.
 [[nodiscard]] std::string to_gbnf(const grammar& g);
+
+// What write_gbnf() wrote: the rules (root and those it reaches) and the bytes.
+struct gbnf_written {
+    std::size_t rules = 0;
+    std::size_t bytes = 0;
+};
+
+// Writes what to_gbnf(build(o).value()) returns to `sink`, in pieces of about 64 KB, without
+// holding the grammar: only the text of its rules is kept until the rules root reaches are known,
+// so memory follows the text's size (the grammar's tree takes about 24 times it). The problem is
+// check_options'.
+result<gbnf_written> write_gbnf(const options& o, const std::function<void(std::string_view)>& sink);
 
 // Expression constructors that keep the canonical form.
 [[nodiscard]] expr lit(std::string_view text);

@@ -27,6 +27,8 @@
 // first letter of a close (F, R, O for the matcher ops; C, M for COPY and MOVE), so no suffix
 // can make it a close.
 #include <algorithm>
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -235,35 +237,56 @@ std::string stem(op o, std::string_view suffix) {
     return out;
 }
 
-namespace {
+// The first rule of `name`'s number, numbering names in order of first appearance.
+std::uint32_t rule_graph::id(const std::string& name) {
+    const auto [it, added] = ids_.try_emplace(name, static_cast<std::uint32_t>(first_rule_.size()));
+    if (added) first_rule_.push_back(k_none);
+    return it->second;
+}
 
-// The rule names `root` refers to, in pre-order (a walk on a heap stack: see segment_level).
-void collect_refs(const expr& root, std::vector<std::string>& out) {
-    std::vector<const expr*> todo{&root};
+// Records `r`'s name and the names its body refers to (a walk on a heap stack: an expression may
+// nest a few hundred levels, see word_trie_of), each once.
+void rule_graph::add(const rule& r) {
+    const std::size_t index = refs_end_.size();
+    const std::uint32_t n = id(r.name);
+    if (first_rule_[n] == k_none) first_rule_[n] = index;
+    const auto begin = static_cast<std::ptrdiff_t>(refs_.size());
+    std::vector<const expr*> todo{&r.body};
     while (!todo.empty()) {
         const expr& e = *todo.back();
         todo.pop_back();
-        if (e.kind == expr::kind_t::ref) out.push_back(e.text);
-        for (std::size_t i = e.items.size(); i-- > 0;) todo.push_back(&e.items[i]);
+        if (e.kind == expr::kind_t::ref) refs_.push_back(id(e.text));
+        for (const expr& item : e.items) todo.push_back(&item);
     }
+    std::sort(refs_.begin() + begin, refs_.end());
+    refs_.erase(std::unique(refs_.begin() + begin, refs_.end()), refs_.end());
+    refs_end_.push_back(refs_.size());
 }
 
-// Drops the rules root cannot reach (with no internal statements, every op rule). Linear in the
-// grammar: rules are found by name through a hash index, and each is visited once.
-void prune(grammar& g) {
-    std::unordered_map<std::string_view, std::size_t> index;
-    index.reserve(g.rules.size());
-    for (std::size_t i = 0; i < g.rules.size(); ++i) index.emplace(g.rules[i].name, i);
-    std::vector<bool> reached(g.rules.size(), false);
-    std::vector<std::string> todo{"root"};
+// Marks the rules root reaches (with no internal statements, no op rule), each visited once.
+std::vector<bool> rule_graph::reached() const {
+    std::vector<bool> out(refs_end_.size(), false);
+    const auto root = ids_.find("root");
+    if (root == ids_.end()) return out;
+    std::vector<std::uint32_t> todo{root->second};
     while (!todo.empty()) {
-        const std::string n = std::move(todo.back());
+        const std::size_t i = first_rule_[todo.back()];
         todo.pop_back();
-        const auto it = index.find(n);
-        if (it == index.end() || reached[it->second]) continue;
-        reached[it->second] = true;
-        collect_refs(g.rules[it->second].body, todo);
+        if (i == k_none || out[i]) continue;
+        out[i] = true;
+        todo.insert(todo.end(), refs_.begin() + static_cast<std::ptrdiff_t>(i == 0 ? 0 : refs_end_[i - 1]),
+                    refs_.begin() + static_cast<std::ptrdiff_t>(refs_end_[i]));
     }
+    return out;
+}
+
+namespace {
+
+// Drops the rules root cannot reach.
+void prune(grammar& g) {
+    rule_graph graph;
+    for (const rule& r : g.rules) graph.add(r);
+    const std::vector<bool> reached = graph.reached();
     std::size_t k = 0;
     for (std::size_t i = 0; i < g.rules.size(); ++i) {
         if (!reached[i]) continue;
@@ -284,6 +307,55 @@ result<grammar> build(const options& o) {
     grammar g = detail::builder(o).run();
     detail::prune(g);
     return g;
+}
+
+// Each rule is written as the builder makes it and only its text is kept (in chunks of about
+// 1 MB, a rule's text never split), with its name and references; once the builder is done, the
+// header and the text of the rules root reaches go to `sink` in pieces of about 64 KB, each chunk
+// dropped once written. The grammar is never whole: its tree takes about 24 times its text.
+result<gbnf_written> write_gbnf(const options& o, const std::function<void(std::string_view)>& sink) {
+    if (result<void> checked = check_options(o); !checked) return checked.problem();
+    constexpr std::size_t k_chunk = std::size_t{1} << 20;
+    constexpr std::size_t k_piece = std::size_t{64} << 10;
+    constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+    struct placed {
+        std::size_t chunk, at, size;
+    };
+    std::vector<std::string> chunks;
+    std::vector<placed> texts;  // per rule, in order
+    detail::rule_graph graph;
+    std::size_t channel = k_none;  // the first rule named "channel" (the header mentions it)
+    std::string text;
+    detail::builder(o, [&](rule&& r) {
+        graph.add(r);
+        if (channel == k_none && r.name == "channel") channel = texts.size();
+        text.clear();
+        detail::append_gbnf_rule(text, r);
+        if (chunks.empty() || chunks.back().size() + text.size() > chunks.back().capacity()) {
+            chunks.emplace_back().reserve(std::max(k_chunk, text.size()));
+        }
+        texts.push_back({chunks.size() - 1, chunks.back().size(), text.size()});
+        chunks.back() += text;
+    }).run();
+    const std::vector<bool> reached = graph.reached();
+    std::string out;
+    detail::append_gbnf_header(out, channel != k_none && reached[channel]);
+    gbnf_written w;
+    const auto flush = [&] {
+        w.bytes += out.size();
+        sink(out);
+        out.clear();
+    };
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const placed& p = texts[i];
+        if (p.chunk > 0) std::string().swap(chunks[p.chunk - 1]);  // written out
+        if (!reached[i]) continue;
+        ++w.rules;
+        out.append(chunks[p.chunk], p.at, p.size);
+        if (out.size() >= k_piece) flush();
+    }
+    if (!out.empty()) flush();
+    return w;
 }
 
 }  // namespace plurnk::rail

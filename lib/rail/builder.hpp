@@ -12,8 +12,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -47,9 +49,32 @@ std::string stem(op o, std::string_view suffix);
 
 inline constexpr std::string_view k_word_chars = "0-9A-Z_a-z";
 
+// The GBNF writer's parts (gbnf.cpp): to_gbnf() is the header, then each rule in order.
+void append_gbnf_header(std::string& out, bool has_channel);
+void append_gbnf_rule(std::string& out, const rule& r);
+
+// The rules' names and references, for the rules root reaches (build.cpp): build() drops the
+// others from its grammar, write_gbnf() writes only the reached ones. Names are numbered in order
+// of first appearance; a rule is known by the first rule of its name.
+class rule_graph {
+public:
+    void add(const rule& r);  // the rules in their grammar order
+    [[nodiscard]] std::vector<bool> reached() const;  // per rule added: root reaches it
+
+private:
+    std::uint32_t id(const std::string& name);
+    std::unordered_map<std::string, std::uint32_t> ids_;
+    std::vector<std::size_t> first_rule_;  // per name: its first rule, or k_none
+    std::vector<std::uint32_t> refs_;      // the rules' distinct references, rule after rule
+    std::vector<std::size_t> refs_end_;    // per rule: where its references end in refs_
+    static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+};
+
 class builder {
 public:
     explicit builder(const options& o) : o_(o) {}
+    // Hands each rule to `sink` as it is made instead of keeping it (run() then returns no rules).
+    builder(const options& o, std::function<void(rule&&)> sink) : o_(o), sink_(std::move(sink)) {}
 
     // Each part runs apart ([[gnu::noinline]], here and below): under ASan every temporary of a
     // nested seq/alt keeps its own redzoned slot, and the parts inlined into one frame took more
@@ -77,7 +102,12 @@ private:
     char32_t delimiter() const { return service() ? U'#' : U'/'; }
 
     void add(std::string name, expr body, std::string comment = {}) {
-        g_.rules.push_back(rule{std::move(name), std::move(body), std::move(comment)});
+        rule r{std::move(name), std::move(body), std::move(comment)};
+        if (sink_) {
+            sink_(std::move(r));
+        } else {
+            g_.rules.push_back(std::move(r));
+        }
     }
 
     // ---- Body segments ----------------------------------------------------------------------
@@ -151,6 +181,7 @@ private:
     [[gnu::noinline]] void bodies();
 
     const options& o_;
+    std::function<void(rule&&)> sink_;
     grammar g_;
 };
 
