@@ -10,8 +10,9 @@
 // program run as --rss-child=SURFACE:SHAPE:SIZE, resetting Linux's peak with
 // /proc/self/clear_refs and reading VmHWM). Run from the top of the tree:
 //   build-perf/bench/bench_hostile_surfaces [--reps=N] [--filter=TEXT] [--sizes=64K,256K,1M]
-// (--filter keeps rows whose surface, shape or section contains TEXT). Each section below is one
-// family of surfaces with its own shapes; add a section for a new surface.
+// (--filter keeps rows whose surface, shape or section contains TEXT; RSS/in is over the grammar
+// written in the rail section). Each section below is one family of surfaces with its own
+// shapes; add a section for a new surface.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -30,6 +31,7 @@
 #include "inputs.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/plurnk.hpp"
+#include "plurnk/rail.hpp"
 #include "plurnk/score.hpp"
 #include "sarif.hpp"
 #ifdef PLURNK_HAVE_WIRE
@@ -49,6 +51,8 @@ struct row {
     std::function<std::string(std::size_t size)> make;
     std::function<void(const std::string& in)> run;
     std::function<void(const std::string& in)> parse_of;
+    // What the RSS is over, when not the input's size (the gbnf section: the grammar written).
+    std::function<std::size_t(const std::string& in)> rss_over = nullptr;
 };
 
 // ---- Section: score, SARIF and fmt (the hostile-input issue, round three, rows 5 and 10) -----
@@ -206,12 +210,36 @@ void json_section(std::vector<row>& rows) {
 #endif
 }
 
+// ---- Section: the rail (the hostile-input issue, round three, row 15) ------------------------
+//
+// `gbnf_suffixes`: rail::write_gbnf (plurnk gbnf --suffixes=LIST) with one suffix per 256 bytes of
+// the size (256, 1,024 and 4,096 suffixes at 64 KB, 256 KB and 1 MB), the input the suffix list;
+// each suffix gives every op rules of its own, about 5 KB of GBNF. Its growth is per suffix, its
+// RSS over the grammar written (the issue's bound: 8), and its x_parse over the baseline of the
+// JSON section at the list's size (a scale, not a bound).
+
+std::size_t gbnf_suffixes(const std::string& list) {
+    rail::options o;
+    o.suffixes = shapes::suffixes(static_cast<std::size_t>(std::count(list.begin(), list.end(), ',')) + 1);
+    std::size_t bytes = 0;
+    const auto w = rail::write_gbnf(o, [&bytes](std::string_view piece) { bytes += piece.size(); });
+    return w ? bytes : 0;
+}
+
+void rail_section(std::vector<row>& rows) {
+    rows.push_back({"rail", "gbnf_suffixes", "numbers", tier::parse,
+                    [](std::size_t size) { return shapes::suffix_list(size / 256); },
+                    [](const std::string& in) { benchmark::DoNotOptimize(gbnf_suffixes(in)); }, baseline_parse,
+                    gbnf_suffixes});
+}
+
 // ---- The harness --------------------------------------------------------------------------
 
 std::vector<row> all_rows() {
     std::vector<row> rows;
     score_section(rows);
     json_section(rows);
+    rail_section(rows);
     return rows;
 }
 
@@ -238,8 +266,9 @@ int rss_child(const std::string& arg) {
         const long before = bench::status_kb("VmRSS:");
         r.run(in);
         const long peak = bench::status_kb("VmHWM:");
+        const std::size_t over = r.rss_over ? r.rss_over(in) : in.size();
         std::printf("%.2f\n", before < 0 || peak < 0 ? -1.0 : static_cast<double>(peak - before) * 1024.0 /
-                                                                 static_cast<double>(in.size()));
+                                                                 static_cast<double>(over));
         return 0;
     }
     return 1;

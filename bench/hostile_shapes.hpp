@@ -263,4 +263,17 @@ inline std::string entry_read_result(std::string_view tags) {
     return std::string(R"({"status":200,"entry":{"entryId":1,"target":"t","channels":{},"tags":)") + std::string(tags) + "}}";
 }
 
+// `plurnk gbnf --suffixes=LIST` (row 15): the suffixes 0, 1, ..., n - 1, each giving every op
+// rules of its own; and the same as the option's comma-separated list.
+inline std::vector<std::string> suffixes(std::size_t n) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < n; ++i) out.push_back(std::to_string(i));
+    return out;
+}
+inline std::string suffix_list(std::size_t n) {
+    std::string out;
+    for (const std::string& s : suffixes(n)) out += (out.empty() ? "" : ",") + s;
+    return out;
+}
+
 }  // namespace plurnk::shapes
