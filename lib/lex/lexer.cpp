@@ -66,7 +66,7 @@ std::size_t stream_lexer::release(std::string_view input) {
     seen_ = seen_ >= cut ? seen_ - cut : 0;
     until_ = until_ >= cut ? until_ - cut : 0;
     m.body_scan_ = m.body_scan_ >= cut ? m.body_scan_ - cut : 0;
-    m.defer_scan_ = m.defer_scan_ >= cut ? m.defer_scan_ - cut : 0;
+    m.reader_.released(cut);
     m.hints_.released(cut);
     for (closer_memo& c : m.closers_) c.released(cut);
     m.cur_.released();
@@ -83,10 +83,10 @@ void stream_lexer::set_token_budget(std::size_t n) noexcept {
 }
 void stream_lexer::set_error_budget(std::size_t n) noexcept { impl_->error_budget_ = n; }
 bool stream_lexer::at_end() const noexcept { return impl_->eof_emitted_; }
-void stream_lexer::set_deferral(bool on) noexcept { impl_->defer_ok_ = on; }
-bool stream_lexer::deferring() const noexcept { return impl_->deferring_; }
+void stream_lexer::set_deferral(bool on) noexcept { impl_->reader_.allow_deferral(on); }
+bool stream_lexer::deferring() const noexcept { return impl_->reader_.deferring(); }
 void stream_lexer::stop_deferring() noexcept {
-    impl_->deferring_ = false;
+    impl_->reader_.stop_deferring();
     sleep_ = sleep_kind::awake;
 }
 void stream_lexer::forget_errors() noexcept { impl_->out_.errors.clear(); }

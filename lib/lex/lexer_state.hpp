@@ -8,6 +8,7 @@
 #include "lex/lexer.hpp"
 #include "lex/lexer_parts.hpp"
 #include "lex/scan.hpp"
+#include "lex/statement_reader.hpp"
 
 #include "base/ascii.hpp"
 #include "base/fast_paths.hpp"
@@ -122,13 +123,13 @@ struct stream_lexer::impl {
             hit_end_ = false;
             // A statement deferred (statement_reader.cpp) is lexed once its close may be here (or it
             // is long); read whole, it may end where the lexer pauses.
-            bool wait = deferring_ && !resume_deferred();
+            bool wait = reader_.deferring() && !reader_.resume(*this);
+            const std::size_t deferred_tokens = reader_.take_tokens_before();
             if (!wait && !finished_ && cur_.i >= pause_at && cur_.lex_mode == mode::normal && !out_.tokens.empty() &&
-                out_.tokens.back().kind == tok::close_tag && out_.tokens.size() > deferred_tokens_) {
+                out_.tokens.back().kind == tok::close_tag && out_.tokens.size() > deferred_tokens) {
                 paused = true;
                 wait = true;
             }
-            deferred_tokens_ = static_cast<std::size_t>(-1);
             while (!wait && cur_.i < s_.size()) {
                 // parse()'s windows end between statements, so their tokens can be forgotten.
                 // Not right after a close tag, though, but one token later: a statement's
@@ -166,7 +167,7 @@ struct stream_lexer::impl {
                     paused = true;
                     break;
                 }
-                if (deferring_) break;  // the opener's step deferred the rest of its statement
+                if (reader_.deferring()) break;  // the opener's step deferred the rest of its statement
             }
             if (finished_ && !budget_spent) {
                 emit(tok::eof, s_.size(), s_.size());
@@ -227,7 +228,7 @@ struct stream_lexer::impl {
         l.seen_ = s_.size();
         l.wake_at_ = stream_lexer::k_no_pause;
         if (eof_emitted_ || cur_.i >= s_.size()) return;
-        if (deferring_) return sleep_deferred(l);
+        if (reader_.deferring()) return sleep_deferred(l);
         switch (cur_.lex_mode) {
             case mode::body:
                 if (body_scan_ == s_.size()) {
@@ -278,13 +279,14 @@ struct stream_lexer::impl {
         l.until_ = at + len;
         l.lit_shift_ = at - cur_.tag_b;
     }
-    // A deferred statement waits as a body does: for a ':' and the open tag, from defer_scan_.
+    // A deferred statement waits as a body does: for a ':' and the open tag, from where the
+    // reader's close search stopped.
     void sleep_deferred(stream_lexer& l) noexcept {
         sleep_run(l, k_defer_slot, k_wake_body);
         l.body_run_ = true;
         sleep_on_tag(l);
-        l.seen_ = defer_scan_;
-        l.wake_at_ = defer_start_ + k_defer_max;  // or once it is long
+        l.seen_ = reader_.scan();
+        l.wake_at_ = reader_.wake_at();  // or once it is long
     }
     // Between statements: an opener's suffix, a text run, or a keyword short of its four bytes.
     void sleep_normal(stream_lexer& l) noexcept {
@@ -319,7 +321,7 @@ struct stream_lexer::impl {
         if (asleep_ == k_body_slot) {
             body_scan_ = to;
         } else if (asleep_ == k_defer_slot) {
-            defer_scan_ = to;
+            reader_.resume_scan(to);
         } else if (asleep_ != k_no_slot) {
             hints_[asleep_].k = to;
         }
@@ -477,35 +479,8 @@ struct stream_lexer::impl {
     void lex_target_plain();
     bool lex_regex_unit(std::size_t start);
     void lex_body();
-    // The rest of a statement after its opener, in one pass, when it is well formed (statement_reader.cpp).
-    bool lex_statement_fast();
-    // Where a part of the statement read from an offset ends: where the next part begins (or,
-    // for the close, where the statement ends); or, not `ok`, where the reader declined.
-    struct read_to {
-        std::size_t at;
-        bool ok;
-    };
-    read_to read_target(std::size_t p);
-    read_to read_scope(std::size_t p);
-    read_to read_signal(std::size_t p);
-    read_to read_close(std::size_t p);
-    // After an opener's step: the fast path when the statement's close may be here, else (a
-    // stream that allows it) the rest of the statement deferred until it may be.
-    void start_statement();
-    // Whether a ':' and the open tag, and a byte after them, lie from defer_scan_ on (which then
-    // moves to the first ':' that may still start them, or the end).
-    bool close_arrived() noexcept;
-    // A deferred statement: false while its close has not arrived; else the deferral ends, the
-    // fast path is tried, and the steps go on.
-    bool resume_deferred();
-    bool defer_ok_ = false;       // stream_lexer::set_deferral
-    bool deferring_ = false;      // the statement after the last opener waits (sleep() says how)
-    std::size_t defer_scan_ = 0;  // where close_arrived() looks from
-    std::size_t defer_start_ = 0;  // where the deferred statement's slots start
-    std::size_t deferred_tokens_ = static_cast<std::size_t>(-1);  // tokens before a resume's fast path
-    // A deferred statement longer than this is lexed by the steps from then on, as it arrives:
-    // a stream copied for drafts then re-reads at most this much of it for a draft that closes it.
-    static constexpr std::size_t k_defer_max = 4096;
+    // The whole-statement reader and the deferral (statement_reader.hpp), tried after an opener.
+    statement_reader reader_;
 };
 
 }  // namespace plurnk::detail

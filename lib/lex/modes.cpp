@@ -28,7 +28,7 @@ void stream_lexer::impl::lex_default() {
             cur_.i = e;
             cur_.lex_mode = mode::slots;
             // The rest of a well-formed statement in this step too, or later (statement_reader.cpp).
-            if (fast_ && !hit_end_) start_statement();
+            if (fast_ && !hit_end_) reader_.start(*this);
             return;
         }
     }

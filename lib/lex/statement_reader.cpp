@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The lexer's fast path for a whole statement (BEHAVIOUR §1). Most statements are well formed,
-// and for them the modes inside a statement (modes_statement.cpp) take one step per token, each
+// and for them the modes inside a statement (modes.cpp) take one step per token, each
 // step with the step loop's bookkeeping around it: about 2,000 instructions for a statement of
-// 60 bytes. Right after an opener, lex_statement_fast() reads the rest of such a statement in one
+// 60 bytes. Right after an opener, statement_reader::read() reads the rest of such a statement in one
 // pass (blanks, signal, target, scope, the one-colon close, or the fence, the body and its close
 // tag) and emits the tokens the steps would, leaving the lexer in the state they would. Each
 // rule is the steps' own scanner (scan.hpp, grammar/scope_literal.hpp), called bare.
@@ -21,95 +21,114 @@
 // there. Nothing inside a statement settles before its close tag, so no event comes later for
 // it. A deferred statement that grows past k_defer_max bytes goes to the steps, which lex it as
 // it arrives: a copy of the stream (a checkpoint) fed a draft that closes it re-reads at most
-// that much. fast_paths::lexer (base/fast_paths.hpp) turns the path off (the differential tests
-// and the fuzz target compare the two).
+// that much. The reader keeps the deferral's state; the cursor, the output and the input are the
+// lexer's (lexer_state.hpp), handed to each call. fast_paths::lexer (base/fast_paths.hpp) turns
+// the path off (the differential tests and the fuzz target compare the two).
 #include <algorithm>
+
+#include "lex/statement_reader.hpp"
 
 #include "lex/lexer_state.hpp"
 #include "lex/scan.hpp"
 
 namespace plurnk::detail {
 
-void stream_lexer::impl::start_statement() {
-    if (cur_.op == plurnk::op::TURN) return;
-    if (finished_) {
-        lex_statement_fast();
+template <class Lexer>
+void statement_reader::start(Lexer& lx) {
+    if (lx.cur_.op == plurnk::op::TURN) return;
+    if (lx.finished_) {
+        read(lx);
         return;
     }
     // A stream: the path reads the statement only when its close may be here (else it would
     // decline at the end of the input, and the steps would read the same bytes again).
-    defer_scan_ = cur_.i;
-    if (close_arrived()) {
-        lex_statement_fast();
-    } else if (defer_ok_ && s_.size() - cur_.i < k_defer_max) {
+    scan_ = lx.cur_.i;
+    if (close_arrived(lx)) {
+        read(lx);
+    } else if (defer_ok_ && lx.s_.size() - lx.cur_.i < k_defer_max) {
         deferring_ = true;
-        defer_start_ = cur_.i;
+        start_ = lx.cur_.i;
     }
 }
 
-bool stream_lexer::impl::close_arrived() noexcept {
-    const std::size_t n = s_.size();
-    const std::string_view tag = open_tag();
+template <class Lexer>
+bool statement_reader::close_arrived(Lexer& lx) noexcept {
+    const std::string_view s = lx.s_;
+    const std::size_t n = s.size();
+    const std::string_view tag = lx.open_tag();
     std::size_t m = 0;
-    const std::size_t c = next_tag_colon(s_, defer_scan_, tag, m);
+    const std::size_t c = next_tag_colon(s, scan_, tag, m);
     const bool arrived = c < n && m == tag.size() && c + 1 + m < n;  // and the byte after the tag
-    if constexpr (k_work_counter) examined_ += (arrived ? c + 1 + m : n) - std::min(defer_scan_, n);
-    defer_scan_ = c;
+    if constexpr (k_work_counter) lx.examined_ += (arrived ? c + 1 + m : n) - std::min(scan_, n);
+    scan_ = c;
     return arrived;
 }
 
-bool stream_lexer::impl::resume_deferred() {
-    if (finished_ || close_arrived()) {
+template <class Lexer>
+bool statement_reader::resume(Lexer& lx) {
+    if (lx.finished_ || close_arrived(lx)) {
         deferring_ = false;
-        deferred_tokens_ = out_.tokens.size();
-        if (cur_.lex_mode == mode::slots) lex_statement_fast();
+        tokens_before_ = lx.out_.tokens.size();
+        if (lx.cur_.lex_mode == mode::slots) read(lx);
         return true;
     }
-    if (s_.size() - defer_start_ < k_defer_max) return false;
+    if (lx.s_.size() - start_ < k_defer_max) return false;
     deferring_ = false;  // long: the steps take it from here, as it arrives
     return true;
 }
 
+namespace {
+
+// Where a part of the statement read from an offset ends: where the next part begins (or, for
+// the close, where the statement ends); or, not `ok`, where the reader declined.
+struct read_to {
+    std::size_t at;
+    bool ok;
+};
+
 // '(' at p: a target, closed at depth 0: in the service dialect a regex unit (scan::regex_unit)
 // when a `#` follows and the text is one, as lex_target() reads it; else target text
 // (scan::target).
-[[gnu::always_inline]] inline stream_lexer::impl::read_to stream_lexer::impl::read_target(std::size_t p) {
-    const std::string_view s = s_;
+template <class Lexer>
+[[gnu::always_inline]] inline read_to read_target(Lexer& lx, std::size_t p) {
+    const std::string_view s = lx.s_;
     scan::run r;  // (`bad`: no unit)
-    if (service_ && p + 1 < s.size() && s[p + 1] == '#') r = scan::regex_unit(s, p + 2);
+    if (lx.service_ && p + 1 < s.size() && s[p + 1] == '#') r = scan::regex_unit(s, p + 2);
     if (r.v == scan::verdict::bad) r = scan::target(s, p + 1, 0, false);
     if (r.v != scan::verdict::done || s[r.end] != ')') return {r.end, false};  // (a line end or a '<' pair: an error)
-    emit(tok::lparen, p, p + 1);
-    cur_.depth = 0;
-    if (r.end > p + 1) emit(tok::target_text, p + 1, r.end);
-    emit(tok::rparen, r.end, r.end + 1);
+    lx.emit(tok::lparen, p, p + 1);
+    lx.cur_.depth = 0;
+    if (r.end > p + 1) lx.emit(tok::target_text, p + 1, r.end);
+    lx.emit(tok::rparen, r.end, r.end + 1);
     return {r.end + 1, true};
 }
 
 // '<' at p: a scope literal (grammar/scope_literal.hpp), whole.
-[[gnu::always_inline]] inline stream_lexer::impl::read_to stream_lexer::impl::read_scope(std::size_t p) {
-    const scope_scan r = scan_scope(s_, p + 1, scope_phase::number);
+template <class Lexer>
+[[gnu::always_inline]] inline read_to read_scope(Lexer& lx, std::size_t p) {
+    const scope_scan r = scan_scope(lx.s_, p + 1, scope_phase::number);
     if (r.v != scope_scan::verdict::closed) return {r.at, false};
-    emit(tok::scope, p, r.at);
+    lx.emit(tok::scope, p, r.at);
     return {r.at, true};
 }
 
 // '[' at p: a signal in the op's signal mode, up to its `]`.
-[[gnu::always_inline]] inline stream_lexer::impl::read_to stream_lexer::impl::read_signal(std::size_t p) {
-    const std::string_view s = s_;
-    emit(tok::lbrack, p, p + 1);
+template <class Lexer>
+[[gnu::always_inline]] inline read_to read_signal(Lexer& lx, std::size_t p) {
+    const std::string_view s = lx.s_;
+    lx.emit(tok::lbrack, p, p + 1);
     ++p;
-    const mode m = signal_mode(shapes_->of(cur_.op));
+    const mode m = signal_mode(lx.shapes_->of(lx.cur_.op));
     for (;;) {
         p = scan::blanks(s, p);
         if (p >= s.size()) return {p, false};
         const char d = s[p];
         if (d == ']') {
-            emit(tok::rbrack, p, p + 1);
+            lx.emit(tok::rbrack, p, p + 1);
             return {p + 1, true};
         }
         if (m == mode::signal_tags && d == ',') {
-            emit(tok::comma, p, p + 1);
+            lx.emit(tok::comma, p, p + 1);
             ++p;
             continue;
         }
@@ -120,7 +139,7 @@ bool stream_lexer::impl::resume_deferred() {
         if (r.v != scan::verdict::done || r.end == p) return {r.end, false};  // (an empty tag: an error follows)
         tok kind = m == mode::signal_tags ? tok::tag : tok::ident;
         if (m == mode::signal_int) kind = is_disposition_digits(s.substr(p, r.end - p)) ? tok::disposition : tok::integer;
-        emit(kind, p, r.end);
+        lx.emit(kind, p, r.end);
         p = r.end;
     }
 }
@@ -128,10 +147,11 @@ bool stream_lexer::impl::resume_deferred() {
 // ':' at p: the one-colon close (`:` and the open tag, blanks, then a line end or `<<`), or the
 // fence, then the body up to the first ':' + open tag not followed by a word character, and that
 // close tag. Ends the statement.
-[[gnu::always_inline]] inline stream_lexer::impl::read_to stream_lexer::impl::read_close(std::size_t p) {
-    const std::string_view s = s_;
+template <class Lexer>
+[[gnu::always_inline]] inline read_to read_close(Lexer& lx, std::size_t p) {
+    const std::string_view s = lx.s_;
     const std::size_t n = s.size();
-    const std::string_view tag = open_tag();
+    const std::string_view tag = lx.open_tag();
     const std::size_t m = scan::literal(s, p + 1, tag);
     if (m == tag.size()) {
         const std::size_t e = p + 1 + tag.size();
@@ -139,13 +159,13 @@ bool stream_lexer::impl::resume_deferred() {
         const scan::verdict v = scan::one_colon_close(s, k, false);
         if (v == scan::verdict::more) return {k, false};  // the end, or a '<' whose next byte has not arrived
         if (v == scan::verdict::done) {
-            emit(tok::close_tag, p, e);
+            lx.emit(tok::close_tag, p, e);
             return {k, true};
         }
     } else if (p + 1 + m >= n) {
         return {n, false};
     }
-    emit(tok::colon, p, p + 1);
+    lx.emit(tok::colon, p, p + 1);
     const std::size_t b = p + 1;
     for (std::size_t k = b;; ++k) {
         std::size_t bm = 0;
@@ -154,53 +174,60 @@ bool stream_lexer::impl::resume_deferred() {
         const scan::verdict v = k < n ? scan::body_close(s, e, false) : scan::verdict::more;
         if (v == scan::verdict::more) return {n, false};  // no close, or the tag or the byte after it has not arrived
         if (v == scan::verdict::done) {
-            if (k > b) emit(tok::body_text, b, k);
-            emit(tok::close_tag, k, e);
-            out_.tail.body_begin = static_cast<std::uint32_t>(b);
-            body_scan_ = b;
+            if (k > b) lx.emit(tok::body_text, b, k);
+            lx.emit(tok::close_tag, k, e);
+            lx.out_.tail.body_begin = static_cast<std::uint32_t>(b);
+            lx.body_scan_ = b;
             return {e, true};
         }
     }
 }
 
+}  // namespace
+
 // The parts of the statement in any order, with blanks between them, up to its close; each part
 // is read by one of the readers above, over the steps' scanners.
-bool stream_lexer::impl::lex_statement_fast() {
-    if (cur_.op == plurnk::op::TURN) return false;
-    const std::size_t n = s_.size();
-    const std::size_t start = cur_.i;
-    const std::size_t mark = out_.tokens.size();
+template <class Lexer>
+bool statement_reader::read(Lexer& lx) {
+    if (lx.cur_.op == plurnk::op::TURN) return false;
+    const std::size_t n = lx.s_.size();
+    const std::size_t start = lx.cur_.i;
+    const std::size_t mark = lx.out_.tokens.size();
     // What a target changes (its depth), put back when the path declines: nothing emitted stays,
     // and nothing else is changed (the body's facts are written only once its close is read).
-    const lex_cursor cursor = cur_;
+    const lex_cursor cursor = lx.cur_;
     std::size_t p = start;
     for (;;) {
-        p = p < n && is_whitespace(static_cast<unsigned char>(s_[p])) ? scan::whitespace(s_, p) : p;
+        p = p < n && is_whitespace(static_cast<unsigned char>(lx.s_[p])) ? scan::whitespace(lx.s_, p) : p;
         read_to r{p, false};
         if (p < n) {
-            switch (s_[p]) {
-                case '(': r = read_target(p); break;
-                case '<': r = read_scope(p); break;
-                case '[': r = read_signal(p); break;
-                case ':': r = read_close(p); break;
+            switch (lx.s_[p]) {
+                case '(': r = read_target(lx, p); break;
+                case '<': r = read_scope(lx, p); break;
+                case '[': r = read_signal(lx, p); break;
+                case ':': r = read_close(lx, p); break;
                 default: break;  // anything else is for the steps (an error, or a rule this path does not take)
             }
         }
         if (!r.ok) {
-            if constexpr (k_work_counter) examined_ += std::min(r.at + 1, n) - start;
-            out_.tokens.resize(mark);
-            cur_ = cursor;
+            if constexpr (k_work_counter) lx.examined_ += std::min(r.at + 1, n) - start;
+            lx.out_.tokens.resize(mark);
+            lx.cur_ = cursor;
             return false;
         }
-        if (s_[p] == ':') {  // the statement ends at r.at: the lexer goes on there, between statements
-            if constexpr (k_work_counter) examined_ += std::min(r.at + 1, n) - start;
+        if (lx.s_[p] == ':') {  // the statement ends at r.at: the lexer goes on there, between statements
+            if constexpr (k_work_counter) lx.examined_ += std::min(r.at + 1, n) - start;
             count_fast_statements(1);
-            cur_.i = r.at;
-            cur_.lex_mode = mode::normal;
+            lx.cur_.i = r.at;
+            lx.cur_.lex_mode = mode::normal;
             return true;
         }
         p = r.at;
     }
 }
+
+// The reader works on the lexer's state, and on nothing else.
+template void statement_reader::start(stream_lexer::impl&);
+template bool statement_reader::resume(stream_lexer::impl&);
 
 }  // namespace plurnk::detail
