@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The result builder's bookkeeping (see result_builder.hpp): hard errors are collected in the order
-// the reference records them, the first one inside a statement unit claims it, items are emitted
-// in token order as they settle (reported to the push parser's sink when final), the errors no
-// statement claimed follow at finish(), and release() lets the push parser forget settled input.
+// The result builder's bookkeeping (see result_builder.hpp): items are emitted in token order as
+// they settle (reported to the push parser's sink when final), a unit showing the first error the
+// error ledger lets it claim, the errors no statement claimed follow at finish(), and release()
+// lets the push parser forget settled input.
 #include "builder/result_builder.hpp"
 
 #include <algorithm>
@@ -14,7 +14,7 @@ namespace plurnk::detail {
 void result_builder::advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
              const sink& out) {
     bind(in, lexed, tree);
-    collect_errors();
+    ledger_.collect(lexed, ledger_view());
     const auto& toks = lexed.tokens;
     for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
         const std::int32_t u = tree.token_unit[next_token_];
@@ -71,21 +71,14 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
 void result_builder::share() { log_.share(); }
 
 void result_builder::release_tokens(std::size_t tokens) {
-    for_each_unclaimed([this](const new_diagnostic& d) { log_.carry(diag_records(d, interned_message(d))); });
-    lex_errs_.clear();
-    lex_runs_.clear();
-    long_ends_.clear();
-    syn_errs_.clear();
-    lex_cursor_ = syn_cursor_ = 0;
-    lex_seen_ = syn_seen_ = 0;
+    ledger_.for_each_unclaimed(cut_, ledger_view(),
+                               [this](const new_diagnostic& d) { log_.carry(diag_records(d, interned_message(d))); });
+    ledger_.tokens_released(tokens);
     next_token_ = 0;
-    tok_base_ += tokens;
 }
 
 void result_builder::release(std::string_view dropped, std::size_t tokens) {
-    // The last lexer error's offset is about to lose its text: its position stands in for it.
-    if (has_prev_ && prev_offset_ != k_no_offset) prev_pos_ = at(prev_offset_);
-    prev_offset_ = k_no_offset;
+    ledger_.input_released(pos_);
     release_tokens(tokens);
     input_.append_copy(byte_base_, dropped);
     byte_base_ += dropped.size();
@@ -102,178 +95,14 @@ void result_builder::bind(std::string_view in, const lex_output& lexed, const sy
     pos_.rebind(in);
 }
 
-// Hard errors carry the order the reference records them in: a lexer error when the parser
-// first fetches the token after it, a parser error when reported (after every token the
-// parser had looked at by then). That order decides which error a statement shows and the
-// order of the errors no statement claims.
-void result_builder::collect_errors() {
-    const auto& lex_errors = lexed_->errors;
-    // Exact in a one-shot parse (one call); geometric when streaming (many calls).
-    reserve_for(lex_errs_, lex_errors.size());
-    for (; lex_seen_ < lex_errors.size(); ++lex_seen_) {
-        const lex_error& e = lex_errors[lex_seen_];
-        // Cascade collapse: an error right after an error of the same context (the next column
-        // of the same line) is dropped.
-        bool cascade = false;
-        if (has_prev_ && prev_context_ == e.context) {
-            const bool here = prev_offset_ != k_no_offset;  // the last one is in this input
-            const auto b = here ? static_cast<unsigned char>(in_[prev_offset_]) : 0;
-            if (here && (b < 0x80 || b >= 0xC0)) {
-                // It is where a column's count can start (not inside a UTF-8 sequence): one code
-                // point apart, and it is not a newline.
-                cascade = e.begin > prev_offset_ && b != '\n' && pos_.count_code_points(prev_offset_, e.begin) == 1;
-            } else {
-                const position a = here ? at(prev_offset_) : prev_pos_, p = at(e.begin);
-                cascade = a.line == p.line && a.column + 1 == p.column;
-            }
-        }
-        has_prev_ = true;
-        prev_offset_ = e.begin;
-        prev_context_ = e.context;
-        if (!cascade) collect_lex_error(e);
-    }
-    const auto& syn_errors = tree_->errors;
-    reserve_for(syn_errs_, syn_errors.size());
-    for (; syn_seen_ < syn_errors.size(); ++syn_seen_) {
-        const syntax_error& e = syn_errors[syn_seen_];
-        const pending_syn pe{(tok_base_ + e.fetched) * 2 + 1, e.offset, static_cast<std::uint32_t>(syn_seen_)};
-        // keep offset order (errors arrive almost sorted)
-        auto it = syn_errs_.end();
-        while (it != syn_errs_.begin() && std::prev(it)->offset > pe.offset) --it;
-        syn_errs_.insert(it, pe);
-    }
-}
-
-void result_builder::collect_lex_error(const lex_error& e) {
-    const auto k = static_cast<std::uint32_t>(lex_errs_.size());
-    if (lex_runs_.empty() || lex_runs_.back().token_index != e.token_index) lex_runs_.push_back(lex_run{k, e.token_index});
-    std::uint8_t flags = e.turn_depth ? pending_lex::k_turn_depth : 0;
-    if (e.turn_depth) turn_limit_ = e.limit;
-    std::uint16_t len = 0;
-    if (e.end >= e.begin && e.end - e.begin < UINT16_MAX) {
-        len = static_cast<std::uint16_t>(e.end - e.begin);
-    } else {
-        flags |= pending_lex::k_long;
-        long_ends_.push_back(long_end{k, e.end});
-    }
-    lex_errs_.push_back(pending_lex{e.begin, len, e.context, flags});
-}
-
-// When lexer error k is recorded (see pending_syn::recorded).
-std::uint64_t result_builder::lex_recorded(std::size_t k) const noexcept {
-    const lex_run* r = std::upper_bound(lex_runs_.begin(), lex_runs_.end(), k,
-                                        [](std::size_t i, const lex_run& run) { return i < run.first; });
-    return (tok_base_ + std::prev(r)->token_index) * 2;
-}
-
-namespace {
-// The place of a key in a message memo: each key has two places (from the top bits of its hash);
-// `hit` when either holds it (an entry whose `s` is set and `same`). On a miss it is the first
-// place, or the second when the first holds another key, so that two keys sharing a first place
-// (two kinds of error taking turns) do not evict each other on every error.
-template <class Entry, std::size_t N, class Same>
-Entry& memo_place(std::array<Entry, N>& memo, std::uint64_t h, bool& hit, Same same) {
-    const std::uint64_t m = h * 0x9e3779b97f4a7c15ULL;
-    Entry& a = memo[(m >> 60) % N];
-    Entry& b = memo[(m >> 56) % N];
-    hit = true;
-    if (a.s != nullptr && same(a)) return a;
-    if (b.s != nullptr && same(b)) return b;
-    hit = false;
-    return a.s == nullptr ? a : b;
-}
-}  // namespace
-
-// An error no statement claims spans what it names: the lexer's offending text, or the parser's
-// offending token (one a statement claims is given the statement's span, in emit_unit).
-new_diagnostic result_builder::lex_diagnostic(std::size_t k) {
-    const pending_lex& p = lex_errs_[k];
-    lex_error le;
-    le.begin = p.begin;
-    le.end = p.begin + p.len;
-    if ((p.flags & pending_lex::k_long) != 0) {
-        const long_end* l = std::lower_bound(long_ends_.begin(), long_ends_.end(), k,
-                                             [](const long_end& x, std::size_t i) { return x.index < i; });
-        le.end = l->end;
-    }
-    le.context = p.context;
-    le.turn_depth = (p.flags & pending_lex::k_turn_depth) != 0;
-    le.limit = turn_limit_;
-    const byte_span span = span_of(le.begin, std::max(le.begin, le.end));
-    lex_message probe;
-    if (le.turn_depth || le.end < le.begin || le.end - le.begin > probe.text.size()) {
-        return new_diagnostic{at(p.begin), source::lexer, severity::error, le.message(in_), le.id(), span};
-    }
-    probe.context = le.context;
-    probe.len = static_cast<std::uint8_t>(le.end - le.begin);
-    std::memcpy(probe.text.data(), in_.data() + le.begin, probe.len);
-    std::size_t h = static_cast<std::size_t>(probe.context) * 0x9e3779b97f4a7c15ULL + probe.len;
-    for (std::size_t i = 0; i < probe.len; ++i) h = (h ^ static_cast<unsigned char>(probe.text[i])) * 0x100000001b3ULL;
-    bool hit = false;
-    lex_message& m = memo_place(lex_messages_, h, hit, [&probe](const lex_message& x) {
-        return x.context == probe.context && x.len == probe.len && x.text == probe.text;
-    });
-    if (!hit) {
-        m = probe;
-        m.s = intern(le.message(in_));
-        m.id = le.id();
-    }
-    return new_diagnostic{at(p.begin), source::lexer, severity::error, {}, m.id, span, m.s};
-}
-
-new_diagnostic result_builder::syn_diagnostic(const pending_syn& e) {
-    const position p = at(e.offset);
-    const syntax_error& se = tree_->errors[e.index];
-    const byte_span span = span_of(se.at.begin, se.at.end);
-    const std::optional<syntax_error::message_key> key = se.key();
-    if (!key) return new_diagnostic{p, source::parser, severity::error, se.message(in_), se.id(), span};
-    const std::size_t h = (key->expected * 0x9e3779b97f4a7c15ULL) ^ (static_cast<std::uint64_t>(key->symbol) << 2) ^
-                          static_cast<std::uint64_t>(key->kind);
-    bool hit = false;
-    syntax_message& m = memo_place(syntax_messages_, h, hit, [&key](const syntax_message& x) { return x.key == *key; });
-    if (!hit) m = syntax_message{*key, intern(se.message(in_)), se.id()};
-    return new_diagnostic{p, source::parser, severity::error, {}, m.id, span, m.s};
-}
-
-// The lexer errors within [lo, hi] are used up; the first of them (the first recorded: the list is
-// in recording order) is returned, SIZE_MAX when there is none.
-std::size_t result_builder::claim_lex(std::uint32_t lo, std::uint32_t hi) {
-    while (lex_cursor_ < lex_errs_.size() && lex_errs_[lex_cursor_].begin < lo) ++lex_cursor_;
-    std::size_t first = SIZE_MAX;
-    for (std::size_t k = lex_cursor_; k < lex_errs_.size() && lex_errs_[k].begin <= hi; ++k) {
-        pending_lex& e = lex_errs_[k];
-        if ((e.flags & pending_lex::k_consumed) != 0) continue;
-        if (first == SIZE_MAX) first = k;
-        e.flags |= pending_lex::k_consumed;
-    }
-    return first;
-}
-
-// The same for the parser errors (in offset order): the first recorded of them.
-pending_syn* result_builder::claim_syn(std::uint32_t lo, std::uint32_t hi) {
-    while (syn_cursor_ < syn_errs_.size() && syn_errs_[syn_cursor_].offset < lo) ++syn_cursor_;
-    pending_syn* first = nullptr;
-    for (std::size_t k = syn_cursor_; k < syn_errs_.size() && syn_errs_[k].offset <= hi; ++k) {
-        pending_syn& e = syn_errs_[k];
-        if (e.consumed) continue;
-        if (first == nullptr || e.recorded < first->recorded) first = &e;
-        e.consumed = true;
-    }
-    return first;
-}
-
 void result_builder::emit_unit(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
     const std::uint32_t lo = toks[un.first].begin;
     const std::uint32_t hi = toks[un.last].begin;
-    const std::size_t lex = claim_lex(lo, hi);
-    const pending_syn* syn = claim_syn(lo, hi);
-    // (a lexer and a parser error are never recorded at the same moment: even and odd counts)
-    if (syn != nullptr && lex != SIZE_MAX && lex_recorded(lex) < syn->recorded) syn = nullptr;
-    if (lex != SIZE_MAX || syn != nullptr) {
+    if (const claimed_error c = ledger_.claim(lo, hi)) {
         // In the parse tier the turn-shape passes may still rewrite or drop parser errors.
-        const bool final_now = !(tier_ == tier::parse && syn != nullptr);
-        new_diagnostic d = syn != nullptr ? syn_diagnostic(*syn) : lex_diagnostic(lex);
+        const bool final_now = !(tier_ == tier::parse && c.syn != nullptr);
+        new_diagnostic d = ledger_.diagnostic(c, ledger_view());
         d.span = unit_span(un);
         add_diagnostic(d, final_now, out);
         return;
@@ -373,38 +202,11 @@ void result_builder::settle_last(bool final_now, const sink& out, const item* bu
 // two lists are merged, and sorted first only when needed.
 void result_builder::append_unclaimed() {
     log_.append_carried();
-    for_each_unclaimed([this](const new_diagnostic& d) {
+    ledger_.for_each_unclaimed(cut_, ledger_view(), [this](const new_diagnostic& d) {
         log_.items().push_back(diag_records(d, interned_message(d)));
         log_.kinds().push_back(item_kind::diagnostic);
         log_.note_fired(false);
     });
-}
-
-// Lexer errors are in recording order already; parser errors (kept in offset order) nearly always
-// are too, and are sorted (by index) only when not. Errors recorded at the same moment keep their
-// list order; a lexer and a parser error are never recorded at the same moment (even and odd
-// counts). Those from the unparsed tail's opener on are left out (before finish(), cut_ is past
-// everything).
-template <class F>
-void result_builder::for_each_unclaimed(F f) {
-    std::vector<std::uint32_t> syn;
-    for (std::uint32_t k = 0; k < syn_errs_.size(); ++k) {
-        if (!syn_errs_[k].consumed && syn_errs_[k].offset < cut_) syn.push_back(k);
-    }
-    const auto by_recording = [this](std::uint32_t a, std::uint32_t b) {
-        return syn_errs_[a].recorded != syn_errs_[b].recorded ? syn_errs_[a].recorded < syn_errs_[b].recorded : a < b;
-    };
-    if (!std::is_sorted(syn.begin(), syn.end(), by_recording)) std::sort(syn.begin(), syn.end(), by_recording);
-    std::size_t s = 0, run = 0;
-    for (std::size_t k = 0; k < lex_errs_.size(); ++k) {
-        const pending_lex& e = lex_errs_[k];
-        if ((e.flags & pending_lex::k_consumed) != 0 || e.begin >= cut_) continue;
-        while (run + 1 < lex_runs_.size() && lex_runs_[run + 1].first <= k) ++run;
-        const std::uint64_t recorded = (tok_base_ + lex_runs_[run].token_index) * 2;
-        for (; s < syn.size() && syn_errs_[syn[s]].recorded < recorded; ++s) f(syn_diagnostic(syn_errs_[syn[s]]));
-        f(lex_diagnostic(k));
-    }
-    for (; s < syn.size(); ++s) f(syn_diagnostic(syn_errs_[syn[s]]));
 }
 
 }  // namespace plurnk::detail

@@ -6,8 +6,10 @@
 // the unparsed tail on, and runs the turn-shape passes of the `parse` tier. parse() and the push
 // parser share it. Items go straight into compact records (result_store.hpp): a text item is
 // its span and position, a statement refers to the input by offset and keeps only decoded text
-// in the arena, equal messages are stored once. Its jobs live in three files:
-//   result_builder.cpp     error claiming and ordering, item emission, stream release
+// in the arena, equal messages are stored once. Its jobs live in four files:
+//   result_builder.cpp     item emission, stream release
+//   error_ledger.cpp       the hard errors from collection to claim, in recording order, and
+//                          their diagnostics (class error_ledger)
 //   statement_builder.cpp  a clean unit's parts, checked, then written (class statement_builder)
 //   passes.cpp             the advisories, the unparsed tail and the turn shape, in the
 //                          reference's order
@@ -23,6 +25,8 @@
 
 #include "base/pod_vector.hpp"
 #include "base/position.hpp"
+#include "builder/error_ledger.hpp"
+#include "builder/new_diagnostic.hpp"
 #include "builder/statement_builder.hpp"
 #include "grammar/messages.hpp"
 #include "lex/lexer.hpp"
@@ -33,52 +37,6 @@
 #include "syntax/spans.hpp"
 
 namespace plurnk::detail {
-
-// A hard error waiting for a statement to claim it. Its diagnostic (the message text above all)
-// is made only when it is reported: most errors of an error-dense input are claimed by a
-// statement that shows another one, or fall into the unparsed tail.
-//
-// A lexer error is kept in 8 bytes (parse() lets the lexer forget its errors once they are taken,
-// and an error-dense statement that stays open holds one per bad character): its text is
-// [begin, begin + len), or ends where long_ends_ says when the flag k_long is set; the token at
-// which it is recorded is in the builder's runs (consecutive errors share it).
-struct pending_lex {
-    static constexpr std::uint8_t k_consumed = 1, k_turn_depth = 2, k_long = 4;
-    std::uint32_t begin;
-    std::uint16_t len;
-    lex_context context;
-    std::uint8_t flags;
-};
-static_assert(sizeof(pending_lex) == 8);
-// The lexer errors from `first` on (up to the next run) are recorded when token `token_index`
-// (counted from tok_base_) is fetched.
-struct lex_run {
-    std::uint32_t first;
-    std::uint32_t token_index;
-};
-// The end of a lexer error flagged k_long (by its index in the builder's list).
-struct long_end {
-    std::uint32_t index;
-    std::uint32_t end;
-};
-// A parser error, by its index in syntax_tree::errors.
-struct pending_syn {
-    std::uint64_t recorded;  // when the reference records it: 2 * fetched token + 1 (a lexer error: 2 * fetched)
-    std::uint32_t offset;
-    std::uint32_t index;
-    bool consumed = false;
-};
-
-// A diagnostic on its way into the records: its message is still a string of its own.
-struct new_diagnostic {
-    position at;
-    plurnk::source source = plurnk::source::parser;
-    plurnk::severity severity = plurnk::severity::error;
-    std::string message;
-    message_id id = message_id::external;
-    byte_span span{};
-    const char* interned = nullptr;  // the message already interned (then `message` is empty)
-};
 
 // Builds the result from the lexer's and the statement parser's output as they settle: units
 // become statements or their first error, text tokens become text items (each followed by its
@@ -141,8 +99,7 @@ public:
 
     // Whether every one of `tokens` tokens and every error has been taken (see release()).
     [[nodiscard]] bool can_release(std::size_t tokens) const noexcept {
-        return next_token_ == tokens && lexed_ != nullptr && lex_seen_ == lexed_->errors.size() &&
-               tree_ != nullptr && syn_seen_ == tree_->errors.size();
+        return next_token_ == tokens && lexed_ != nullptr && tree_ != nullptr && ledger_.took_all(*lexed_, *tree_);
     }
 // The push parser drops `dropped`, the first bytes of its input, and the first `tokens` tokens,
 // whose lexer and parser errors are forgotten too: the errors no statement claimed become
@@ -152,7 +109,7 @@ public:
     void release(std::string_view dropped, std::size_t tokens);
 // parse()'s windows: the lexer's errors so far are taken (advance() took them all) and the
 // lexer forgets them; the builder counts from its next error on.
-    void forget_lexer_errors() noexcept { lex_seen_ = 0; }
+    void forget_lexer_errors() noexcept { ledger_.forget_lexer_errors(); }
 // parse()'s windows: the same for the first `tokens` tokens only (the input stays, and every
 // offset with it).
     void release_tokens(std::size_t tokens);
@@ -161,20 +118,17 @@ private:
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
 
 
-    // --- result_builder.cpp: errors, items, emission ---
+    // --- result_builder.cpp: items, emission ---
     void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
-    void collect_errors();
-    void collect_lex_error(const lex_error& e);
-    new_diagnostic lex_diagnostic(std::size_t k);
-    new_diagnostic syn_diagnostic(const pending_syn& e);
-    [[nodiscard]] std::uint64_t lex_recorded(std::size_t k) const noexcept;
-    std::size_t claim_lex(std::uint32_t lo, std::uint32_t hi);
-    pending_syn* claim_syn(std::uint32_t lo, std::uint32_t hi);
     void emit_unit(const unit& un, const sink& out);
     void append_unclaimed();
-    // Calls f(diagnostic) for each error no statement claimed, in recording order.
-    template <class F>
-    void for_each_unclaimed(F f);
+    // What the error ledger reads of the current input (see ledger_input).
+    [[nodiscard]] ledger_input ledger_view() noexcept {
+        return ledger_input{in_, byte_base_, pos_, tree_, interner()};
+    }
+    [[nodiscard]] message_interner interner() noexcept {
+        return {this, [](void* b, std::string_view m) { return static_cast<result_builder*>(b)->intern(m); }};
+    }
     // Equal messages share one copy in the arena.
     const char* intern(std::string_view message) { return log_.intern(message); }
     // A diagnostic's message, interned, and its records with it: the item record is returned (a
@@ -209,11 +163,6 @@ private:
         return span_of(lexed_->tokens[un.first].begin, lexed_->tokens[un.last].end);
     }
 
-    template <class V>
-    static void reserve_for(V& v, std::size_t n) {
-        if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
-    }
-
     // A clean unit -> its parts -> checked -> records, or its visitor failure (statement_builder).
     void build_statement(const unit& un, const sink& out);
 
@@ -232,21 +181,10 @@ private:
     const syntax_tree* tree_ = nullptr;
     position_map pos_{std::string_view{}, true};
     std::size_t next_token_ = 0;
-    std::size_t lex_seen_ = 0, syn_seen_ = 0;
-    bool has_prev_ = false;                 // the last lexer error (for the cascade collapse):
-    static constexpr std::uint32_t k_no_offset = UINT32_MAX;
-    std::uint32_t prev_offset_ = k_no_offset;  // its offset in the current input, or
-    position prev_pos_{};                   // its position, when its text was released
-    lex_context prev_context_ = lex_context::between_statements;
-    pod_vector<pending_lex> lex_errs_;  // offset order = recording order
-    pod_vector<lex_run> lex_runs_;
-    pod_vector<long_end> long_ends_;
-    std::uint32_t turn_limit_ = 0;      // the limit a turn-depth lexer error names (always the same)
-    pod_vector<pending_syn> syn_errs_;  // offset order
-    std::size_t lex_cursor_ = 0, syn_cursor_ = 0;
+    // The hard errors, from their collection until a unit claims them or they are unclaimed.
+    error_ledger ledger_;
     std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
     bool finishing_ = false;          // in finish()
-    std::uint64_t tok_base_ = 0;        // tokens released before the current ones (release())
     std::size_t byte_base_ = 0;         // input bytes released before the current ones (release())
 
     // The records, their text and the interned messages (record_log).
@@ -255,24 +193,6 @@ private:
     std::optional<unparsed_tail> tail_;
 
     input_text input_;
-    // Parser errors' interned messages and classes by syntax_error::key(): an error-dense input
-    // repeats a few, and each is rendered once instead of once per error.
-    struct syntax_message {
-        syntax_error::message_key key{};
-        const char* s = nullptr;
-        message_id id = message_id::external;
-    };
-    std::array<syntax_message, 16> syntax_messages_{};
-    // The same for lexer errors, by context and offending text (when it is short): a run of
-    // errors repeats a few characters in a few contexts.
-    struct lex_message {
-        lex_context context{};
-        std::uint8_t len = 0;
-        std::array<char, 14> text{};
-        const char* s = nullptr;
-        message_id id = message_id::external;
-    };
-    std::array<lex_message, 16> lex_messages_{};
 
     // The statement being built: its parts, checked, written; its scratch is its own.
     statement_builder statement_;
