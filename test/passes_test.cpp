@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The passes (lib/passes.cpp) one row each: the parse tier's advisories, the unparsed tail with
+// The passes (lib/builder/passes.cpp) one row each: the parse tier's advisories, the unparsed tail with
 // the invented-closer advisory, and the turn-shape rewrites. A row is an input and the classes of
 // the diagnostics it gives, in order (message_name, "!" for an error, "?" for a warning), then
 // "| tail:<class>" when an unparsed tail is set.
@@ -74,6 +74,9 @@ TEST_CASE("the unparsed tail and the invented-closer advisory", "[passes]") {
         {tier::statements, "<<EDIT(a):x", "| tail:tail_body_unclosed"},
         {tier::statements, "<<EDIT(a):x :DONE", "| tail:tail_body_unclosed"},
         {tier::statements, "<<SEND[2", "| tail:tail_signal_unclosed"},
+        // every signal mode is the signal's slot (tags, an integer above, an executor)
+        {tier::statements, "<<READ[a", "| tail:tail_signal_unclosed"},
+        {tier::statements, "<<EXEC[sh", "| tail:tail_signal_unclosed"},
         {tier::statements, "<<READ(a", "| tail:tail_target_unclosed"},
         {tier::statements, "<<READ", "| tail:tail_statement_unclosed"},
         {tier::statements, "<<EDIT(a):x:EDIT <<READ(b", "| tail:tail_target_unclosed"},

@@ -60,6 +60,23 @@ inline constexpr enclosure_pair k_enclosures[2] = {{"<think>", "</think>"}, {"<|
 
 enum class mode : std::uint8_t { normal, slots, signal_tags, signal_int, signal_ident, target, body };
 
+// The part of a statement the input ended inside, as what reads the lexer's tail facts names it
+// (the unparsed tail's reason): between statements (none), between the slots of a statement, or
+// inside its signal, target or body.
+enum class open_slot : std::uint8_t { none, statement, signal, target, body };
+constexpr open_slot open_slot_of(mode m) noexcept {
+    switch (m) {
+        case mode::normal: return open_slot::none;
+        case mode::slots: return open_slot::statement;
+        case mode::signal_tags:
+        case mode::signal_int:
+        case mode::signal_ident: return open_slot::signal;
+        case mode::target: return open_slot::target;
+        case mode::body: return open_slot::body;
+    }
+    return open_slot::none;
+}
+
 // A lexer error. The message is built only for the errors that are reported (most of a cascade
 // is collapsed away), so a hostile run of bad characters costs no string per character.
 struct lex_error {
@@ -79,6 +96,7 @@ struct lex_error {
 // tail, the invented closer): one struct, saved and restored whole with a step.
 struct tail_facts {
     mode final_mode = mode::normal;      // the mode the input ended in
+    open_slot open = open_slot::none;    // the part of a statement it ended in (of final_mode)
     std::uint32_t last_open_begin = 0;  // offset of the last opener (for unparsedTail)
     std::uint32_t open_tag_begin = 0;   // open tag text (keyword+suffix) of the last opener
     std::uint32_t open_tag_end = 0;

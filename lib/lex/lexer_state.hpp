@@ -173,6 +173,7 @@ struct stream_lexer::impl {
                 emit(tok::eof, s_.size(), s_.size());
                 eof_emitted_ = true;
                 out_.tail.final_mode = cur_.lex_mode;
+                out_.tail.open = open_slot_of(cur_.lex_mode);
             }
         }
         if constexpr (k_work_counter) {
