@@ -36,14 +36,13 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
 parse_result result_builder::finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out) {
     // Nothing from the unparsed tail's opener on survives apply_tail(): such items are not
     // even made (on an unclosed hostile input that is nearly all of them).
-    if (lexed.tail.final_mode != mode::normal) cut_ = lexed.tail.last_open_begin;
+    if (lexed.tail.open != open_slot::none) cut_ = lexed.tail.last_open_begin;
     // Nothing more is reported before the tail and the passes have had their say.
     finishing_ = true;
     advance(in, lexed, tree, lexed.tokens.size(), {});
     log_.take_all();
     append_unclaimed();
-    apply_tail();
-    if (tier_ == tier::parse && !tail_) turn_shape();
+    run_passes(lexed);
 
     auto store = std::make_shared<result_store>();
     log_.move_to(*store);
@@ -64,7 +63,7 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
     }
     parse_result res;
     res.items = item_list(std::move(store));
-    res.tail = std::move(tail_);
+    res.tail = passes_.take_tail();
     return res;
 }
 
@@ -100,11 +99,10 @@ void result_builder::emit_unit(const unit& un, const sink& out) {
     const std::uint32_t lo = toks[un.first].begin;
     const std::uint32_t hi = toks[un.last].begin;
     if (const claimed_error c = ledger_.claim(lo, hi)) {
-        // In the parse tier the turn-shape passes may still rewrite or drop parser errors.
-        const bool final_now = !(tier_ == tier::parse && c.syn != nullptr);
         new_diagnostic d = ledger_.diagnostic(c, ledger_view());
         d.span = unit_span(un);
-        add_diagnostic(d, final_now, out);
+        // In the parse tier the turn shape may still reword or drop a parser error.
+        add_diagnostic(d, !passes_.may_revise(d), out);
         return;
     }
     if (!un.clean) return;
@@ -132,7 +130,10 @@ void result_builder::add_text(const token& t, const sink& out) {
     log_.kinds().push_back(item_kind::text);
     const item it{text_item{text(t), p, sp}};
     settle_last(true, out, &it);
-    if (tier_ == tier::parse) near_miss_advisories(std::get<text_item>(it), out);
+    if (passes_.advises()) {
+        result_passes::text_advisories(std::get<text_item>(it), interner(),
+                                       [&](const new_diagnostic& d) { add_diagnostic(d, true, out); });
+    }
 }
 
 void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out) {
@@ -162,11 +163,9 @@ void result_builder::build_statement(const unit& un, const sink& out) {
         return;
     }
     add_statement(p, span, out);
-    if (tier_ == tier::parse) {
-        std::optional<new_diagnostic> plan = plan_body_advisory(p, span);
-        std::optional<new_diagnostic> misplaced = misplaced_target_advisory(p, span);
-        if (plan) add_diagnostic(*plan, true, out);
-        if (misplaced) add_diagnostic(*misplaced, true, out);
+    if (passes_.advises()) {
+        result_passes::statement_advisories(statement_, p, span,
+                                            [&](const new_diagnostic& d) { add_diagnostic(d, true, out); });
     }
 }
 
@@ -207,6 +206,10 @@ void result_builder::append_unclaimed() {
         log_.kinds().push_back(item_kind::diagnostic);
         log_.note_fired(false);
     });
+}
+
+void result_builder::run_passes(const lex_output& lexed) {
+    passes_.finish(pass_input{lexed.tail, in_, byte_base_, pos_}, log_);
 }
 
 }  // namespace plurnk::detail

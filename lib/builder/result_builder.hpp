@@ -6,13 +6,14 @@
 // the unparsed tail on, and runs the turn-shape passes of the `parse` tier. parse() and the push
 // parser share it. Items go straight into compact records (result_store.hpp): a text item is
 // its span and position, a statement refers to the input by offset and keeps only decoded text
-// in the arena, equal messages are stored once. Its jobs live in four files:
-//   result_builder.cpp     item emission, stream release
+// in the arena, equal messages are stored once. Its jobs are classes of their own, each with its
+// state and its one file:
+//   result_builder.cpp     the records: items emitted in order, stream release, finish()
 //   error_ledger.cpp       the hard errors from collection to claim, in recording order, and
 //                          their diagnostics (class error_ledger)
 //   statement_builder.cpp  a clean unit's parts, checked, then written (class statement_builder)
 //   passes.cpp             the advisories, the unparsed tail and the turn shape, in the
-//                          reference's order
+//                          reference's order (class result_passes)
 #pragma once
 
 #include <algorithm>
@@ -27,6 +28,7 @@
 #include "base/position.hpp"
 #include "builder/error_ledger.hpp"
 #include "builder/new_diagnostic.hpp"
+#include "builder/passes.hpp"
 #include "builder/statement_builder.hpp"
 #include "grammar/messages.hpp"
 #include "lex/lexer.hpp"
@@ -47,7 +49,7 @@ class result_builder {
 public:
     using sink = std::function<void(const item&, std::size_t index)>;
 
-    explicit result_builder(tier t, parse_dialect d = parse_dialect::contracts) : tier_(t), statement_(d) {}
+    explicit result_builder(tier t, parse_dialect d = parse_dialect::contracts) : passes_(t), statement_(d) {}
 
     // The input text the result will view: parse() sets it before finish(); the push parser
     // appends what it releases, and the rest before finish().
@@ -66,7 +68,7 @@ public:
 // finish() would report; diagnostics are not all there (the turn-shape passes and the unclaimed
 // errors belong to finish(), which looks at the whole turn). Costs what is pending, not the turn.
     void settle_end(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out) {
-        if (lexed.tail.final_mode != mode::normal) cut_ = lexed.tail.last_open_begin;
+        if (lexed.tail.open != open_slot::none) cut_ = lexed.tail.last_open_begin;
         advance(in, lexed, tree, lexed.tokens.size(), out);
     }
 
@@ -118,10 +120,11 @@ private:
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
 
 
-    // --- result_builder.cpp: items, emission ---
     void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
     void emit_unit(const unit& un, const sink& out);
     void append_unclaimed();
+    // finish()'s passes over every item (see result_passes::finish).
+    void run_passes(const lex_output& lexed);
     // What the error ledger reads of the current input (see ledger_input).
     [[nodiscard]] ledger_input ledger_view() noexcept {
         return ledger_input{in_, byte_base_, pos_, tree_, interner()};
@@ -166,16 +169,8 @@ private:
     // A clean unit -> its parts -> checked -> records, or its visitor failure (statement_builder).
     void build_statement(const unit& un, const sink& out);
 
-    // --- passes.cpp: advisories, unparsed tail and turn shape of the parse tier (BEHAVIOUR §4.3) ---
-    void near_miss_advisories(const text_item& t, const sink& out);
-    std::optional<new_diagnostic> plan_body_advisory(position at, byte_span span) const;
-    std::optional<new_diagnostic> misplaced_target_advisory(position at, byte_span span) const;
-    void apply_tail();
-    std::string_view invented_closer(std::string_view tag) const;
-    void turn_shape();
-    [[nodiscard]] bool is_disposition(std::size_t i) const noexcept;
-
-    tier tier_;
+    // The advisories, the unparsed tail and the turn shape, with the tier they are of.
+    result_passes passes_;
     std::string_view in_;
     const lex_output* lexed_ = nullptr;
     const syntax_tree* tree_ = nullptr;
@@ -190,7 +185,6 @@ private:
     // The records, their text and the interned messages (record_log).
     record_log log_;
     bool index_known_ = true;
-    std::optional<unparsed_tail> tail_;
 
     input_text input_;
 
