@@ -93,109 +93,155 @@ void tape_builder::close() {
     if (tag_of(w) == t_object && end - at > 4) order_members(at, end);  // two members or more
 }
 
-// Puts the members of the object at `object` in JavaScript property order when the text's
-// differs: array-index keys first, ascending, then the others in the order they came; a repeated
-// key keeps its first place and takes its last value. Linear in the members (small objects
-// compare keys pairwise, larger ones through a hash index of their keys).
-void tape_builder::order_members(std::uint32_t object, std::uint32_t end) {
-    const json_document& d = doc_;
-    const auto key = [&d](std::uint32_t k) { return json_document_access::string_at(d, k); };
-    const auto next = [&d](std::uint32_t k) { return json_document_access::end_of(d, k + 1); };
-    constexpr std::size_t k_linear = 8;
+namespace {
 
-    // Whether the order differs: an index key after another key that is not one or not smaller,
-    // or a key seen before.
+// The members of the object at `object`, whose words end at `end`: each a key word, then its
+// value's words.
+struct object_members {
+    const json_document& d;
+    std::uint32_t object;
+    std::uint32_t end;
+
+    [[nodiscard]] std::uint32_t first() const noexcept { return object + 1; }
+    [[nodiscard]] std::string_view key(std::uint32_t k) const noexcept {
+        return json_document_access::string_at(d, k);
+    }
+    [[nodiscard]] std::uint32_t next(std::uint32_t k) const noexcept {
+        return json_document_access::end_of(d, k + 1);
+    }
+};
+
+constexpr std::size_t k_linear_members = 8;  // up to this many, keys are compared pairwise
+
+// How many members there are, and whether an index key comes after another key that is not
+// one or not smaller (JavaScript would list it earlier).
+struct member_count {
     std::uint32_t members = 0;
-    bool reorder = false, named = false, repeats = false;
+    bool reorder = false;
+};
+member_count count_members(const object_members& m) noexcept {
+    member_count r;
+    bool named = false;
     std::uint64_t last = 0;
-    for (std::uint32_t k = object + 1; k < end; k = next(k)) {
-        ++members;
-        const std::uint64_t index = array_index(key(k));
+    for (std::uint32_t k = m.first(); k < m.end; k = m.next(k)) {
+        ++r.members;
+        const std::uint64_t index = array_index(m.key(k));
         if (index != k_not_index) {
-            reorder = reorder || named || (members > 1 && index <= last);
+            r.reorder = r.reorder || named || (r.members > 1 && index <= last);
             last = index;
         } else {
             named = true;
         }
     }
-    std::size_t mask = 0;
-    if (members <= k_linear) {
-        for (std::uint32_t k = object + 1; k < end && !repeats; k = next(k)) {
-            for (std::uint32_t j = object + 1; j < k && !repeats; j = next(j)) repeats = key(j) == key(k);
+    return r;
+}
+
+// Whether a key comes twice. Past k_linear_members the keys go through `slots`, a hash index
+// of `mask` + 1 entries (each a key's offset from the object, 0: free), left filled.
+bool has_repeated_key(const object_members& m, std::uint32_t members, std::vector<std::uint32_t>& slots,
+                      std::size_t& mask) {
+    if (members <= k_linear_members) {
+        for (std::uint32_t k = m.first(); k < m.end; k = m.next(k)) {
+            for (std::uint32_t j = m.first(); j < k; j = m.next(j)) {
+                if (m.key(j) == m.key(k)) return true;
+            }
         }
-    } else {
-        std::size_t size = 16;
-        while (size < std::size_t{members} * 2) size *= 2;
-        slots_.assign(size, 0);
-        mask = size - 1;
-        for (std::uint32_t k = object + 1; k < end && !repeats; k = next(k)) {
-            for (std::size_t i = std::hash<std::string_view>{}(key(k)) & mask;; i = (i + 1) & mask) {
-                if (slots_[i] == 0) {
-                    slots_[i] = k - object;
-                    break;
-                }
-                if (key(object + slots_[i]) == key(k)) {
-                    repeats = true;
-                    break;
-                }
+        return false;
+    }
+    std::size_t size = 16;
+    while (size < std::size_t{members} * 2) size *= 2;
+    slots.assign(size, 0);
+    mask = size - 1;
+    for (std::uint32_t k = m.first(); k < m.end; k = m.next(k)) {
+        for (std::size_t i = std::hash<std::string_view>{}(m.key(k)) & mask;; i = (i + 1) & mask) {
+            if (slots[i] == 0) {
+                slots[i] = k - m.object;
+                break;
+            }
+            if (m.key(m.object + slots[i]) == m.key(k)) return true;
+        }
+    }
+    return false;
+}
+
+// Appends to `orders` the value word of each distinct key in the order it first came, taking
+// a repeated key's last value; `first` is where the object's list begins. Past
+// k_linear_members the keys go through `slots` (cleared here), of `mask` + 1 entries.
+void list_last_values(const object_members& m, std::uint32_t members, std::vector<std::uint32_t>& orders,
+                      std::size_t first, std::vector<std::uint32_t>& slots, std::size_t mask) {
+    if (members <= k_linear_members) {
+        for (std::uint32_t k = m.first(); k < m.end; k = m.next(k)) {
+            std::size_t e = first;
+            while (e < orders.size() && m.key(orders[e] - 1) != m.key(k)) ++e;
+            if (e < orders.size()) orders[e] = k + 1;
+            else orders.push_back(k + 1);
+        }
+        return;
+    }
+    std::fill(slots.begin(), slots.end(), 0);
+    for (std::uint32_t k = m.first(); k < m.end; k = m.next(k)) {
+        for (std::size_t i = std::hash<std::string_view>{}(m.key(k)) & mask;; i = (i + 1) & mask) {
+            if (slots[i] == 0) {
+                orders.push_back(k + 1);
+                slots[i] = static_cast<std::uint32_t>(orders.size() - first);
+                break;
+            }
+            std::uint32_t& entry = orders[first + slots[i] - 1];
+            if (m.key(entry - 1) == m.key(k)) {
+                entry = k + 1;
+                break;
             }
         }
     }
-    detail::count_json_bytes(members);
-    if (!reorder && !repeats) return;
+}
 
-    // The members' values in the order they first came, a repeated key's entry taking its last
-    // value.
+// Puts the list of value words from `first` on (their keys distinct) in JavaScript's order:
+// the index keys sorted by value first; the others keep their order after them, moved back
+// from the end.
+void sort_index_keys_first(const object_members& m, std::vector<std::uint32_t>& orders, std::size_t first) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> indexed;  // (index, value word)
+    for (std::size_t e = first; e < orders.size(); ++e) {
+        const std::uint64_t index = array_index(m.key(orders[e] - 1));
+        if (index != k_not_index) indexed.emplace_back(index, orders[e]);
+    }
+    std::sort(indexed.begin(), indexed.end());
+    std::size_t to = orders.size();
+    for (std::size_t e = orders.size(); e-- > first;) {
+        if (array_index(m.key(orders[e] - 1)) == k_not_index) orders[--to] = orders[e];
+    }
+    for (std::size_t i = 0; i < indexed.size(); ++i) orders[first + i] = indexed[i].second;
+}
+
+}  // namespace
+
+// Puts the members of the object at `object` in JavaScript property order when the text's
+// differs: array-index keys first, ascending, then the others in the order they came; a repeated
+// key keeps its first place and takes its last value. Linear in the members (small objects
+// compare keys pairwise, larger ones through a hash index of their keys). A reordered object's
+// word points at its entry in the order list: its end, its count of values, then their words.
+void tape_builder::order_members(std::uint32_t object, std::uint32_t end) {
+    const object_members m{doc_, object, end};
+    const member_count c = count_members(m);
+    std::size_t mask = 0;
+    const bool repeats = has_repeated_key(m, c.members, slots_, mask);
+    detail::count_json_bytes(c.members);
+    if (!c.reorder && !repeats) return;
+
     auto& orders = json_document_access::orders(doc_);
     const auto base = orders.size();
     orders.push_back(end);
     orders.push_back(0);
     const std::size_t first = orders.size();
     if (!repeats) {
-        for (std::uint32_t k = object + 1; k < end; k = next(k)) orders.push_back(k + 1);
-    } else if (members <= k_linear) {
-        for (std::uint32_t k = object + 1; k < end; k = next(k)) {
-            std::size_t e = first;
-            while (e < orders.size() && key(orders[e] - 1) != key(k)) ++e;
-            if (e < orders.size()) orders[e] = k + 1;
-            else orders.push_back(k + 1);
-        }
+        for (std::uint32_t k = m.first(); k < end; k = m.next(k)) orders.push_back(k + 1);
     } else {
-        std::fill(slots_.begin(), slots_.end(), 0);
-        for (std::uint32_t k = object + 1; k < end; k = next(k)) {
-            for (std::size_t i = std::hash<std::string_view>{}(key(k)) & mask;; i = (i + 1) & mask) {
-                if (slots_[i] == 0) {
-                    orders.push_back(k + 1);
-                    slots_[i] = static_cast<std::uint32_t>(orders.size() - first);
-                    break;
-                }
-                std::uint32_t& entry = orders[first + slots_[i] - 1];
-                if (key(entry - 1) == key(k)) {
-                    entry = k + 1;
-                    break;
-                }
-            }
-        }
+        list_last_values(m, c.members, orders, first, slots_, mask);
     }
     if (slots_.capacity() > 4096) std::vector<std::uint32_t>().swap(slots_);
     const std::size_t count = orders.size() - first;
-    detail::count_json_bytes(members + count);
+    detail::count_json_bytes(c.members + count);
     orders[base + 1] = static_cast<std::uint32_t>(count);
-    if (reorder) {
-        // Index keys (distinct now) sorted by value first; the others keep their order after
-        // them, moved back from the end.
-        std::vector<std::pair<std::uint64_t, std::uint32_t>> indexed;  // (index, value word)
-        for (std::size_t e = first; e < orders.size(); ++e) {
-            const std::uint64_t index = array_index(key(orders[e] - 1));
-            if (index != k_not_index) indexed.emplace_back(index, orders[e]);
-        }
-        std::sort(indexed.begin(), indexed.end());
-        std::size_t to = orders.size();
-        for (std::size_t e = orders.size(); e-- > first;) {
-            if (array_index(key(orders[e] - 1)) == k_not_index) orders[--to] = orders[e];
-        }
-        for (std::size_t i = 0; i < indexed.size(); ++i) orders[first + i] = indexed[i].second;
-    }
+    if (c.reorder) sort_index_keys_first(m, orders, first);
     tape_[object] = word(t_ordered, base);
 }
 
