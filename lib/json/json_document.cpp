@@ -357,70 +357,76 @@ json_ref::iterator& json_ref::iterator::operator++() noexcept {
 
 namespace {
 
-// Visits a value and its descendants in JavaScript's order: value() for each (with its key when
-// it is a member, a null view otherwise), then, for a container, its children and close(). The open containers
-// are kept as a stack of bytes: each the distance from the one it is in (a varint, read back
-// from its end), so text nested a million deep costs a few bytes per level; a reordered
-// object's place in its order list goes on a second stack.
-template <class Visitor>
-void walk(const json_document& d, std::uint32_t root, Visitor&& visit) {
-    const auto& tape = json_document_access::tape(d);
-    const auto& orders = json_document_access::orders(d);
-    std::string stack;                   // a varint per open container but the innermost
-    std::vector<std::uint32_t> slots;   // the innermost and enclosing reordered objects' places
-    std::uint32_t top = UINT32_MAX;     // the innermost open container
-    std::uint32_t at = root;
-    const auto push = [&](std::uint32_t c) {
-        std::uint32_t delta = top == UINT32_MAX ? 0 : c - top;
-        stack += static_cast<char>((delta & 0x7F) | 0x80);  // the first byte, marked
-        for (delta >>= 7; delta != 0; delta >>= 7) stack += static_cast<char>(delta & 0x7F);
-        top = c;
-    };
-    const auto pop = [&] {
+// The containers a walk is in, kept as a stack of bytes: each the distance from the one it is
+// in (a varint, read back from its end), so text nested a million deep costs a few bytes per
+// level.
+class open_containers {
+public:
+    [[nodiscard]] bool empty() const noexcept { return top_ == UINT32_MAX; }
+    [[nodiscard]] std::uint32_t top() const noexcept { return top_; }
+
+    void push(std::uint32_t c) {
+        std::uint32_t delta = top_ == UINT32_MAX ? 0 : c - top_;
+        stack_ += static_cast<char>((delta & 0x7F) | 0x80);  // the first byte, marked
+        for (delta >>= 7; delta != 0; delta >>= 7) stack_ += static_cast<char>(delta & 0x7F);
+        top_ = c;
+    }
+    void pop() noexcept {
         std::uint32_t delta = 0;
         for (;;) {
-            const auto b = static_cast<unsigned char>(stack.back());
-            stack.pop_back();
+            const auto b = static_cast<unsigned char>(stack_.back());
+            stack_.pop_back();
             delta = (delta << 7) | (b & 0x7F);
             if (b >= 0x80) break;
         }
-        top = delta == 0 ? UINT32_MAX : top - delta;
-    };
-    std::string_view key;
+        top_ = delta == 0 ? UINT32_MAX : top_ - delta;
+    }
+
+private:
+    std::string stack_;               // a varint per open container but the innermost
+    std::uint32_t top_ = UINT32_MAX;  // the innermost open container
+};
+
+// Where a walk is: the value at `at`, with `key` when it is a member (a null view otherwise),
+// `first` when it opens its container. A reordered object's place in its order list goes on
+// `slots`.
+struct walk_position {
+    const json_document& d;
+    std::uint32_t at;
+    std::string_view key{};
     bool first = true;
-    for (;;) {
-        // The value at `at` (with `key` when it is a member; `first` when it opens its container).
-        const std::uint64_t w = tape[at];
-        visit.value(json_document_access::ref(d, at), key, first);
-        const tag t = tag_of(w);
-        if (t == t_array || t == t_object || t == t_ordered) {
-            const std::uint32_t end = json_document_access::end_of(d, at);
-            if (end == at + 1) {
-                visit.close(t == t_array);
-            } else {
-                push(at);
-                first = true;
-                if (t == t_ordered) {
-                    const auto slot = static_cast<std::uint32_t>(payload(w) + 2);
-                    slots.push_back(slot);
-                    at = orders[slot];
-                    key = json_document_access::string_at(d, at - 1);
-                } else if (t == t_object) {
-                    key = json_document_access::string_at(d, at + 1);
-                    at += 2;
-                } else {
-                    key = {};
-                    at += 1;
-                }
-                continue;
-            }
+    open_containers open{};
+    std::vector<std::uint32_t> slots{};  // the innermost and enclosing reordered objects' places
+
+    // Goes into the container at `at` (word `w`, tag `t`, not empty), to its first child.
+    void enter(tag t, std::uint64_t w) {
+        open.push(at);
+        first = true;
+        if (t == t_ordered) {
+            const auto slot = static_cast<std::uint32_t>(payload(w) + 2);
+            slots.push_back(slot);
+            at = json_document_access::orders(d)[slot];
+            key = json_document_access::string_at(d, at - 1);
+        } else if (t == t_object) {
+            key = json_document_access::string_at(d, at + 1);
+            at += 2;
+        } else {
+            key = {};
+            at += 1;
         }
+    }
+
+    // The value at `at` is complete: closes what ends here (close() for each), then goes on to
+    // the next child. False when the walk is done.
+    template <class Visitor>
+    bool next(Visitor& visit) {
+        const auto& tape = json_document_access::tape(d);
+        const auto& orders = json_document_access::orders(d);
         at = json_document_access::end_of(d, at);
-        // A value is complete: close what ends here, then go on to the next child.
         first = false;
         for (;;) {
-            if (top == UINT32_MAX) return;
-            const std::uint64_t tw = tape[top];
+            if (open.empty()) return false;
+            const std::uint64_t tw = tape[open.top()];
             const tag tt = tag_of(tw);
             if (tt == t_ordered) {
                 const auto base = static_cast<std::uint32_t>(payload(tw));
@@ -428,7 +434,7 @@ void walk(const json_document& d, std::uint32_t root, Visitor&& visit) {
                 if (++slot < base + 2 + orders[base + 1]) {
                     at = orders[slot];
                     key = json_document_access::string_at(d, at - 1);
-                    break;
+                    return true;
                 }
                 at = orders[base];
                 slots.pop_back();
@@ -439,11 +445,32 @@ void walk(const json_document& d, std::uint32_t root, Visitor&& visit) {
                 } else {
                     key = {};
                 }
-                break;
+                return true;
             }
             visit.close(tt == t_array);
-            pop();
+            open.pop();
         }
+    }
+};
+
+// Visits a value and its descendants in JavaScript's order: value() for each (with its key when
+// it is a member, a null view otherwise), then, for a container, its children and close().
+template <class Visitor>
+void walk(const json_document& d, std::uint32_t root, Visitor&& visit) {
+    const auto& tape = json_document_access::tape(d);
+    walk_position pos{d, root};
+    for (;;) {
+        const std::uint64_t w = tape[pos.at];
+        visit.value(json_document_access::ref(d, pos.at), pos.key, pos.first);
+        const tag t = tag_of(w);
+        if (t == t_array || t == t_object || t == t_ordered) {
+            if (json_document_access::end_of(d, pos.at) != pos.at + 1) {
+                pos.enter(t, w);
+                continue;
+            }
+            visit.close(t == t_array);
+        }
+        if (!pos.next(visit)) return;
     }
 }
 
