@@ -124,36 +124,42 @@ bool is_dot_segment(std::string_view s, std::size_t begin, std::size_t end) noex
     return (len == 1 && s[begin] == '.') || (len == 2 && s[begin] == '.' && s[begin + 1] == '.');
 }
 
-}  // namespace
+// What a target starts with: a local path, a URL the fast path declines, or a URL whose
+// scheme ends at `end` (on its `://`), `special` its special scheme (null for another).
+struct scheme_scan {
+    enum kind_t : std::uint8_t { local_path, decline, url } kind;
+    std::size_t end = 0;
+    const special_scheme* special = nullptr;
+};
 
-bool parse_target_fast(std::string_view s, url_parts& out) noexcept {
-    out = url_parts{};
+// BEHAVIOUR §3.4 step 3: `[A-Za-z][A-Za-z0-9+.-]*://` or a local path. The scheme must be
+// lowercase here: the full parser would lowercase it into a string of its own.
+scheme_scan scan_scheme(std::string_view s) noexcept {
     const std::size_t n = s.size();
-
-    // BEHAVIOUR §3.4 step 3: `[A-Za-z][A-Za-z0-9+.-]*://` or a local path. The scheme must be
-    // lowercase here: the full parser would lowercase it into a string of its own.
     std::size_t i = 0;
     bool upper = false;
-    if (n == 0 || !is_alpha(static_cast<unsigned char>(s[0]))) return true;
+    if (n == 0 || !is_alpha(static_cast<unsigned char>(s[0]))) return {scheme_scan::local_path};
     while (i < n && (has(s[i], k_scheme) || is_upper(static_cast<unsigned char>(s[i])))) {
         upper = upper || is_upper(static_cast<unsigned char>(s[i]));
         ++i;
     }
-    if (s.substr(i, 3) != "://") return true;
-    if (upper) return false;
+    if (s.substr(i, 3) != "://") return {scheme_scan::local_path};
+    if (upper) return {scheme_scan::decline};
     const std::string_view scheme = s.substr(0, i);
     const special_scheme* special = nullptr;
     for (const special_scheme& sp : k_special) {
         if (sp.name == scheme) special = &sp;
     }
-    if (special == nullptr && scheme == "file") return false;
-    out.kind = url_parts::kind_t::url;
-    out.scheme = {0, i, true};
+    if (special == nullptr && scheme == "file") return {scheme_scan::decline};
+    return {scheme_scan::url, i, special};
+}
 
-    // Authority (spec: authority, host and port states): `scheme://` always reaches it, the
-    // special schemes through the special-authority-slashes states, which would skip any
-    // further slash -- so a special host must start right here, and must not be empty.
-    std::size_t p = i + 3;
+// Authority (spec: authority, host and port states): `scheme://` always reaches it, the
+// special schemes through the special-authority-slashes states, which would skip any further
+// slash -- so a special host must start right here, at `p`, and must not be empty. Advances
+// `p` past the host and port; false to decline.
+bool scan_authority(std::string_view s, std::size_t& p, const special_scheme* special, url_parts& out) noexcept {
+    const std::size_t n = s.size();
     const std::size_t host = p;
     if (special != nullptr) {
         if (!scan_domain(s, p)) return false;
@@ -168,9 +174,14 @@ bool parse_target_fast(std::string_view s, url_parts& out) noexcept {
         out.has_port = special == nullptr || out.port_value != special->port;
         if (!out.has_port) out.port_value = 0;
     }
-    if (p < n && s[p] != '/' && s[p] != '?' && s[p] != '#') return false;  // `@`, `%`, `[`, ...
+    return p == n || s[p] == '/' || s[p] == '?' || s[p] == '#';  // not `@`, `%`, `[`, ...
+}
 
-    // Path (spec: path start and path states): segments of path bytes, none a dot segment.
+// Path (spec: path start and path states): segments of path bytes, none a dot segment. A
+// special URL without one gets the record's "/", the last byte of its `://` at `scheme_end`
+// (see url_parts). Advances `p` past the path; false to decline.
+bool scan_path(std::string_view s, std::size_t& p, std::size_t scheme_end, bool special, url_parts& out) noexcept {
+    const std::size_t n = s.size();
     if (p < n && s[p] == '/') {
         const std::size_t path = p;
         std::size_t segment = ++p;
@@ -187,13 +198,18 @@ bool parse_target_fast(std::string_view s, url_parts& out) noexcept {
         }
         if (is_dot_segment(s, segment, p)) return false;
         out.pathname = {path, p, true};
-    } else if (special != nullptr) {
-        out.pathname = {i + 2, i + 3, true};  // the record's "/" (see url_parts)
+    } else if (special) {
+        out.pathname = {scheme_end + 2, scheme_end + 3, true};
     } else {
         out.pathname = {p, p, true};
     }
+    return true;
+}
 
-    // Query and fragment (spec: query and fragment states), bytes none of their sets encodes.
+// Query and fragment (spec: query and fragment states) from `p` to the end, bytes none of their
+// sets encodes; false to decline.
+bool scan_query_and_fragment(std::string_view s, std::size_t p, url_parts& out) noexcept {
+    const std::size_t n = s.size();
     if (p < n && s[p] == '?') {
         const std::size_t query = ++p;
         while (p < n && s[p] != '#') {
@@ -210,6 +226,19 @@ bool parse_target_fast(std::string_view s, url_parts& out) noexcept {
         out.fragment = {fragment, p, true};
     }
     return true;
+}
+
+}  // namespace
+
+bool parse_target_fast(std::string_view s, url_parts& out) noexcept {
+    out = url_parts{};
+    const scheme_scan scheme = scan_scheme(s);
+    if (scheme.kind != scheme_scan::url) return scheme.kind == scheme_scan::local_path;
+    out.kind = url_parts::kind_t::url;
+    out.scheme = {0, scheme.end, true};
+    std::size_t p = scheme.end + 3;
+    return scan_authority(s, p, scheme.special, out) && scan_path(s, p, scheme.end, scheme.special != nullptr, out) &&
+           scan_query_and_fragment(s, p, out);
 }
 
 // The getters of a URL the fast path read (spec: §4.5 URL serializing): the text itself but
