@@ -366,27 +366,34 @@ std::string parser::canonical_string(std::u16string_view s) {
     return units_to_utf8(quoted);
 }
 
+namespace {
+
+// A single-quoted body as the reference reads it before its escapes: `"` escaped, `\'`
+// unescaped.
+std::u16string single_quoted_as_double(std::u16string_view body) {
+    std::u16string a;
+    for (const char16_t c : body) {
+        if (c == '"') a += u"\\\""; else a += c;
+    }
+    std::u16string v;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a[i] == '\\' && i + 1 < a.size() && a[i + 1] == '\'') {
+            v += u'\'';
+            ++i;
+        } else {
+            v += a[i];
+        }
+    }
+    return v;
+}
+
+}  // namespace
+
 // Decodes string token `t` as the reference does: a single-quoted body first has `"` escaped
 // and `\'` unescaped, then JSON-style escapes are applied and each unit below U+0020 refused.
 std::optional<std::u16string> parser::decode_string(std::size_t t) {
-    std::u16string v(units_of(t));
-    if (tok_at(t).kind == tok::single_quote_string) {
-        std::u16string a;
-        for (const char16_t c : v) {
-            if (c == '"') a += u"\\\""; else a += c;
-        }
-        v.clear();
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (a[i] == '\\' && i + 1 < a.size() && a[i + 1] == '\'') {
-                v += u'\'';
-                ++i;
-            } else {
-                v += a[i];
-            }
-        }
-    }
-    const std::ptrdiff_t base = static_cast<std::ptrdiff_t>(tok_at(t).index);
-    auto at = [&](std::ptrdiff_t i) { return std::to_string(base + i); };
+    const std::u16string v = tok_at(t).kind == tok::single_quote_string ? single_quoted_as_double(units_of(t))
+                                                                         : std::u16string(units_of(t));
     std::u16string out;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(v.size());
     std::ptrdiff_t i = 0;
@@ -412,51 +419,60 @@ std::optional<std::u16string> parser::decode_string(std::size_t t) {
             case 'n': out += u'\n'; break;
             case 'r': out += u'\r'; break;
             case 't': out += u'\t'; break;
-            case 'u': {
-                // spec: RFC 9535 §2.3.1.1 hexchar = non-surrogate / (high-surrogate "\" %x75 low-surrogate)
-                if (i + 4 >= n) {
-                    fail(diag::incomplete_escape, {at(i - 1)}, t);
-                    return std::nullopt;
-                }
-                ++i;
-                std::uint32_t cp = 0;
-                if (!hex4(v, static_cast<std::size_t>(i), cp, t)) return std::nullopt;
-                if (is_low_surrogate(cp)) {
-                    fail(diag::low_surrogate_first, {at(i - 2)}, t);
-                    return std::nullopt;
-                }
-                if (is_high_surrogate(cp)) {
-                    if (!(i + 9 < n && v[static_cast<std::size_t>(i + 4)] == '\\' &&
-                          v[static_cast<std::size_t>(i + 5)] == 'u')) {
-                        fail(diag::incomplete_escape, {at(i - 2)}, t);
-                        return std::nullopt;
-                    }
-                    std::uint32_t low = 0;
-                    if (!hex4(v, static_cast<std::size_t>(i + 6), low, t)) return std::nullopt;
-                    if (!is_low_surrogate(low)) {
-                        fail(diag::expected_low_surrogate, {at(i + 4)}, t);
-                        return std::nullopt;
-                    }
-                    out += static_cast<char16_t>(cp);
-                    out += static_cast<char16_t>(low);
-                    i += 9;
-                } else {
-                    if (cp <= 0x1F) {
-                        fail(diag::invalid_character, {}, t);
-                        return std::nullopt;
-                    }
-                    out += static_cast<char16_t>(cp);
-                    i += 3;
-                }
+            case 'u':
+                if (!decode_unicode_escape(v, i, out, t)) return std::nullopt;
                 break;
-            }
             default:
-                fail(diag::unknown_escape, {at(i - 1)}, t);
+                fail(diag::unknown_escape, {std::to_string(tok_at(t).index + static_cast<std::size_t>(i) - 1)}, t);
                 return std::nullopt;
         }
         ++i;
     }
     return out;
+}
+
+// spec: RFC 9535 §2.3.1.1 hexchar = non-surrogate / (high-surrogate "\" %x75 low-surrogate)
+// The escape whose `u` is at v[i] in string token `t`: appends its unit (two for a surrogate
+// pair) to `out` and leaves `i` on its last digit; false after a failure.
+bool parser::decode_unicode_escape(std::u16string_view v, std::ptrdiff_t& i, std::u16string& out,
+                                   std::size_t t) {
+    const std::ptrdiff_t base = static_cast<std::ptrdiff_t>(tok_at(t).index);
+    auto at = [&](std::ptrdiff_t k) { return std::to_string(base + k); };
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(v.size());
+    if (i + 4 >= n) {
+        fail(diag::incomplete_escape, {at(i - 1)}, t);
+        return false;
+    }
+    ++i;
+    std::uint32_t cp = 0;
+    if (!hex4(v, static_cast<std::size_t>(i), cp, t)) return false;
+    if (is_low_surrogate(cp)) {
+        fail(diag::low_surrogate_first, {at(i - 2)}, t);
+        return false;
+    }
+    if (is_high_surrogate(cp)) {
+        if (!(i + 9 < n && v[static_cast<std::size_t>(i + 4)] == '\\' && v[static_cast<std::size_t>(i + 5)] == 'u')) {
+            fail(diag::incomplete_escape, {at(i - 2)}, t);
+            return false;
+        }
+        std::uint32_t low = 0;
+        if (!hex4(v, static_cast<std::size_t>(i + 6), low, t)) return false;
+        if (!is_low_surrogate(low)) {
+            fail(diag::expected_low_surrogate, {at(i + 4)}, t);
+            return false;
+        }
+        out += static_cast<char16_t>(cp);
+        out += static_cast<char16_t>(low);
+        i += 9;
+        return true;
+    }
+    if (cp <= 0x1F) {
+        fail(diag::invalid_character, {}, t);
+        return false;
+    }
+    out += static_cast<char16_t>(cp);
+    i += 3;
+    return true;
 }
 
 // Four hex digits at v[i..i+4) (the caller made sure they exist).

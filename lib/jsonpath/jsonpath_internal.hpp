@@ -717,6 +717,7 @@ private:
     // --- string literals (filter.cpp). spec: RFC 9535 §2.3.1.1 string-literal, escapable, hexchar
 
     std::optional<std::u16string> decode_string(std::size_t t);
+    bool decode_unicode_escape(std::u16string_view v, std::ptrdiff_t& i, std::u16string& out, std::size_t t);
     bool hex4(std::u16string_view v, std::size_t i, std::uint32_t& cp, std::size_t t);
 
     std::u16string_view src_;
