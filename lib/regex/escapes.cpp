@@ -137,24 +137,7 @@ std::uint32_t pattern_parser::parse_character_escape(class_escape_context contex
         case 'r': advance(); return '\r';
         case 't': advance(); return '\t';
         case 'v': advance(); return '\v';
-        case 'c': {
-            const std::uint32_t control = next();
-            const std::uint32_t letter = control & ~std::uint32_t{'A' ^ 'a'};
-            if (letter >= 'A' && letter <= 'Z') {
-                advance(2);
-                return control & 0x1F;
-            }
-            if (unicode_mode()) {
-                fail(regex_error::invalid_unicode_escape);
-                return 0;
-            }
-            if (context == class_escape_context::in_class &&
-                (ascii::is_digit(control) || control == '_')) {
-                advance(2);
-                return control & 0x1F;
-            }
-            return '\\';  // Annex B: the backslash is a literal; `c` is read next
-        }
+        case 'c': return parse_control_escape(context);
         case '0':
             if (!ascii::is_digit(next())) {
                 advance();
@@ -187,10 +170,33 @@ std::uint32_t pattern_parser::parse_character_escape(class_escape_context contex
             }
             return 'u';
         }
-        default:
-            break;
+        default: return parse_identity_escape(c, context);
     }
-    // IdentityEscape.
+}
+
+// spec: ECMA-262 §22.2.1 `c` AsciiLetter (and Annex B `c` ClassControlLetter, the lone `\c`).
+// Called on the `c`.
+std::uint32_t pattern_parser::parse_control_escape(class_escape_context context) {
+    const std::uint32_t control = next();
+    const std::uint32_t letter = control & ~std::uint32_t{'A' ^ 'a'};
+    if (letter >= 'A' && letter <= 'Z') {
+        advance(2);
+        return control & 0x1F;
+    }
+    if (unicode_mode()) {
+        fail(regex_error::invalid_unicode_escape);
+        return 0;
+    }
+    if (context == class_escape_context::in_class && (ascii::is_digit(control) || control == '_')) {
+        advance(2);
+        return control & 0x1F;
+    }
+    return '\\';  // Annex B: the backslash is a literal; `c` is read next
+}
+
+// spec: ECMA-262 §22.2.1 IdentityEscape (and Annex B's, which takes any character but `k`
+// where the pattern has named groups). Called on `c`, the character after the backslash.
+std::uint32_t pattern_parser::parse_identity_escape(std::uint32_t c, class_escape_context context) {
     if (unicode_sets_ && context == class_escape_context::in_class &&
         is_class_set_reserved_punctuator(c)) {
         advance();

@@ -292,6 +292,8 @@ private:
     bool parse_hex_escape(int digits, std::uint32_t& value);
     bool parse_hex_number_up_to(std::uint32_t max, std::uint32_t& value);
     std::uint32_t parse_character_escape(class_escape_context context);
+    std::uint32_t parse_control_escape(class_escape_context context);
+    std::uint32_t parse_identity_escape(std::uint32_t c, class_escape_context context);
 
     // --- character classes (classes.cpp) ---
 
