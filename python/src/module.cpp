@@ -496,9 +496,12 @@ PYBIND11_MODULE(_plurnk, m) {
         if (PyUnicode_Check(suffixes.ptr())) throw py::type_error("suffixes must be a sequence of str, not a str");
         o.suffixes.clear();
         for (py::handle s : py::iter(suffixes)) o.suffixes.push_back(text_arg(s, "suffixes item"));
-        const plurnk::result<plurnk::rail::grammar> b = plurnk::rail::build(o);
-        if (!b) throw py::value_error(b.problem().message);
-        return plurnk::rail::to_gbnf(b.value());
+        // Written piece by piece, as `plurnk gbnf` does: the grammar's tree is never held whole.
+        std::string text;
+        const plurnk::result<plurnk::rail::gbnf_written> w =
+            plurnk::rail::write_gbnf(o, [&text](std::string_view piece) { text.append(piece); });
+        if (!w) throw py::value_error(w.problem().message);
+        return text;
     }, py::arg("max_statements") = 14, py::arg("suffixes") = py::make_tuple("", "1", "2"), py::kw_only(),
        py::arg("channel") = "gemma", py::arg("channel_open") = py::none(), py::arg("channel_close") = py::none(),
        py::arg("dialect") = "contracts",
