@@ -624,7 +624,7 @@ std::size_t stream_parser::peek_end(const callback& cb) const {
         if (cb && !std::holds_alternative<diagnostic>(it)) cb(stream_event{it, index});
     };
     s.builder.settle_end(in, lexed, s.syntax.tree(), out);
-    return lexed.tail.final_mode != detail::mode::normal ? s.released + lexed.tail.last_open_begin : size();
+    return lexed.tail.open != detail::open_slot::none ? s.released + lexed.tail.last_open_begin : size();
 }
 
 std::size_t stream_parser::size() const noexcept { return state_->released + state_->buffer.size(); }
