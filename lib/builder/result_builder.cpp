@@ -37,8 +37,7 @@ parse_result result_builder::finish(std::string_view in, const lex_output& lexed
     // Nothing from the unparsed tail's opener on survives apply_tail(): such items are not
     // even made (on an unclosed hostile input that is nearly all of them).
     if (lexed.tail.open != open_slot::none) cut_ = lexed.tail.last_open_begin;
-    // Nothing more is reported before the tail and the passes have had their say.
-    finishing_ = true;
+    // Nothing more is reported (no sink) before the tail and the passes have had their say.
     advance(in, lexed, tree, lexed.tokens.size(), {});
     log_.take_all();
     append_unclaimed();

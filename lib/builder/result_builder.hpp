@@ -179,7 +179,6 @@ private:
     // The hard errors, from their collection until a unit claims them or they are unclaimed.
     error_ledger ledger_;
     std::uint32_t cut_ = UINT32_MAX;  // the unparsed tail's opener, once finish() knows it
-    bool finishing_ = false;          // in finish()
     std::size_t byte_base_ = 0;         // input bytes released before the current ones (release())
 
     // The records, their text and the interned messages (record_log).
