@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The public face of the storage: item_list (items decoded on access, hand-built items encoded
-// by result_store::append), parse_result::clean(), and equality of the public views.
+// by append_item, store/record_writer.hpp), parse_result::clean(), and equality of the public views.
 #include <algorithm>
 #include <memory>
 #include <utility>
 
 #include "plurnk/ast.hpp"
 #include "plurnk/parse.hpp"
+#include "store/record_writer.hpp"
 #include "store/result_store.hpp"
 
 namespace plurnk {
@@ -41,7 +42,7 @@ void item_list::push_back(const item& it) {
     } else if (store_.use_count() > 1) {
         store_ = std::make_shared<result_store>(*store_);  // records copied, text shared
     }
-    store_->append(it);
+    detail::append_item(*store_, it);
 }
 
 void item_list::pop_back() {

@@ -180,29 +180,29 @@ stmt_rec encode_statement(const statement& st, string_sink& sink) {
     return w.finish();
 }
 
-void result_store::append(const item& it) {
-    string_sink sink(strings);
+void append_item(result_store& store, const item& it) {
+    string_sink sink(store.strings);
     std::visit(
         [&](const auto& v) {
             using T = std::decay_t<decltype(v)>;
             item_rec rec = item_record(v.position, v.span);
             if constexpr (std::is_same_v<T, statement>) {
-                rec.aux = static_cast<std::uint32_t>(stmts.size());
-                stmts.push_back(encode_statement(v, sink));
-                kinds.push_back(item_kind::statement);
+                rec.aux = static_cast<std::uint32_t>(store.stmts.size());
+                store.stmts.push_back(encode_statement(v, sink));
+                store.kinds.push_back(item_kind::statement);
             } else if constexpr (std::is_same_v<T, diagnostic>) {
-                rec.aux = static_cast<std::uint32_t>(diags.size());
+                rec.aux = static_cast<std::uint32_t>(store.diags.size());
                 const auto end = static_cast<std::uint64_t>(v.span.end);
-                diags.push_back(diag_rec{static_cast<std::uint32_t>(messages.size()), static_cast<std::uint32_t>(end),
-                                         static_cast<std::uint32_t>(end >> 32)});
-                messages.push_back(diag_message::make(v.source, v.severity, v.id, strings.lstring(v.message)));
-                kinds.push_back(item_kind::diagnostic);
+                store.diags.push_back(diag_rec{static_cast<std::uint32_t>(store.messages.size()),
+                                               static_cast<std::uint32_t>(end), static_cast<std::uint32_t>(end >> 32)});
+                store.messages.push_back(diag_message::make(v.source, v.severity, v.id, store.strings.lstring(v.message)));
+                store.kinds.push_back(item_kind::diagnostic);
             } else {
-                rec.aux = static_cast<std::uint32_t>(texts.size());
-                texts.push_back(text_rec{v.span.end, sink.copy(v.text)});
-                kinds.push_back(item_kind::text_owned);
+                rec.aux = static_cast<std::uint32_t>(store.texts.size());
+                store.texts.push_back(text_rec{v.span.end, sink.copy(v.text)});
+                store.kinds.push_back(item_kind::text_owned);
             }
-            items.push_back(rec);
+            store.items.push_back(rec);
         },
         it);
 }

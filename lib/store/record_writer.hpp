@@ -172,5 +172,8 @@ stmt_rec encode_statement(const statement& st, string_sink& sink);
 // A body value's field call.
 void write_body(record_writer& w, const plurnk::body& body);
 item_rec item_record(position p, byte_span span);
+// Appends an item built by hand (item_list::push_back) to `store`: its records, its strings copied
+// into the arena.
+void append_item(result_store& store, const item& it);
 
 }  // namespace plurnk::detail

@@ -374,9 +374,6 @@ public:
 
     [[nodiscard]] text_resolver resolver() const noexcept { return text_resolver{&input, UINT64_MAX, {}}; }
     [[nodiscard]] item decode(std::size_t i) const;
-
-    // Appends an item built by hand, copying its strings into the arena.
-    void append(const item& it);
 };
 
 
