@@ -13,6 +13,7 @@
 
 #include "base/position.hpp"
 #include "base/utf8.hpp"
+#include "base/work_counter.hpp"
 
 namespace {
 
@@ -180,4 +181,142 @@ TEST_CASE("position_map: the first query far into an input counts every line bef
         REQUIRE(p.line == q.line);
         REQUIRE(p.column == q.column);
     }
+}
+
+namespace {
+
+// Lines of every shape: LF, CRLF and lone CR (a column, not a line end), runs of empty lines,
+// lines longer than a mark's gap and than a block of the map, and UTF-8 (valid and not).
+std::string line_soup(std::mt19937& rng, std::size_t n) {
+    static const char* const pieces[] = {"\n", "\r\n", "\r", "\n\n\n", "\r\r\n", "ab", "\xC3\xA9", "\xE2\x82\xAC", "\xFF", "<<:"};
+    std::string s;
+    while (s.size() < n) {
+        const std::size_t k = rng() % 24;
+        if (k < std::size(pieces)) {
+            s += pieces[k];
+        } else if (k < 22) {
+            s.append(1 + rng() % 40, static_cast<char>('a' + k));
+        } else {
+            s.append(100 + rng() % 3000, 'x');  // a long line (past a mark's gap, past a block)
+        }
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("position_map: against a naive count, in every query order, fed and released", "[position]") {
+    // The whole input's places (places(): lines counted at '\n' only, columns in code points from
+    // the line's start) against a map over a stream's view of it: the view grows a feed at a
+    // time, its settled front is released now and then (later offsets count from the cut,
+    // positions stay the whole input's), and queries go forward a little or far, back a little
+    // or far, or ask the same place again.
+    std::mt19937 rng(20261206);
+    std::size_t queries = 0;
+    for (int round = 0; round < 12; ++round) {
+        const std::string s = line_soup(rng, round < 6 ? 3000 : 60000);
+        const std::vector<place> want = places(s);
+        position_map m{std::string_view{}};
+        std::size_t base = 0, len = 0;  // the view: s[base, len)
+        std::size_t k = 0;              // the furthest place asked
+        std::size_t first = 0;          // the first place in the view
+        while (len < s.size()) {
+            len = std::min(s.size(), len + 1 + rng() % (round % 2 == 0 ? 40 : 5000));
+            m.rebind(std::string_view(s.data() + base, len - base));
+            std::size_t last = first;  // the last place in the view
+            while (last + 1 < want.size() && want[last + 1].offset <= len) ++last;
+            for (int q = 0; q < 40; ++q) {
+                // k moves as the builder's statement starts do, a little at a time, now and then
+                // far; the other queries do not move it.
+                std::size_t ask = k;
+                switch (rng() % 8) {
+                    case 0: case 1: case 2: k = std::min(last, k + 1 + rng() % 6); ask = k; break;
+                    case 3: ask = k >= first + 8 ? k - rng() % 8 : first; break;
+                    case 4: ask = first + rng() % (last - first + 1); break;
+                    case 5: break;  // the same again
+                    case 6: k = std::min(last, k + rng() % 2000); ask = k; break;
+                    default: if (rng() % 4 == 0) { k = last; ask = k; } break;
+                }
+                k = std::clamp(k, first, last);
+                ask = std::clamp(ask, first, last);
+                const place& p = want[ask];
+                INFO("round " << round << ", view [" << base << ", " << len << "), offset " << p.offset);
+                const plurnk::position got = m.at(p.offset - base);
+                REQUIRE(got.line == p.line);
+                REQUIRE(got.column == p.column);
+                ++queries;
+            }
+            if (rng() % 4 == 0) {
+                // A stream about to be copied places its marks; the copy answers as the original.
+                m.mark_through(len - base);
+                position_map copy = m;
+                const place& p = want[first + rng() % (last - first + 1)];
+                const plurnk::position got = copy.at(p.offset - base);
+                REQUIRE(got.line == p.line);
+                REQUIRE(got.column == p.column);
+            }
+            if (rng() % 6 == 0) {
+                // Release a settled front: up to a place (never inside a UTF-8 sequence).
+                const std::size_t cut_place = first + rng() % (last - first + 1);
+                m.release(want[cut_place].offset - base);
+                base = want[cut_place].offset;
+                first = cut_place;
+                k = std::max(k, first);
+                m.rebind(std::string_view(s.data() + base, len - base));
+            }
+        }
+    }
+    CHECK(queries > 10000);
+}
+
+TEST_CASE("position_map: forward steps of every length over dense lines, then queries back", "[position]") {
+    // The builder's sweep: one query per statement start, a few dozen bytes apart, over lines of
+    // a few bytes (so that line ends fall just before the places where the map leaves a line
+    // count for queries behind it), then queries back far enough to need those counts.
+    std::string s;
+    for (int i = 0; i < 6000; ++i) s += (i % 7 == 3) ? "\r\n" : (i % 3 == 2 ? "\n" : "a");
+    const std::vector<place> want = places(s);
+    for (std::size_t step = 1; step <= 80; ++step) {
+        position_map m(s);
+        for (std::size_t k = 0; k < want.size(); k += step) {
+            const plurnk::position p = m.at(want[k].offset);
+            REQUIRE(p.line == want[k].line);
+            REQUIRE(p.column == want[k].column);
+        }
+        for (std::size_t j = step % 13; j < want.size(); j += 97) {
+            INFO("steps of " << step << " places, back to " << want[j].offset);
+            const plurnk::position p = m.at(want[j].offset);
+            REQUIRE(p.line == want[j].line);
+            REQUIRE(p.column == want[j].column);
+        }
+    }
+}
+
+TEST_CASE("position_map: queries back far into long lines cost a bounded count each", "[position]") {
+    // One query per few places forward, each followed by one far back (into a 200 KB line, into
+    // a run of short lines, anywhere): each counts its column from a mark or a line start near
+    // it, so the bytes counted stay within a constant times the input and the queries.
+    std::mt19937 rng(5);
+    std::string s;
+    while (s.size() < (1u << 20)) {
+        s.append(rng() % 2 == 0 ? 200000 : 2000, 'y');
+        for (int i = 0; i < 500; ++i) s += (i % 2 == 0) ? "\r\n" : "z\n";
+    }
+    const std::vector<place> want = places(s);
+    position_map m(s, true);
+    const std::uint64_t before = plurnk::detail::work().position_bytes;
+    std::size_t asked = 0;
+    std::uint64_t sum = 0;
+    for (std::size_t k = 0; k < want.size(); k += 7) {
+        sum += m.at(want[k].offset).column;
+        const place& back = want[rng() % (k + 1)];
+        const plurnk::position got = m.at(back.offset);
+        REQUIRE(got.line == back.line);
+        REQUIRE(got.column == back.column);
+        asked += 2;
+    }
+    const std::uint64_t counted = plurnk::detail::work().position_bytes - before;
+    INFO("counted " << counted << " bytes for " << asked << " queries over " << s.size());
+    if (plurnk::detail::k_work_counter) CHECK(counted <= 4 * s.size() + 140 * asked);
+    CHECK(sum > 0);
 }

@@ -1,21 +1,30 @@
 // SPDX-License-Identifier: MIT
 // Byte offset -> (line, column) for one input. Lines are 1-based and advance on '\n' only;
-// columns are 0-based code points (each invalid UTF-8 byte counts as one). Queries that move
-// forward on the same line cost only the bytes in between (from the last query, or from one of
-// the last few when sequences of queries interleave), so a sweep over a document is linear; a
-// query a few lines past the last one steps there instead of binary-searching the line table.
-// The line table is filled as queries need it, a stretch at a time, by a bulk search for the
-// line ends (byte_scan.hpp): no call per line.
+// columns are 0-based code points (each invalid UTF-8 byte counts as one). Only the queries'
+// offsets get a line number: no table of line starts. A cursor (the furthest query: its offset,
+// line, line start and column) moves forward by counting the line ends in between in bulk
+// (16 bytes a compare where the target has SSE2; a step of up to 64 bytes, a statement's length,
+// as the bits of one word), and the column is counted from the cursor or from the last line end
+// passed, so a forward sweep costs each byte once. As it moves, the cursor leaves its line (and
+// line start, when known without a search) at every k_block-th byte: a few bytes of table per
+// k_block of input, nothing per line. A query behind the cursor counts from the block it falls
+// in: at most k_block bytes for the line. Its column is counted from a query a little before it on
+// its line (diagnostics of different kinds come in interleaved sequences), the line's start or
+// a mark (see `mark`), so that going back and forth on a long line does not cost the line each.
 // Private header.
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "plurnk/ast.hpp"
-#include "base/byte_scan.hpp"
 #include "base/pod_vector.hpp"
 #include "base/utf8.hpp"
 #include "base/work_counter.hpp"
@@ -41,73 +50,67 @@ public:
         line_base_ = p.line - 1;
         col_base_ = p.column;
         s_ = {};
-        starts_.clear();
-        starts_.push_back(0);
+        cur_ = cursor{};
+        blocks_.clear();
         marks_.clear();
         marked_to_ = 0;
         marked_col_ = 0;
-        scanned_ = 0;
         for (query& q : last_) q = query{};
         head_ = 0;
     }
 
     position at(std::size_t offset) {
-        // The common query: a little past the last one, before the end of its line as far as it
-        // was known then. Counted from it, as below.
-        const query& q = last_[head_];
-        if (offset >= q.offset && offset - q.offset <= k_mark_gap && offset < q.bound && offset <= s_.size()) {
-            return remember(q.line, offset, q.col + count_code_points(q.offset, offset));
-        }
-        return at_far(offset);
+        if (offset > s_.size()) offset = s_.size();
+        return offset >= cur_.offset ? ahead(offset) : behind(offset);
     }
 
-    // at() for any other query.
-    [[gnu::noinline]] position at_far(std::size_t offset) {
-        if (offset > s_.size()) offset = s_.size();
-        // A little past one of the last few (diagnostics of different kinds come in interleaved
-        // sequences, each moving forward, on one line): counted from the newest such one. Looked
-        // for only on the last query's line, as far as it is known, where such sequences are.
-        for (std::size_t n = 1; n < k_queries && offset < last_[head_].bound; ++n) {
+    // A query at or past the cursor: the cursor moves there.
+    position ahead(std::size_t offset) {
+        std::size_t from = cur_.offset;
+        std::uint32_t col = cur_.col;
+        move_cursor(offset);
+        if (cur_.line_start > from) {  // a line end passed: counted from the line's start
+            from = cur_.line_start;
+            col = 0;
+        }
+        // Far into a line from where the count can start (a copy of a stream asking far past what
+        // the original asked, which placed the marks before it was copied): from the nearest mark
+        // there is, so that such queries do not cost the line each.
+        if (offset - from > k_mark_gap && !marks_.empty() && marks_.back().offset > from) from_mark(offset, from, col);
+        col += count_code_points(from, offset);
+        cur_.col = col;
+        return remember(cur_.line, offset, col);
+    }
+
+    // A query behind the cursor.
+    [[gnu::noinline]] position behind(std::size_t offset) {
+        // A little past one of the last few on its line: counted from the newest such one.
+        for (std::size_t n = 0; n < k_queries; ++n) {
             const query& q = last_[(head_ + k_queries - n) % k_queries];
-            if (offset >= q.offset && offset - q.offset <= k_mark_gap && offset < q.bound) {
+            if (q.line != k_no_line && offset >= q.offset && offset - q.offset <= k_mark_gap &&
+                (offset == q.offset || std::memchr(s_.data() + q.offset, '\n', offset - q.offset) == nullptr)) {
                 return remember(q.line, offset, q.col + count_code_points(q.offset, offset));
             }
         }
-        ensure_lines_through(offset);
-        // Index of the line containing offset: last line start <= offset.
-        const std::size_t cached_line = last_[head_].line;
-        std::size_t lo = 0, hi = starts_.size();
-        if (cached_line < starts_.size() && starts_[cached_line] <= offset) {
-            // Queries mostly move forward a line or two: step before searching.
-            lo = cached_line;
-            for (int step = 0; step < k_forward_steps && lo + 1 < hi && starts_[lo + 1] <= offset; ++step) ++lo;
-        }
-        if (lo + 1 < hi && starts_[lo + 1] <= offset) {
-            while (hi - lo > 1) {
-                const std::size_t mid = (lo + hi) / 2;
-                if (starts_[mid] <= offset) lo = mid; else hi = mid;
-            }
-        }
-        std::size_t from = starts_[lo];
+        // The line from the block the offset falls in (the cursor passed it).
+        const std::size_t block = offset / k_block;
+        std::size_t last = k_none;
+        const std::size_t line = line_at_block(block) + count_line_ends(block * k_block, offset, last);
+        std::size_t from = last != k_none ? last + 1 : line_start_at_block(block);
         std::uint32_t col = 0;
-        if (const query& q = last_[head_]; q.bound > 0 && q.line == lo && q.offset <= offset) {
-            from = q.offset;  // the last query, before it on its line
-            col = q.col;
+        for (const query& q : last_) {  // the nearest earlier query on its line
+            if (q.line == line && q.offset <= offset && q.offset > from) {
+                from = q.offset;
+                col = q.col;
+            }
         }
         if (offset - from > k_mark_gap) {
-            // Far into a line from the line's start or the last queries (one going back on a long
-            // line, which hostile input makes for every error, or a copy of a stream asking far
-            // past what the original asked): count from the nearest mark, so that such queries
-            // do not cost the line each.
+            // Far into a line (one going back on a long line, which hostile input makes for every
+            // error): counted from the nearest mark.
             mark_through(offset);
-            const mark* m = std::upper_bound(marks_.begin(), marks_.end(), offset,
-                                             [](std::size_t o, const mark& k) { return o < k.offset; });
-            if (m != marks_.begin() && std::prev(m)->offset > from) {
-                from = std::prev(m)->offset;
-                col = std::prev(m)->col;
-            }
+            from_mark(offset, from, col);
         }
-        return remember(lo, offset, col + count_code_points(from, offset));
+        return remember(line, offset, col + count_code_points(from, offset));
     }
 
     // Places the marks (see `mark`) through `offset`: done as queries need them, and by a stream
@@ -121,9 +124,9 @@ public:
         if (offset > whole) offset = whole;
         while (marked_to_ + k_mark_gap <= offset) {
             const std::size_t target = marked_to_ + k_mark_gap;
-            const void* nl = std::memchr(s_.data() + marked_to_, '\n', target - marked_to_);
-            if (nl != nullptr) {  // a line starts after it, at column 0
-                marked_to_ = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data()) + 1;
+            std::size_t last = k_none;
+            if (count_line_ends(marked_to_, target, last) != 0) {  // a line starts after the last, at column 0
+                marked_to_ = last + 1;
                 marked_col_ = 0;
                 continue;
             }
@@ -170,15 +173,199 @@ public:
     }
 
 private:
-    static constexpr int k_forward_steps = 4;
-    static constexpr std::size_t k_first_lines = 64;
     static constexpr std::size_t k_mark_gap = 64;
-    static constexpr std::size_t k_scan_ahead = 1024;
+    static constexpr std::size_t k_block = 512;  // (at most 254 * 16: count_block is one run)
+    static constexpr std::uint32_t k_unknown = static_cast<std::uint32_t>(-1);
+    static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+    static constexpr std::size_t k_no_line = static_cast<std::size_t>(-1);
 
     position remember(std::size_t line, std::size_t offset, std::uint32_t col) {
         head_ = (head_ + 1) % k_queries;
-        last_[head_] = query{line, offset, line + 1 < starts_.size() ? starts_[line + 1] : scanned_, col};
+        last_[head_] = query{line, offset, col};
         return position{static_cast<std::uint32_t>(line_base_ + line + 1), col + (line == 0 ? col_base_ : 0)};
+    }
+
+    // The cursor to `offset` (not behind it): the line ends in between counted, the line at
+    // each k_block-th byte passed left in blocks_ (and the line start there, when no line ended
+    // since the cursor's: found otherwise only if a query behind needs it).
+    void move_cursor(std::size_t offset) {
+        if (!step_cursor(offset)) move_far(offset);
+    }
+    [[gnu::noinline]] void move_far(std::size_t offset) {
+        std::size_t k = cur_.offset;
+        std::size_t n = 0;  // line ends in [cur_.offset, k)
+        if (const std::size_t next = (k / k_block + 1) * k_block; next <= offset) {
+            n += count_line_ends(k, next);
+            leave_block(n);
+            for (k = next; k + k_block <= offset; k += k_block) {
+                n += count_block(k);
+                leave_block(n);
+            }
+        }
+        n += count_line_ends(k, offset);
+        if (n != 0) {
+            cur_.line += n;
+            cur_.line_start = last_line_end(cur_.offset, offset) + 1;
+        }
+        cur_.offset = offset;
+    }
+#if defined(__SSE2__)
+    // The common move, a statement's length or so: the line ends in the 64 bytes that end at
+    // `offset` as the bits of one word, those before the cursor cleared (and a block's start
+    // passed on the way left with its line and line start, both known from the bits).
+    bool step_cursor(std::size_t offset) noexcept {
+        const std::size_t from = cur_.offset;
+        if (offset == from) return true;
+        if (offset - from > 64 || offset < 64) return false;
+        const std::size_t base = offset - 64;
+        const char* const p = s_.data() + base;
+        const __m128i nl = _mm_set1_epi8('\n');
+        const auto bits = [&](int at) {
+            return static_cast<std::uint64_t>(static_cast<std::uint32_t>(
+                       _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), nl))))
+                   << at;
+        };
+        const std::uint64_t m = (bits(0) | bits(16) | bits(32) | bits(48)) & (~std::uint64_t{0} << (from - base));
+        if (const std::size_t next = (from / k_block + 1) * k_block; next <= offset) {
+            const std::uint64_t before = next - base == 64 ? m : m & ((std::uint64_t{1} << (next - base)) - 1);
+            blocks_.push_back(block_start{
+                static_cast<std::uint32_t>(cur_.line + bit_count(before)),
+                static_cast<std::uint32_t>(before != 0 ? base + 64 - static_cast<std::size_t>(std::countl_zero(before))
+                                                       : cur_.line_start)});
+        }
+        if (m != 0) {
+            cur_.line += bit_count(m);
+            cur_.line_start = base + 64 - static_cast<std::size_t>(std::countl_zero(m));
+        }
+        cur_.offset = offset;
+        return true;
+    }
+    static std::size_t bit_count(std::uint64_t m) noexcept {
+        if ((m & (m - 1)) == 0) return m != 0 ? 1 : 0;  // (mostly: a line end in a statement's length)
+#if defined(__POPCNT__)
+        return static_cast<std::size_t>(std::popcount(m));
+#else
+        m = m - ((m >> 1) & 0x5555555555555555ULL);  // (without the instruction, no library call)
+        m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+        m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return static_cast<std::size_t>((m * 0x0101010101010101ULL) >> 56);
+#endif
+    }
+#else
+    bool step_cursor(std::size_t offset) noexcept { return offset == cur_.offset; }
+#endif
+    void leave_block(std::size_t ends) {
+        blocks_.push_back(block_start{static_cast<std::uint32_t>(cur_.line + ends),
+                                      ends == 0 ? static_cast<std::uint32_t>(cur_.line_start) : k_unknown});
+    }
+
+    // The line (0-based, from the cut) and the line start at offset `block` * k_block, which the
+    // cursor passed. A line start not known is found from the nearest block before it that has
+    // one known or a line end, and left in every block on the way (each found once).
+    std::size_t line_at_block(std::size_t block) const noexcept { return block == 0 ? 0 : blocks_[block - 1].line; }
+    std::size_t line_start_at_block(std::size_t block) noexcept {
+        std::size_t j = block;
+        std::size_t start = 0;
+        for (; j > 0; --j) {
+            if (blocks_[j - 1].line_start != k_unknown) {
+                start = blocks_[j - 1].line_start;
+                break;
+            }
+            if (line_at_block(j) != line_at_block(j - 1)) {
+                start = last_line_end((j - 1) * k_block, j * k_block) + 1;
+                blocks_[j - 1].line_start = static_cast<std::uint32_t>(start);
+                break;
+            }
+        }
+        for (; j < block; ++j) blocks_[j].line_start = static_cast<std::uint32_t>(start);  // blocks j + 1 ... block
+        return start;
+    }
+
+    // The '\n' in [from, to): how many, and where the last is (`last` left alone when none).
+    std::size_t count_line_ends(std::size_t from, std::size_t to, std::size_t& last) const noexcept {
+        const std::size_t n = count_line_ends(from, to);
+        if (n != 0) last = last_line_end(from, to);
+        return n;
+    }
+
+#if defined(__SSE2__)
+    // 16 bytes a compare: each byte lane counts its matches (a match is -1, so down), then the
+    // lanes are summed, in runs short enough for a lane's count to fit its byte. No byte outside
+    // the view is read.
+    std::size_t count_line_ends(std::size_t from, std::size_t to) const noexcept {
+        if (to < 16) return count_line_ends_plain(from, to);
+        constexpr std::size_t run = 254 * 16;  // (and the last run's few bytes: 255 compares)
+        std::size_t n = 0;
+        for (; to - from > run; from += run) n += count_run(from, from + run);
+        return n + count_run(from, to);
+    }
+    // The '\n' in the k_block bytes from `from`.
+    std::size_t count_block(std::size_t from) const noexcept {
+        const char* const p = s_.data() + from;
+        __m128i acc = _mm_setzero_si128();
+        for (std::size_t k = 0; k < k_block; k += 64) acc = _mm_add_epi8(acc, matches_64(p + k));
+        return lane_sum(acc);
+    }
+    // Per byte lane, minus the '\n' among the 64 bytes at p (a match is -1).
+    static __m128i matches_64(const char* p) noexcept {
+        const __m128i nl = _mm_set1_epi8('\n');
+        const auto eq = [&](int at) {
+            return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), nl);
+        };
+        return _mm_add_epi8(_mm_add_epi8(eq(0), eq(16)), _mm_add_epi8(eq(32), eq(48)));
+    }
+    // The count in the lanes of minus counts.
+    static std::size_t lane_sum(__m128i acc) noexcept {
+        const __m128i sums = _mm_sad_epu8(_mm_sub_epi8(_mm_setzero_si128(), acc), _mm_setzero_si128());
+        return static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_add_epi64(sums, _mm_unpackhi_epi64(sums, sums))));
+    }
+
+    // count_line_ends() for one run: at most 254 * 16 bytes, `to` at least 16. The last few
+    // bytes are the 16 that end at `to`, those before k masked off.
+    std::size_t count_run(std::size_t k, std::size_t to) const noexcept {
+        const char* const p = s_.data();
+        const __m128i nl = _mm_set1_epi8('\n');
+        const auto eq = [&](std::size_t at) {
+            return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), nl);
+        };
+        __m128i acc = _mm_setzero_si128();
+        for (; k + 64 <= to; k += 64) acc = _mm_add_epi8(acc, matches_64(p + k));
+        for (; k + 16 <= to; k += 16) acc = _mm_add_epi8(acc, eq(k));
+        if (k < to) {
+            const __m128i keep = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k_tail_keep + (to - k)));
+            acc = _mm_add_epi8(acc, _mm_and_si128(eq(to - 16), keep));
+        }
+        return lane_sum(acc);
+    }
+    // At r, r + 1, ...: lane i of the last 16 bytes is kept when it is one of the last r.
+    static constexpr unsigned char k_tail_keep[32] = {0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                                                      0,    0,    0,    0,    0,    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                                      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
+    // The last '\n' in [from, to), which has one: searched back from `to`, 16 bytes a compare.
+    std::size_t last_line_end(std::size_t from, std::size_t to) const noexcept {
+        const char* const p = s_.data();
+        const __m128i nl = _mm_set1_epi8('\n');
+        std::size_t k = to;
+        for (; k >= from + 16; k -= 16) {
+            const auto m = static_cast<std::uint32_t>(
+                _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k - 16)), nl)));
+            if (m != 0) return k - 16 + 31 - static_cast<std::size_t>(std::countl_zero(m));
+        }
+        while (p[k - 1] != '\n') --k;
+        return k - 1;
+    }
+#else
+    std::size_t count_line_ends(std::size_t from, std::size_t to) const noexcept { return count_line_ends_plain(from, to); }
+    std::size_t count_block(std::size_t from) const noexcept { return count_line_ends_plain(from, from + k_block); }
+    std::size_t last_line_end(std::size_t from, std::size_t to) const noexcept {
+        std::size_t k = to;
+        while (s_[k - 1] != '\n') --k;
+        return k - 1;
+    }
+#endif
+    std::size_t count_line_ends_plain(std::size_t from, std::size_t to) const noexcept {
+        return static_cast<std::size_t>(std::count(s_.data() + from, s_.data() + to, '\n'));
     }
 
     // A place where a column count can start (the count from its line's start lands there) and
@@ -188,27 +375,37 @@ private:
         std::uint32_t col;
     };
 
-    void ensure_lines_through(std::size_t offset) {
-        if (starts_.empty()) {
-            starts_.reserve(k_first_lines);  // one block for a short input, not a doubling series
-            starts_.push_back(0);
+    // The count to `offset` from the last mark before it instead, when that is past `from`.
+    void from_mark(std::size_t offset, std::size_t& from, std::uint32_t& col) const {
+        const mark* m = std::upper_bound(marks_.begin(), marks_.end(), offset,
+                                         [](std::size_t o, const mark& k) { return o < k.offset; });
+        if (m != marks_.begin() && std::prev(m)->offset > from) {
+            from = std::prev(m)->offset;
+            col = std::prev(m)->col;
         }
-        if (scanned_ > offset || scanned_ >= s_.size()) return;
-        // Every line end through the offset and a stretch past it (so that the next queries,
-        // a little further on, find their line known), in one bulk pass: no stop per line.
-        const std::size_t to = std::min(s_.size(), offset + k_scan_ahead);
-        byte_scan::each(s_, scanned_, to, '\n', [this](std::size_t k) { starts_.push_back(static_cast<std::uint32_t>(k + 1)); });
-        scanned_ = to;
     }
 
     std::string_view s_;
-    pod_vector<std::uint32_t> starts_;  // (offsets of one input fit 32 bits, as tokens' do)
-    std::size_t scanned_ = 0;
-    // A query answered: its line (index into starts_), offset and column from the line's start.
-    struct query {
-        std::size_t line = static_cast<std::size_t>(-1);
+    // The furthest query: its offset, its line (0-based, from the cut), where that line starts
+    // and the column there.
+    struct cursor {
         std::size_t offset = 0;
-        std::size_t bound = 0;  // no line starts after offset before this (0: no query)
+        std::size_t line = 0;
+        std::size_t line_start = 0;
+        std::uint32_t col = 0;
+    };
+    cursor cur_;
+    // The line and line start (k_unknown: not found yet) at offset (i + 1) * k_block, for each
+    // such offset the cursor passed (offsets of one input fit 32 bits, as tokens' do).
+    struct block_start {
+        std::uint32_t line;
+        std::uint32_t line_start;
+    };
+    pod_vector<block_start> blocks_;
+    // A query answered: its line, offset and column.
+    struct query {
+        std::size_t line = k_no_line;
+        std::size_t offset = 0;
         std::uint32_t col = 0;
     };
     static constexpr std::size_t k_queries = 4;
