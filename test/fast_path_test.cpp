@@ -83,10 +83,12 @@ void add_parenthesized(std::string_view in, std::set<std::string>& out) {
 // builder writes them (write_fast_target()).
 plurnk::detail::stmt_rec fast_target_record(std::string_view text, const url_parts& parts,
                                             plurnk::detail::string_sink& sink) {
-    plurnk::detail::record_writer w(sink);
+    plurnk::detail::stmt_rec rec;
+    plurnk::detail::record_writer w(sink, rec);
     w.begin(plurnk::op::READ, {}, 0);
     plurnk::detail::write_fast_target(w, sink, text, parts);
-    return w.finish();
+    w.finish();
+    return rec;
 }
 
 // The result builder stores a fast-path target straight from its components

@@ -105,10 +105,11 @@ TEST_CASE("statement parts: written records read back as the view", "[statement_
         input.set_borrowed(in);
         string_sink sink(strings);
         sink.set_live(in, 0);
-        record_writer w(sink);
+        stmt_rec rec;
+        record_writer w(sink, rec);
         w.begin(sb.op(), sb.suffix(), p.whole.end);
         sb.write(w, sink);
-        const stmt_rec rec = w.finish();
+        w.finish();
         statement viewed;
         sb.view(viewed, position{1, 1}, byte_span{p.whole.begin, p.whole.end});
         const item_rec ir{p.whole.begin, 0, 1, 1};

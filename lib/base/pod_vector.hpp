@@ -68,6 +68,11 @@ public:
         push_back(T{std::forward<Args>(args)...});
         return back();
     }
+    // A default record made in place (no temporary copied in), for a caller to fill there.
+    T& emplace_back() {
+        if (size_ == cap_) grow(size_ + 1);
+        return *::new (static_cast<void*>(data_ + size_++)) T{};
+    }
     void pop_back() noexcept { --size_; }
     void clear() noexcept { size_ = 0; }
     void reserve(std::size_t n) {

@@ -173,10 +173,10 @@ void result_builder::add_statement(position p, byte_span span, const sink& out) 
     string_sink sink = live_sink();
     item_rec rec = item_record(p, span);
     rec.aux = log_.next_stmt();
-    record_writer w(sink);
+    record_writer w(sink, log_.stmts().emplace_back());
     w.begin(statement_.op(), statement_.suffix(), span.end);
     statement_.write(w, sink);
-    log_.stmts().push_back(w.finish());
+    w.finish();
     log_.items().push_back(rec);
     log_.kinds().push_back(item_kind::statement);
     if (out) statement_.view(std::get<statement>(event_), p, span);

@@ -168,7 +168,8 @@ void write_body(record_writer& w, const plurnk::body& body) {
 }
 
 stmt_rec encode_statement(const statement& st, string_sink& sink) {
-    record_writer w(sink);
+    stmt_rec r;
+    record_writer w(sink, r);
     w.begin(st.op, st.suffix, st.span.end);
     w.signal(st.signal.kind);
     if (st.target) w.target(*st.target);
@@ -177,7 +178,8 @@ stmt_rec encode_statement(const statement& st, string_sink& sink) {
     w.number(st.signal.number);
     if (st.marker) w.marks(st.marker->marks);
     write_body(w, st.body);
-    return w.finish();
+    w.finish();
+    return r;
 }
 
 void append_item(result_store& store, const item& it) {

@@ -64,18 +64,20 @@ private:
 
 // The only code that writes a stmt_rec (and its extras and URL records in the arena): a
 // statement's fields, one call each. begin() first; then any of the signal's, the target's, the
-// scope's and the body's calls, each at most once; finish() returns the record. Strings inside the
-// sink's live input become input references, the rest arena copies (string_sink). The span's
+// scope's and the body's calls, each at most once; finish() completes the record. Strings inside
+// the sink's live input become input references, the rest arena copies (string_sink). The span's
 // begin and the position go to the item record (item_record()).
 //
-// A writer lives on the stack for one statement, and begin() is its first call. What it zeroes
-// is laid out in two blocks apart (the record with the suffix and flags, then the extras), each
-// under 128 bytes: a struct that every statement zeroes must stay under that size
-// (result_store.hpp), or g++ zeroes it with `rep stos`, which costs more to start than the rest
-// of the encoding.
+// The record is written where it is kept (`slot`, a default stmt_rec: record_log's
+// stmts().emplace_back()), not returned and copied there; the slot must stay put until finish().
+// A writer lives on the stack for one statement, and begin() is its first call. What is zeroed
+// per statement is laid out in two blocks apart (the record, then the writer's suffix and flags
+// with the extras), each under 128 bytes: a struct that every statement zeroes must stay under
+// that size (result_store.hpp), or g++ zeroes it with `rep stos`, which costs more to start than
+// the rest of the encoding.
 class record_writer {
 public:
-    explicit record_writer(string_sink& sink) noexcept : sink_(sink) {}
+    record_writer(string_sink& sink, stmt_rec& slot) noexcept : sink_(sink), r_(slot) {}
 
     // A statement of `op` with the suffix after its op name, whose span ends at `end`.
     void begin(plurnk::op op, std::string_view suffix, std::size_t end) noexcept {
@@ -139,9 +141,8 @@ public:
     }
     void body_selection(const parsed_path& dest, const std::optional<line_marker>& marker);
 
-    [[nodiscard]] stmt_rec finish() {
+    void finish() {
         if (extras_) r_.extras = pack_extras(x_, suffix_, sink_.strings(), marks_far_, tags_far_);
-        return r_;
     }
 
     // Offsets are stored in 32 bits. A parse never exceeds them (its input is cut at
@@ -159,7 +160,7 @@ private:
     }
 
     string_sink& sink_;
-    stmt_rec r_;
+    stmt_rec& r_;
     sref suffix_;
     bool extras_ = false, tags_far_ = false, marks_far_ = false;
     std::array<tag_list::ref, k_inline_array> inline_refs_;  // a few tags' references, until finish()
@@ -168,7 +169,7 @@ private:
 
 // The records of a statement value (item_list::push_back, for an item built by hand), through a
 // record_writer: its fields as they are, copied into the arena unless they view the live input.
-stmt_rec encode_statement(const statement& st, string_sink& sink);
+[[nodiscard]] stmt_rec encode_statement(const statement& st, string_sink& sink);
 // A body value's field call.
 void write_body(record_writer& w, const plurnk::body& body);
 item_rec item_record(position p, byte_span span);
