@@ -45,12 +45,8 @@ Fields fast_url_fields(const url_detail::url_parts& u, std::string_view text, Pi
 
 }  // namespace
 
-// A local path's text, or a URL whose fields are pieces of its text (sliced_url; an sref each
-// when the text is too long for 16-bit offsets).
-void write_fast_target(record_writer& w, string_sink& sink, std::string_view text, const url_detail::url_parts& u) {
-    if (u.kind == url_detail::url_parts::kind_t::local) {
-        w.target_local(text);
-    } else if (text.size() <= UINT16_MAX) {
+void write_fast_url(record_writer& w, string_sink& sink, std::string_view text, const url_detail::url_parts& u) {
+    if (text.size() <= UINT16_MAX) {
         w.target_sliced(text, fast_url_fields<sliced_url>(u, text, [](std::size_t b, std::size_t e) {
                             return url_slice{static_cast<std::uint16_t>(b), static_cast<std::uint16_t>(e - b)};
                         }));

@@ -63,27 +63,11 @@ path_ref record_writer::encode_path(const parsed_path& p) {
     return r;
 }
 
-void record_writer::target_sliced(std::string_view text, sliced_url fields) {
-    fields.raw = sink_.put(text);
-    fields.has |= url_sliced;
-    set_target(path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url});
+const tag_list::ref* record_writer::far_copy(std::span<const tag_list::ref> v) {
+    return copy_array(sink_.strings(), v);
 }
 
-void record_writer::target_url(std::string_view text, url_rec fields) {
-    fields.raw = sink_.put(text);
-    set_target(path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url});
-}
-
-// At most k_inline_array references go into the packed block (from inline_refs_); more stay in
-// the arena.
-void record_writer::tags(std::string_view block, std::span<const tag_list::ref> refs) {
-    if (refs.empty()) return;
-    x_.tag_base = sink_.stable(block);
-    tags_far_ = refs.size() > k_inline_array;
-    x_.tags = tags_far_ ? copy_array(sink_.strings(), refs) : refs.data();
-    x_.tag_count = static_cast<std::uint32_t>(refs.size());
-    extras_ = true;
-}
+const double* record_writer::far_copy(std::span<const double> v) { return copy_array(sink_.strings(), v); }
 
 void record_writer::tags(const tag_list& t) {
     if (t.empty()) return;
@@ -124,16 +108,6 @@ void record_writer::tags(const tag_list& t) {
     extras_ = true;
 }
 
-// At most k_inline_array marks are copied into the packed block; more are referred to where the
-// builder made them, or copied into the arena.
-void record_writer::marks(std::span<const double> m, bool stable) {
-    marks_far_ = m.size() > k_inline_array;
-    x_.marks = marks_far_ ? (stable ? m.data() : copy_array(sink_.strings(), m)) : (m.empty() ? nullptr : m.data());
-    x_.mark_count = static_cast<std::uint32_t>(m.size());
-    r_.bits |= has_marker;
-    extras_ = true;
-}
-
 void record_writer::body_selection(const parsed_path& dest, const std::optional<line_marker>& marker) {
     r_.body = body_tag::selection;
     x_.dest = encode_path(dest);
@@ -144,10 +118,6 @@ void record_writer::body_selection(const parsed_path& dest, const std::optional<
         r_.bits |= has_dest_marker;
     }
     extras_ = true;
-}
-
-item_rec item_record(position p, byte_span span) {
-    return item_rec{record_writer::offset32(span.begin), 0, p.line, p.column};
 }
 
 void write_body(record_writer& w, const plurnk::body& body) {

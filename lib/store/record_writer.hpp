@@ -92,8 +92,17 @@ public:
     // Tags as any views: one block of text when they lie in the live input in order (what the
     // parser gives), else a copy of each, back to back.
     void tags(const tag_list& t);
-    // Tags as pieces of one block of the live input: `refs` are offsets from its start.
-    void tags(std::string_view block, std::span<const tag_list::ref> refs);
+    // Tags as pieces of one block of the live input: `refs` are offsets from its start. At most
+    // k_inline_array references go into the packed block (from where they are until finish());
+    // more are copied into the arena.
+    void tags(std::string_view block, std::span<const tag_list::ref> refs) {
+        if (refs.empty()) return;
+        x_.tag_base = sink_.stable(block);
+        tags_far_ = refs.size() > k_inline_array;
+        x_.tags = tags_far_ ? far_copy(refs) : refs.data();
+        x_.tag_count = static_cast<std::uint32_t>(refs.size());
+        extras_ = true;
+    }
     void number(double v) noexcept {
         if (v == 0 && !std::signbit(v)) return;
         x_.number = v;
@@ -110,12 +119,26 @@ public:
     // the caller put in the sink; raw is set here).
     void target(const parsed_path& p) { set_target(encode_path(p)); }
     void target_local(std::string_view text) { set_target(path_ref{sink_.put(text), parsed_path::kind_t::local}); }
-    void target_sliced(std::string_view text, sliced_url fields);
-    void target_url(std::string_view text, url_rec fields);
+    void target_sliced(std::string_view text, sliced_url fields) {
+        fields.raw = sink_.put(text);
+        fields.has |= url_sliced;
+        set_target(path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url});
+    }
+    void target_url(std::string_view text, url_rec fields) {
+        fields.raw = sink_.put(text);
+        set_target(path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url});
+    }
 
-    // The scope's marks. `stable`: they are in the arena for good (a long scope the builder read
-    // there), so that more than k_inline_array of them are referred to, not copied.
-    void marks(std::span<const double> m, bool stable = false);
+    // The scope's marks. At most k_inline_array are copied into the packed block (from where they
+    // are until finish()); more are referred to where they are when `stable` (in the arena for
+    // good: a long scope the builder read there), else copied into the arena.
+    void marks(std::span<const double> m, bool stable = false) {
+        marks_far_ = m.size() > k_inline_array;
+        x_.marks = marks_far_ ? (stable ? m.data() : far_copy(m)) : (m.empty() ? nullptr : m.data());
+        x_.mark_count = static_cast<std::uint32_t>(m.size());
+        r_.bits |= has_marker;
+        extras_ = true;
+    }
 
     // The body: text, a SEND body (with its JSON form), a matcher, or a COPY/MOVE selection.
     void body_text(std::string_view raw) {
@@ -153,6 +176,9 @@ public:
 
 private:
     path_ref encode_path(const parsed_path& p);
+    // A copy of a long array in the arena.
+    const tag_list::ref* far_copy(std::span<const tag_list::ref> v);
+    const double* far_copy(std::span<const double> v);
     void set_target(const path_ref& p) noexcept {
         r_.target = p.s;
         r_.target_kind = static_cast<std::uint8_t>(p.kind) & 3U;
@@ -172,7 +198,9 @@ private:
 [[nodiscard]] stmt_rec encode_statement(const statement& st, string_sink& sink);
 // A body value's field call.
 void write_body(record_writer& w, const plurnk::body& body);
-item_rec item_record(position p, byte_span span);
+inline item_rec item_record(position p, byte_span span) {
+    return item_rec{record_writer::offset32(span.begin), 0, p.line, p.column};
+}
 // Appends an item built by hand (item_list::push_back) to `store`: its records, its strings copied
 // into the arena.
 void append_item(result_store& store, const item& it);
