@@ -72,8 +72,8 @@ const double* record_writer::far_copy(std::span<const double> v) { return copy_a
 void record_writer::tags(const tag_list& t) {
     if (t.empty()) return;
     arena& a = sink_.strings();
-    tags_far_ = t.size() > k_inline_array;
-    tag_list::ref* refs = tags_far_ ? a.make_array<tag_list::ref>(t.size()) : inline_refs_.data();
+    const bool far = t.size() > k_inline_array;
+    tag_list::ref* refs = far ? a.make_array<tag_list::ref>(t.size()) : inline_refs_.data();
     const std::string_view first = t.front(), last = t.back();
     const std::string_view live = sink_.live();
     const auto in_live = [&](std::string_view v) {
@@ -105,19 +105,20 @@ void record_writer::tags(const tag_list& t) {
     x_.tag_base = base;
     x_.tags = refs;
     x_.tag_count = static_cast<std::uint32_t>(t.size());
-    extras_ = true;
+    mask_ |= far ? x_tags_far : x_tags;
 }
 
 void record_writer::body_selection(const parsed_path& dest, const std::optional<line_marker>& marker) {
     r_.body = body_tag::selection;
     x_.dest = encode_path(dest);
     r_.bits |= has_dest;
-    if (marker) {
-        x_.dest_marks = copy_array(sink_.strings(), marker->marks);
-        x_.dest_mark_count = static_cast<std::uint32_t>(marker->marks.size());
-        r_.bits |= has_dest_marker;
-    }
-    extras_ = true;
+    if (x_.dest.kind != parsed_path::kind_t::local || x_.dest.s.n != 0) mask_ |= x_dest;
+    if (!marker) return;
+    r_.bits |= has_dest_marker;
+    if (marker->marks.empty()) return;
+    x_.dest_marks = copy_array(sink_.strings(), marker->marks);
+    x_.dest_mark_count = static_cast<std::uint32_t>(marker->marks.size());
+    mask_ |= x_dest_marks;
 }
 
 void write_body(record_writer& w, const plurnk::body& body) {

@@ -84,7 +84,7 @@ public:
         r_.end = offset32(end);
         r_.op = op;
         suffix_ = sink_.put(suffix);
-        extras_ = suffix_.n != 0;
+        if (suffix_.n != 0) mask_ = x_suffix;
     }
 
     // The signal: its kind, then what it holds (tags, a number or a text).
@@ -98,20 +98,20 @@ public:
     void tags(std::string_view block, std::span<const tag_list::ref> refs) {
         if (refs.empty()) return;
         x_.tag_base = sink_.stable(block);
-        tags_far_ = refs.size() > k_inline_array;
-        x_.tags = tags_far_ ? far_copy(refs) : refs.data();
+        const bool far = refs.size() > k_inline_array;
+        x_.tags = far ? far_copy(refs) : refs.data();
         x_.tag_count = static_cast<std::uint32_t>(refs.size());
-        extras_ = true;
+        mask_ |= far ? x_tags_far : x_tags;
     }
     void number(double v) noexcept {
         if (v == 0 && !std::signbit(v)) return;
         x_.number = v;
-        extras_ = true;
+        mask_ |= x_number;
     }
     void signal_text(std::string_view s) {
         if (s.empty()) return;
         x_.signal_text = sink_.put(s);
-        extras_ = true;
+        mask_ |= x_signal_text;
     }
 
     // The target: decoded text (a local or a regex path), a URL, or a URL the targets' fast path
@@ -133,11 +133,12 @@ public:
     // are until finish()); more are referred to where they are when `stable` (in the arena for
     // good: a long scope the builder read there), else copied into the arena.
     void marks(std::span<const double> m, bool stable = false) {
-        marks_far_ = m.size() > k_inline_array;
-        x_.marks = marks_far_ ? (stable ? m.data() : far_copy(m)) : (m.empty() ? nullptr : m.data());
-        x_.mark_count = static_cast<std::uint32_t>(m.size());
         r_.bits |= has_marker;
-        extras_ = true;
+        if (m.empty()) return;
+        const bool far = m.size() > k_inline_array;
+        x_.marks = far ? (stable ? m.data() : far_copy(m)) : m.data();
+        x_.mark_count = static_cast<std::uint32_t>(m.size());
+        mask_ |= far ? x_marks_far : x_marks;
     }
 
     // The body: text, a SEND body (with its JSON form), a matcher, or a COPY/MOVE selection.
@@ -149,23 +150,28 @@ public:
         r_.body = body_tag::send;
         r_.body_raw = sink_.put(raw);
         if (!json) return;
-        x_.json = sink_.put(*json);
         r_.bits |= has_json;
-        extras_ = true;
+        if (json->empty()) return;
+        x_.json = sink_.put(*json);
+        mask_ |= x_json;
     }
     void body_matcher(plurnk::dialect d, std::string_view raw, std::string_view pattern, std::string_view flags) {
         r_.body = body_tag::matcher;
         r_.body_raw = sink_.put(raw);
         r_.bits |= static_cast<std::uint8_t>(static_cast<unsigned>(d) << k_dialect_shift);
-        if (pattern.empty() && flags.empty()) return;
-        x_.pattern = sink_.put(pattern);
-        x_.flags = sink_.put(flags);
-        extras_ = true;
+        if (!pattern.empty()) {
+            x_.pattern = sink_.put(pattern);
+            mask_ |= x_pattern;
+        }
+        if (!flags.empty()) {
+            x_.flags = sink_.put(flags);
+            mask_ |= x_flags;
+        }
     }
     void body_selection(const parsed_path& dest, const std::optional<line_marker>& marker);
 
     void finish() {
-        if (extras_) r_.extras = pack_extras(x_, suffix_, sink_.strings(), marks_far_, tags_far_);
+        if (mask_ != 0) r_.extras = pack_extras(mask_, x_, suffix_, sink_.strings());
     }
 
     // Offsets are stored in 32 bits. A parse never exceeds them (its input is cut at
@@ -188,9 +194,9 @@ private:
     string_sink& sink_;
     stmt_rec& r_;
     sref suffix_;
-    bool extras_ = false, tags_far_ = false, marks_far_ = false;
+    std::uint16_t mask_ = 0;  // the fields of x_ written (extras_field), and the suffix
     std::array<tag_list::ref, k_inline_array> inline_refs_;  // a few tags' references, until finish()
-    stmt_extras x_;
+    stmt_extras x_;  // packed by finish(): only the fields mask_ names
 };
 
 // The records of a statement value (item_list::push_back, for an item built by hand), through a

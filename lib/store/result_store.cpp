@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cmath>
 #include <iterator>
 #include <cstring>
 #include <stdexcept>
@@ -99,13 +98,6 @@ const char* input_text::find(std::uint64_t offset) const noexcept {
 
 namespace {
 
-// x_tags and x_marks: the references or the marks follow the fields (inline); x_tags_far and
-// x_marks_far: the fields hold a pointer to them.
-enum extras_field : std::uint16_t {
-    x_tags = 1, x_signal_text = 2, x_number = 4, x_marks = 8, x_pattern = 16, x_flags = 32, x_json = 64,
-    x_dest = 128, x_dest_marks = 256, x_suffix = 512, x_tags_far = 1024, x_marks_far = 2048,
-};
-
 // Writes or reads the fields in mask order, each with memcpy (the packed form has no alignment).
 // X is stmt_extras or const stmt_extras. The suffix and the inline arrays come after these.
 template <class X, class Op>
@@ -155,18 +147,7 @@ constexpr std::size_t inline_arrays_at(std::size_t end) noexcept { return (end +
 
 }  // namespace
 
-const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a, bool marks_far, bool tags_far) {
-    std::uint16_t mask = 0;
-    if (x.tag_count != 0) mask |= tags_far ? x_tags_far : x_tags;
-    if (x.signal_text.n != 0) mask |= x_signal_text;
-    if (x.number != 0 || std::signbit(x.number)) mask |= x_number;
-    if (x.marks != nullptr || x.mark_count != 0) mask |= marks_far ? x_marks_far : x_marks;
-    if (x.pattern.n != 0) mask |= x_pattern;
-    if (x.flags.n != 0) mask |= x_flags;
-    if (x.json.n != 0 || x.json.v != 0) mask |= x_json;
-    if (x.dest.kind != parsed_path::kind_t::local || x.dest.s.n != 0 || x.dest.s.v != 0) mask |= x_dest;
-    if (x.dest_marks != nullptr || x.dest_mark_count != 0) mask |= x_dest_marks;
-    if (suffix.n != 0) mask |= x_suffix;
+const unsigned char* pack_extras(std::uint16_t mask, const stmt_extras& x, sref suffix, arena& a) {
     if (mask == 0) return nullptr;
     // (Not a first each_field pass: g++ -O3 unswitches that into every combination of fields.)
     std::size_t size = sizeof mask;

@@ -121,6 +121,14 @@ inline constexpr std::size_t k_inline_array = 16;
 // Every statement zeroes one: keep it under the size at which g++ zeroes with `rep stos`.
 static_assert(sizeof(stmt_extras) < 128);
 
+// The fields a packed stmt_extras holds (its mask), in packing order, the suffix last. x_tags and
+// x_marks: the references or the marks follow the fields (inline); x_tags_far and x_marks_far: the
+// fields hold a pointer to them.
+enum extras_field : std::uint16_t {
+    x_tags = 1, x_signal_text = 2, x_number = 4, x_marks = 8, x_pattern = 16, x_flags = 32, x_json = 64,
+    x_dest = 128, x_dest_marks = 256, x_suffix = 512, x_tags_far = 1024, x_marks_far = 2048,
+};
+
 // 40 bytes: a statement-dense result holds one per 60 input bytes or so.
 struct stmt_rec {
     std::uint32_t end = 0;  // span end
@@ -328,13 +336,13 @@ private:
     arena copies_;  // released stream input
 };
 
-// The packed form of `x` and a statement's suffix in `a` (nullptr when they hold nothing), and
-// back. (The suffix is kept apart from stmt_extras, which every statement zeroes: at 128 bytes
-// g++ zeroes it with `rep stos`, which costs more to start than the rest of the encoding.)
-// `marks_far`, `tags_far`: x.marks, x.tags stay where they are (in the arena, for good); else
+// The packed form in `a` of the fields of `x` that `mask` names (extras_field; x_suffix: a
+// statement's suffix), read from `x` only when named; nullptr when `mask` is 0. And back.
+// (The suffix is kept apart from stmt_extras, which every statement zeroes: at 128 bytes g++
+// zeroes it with `rep stos`, which costs more to start than the rest of the encoding.) With
+// x_marks_far, x_tags_far, x.marks, x.tags stay where they are (in the arena, for good); else
 // they are copied into the block.
-const unsigned char* pack_extras(const stmt_extras& x, sref suffix, arena& a, bool marks_far = false,
-                                 bool tags_far = false);
+const unsigned char* pack_extras(std::uint16_t mask, const stmt_extras& x, sref suffix, arena& a);
 stmt_extras unpack_extras(const unsigned char* p, sref* suffix = nullptr) noexcept;
 // The packed form of `u` in `a` (decode_path reads it back).
 const unsigned char* pack_url(const url_rec& u, arena& a);
