@@ -102,22 +102,22 @@ void record_writer::tags(const tag_list& t) {
         block[at] = '\0';
         base = block;
     }
-    x_.tag_base = base;
-    x_.tags = refs;
-    x_.tag_count = static_cast<std::uint32_t>(t.size());
+    x().tag_base = base;
+    x().tags = refs;
+    x().tag_count = static_cast<std::uint32_t>(t.size());
     mask_ |= far ? x_tags_far : x_tags;
 }
 
 void record_writer::body_selection(const parsed_path& dest, const std::optional<line_marker>& marker) {
     r_.body = body_tag::selection;
-    x_.dest = encode_path(dest);
+    x().dest = encode_path(dest);
     r_.bits |= has_dest;
-    if (x_.dest.kind != parsed_path::kind_t::local || x_.dest.s.n != 0) mask_ |= x_dest;
+    if (x().dest.kind != parsed_path::kind_t::local || x().dest.s.n != 0) mask_ |= x_dest;
     if (!marker) return;
     r_.bits |= has_dest_marker;
     if (marker->marks.empty()) return;
-    x_.dest_marks = copy_array(sink_.strings(), marker->marks);
-    x_.dest_mark_count = static_cast<std::uint32_t>(marker->marks.size());
+    x().dest_marks = copy_array(sink_.strings(), marker->marks);
+    x().dest_mark_count = static_cast<std::uint32_t>(marker->marks.size());
     mask_ |= x_dest_marks;
 }
 

@@ -7,7 +7,9 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -70,11 +72,10 @@ private:
 //
 // The record is written where it is kept (`slot`, a default stmt_rec: record_log's
 // stmts().emplace_back()), not returned and copied there; the slot must stay put until finish().
-// A writer lives on the stack for one statement, and begin() is its first call. What is zeroed
-// per statement is laid out in two blocks apart (the record, then the writer's suffix and flags
-// with the extras), each under 128 bytes: a struct that every statement zeroes must stay under
-// that size (result_store.hpp), or g++ zeroes it with `rep stos`, which costs more to start than
-// the rest of the encoding.
+// A writer lives on the stack for one statement, and begin() is its first call. What it zeroes
+// per statement is the record (40 bytes) and a few flags, not the extras: a struct that every
+// statement zeroes must stay under 128 bytes (result_store.hpp), or g++ zeroes it with `rep stos`,
+// which costs more to start than the rest of the encoding.
 class record_writer {
 public:
     record_writer(string_sink& sink, stmt_rec& slot) noexcept : sink_(sink), r_(slot) {}
@@ -97,20 +98,20 @@ public:
     // more are copied into the arena.
     void tags(std::string_view block, std::span<const tag_list::ref> refs) {
         if (refs.empty()) return;
-        x_.tag_base = sink_.stable(block);
+        x().tag_base = sink_.stable(block);
         const bool far = refs.size() > k_inline_array;
-        x_.tags = far ? far_copy(refs) : refs.data();
-        x_.tag_count = static_cast<std::uint32_t>(refs.size());
+        x().tags = far ? far_copy(refs) : refs.data();
+        x().tag_count = static_cast<std::uint32_t>(refs.size());
         mask_ |= far ? x_tags_far : x_tags;
     }
     void number(double v) noexcept {
         if (v == 0 && !std::signbit(v)) return;
-        x_.number = v;
+        x().number = v;
         mask_ |= x_number;
     }
     void signal_text(std::string_view s) {
         if (s.empty()) return;
-        x_.signal_text = sink_.put(s);
+        x().signal_text = sink_.put(s);
         mask_ |= x_signal_text;
     }
 
@@ -136,8 +137,8 @@ public:
         r_.bits |= has_marker;
         if (m.empty()) return;
         const bool far = m.size() > k_inline_array;
-        x_.marks = far ? (stable ? m.data() : far_copy(m)) : m.data();
-        x_.mark_count = static_cast<std::uint32_t>(m.size());
+        x().marks = far ? (stable ? m.data() : far_copy(m)) : m.data();
+        x().mark_count = static_cast<std::uint32_t>(m.size());
         mask_ |= far ? x_marks_far : x_marks;
     }
 
@@ -152,7 +153,7 @@ public:
         if (!json) return;
         r_.bits |= has_json;
         if (json->empty()) return;
-        x_.json = sink_.put(*json);
+        x().json = sink_.put(*json);
         mask_ |= x_json;
     }
     void body_matcher(plurnk::dialect d, std::string_view raw, std::string_view pattern, std::string_view flags) {
@@ -160,18 +161,18 @@ public:
         r_.body_raw = sink_.put(raw);
         r_.bits |= static_cast<std::uint8_t>(static_cast<unsigned>(d) << k_dialect_shift);
         if (!pattern.empty()) {
-            x_.pattern = sink_.put(pattern);
+            x().pattern = sink_.put(pattern);
             mask_ |= x_pattern;
         }
         if (!flags.empty()) {
-            x_.flags = sink_.put(flags);
+            x().flags = sink_.put(flags);
             mask_ |= x_flags;
         }
     }
     void body_selection(const parsed_path& dest, const std::optional<line_marker>& marker);
 
     void finish() {
-        if (mask_ != 0) r_.extras = pack_extras(mask_, x_, suffix_, sink_.strings());
+        if (mask_ != 0) r_.extras = pack_extras(mask_, x(), suffix_, sink_.strings());
     }
 
     // Offsets are stored in 32 bits. A parse never exceeds them (its input is cut at
@@ -194,9 +195,13 @@ private:
     string_sink& sink_;
     stmt_rec& r_;
     sref suffix_;
-    std::uint16_t mask_ = 0;  // the fields of x_ written (extras_field), and the suffix
+    std::uint16_t mask_ = 0;  // the fields of x() written (extras_field), and the suffix
     std::array<tag_list::ref, k_inline_array> inline_refs_;  // a few tags' references, until finish()
-    stmt_extras x_;  // packed by finish(): only the fields mask_ names
+    // The extras finish() packs. Only the fields mask_ names are written and read, so they are
+    // not zeroed per statement: plain bytes, in which the stmt_extras (an aggregate) is implicitly
+    // created.
+    alignas(stmt_extras) std::byte x_bytes_[sizeof(stmt_extras)];
+    stmt_extras& x() noexcept { return *std::launder(reinterpret_cast<stmt_extras*>(x_bytes_)); }
 };
 
 // The records of a statement value (item_list::push_back, for an item built by hand), through a

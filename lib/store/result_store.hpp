@@ -118,7 +118,8 @@ struct stmt_extras {
     std::uint32_t dest_mark_count = 0;
 };
 inline constexpr std::size_t k_inline_array = 16;
-// Every statement zeroes one: keep it under the size at which g++ zeroes with `rep stos`.
+// Every statement decoded zeroes one (unpack_extras): keep it under the size at which g++ zeroes
+// with `rep stos`.
 static_assert(sizeof(stmt_extras) < 128);
 
 // The fields a packed stmt_extras holds (its mask), in packing order, the suffix last. x_tags and
@@ -338,8 +339,8 @@ private:
 
 // The packed form in `a` of the fields of `x` that `mask` names (extras_field; x_suffix: a
 // statement's suffix), read from `x` only when named; nullptr when `mask` is 0. And back.
-// (The suffix is kept apart from stmt_extras, which every statement zeroes: at 128 bytes g++
-// zeroes it with `rep stos`, which costs more to start than the rest of the encoding.) With
+// (The suffix is kept apart from stmt_extras, which every statement decoded zeroes: at 128 bytes
+// g++ zeroes it with `rep stos`, which costs more to start than the rest of the decoding.) With
 // x_marks_far, x_tags_far, x.marks, x.tags stay where they are (in the arena, for good); else
 // they are copied into the block.
 const unsigned char* pack_extras(std::uint16_t mask, const stmt_extras& x, sref suffix, arena& a);
