@@ -193,57 +193,6 @@ stmt_extras unpack_extras(const unsigned char* p, sref* suffix) noexcept {
     return x;
 }
 
-namespace {
-
-// A URL's fields in packed order (pack_url), the optional ones only when `has` says so. U is a
-// url_fields, const or not.
-template <class U, class Op>
-constexpr void each_url_field(std::uint8_t has, U& u, Op&& op) {
-    op(u.raw);
-    op(u.scheme);
-    op(u.pathname);
-    if ((has & url_username) != 0) op(u.username);
-    if ((has & url_password) != 0) op(u.password);
-    if ((has & url_hostname) != 0) op(u.hostname);
-    if ((has & url_port) != 0) op(u.port);
-    if ((has & url_query) != 0) op(u.query);
-    if ((has & url_fragment) != 0) op(u.fragment);
-    if ((has & url_headers) != 0) {
-        op(u.headers);
-        op(u.header_count);
-    }
-}
-
-// The packed size of a U by its `has` byte (the bits below url_sliced).
-template <class U>
-constexpr auto k_url_size = [] {
-    std::array<std::uint8_t, 128> sizes{};
-    for (unsigned has = 0; has < sizes.size(); ++has) {
-        std::size_t size = 1;
-        const U u;
-        each_url_field(static_cast<std::uint8_t>(has), u, [&size](const auto& f) { size += sizeof f; });
-        sizes[has] = static_cast<std::uint8_t>(size);
-    }
-    return sizes;
-}();
-
-template <class U>
-const unsigned char* pack_fields(const U& u, arena& a) {
-    auto* p = static_cast<unsigned char*>(a.allocate(k_url_size<U>[u.has & 127U], 1));
-    p[0] = u.has;
-    unsigned char* w = p + 1;
-    each_url_field(u.has, u, [&w](const auto& f) {
-        std::memcpy(w, &f, sizeof f);
-        w += sizeof f;
-    });
-    return p;
-}
-
-}  // namespace
-
-const unsigned char* pack_url(const url_rec& u, arena& a) { return pack_fields(u, a); }
-const unsigned char* pack_url(const sliced_url& u, arena& a) { return pack_fields(u, a); }
-
 // ---- records to items ---------------------------------------------------------------------------
 
 namespace {

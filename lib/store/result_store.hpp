@@ -17,6 +17,7 @@
 // so copying costs O(pieces + chunks), not O(history).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -345,9 +346,51 @@ private:
 // they are copied into the block.
 const unsigned char* pack_extras(std::uint16_t mask, const stmt_extras& x, sref suffix, arena& a);
 stmt_extras unpack_extras(const unsigned char* p, sref* suffix = nullptr) noexcept;
-// The packed form of `u` in `a` (decode_path reads it back).
-const unsigned char* pack_url(const url_rec& u, arena& a);
-const unsigned char* pack_url(const sliced_url& u, arena& a);
+// A URL's fields in packed order (pack_url), the optional ones only when `has` says so. U is a
+// url_fields, const or not.
+template <class U, class Op>
+constexpr void each_url_field(std::uint8_t has, U& u, Op&& op) {
+    op(u.raw);
+    op(u.scheme);
+    op(u.pathname);
+    if ((has & url_username) != 0) op(u.username);
+    if ((has & url_password) != 0) op(u.password);
+    if ((has & url_hostname) != 0) op(u.hostname);
+    if ((has & url_port) != 0) op(u.port);
+    if ((has & url_query) != 0) op(u.query);
+    if ((has & url_fragment) != 0) op(u.fragment);
+    if ((has & url_headers) != 0) {
+        op(u.headers);
+        op(u.header_count);
+    }
+}
+
+// The packed size of a U by its `has` byte (the bits below url_sliced).
+template <class U>
+inline constexpr auto k_url_size = [] {
+    std::array<std::uint8_t, 128> sizes{};
+    for (unsigned has = 0; has < sizes.size(); ++has) {
+        std::size_t size = 1;
+        const U u;
+        each_url_field(static_cast<std::uint8_t>(has), u, [&size](const auto& f) { size += sizeof f; });
+        sizes[has] = static_cast<std::uint8_t>(size);
+    }
+    return sizes;
+}();
+
+// The packed form of `u` (a url_rec or a sliced_url) in `a` (decode_path reads it back). Inline:
+// where the writer builds `u` field by field, g++ writes the fields straight into the block.
+template <class U>
+const unsigned char* pack_url(const U& u, arena& a) {
+    auto* p = static_cast<unsigned char*>(a.allocate(k_url_size<U>[u.has & 127U], 1));
+    p[0] = u.has;
+    unsigned char* w = p + 1;
+    each_url_field(u.has, u, [&w](const auto& f) {
+        std::memcpy(w, &f, sizeof f);
+        w += sizeof f;
+    });
+    return p;
+}
 
 // Resolves srefs: the arena by address, input offsets through the pieces, or (while a push
 // parser builds) through its live buffer, which holds every offset from `live_begin` on.
