@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <iterator>
 #include <cstring>
 #include <stdexcept>
@@ -141,6 +140,18 @@ constexpr std::size_t k_field_size[] = {
 };
 static_assert(std::size(k_field_size) == 12 && x_marks_far == 1U << 11);
 
+// The packed size of the fields a mask names, by its low 8 bits and by its high 4: two lookups.
+constexpr auto k_fields_size = [] {
+    std::array<std::array<std::uint8_t, 256>, 2> sizes{};
+    for (unsigned m = 0; m < 256; ++m) {
+        for (unsigned bit = 0; bit < std::size(k_field_size); ++bit) {
+            if (bit < 8 && (m >> bit & 1U) != 0) sizes[0][m] += static_cast<std::uint8_t>(k_field_size[bit]);
+            if (bit >= 8 && (m << 8 >> bit & 1U) != 0) sizes[1][m] += static_cast<std::uint8_t>(k_field_size[bit]);
+        }
+    }
+    return sizes;
+}();
+
 // Where the inline arrays start in a packed block whose fields end at `end` (the block is then
 // 8-byte aligned).
 constexpr std::size_t inline_arrays_at(std::size_t end) noexcept { return (end + 7) & ~std::size_t{7}; }
@@ -150,8 +161,7 @@ constexpr std::size_t inline_arrays_at(std::size_t end) noexcept { return (end +
 const unsigned char* pack_extras(std::uint16_t mask, const stmt_extras& x, sref suffix, arena& a) {
     if (mask == 0) return nullptr;
     // (Not a first each_field pass: g++ -O3 unswitches that into every combination of fields.)
-    std::size_t size = sizeof mask;
-    for (unsigned m = mask; m != 0; m &= m - 1) size += k_field_size[std::countr_zero(m)];
+    std::size_t size = sizeof mask + k_fields_size[0][mask & 255U] + k_fields_size[1][mask >> 8];
     const std::size_t mark_bytes = (mask & x_marks) != 0 ? x.mark_count * sizeof(double) : 0;
     const std::size_t ref_bytes = (mask & x_tags) != 0 ? x.tag_count * sizeof(tag_list::ref) : 0;
     const std::size_t arrays = inline_arrays_at(size);
