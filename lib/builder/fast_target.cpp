@@ -3,6 +3,7 @@
 #include "builder/fast_target.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace plurnk::detail {
 
@@ -15,10 +16,13 @@ template <class Fields, class Piece>
 Fields fast_url_fields(const url_detail::url_parts& u, std::string_view text, Piece&& piece) {
     Fields rec;
     rec.scheme = piece(u.scheme.begin, u.scheme.end);
+    // An absent field is left out of the packed form by `has`: a slice of it is made all the
+    // same (no branch), an sref is not (it may copy into the arena).
+    constexpr bool sliced = std::is_same_v<Fields, sliced_url>;
     const auto non_empty = [&](const url_detail::text_part& part, auto& out, std::uint8_t bit) {
-        if (!part.present || part.end <= part.begin) return;
-        out = piece(part.begin, part.end);
-        rec.has |= bit;
+        const bool on = part.present && part.end > part.begin;
+        if (sliced || on) out = piece(part.begin, part.end);
+        rec.has |= on ? bit : 0;
     };
     non_empty(u.username, rec.username, url_username);
     non_empty(u.password, rec.password, url_password);
