@@ -28,11 +28,10 @@ public:
     }
     [[nodiscard]] sref put(std::string_view s) {
         if (s.empty()) return {};
-        const auto p = reinterpret_cast<std::uintptr_t>(s.data());
-        const auto lo = reinterpret_cast<std::uintptr_t>(live_.data());
-        if (!live_.empty() && p >= lo && p + s.size() <= lo + live_.size()) {
-            return sref::input(live_begin_ + (p - lo), s.size());
-        }
+        // Inside the live input: its offset there (wrapping past the end when it starts before).
+        const std::uintptr_t at =
+            reinterpret_cast<std::uintptr_t>(s.data()) - reinterpret_cast<std::uintptr_t>(live_.data());
+        if (at <= live_.size() && s.size() <= live_.size() - at) return sref::input(live_begin_ + at, s.size());
         return copy(s);
     }
     // Where `s` (inside the live input) will stay put for the result: the result's own input when
