@@ -2,6 +2,7 @@
 // Op and tier names round-trip; the clean() predicate follows the CLI exit rule.
 #include <catch2/catch_test_macros.hpp>
 
+#include <cmath>
 #include <string>
 
 #include "plurnk/plurnk.hpp"
@@ -114,4 +115,43 @@ TEST_CASE("scope marks and tags read back, few or many", "[ast]") {
         }
         CHECK(copy[0] == r.items[0]);
     }
+}
+
+// What a statement holds when it is empty or zero, but there: an empty scope, an empty JSON form,
+// a negative zero, flags without a pattern, an empty destination with an empty scope. A copy
+// built by push_back reads back as it was (the records leave out only what is absent).
+TEST_CASE("a statement built by hand keeps its empty and zero fields", "[ast]") {
+    statement send;
+    send.op = op::SEND;
+    send.signal.kind = signal::kind_t::number;
+    send.signal.number = -0.0;
+    send.marker = line_marker{};
+    send.body = send_body{"x", std::string_view{}};
+    statement find;
+    find.op = op::FIND;
+    find.target = parsed_path{};
+    find.body = matcher_body{dialect::regex, "/a/i", {}, "i"};
+    statement copy_to;
+    copy_to.op = op::COPY;
+    copy_to.body = resource_selection{parsed_path{}, line_marker{}};
+    plurnk::item_list copy;
+    for (const statement& st : {send, find, copy_to}) copy.push_back(st);
+    REQUIRE(copy.size() == 3);
+    CHECK(copy[0] == item(send));
+    CHECK(copy[1] == item(find));
+    CHECK(copy[2] == item(copy_to));
+    const statement s = std::get<statement>(copy[0]);
+    CHECK(std::signbit(s.signal.number));
+    REQUIRE(s.marker);
+    CHECK(s.marker->marks.empty());
+    const send_body& b = std::get<send_body>(s.body);
+    REQUIRE(b.json);
+    CHECK(b.json->empty());
+    const matcher_body m = std::get<matcher_body>(std::get<statement>(copy[1]).body);
+    CHECK(m.pattern.empty());
+    CHECK(m.flags == "i");
+    const resource_selection sel = std::get<resource_selection>(std::get<statement>(copy[2]).body);
+    REQUIRE(sel.marker);
+    CHECK(sel.marker->marks.empty());
+    CHECK(sel.target.raw.empty());
 }
