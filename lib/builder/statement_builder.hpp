@@ -16,6 +16,7 @@
 
 #include "base/pod_vector.hpp"
 #include "grammar/messages.hpp"
+#include "grammar/op_table.hpp"
 #include "grammar/statement_parts.hpp"
 #include "grammar/token.hpp"
 #include "plurnk/parse.hpp"
@@ -85,5 +86,65 @@ private:
     std::vector<double> dest_marks_;   // its scope's marks, when selection_fast() reads the body
     std::optional<std::string> json_;  // the SEND body's JSON
 };
+
+// The seam's two calls are defined here, so that the result builder's compiler inlines them into
+// its build_statement() (they run once per statement); the checks they dispatch to, and what
+// runs only for some statements, stay in statement_builder.cpp.
+
+// The parts of a clean unit, from its tokens: the slots the parser noted, as byte spans. In a
+// clean unit the tokens of a target and of a body lie back to back (a gap is a lexer error,
+// which claims the unit), so each slot is one span.
+inline const statement_parts& statement_builder::parts_of(const unit& un, const token_vector& toks) {
+    statement_parts& p = parts_;
+    p = statement_parts{};
+    const token& open = toks[un.first];
+    p.op = open.op;
+    p.whole = span32{open.begin, toks[un.last].end};
+    p.suffix = span32{open.begin + 6, open.end};
+    if (un.signal != 0) {
+        p.present |= statement_parts::has_signal;
+        const std::uint32_t b = un.signal + 1, e = un.signal_end - 1;  // inside the brackets
+        if (traits(p.op).signal == signal_shape::tags) {
+            tag_refs_.clear();
+            for (std::uint32_t i = b; i < e; ++i) {
+                if (toks[i].kind != tok::tag) continue;
+                if (tag_refs_.empty()) p.tags.begin = toks[i].begin;
+                tag_refs_.push_back(tag_list::ref{toks[i].begin - p.tags.begin, toks[i].end - toks[i].begin});
+                p.tags.end = toks[i].end;
+            }
+        } else if (b < e) {
+            p.value = span32{toks[b].begin, toks[b].end};
+        }
+    }
+    if (un.target != 0) {
+        p.present |= statement_parts::has_target;
+        const std::uint32_t b = un.target + 1, e = un.target_end - 1;
+        p.target = b < e ? span32{toks[b].begin, toks[e - 1].end} : span32{toks[b].begin, toks[b].begin};
+    }
+    if (un.scope != 0) {
+        p.present |= statement_parts::has_scope;
+        p.scope = span32{toks[un.scope].begin, toks[un.scope].end};
+    }
+    if (un.body != 0 && un.body < un.body_end) {
+        p.present |= statement_parts::has_body;
+        p.body = span32{toks[un.body].begin, toks[un.body_end - 1].end};
+    }
+    return p;
+}
+
+inline std::optional<visitor_failure> statement_builder::check(std::string_view in, arena& strings) {
+    const statement_parts& parts = parts_;
+    suffix_ = parts.suffix.of(in);
+    signal_ = plurnk::signal{};
+    target_ = target_t::none;
+    has_marks_ = false;
+    body_ = std::monostate{};
+    if (parts.has(statement_parts::has_signal)) check_signal(in);
+    std::optional<visitor_failure> failure;
+    if (parts.has(statement_parts::has_target)) failure = check_target(parts.target.of(in));
+    if (!failure && parts.has(statement_parts::has_scope)) check_scope(parts.scope.of(in), strings);
+    if (!failure && parts.has(statement_parts::has_body)) failure = check_body(parts.body.of(in));
+    return failure;
+}
 
 }  // namespace plurnk::detail
