@@ -156,9 +156,9 @@ void result_builder::build_statement(const unit& un, const sink& out) {
     const statement_parts& parts = statement_.parts_of(un, lexed_->tokens);
     const position p = at(parts.whole.begin);
     const byte_span span = span_of(parts.whole.begin, parts.whole.end);
-    if (std::optional<visitor_failure> failure = statement_.check(in_, log_.strings())) {
-        add_diagnostic(new_diagnostic{p, source::visitor, severity::error, std::move(failure->message), failure->id, span},
-                       true, out);
+    if (!statement_.check(in_, log_.strings())) {
+        const visitor_failure& f = statement_.failure();
+        add_diagnostic(new_diagnostic{p, source::visitor, severity::error, f.message, f.id, span}, true, out);
         return;
     }
     add_statement(p, span, out);

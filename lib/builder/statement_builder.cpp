@@ -114,7 +114,7 @@ void statement_builder::check_signal(std::string_view in) {
 }
 
 // target : `(` TARGET_TEXT* `)`, decoded and classified by parse_path (local path or URL).
-std::optional<visitor_failure> statement_builder::check_target(std::string_view raw) {
+bool statement_builder::check_target(std::string_view raw) {
     // Text without escapes that the fast path reads: every field is a slice of the input,
     // written straight from the components (write_fast_target). (In the service dialect a text
     // that starts with `#` may be a regex path: parse_path_fields.)
@@ -123,18 +123,18 @@ std::optional<visitor_failure> statement_builder::check_target(std::string_view 
         url_detail::parse_target_fast(raw, target_parts_)) {
         fast_text_ = raw;
         target_ = target_t::fast;
-        return std::nullopt;
+        return true;
     }
     result<std::optional<path_fields>> p = parse_path_fields(raw, dialect_);
-    if (!p) return visitor_failure{std::move(p).problem().message, message_id::invalid_target};
-    if (!p.value()) return std::nullopt;
+    if (!p) return fail(std::move(p).problem().message, message_id::invalid_target);
+    if (!p.value()) return true;
     path_ = std::move(*p.value());
     path_.rebind();
     decoded_ = path_.view();
     // Text the decoding left as it was is the input's own (no copy into the result).
     if (decoded_.raw == raw) decoded_.raw = raw;
     target_ = target_t::decoded;
-    return std::nullopt;
+    return true;
 }
 
 // scope : `<` NUM ((`,` | `-`) NUM)* `>`. Room for one more number than there are separators or
@@ -151,8 +151,8 @@ void statement_builder::check_scope(std::string_view scope, arena& strings) {
 
 // body : BODY*, by the op's body kind: a matcher (dialect by its leading characters, checked by
 // the dialect's validator), a SEND body with its JSON form, a COPY/MOVE selection, or text.
-std::optional<visitor_failure> statement_builder::check_body(std::string_view body) {
-    if (body.empty()) return std::nullopt;
+bool statement_builder::check_body(std::string_view body) {
+    if (body.empty()) return true;
     const body_kind kind = traits(parts_.op).body;
     if (kind == body_kind::matcher) {
         matcher_body m;
@@ -196,7 +196,7 @@ std::optional<visitor_failure> statement_builder::check_body(std::string_view bo
         } else {
             m.dialect = dialect::glob;
         }
-        if (!err) return visitor_failure{std::move(err).problem().message, id};
+        if (!err) return fail(std::move(err).problem().message, id);
         m.raw = body;
         body_ = m;
     } else if (kind == body_kind::send) {
@@ -212,10 +212,10 @@ std::optional<visitor_failure> statement_builder::check_body(std::string_view bo
         const bool regex_candidate = dialect_ == parse_dialect::service && body[0] == '#';
         if (!regex_candidate && selection_fast(body, dest_marks_, fast)) {
             body_ = fast;
-            return std::nullopt;
+            return true;
         }
         result<std::optional<selection_fields>> sel = parse_selection_fields(body, dialect_);
-        if (!sel) return visitor_failure{std::move(sel).problem().message, message_id::invalid_selection};
+        if (!sel) return fail(std::move(sel).problem().message, message_id::invalid_selection);
         if (sel.value()) {
             selection_ = std::move(*sel.value());
             selection_.target.rebind();
@@ -227,7 +227,13 @@ std::optional<visitor_failure> statement_builder::check_body(std::string_view bo
     } else {
         body_ = body;
     }
-    return std::nullopt;
+    return true;
+}
+
+bool statement_builder::fail(std::string message, message_id id) {
+    failure_.message = std::move(message);
+    failure_.id = id;
+    return false;
 }
 
 // In the order the records were always written: target, signal, scope, body.

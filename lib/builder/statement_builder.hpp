@@ -43,7 +43,9 @@ public:
 
     // Checks the parts parts_of() made, of input `in`, with the validators; on success the views
     // below hold the statement (until the next check). A long scope's marks go into `strings`.
-    [[nodiscard]] std::optional<visitor_failure> check(std::string_view in, arena& strings);
+    // False: a validator rejected the statement, and failure() says why (until the next check).
+    [[nodiscard]] bool check(std::string_view in, arena& strings);
+    [[nodiscard]] const visitor_failure& failure() const noexcept { return failure_; }
 
     // The checked statement's fields after begin(), to `w` (`sink` is the writer's).
     void write(record_writer& w, string_sink& sink) const;
@@ -62,9 +64,12 @@ public:
 private:
     enum class target_t : std::uint8_t { none, fast, decoded };
     void check_signal(std::string_view in);
-    std::optional<visitor_failure> check_target(std::string_view raw);
+    // Each check's verdict: true, or false after fail() (a rejection is rare: its message is
+    // made only then, not carried by every statement's return).
+    bool check_target(std::string_view raw);
     void check_scope(std::string_view scope, arena& strings);
-    std::optional<visitor_failure> check_body(std::string_view body);
+    bool check_body(std::string_view body);
+    bool fail(std::string message, message_id id);
 
     parse_dialect dialect_;
     statement_parts parts_;
@@ -85,6 +90,7 @@ private:
     selection_fields selection_;       // the COPY/MOVE destination being built
     std::vector<double> dest_marks_;   // its scope's marks, when selection_fast() reads the body
     std::optional<std::string> json_;  // the SEND body's JSON
+    visitor_failure failure_;          // why the last check() failed
 };
 
 // The seam's two calls are defined here, so that the result builder's compiler inlines them into
@@ -132,7 +138,7 @@ inline const statement_parts& statement_builder::parts_of(const unit& un, const 
     return p;
 }
 
-inline std::optional<visitor_failure> statement_builder::check(std::string_view in, arena& strings) {
+inline bool statement_builder::check(std::string_view in, arena& strings) {
     const statement_parts& parts = parts_;
     suffix_ = parts.suffix.of(in);
     signal_ = plurnk::signal{};
@@ -140,11 +146,9 @@ inline std::optional<visitor_failure> statement_builder::check(std::string_view 
     has_marks_ = false;
     body_ = std::monostate{};
     if (parts.has(statement_parts::has_signal)) check_signal(in);
-    std::optional<visitor_failure> failure;
-    if (parts.has(statement_parts::has_target)) failure = check_target(parts.target.of(in));
-    if (!failure && parts.has(statement_parts::has_scope)) check_scope(parts.scope.of(in), strings);
-    if (!failure && parts.has(statement_parts::has_body)) failure = check_body(parts.body.of(in));
-    return failure;
+    if (parts.has(statement_parts::has_target) && !check_target(parts.target.of(in))) return false;
+    if (parts.has(statement_parts::has_scope)) check_scope(parts.scope.of(in), strings);
+    return !parts.has(statement_parts::has_body) || check_body(parts.body.of(in));
 }
 
 }  // namespace plurnk::detail
