@@ -51,7 +51,8 @@ public:
     void write(record_writer& w, string_sink& sink) const;
 
     // The checked statement as a public value, for an event: in a statement reused from event to
-    // event (reset field by field, not a fresh 600-byte value).
+    // event (reset field by field, not a fresh 656-byte value), each field copied for what it
+    // holds (a body's alternative, not the whole variant; a fast target projected in place).
     void view(statement& st, position at, byte_span span) const;
 
     // What the passes read of the checked statement.
