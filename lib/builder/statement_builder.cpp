@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A clean statement unit -> its parts -> checked views -> records (see statement_builder.hpp,
-// which holds the seam's parts_of() and check(), inline for the result builder): the op and
-// suffix from the opener, then the signal, the target (parse_path), the scope marks and the body
-// (a matcher checked by its dialect's validator, a SEND body with its JSON form, a COPY/MOVE
+// which holds the seam's parts_of(), check() and write(), inline for the result builder): the op
+// and suffix from the opener, then the signal, the target (parse_path), the scope marks and the
+// body (a matcher checked by its dialect's validator, a SEND body with its JSON form, a COPY/MOVE
 // selection, or text). A validator's rejection is a visitor failure.
 #include "builder/statement_builder.hpp"
 
@@ -14,7 +14,6 @@
 
 #include "base/ascii.hpp"
 #include "builder/body_fast.hpp"
-#include "builder/fast_target.hpp"
 #include "grammar/hash_regex.hpp"
 #include "grammar/op_table.hpp"
 #include "grammar/scope_literal.hpp"
@@ -255,35 +254,6 @@ bool statement_builder::fail(std::string message, message_id id) {
     failure_.message = std::move(message);
     failure_.id = id;
     return false;
-}
-
-// In the order the records were always written: target, signal, scope, body.
-void statement_builder::write(record_writer& w, string_sink& sink) const {
-    w.signal(signal_.kind);
-    if (target_ == target_t::fast) write_fast_target(w, sink, fast_text_, target_parts_);
-    if (target_ == target_t::decoded) w.target(decoded_);
-    if (signal_.kind == signal::kind_t::tags) w.tags(tag_block_, std::span<const tag_list::ref>(tag_refs_.data(), tag_refs_.size()));
-    w.signal_text(signal_.text);
-    w.number(signal_.number);
-    if (has_marks_) w.marks(marks_, marks_stable_);
-    switch (body_.index()) {
-        case 0: break;
-        case 1: w.body_text(*std::get_if<std::string_view>(&body_)); break;
-        case 2: {
-            const auto& m = *std::get_if<matcher_body>(&body_);
-            w.body_matcher(m.dialect, m.raw, m.pattern, m.flags);
-            break;
-        }
-        case 3: {
-            const auto& b = *std::get_if<send_body>(&body_);
-            w.body_send(b.raw, b.json);
-            break;
-        }
-        default: {
-            const auto& sel = *std::get_if<resource_selection>(&body_);
-            w.body_selection(sel.target, sel.marker);
-        }
-    }
 }
 
 void statement_builder::view(statement& st, position at, byte_span span) const {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/pod_vector.hpp"
+#include "builder/fast_target.hpp"
 #include "grammar/messages.hpp"
 #include "grammar/op_table.hpp"
 #include "grammar/statement_parts.hpp"
@@ -94,9 +95,9 @@ private:
     visitor_failure failure_;          // why the last check() failed
 };
 
-// The seam's two calls are defined here, so that the result builder's compiler inlines them into
-// its build_statement() (they run once per statement); the checks they dispatch to, and what
-// runs only for some statements, stay in statement_builder.cpp.
+// The seam's calls are defined here, so that the result builder's compiler inlines them into its
+// build_statement() and add_statement() (they run once per statement); the checks they dispatch
+// to, and what runs only for some statements, stay in statement_builder.cpp.
 
 // The parts of a clean unit, from its tokens: the slots the parser noted, as byte spans. In a
 // clean unit the tokens of a target and of a body lie back to back (a gap is a lexer error,
@@ -150,6 +151,35 @@ inline bool statement_builder::check(std::string_view in, arena& strings) {
     if (parts.has(statement_parts::has_target) && !check_target(parts.target.of(in))) return false;
     if (parts.has(statement_parts::has_scope)) check_scope(parts.scope.of(in), strings);
     return !parts.has(statement_parts::has_body) || check_body(parts.body.of(in));
+}
+
+// In the order the records were always written: target, signal, scope, body.
+inline void statement_builder::write(record_writer& w, string_sink& sink) const {
+    w.signal(signal_.kind);
+    if (target_ == target_t::fast) write_fast_target(w, sink, fast_text_, target_parts_);
+    if (target_ == target_t::decoded) w.target(decoded_);
+    if (signal_.kind == signal::kind_t::tags) w.tags(tag_block_, std::span<const tag_list::ref>(tag_refs_.data(), tag_refs_.size()));
+    w.signal_text(signal_.text);
+    w.number(signal_.number);
+    if (has_marks_) w.marks(marks_, marks_stable_);
+    switch (body_.index()) {
+        case 0: break;
+        case 1: w.body_text(*std::get_if<std::string_view>(&body_)); break;
+        case 2: {
+            const auto& m = *std::get_if<matcher_body>(&body_);
+            w.body_matcher(m.dialect, m.raw, m.pattern, m.flags);
+            break;
+        }
+        case 3: {
+            const auto& b = *std::get_if<send_body>(&body_);
+            w.body_send(b.raw, b.json);
+            break;
+        }
+        default: {
+            const auto& sel = *std::get_if<resource_selection>(&body_);
+            w.body_selection(sel.target, sel.marker);
+        }
+    }
 }
 
 }  // namespace plurnk::detail
