@@ -133,18 +133,9 @@ void statement_builder::check_signal(std::string_view in) {
     }
 }
 
-// target : `(` TARGET_TEXT* `)`, decoded and classified by parse_path (local path or URL).
-bool statement_builder::check_target(std::string_view raw) {
-    // Text without escapes that the fast path reads: every field is a slice of the input,
-    // written straight from the components (write_fast_target). (In the service dialect a text
-    // that starts with `#` may be a regex path: parse_path_fields.)
-    const bool regex_candidate = dialect_ == parse_dialect::service && !raw.empty() && raw[0] == '#';
-    if (!raw.empty() && !regex_candidate && raw.find('\\') == std::string_view::npos &&
-        url_detail::parse_target_fast(raw, target_parts_)) {
-        fast_text_ = raw;
-        target_ = target_t::fast;
-        return true;
-    }
+// target : `(` TARGET_TEXT* `)`, decoded and classified by parse_path (local path or URL), when
+// the targets' fast path (check_target) did not read it.
+bool statement_builder::decode_target(std::string_view raw) {
     result<std::optional<path_fields>> p = parse_path_fields(raw, dialect_);
     if (!p) return fail(std::move(p).problem().message, message_id::invalid_target);
     if (!p.value()) return true;

@@ -69,6 +69,7 @@ private:
     // Each check's verdict: true, or false after fail() (a rejection is rare: its message is
     // made only then, not carried by every statement's return).
     bool check_target(std::string_view raw);
+    bool decode_target(std::string_view raw);
     void check_scope(std::string_view scope, arena& strings);
     bool check_body(std::string_view body);
     bool fail(std::string message, message_id id);
@@ -138,6 +139,20 @@ inline const statement_parts& statement_builder::parts_of(const unit& un, const 
         p.body = span32{toks[un.body].begin, toks[un.body_end - 1].end};
     }
     return p;
+}
+
+// A target of text without escapes that the fast path reads: every field is a slice of the input,
+// written straight from the components (write_fast_target). Any other is decoded (decode_target;
+// in the service dialect a text that starts with `#` may be a regex path: parse_path_fields).
+inline bool statement_builder::check_target(std::string_view raw) {
+    const bool regex_candidate = dialect_ == parse_dialect::service && !raw.empty() && raw[0] == '#';
+    if (!raw.empty() && !regex_candidate && raw.find('\\') == std::string_view::npos &&
+        url_detail::parse_target_fast(raw, target_parts_)) {
+        fast_text_ = raw;
+        target_ = target_t::fast;
+        return true;
+    }
+    return decode_target(raw);
 }
 
 inline bool statement_builder::check(std::string_view in, arena& strings) {
