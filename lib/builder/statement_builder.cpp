@@ -160,83 +160,81 @@ void statement_builder::check_scope(std::string_view scope, arena& strings) {
     has_marks_ = true;
 }
 
-// body : BODY*, by the op's body kind: a matcher (dialect by its leading characters, checked by
-// the dialect's validator), a SEND body with its JSON form, a COPY/MOVE selection, or text.
-bool statement_builder::check_body(std::string_view body) {
-    if (body.empty()) return true;
-    const body_kind kind = traits(parts_.op).body;
-    if (kind == body_kind::matcher) {
-        matcher_body m;
-        result<void> err;
-        message_id id = message_id::external;
-        // The service dialect (SERVICE.md S4-S6): `#` leads a regex `#pattern#flags`, whose
-        // failure is an error (never a glob), and a lone `/` leads a glob.
-        const bool service = dialect_ == parse_dialect::service;
-        if (body.rfind("//", 0) == 0) {
-            m.dialect = dialect::xpath;
-            if (!xpath_matcher_fast(body)) err = check_xpath_matcher(body);
-            id = message_id::invalid_xpath_matcher;
-        } else if (service && body[0] == '#') {
-            m.dialect = dialect::regex;
-            id = message_id::invalid_regex_matcher;
-            err = check_hash_regex_matcher(body);
-            const hash_split sp = split_hash_regex(body);
-            m.pattern = sp.pattern;
-            m.flags = sp.flags;
-        } else if (service && body[0] == '/') {
-            m.dialect = dialect::glob;
-        } else if (body[0] == '/') {
-            m.dialect = dialect::regex;
-            id = message_id::invalid_regex_matcher;
-            if (!regex_matcher_fast(body, m.pattern, m.flags)) {
-                err = check_regex_matcher(body);
-                if (err) {
-                    const regex_split sp = split_regex(body);
-                    m.pattern = sp.pattern;
-                    m.flags = sp.flags;
-                }
+// A matcher body: its dialect by its leading characters, checked by the dialect's validator.
+bool statement_builder::check_matcher(std::string_view body) {
+    matcher_body m;
+    result<void> err;
+    message_id id = message_id::external;
+    // The service dialect (SERVICE.md S4-S6): `#` leads a regex `#pattern#flags`, whose
+    // failure is an error (never a glob), and a lone `/` leads a glob.
+    const bool service = dialect_ == parse_dialect::service;
+    if (body.rfind("//", 0) == 0) {
+        m.dialect = dialect::xpath;
+        if (!xpath_matcher_fast(body)) err = check_xpath_matcher(body);
+        id = message_id::invalid_xpath_matcher;
+    } else if (service && body[0] == '#') {
+        m.dialect = dialect::regex;
+        id = message_id::invalid_regex_matcher;
+        err = check_hash_regex_matcher(body);
+        const hash_split sp = split_hash_regex(body);
+        m.pattern = sp.pattern;
+        m.flags = sp.flags;
+    } else if (service && body[0] == '/') {
+        m.dialect = dialect::glob;
+    } else if (body[0] == '/') {
+        m.dialect = dialect::regex;
+        id = message_id::invalid_regex_matcher;
+        if (!regex_matcher_fast(body, m.pattern, m.flags)) {
+            err = check_regex_matcher(body);
+            if (err) {
+                const regex_split sp = split_regex(body);
+                m.pattern = sp.pattern;
+                m.flags = sp.flags;
             }
-        } else if (body[0] == '$') {
-            m.dialect = dialect::jsonpath;
-            if (!jsonpath_matcher_fast(body)) err = check_jsonpath_matcher(body);
-            id = message_id::invalid_jsonpath_matcher;
-        } else if (body[0] == '~') {
-            m.dialect = dialect::semantic;
-        } else if (body[0] == '@') {
-            m.dialect = dialect::graph;
-        } else {
-            m.dialect = dialect::glob;
         }
-        if (!err) return fail(std::move(err).problem().message, id);
-        m.raw = body;
-        body_ = m;
-    } else if (kind == body_kind::send) {
-        send_body b;
-        if (may_start_json(body)) {
-            json_ = canonical_json(body);
-            if (json_) b.json = *json_;
-        }
-        b.raw = body;
-        body_ = b;
-    } else if (kind == body_kind::selection) {
-        resource_selection fast;
-        const bool regex_candidate = dialect_ == parse_dialect::service && body[0] == '#';
-        if (!regex_candidate && selection_fast(body, dest_marks_, fast)) {
-            body_ = fast;
-            return true;
-        }
-        result<std::optional<selection_fields>> sel = parse_selection_fields(body, dialect_);
-        if (!sel) return fail(std::move(sel).problem().message, message_id::invalid_selection);
-        if (sel.value()) {
-            selection_ = std::move(*sel.value());
-            selection_.target.rebind();
-            resource_selection r;
-            r.target = selection_.target.view();
-            if (selection_.marks) r.marker = line_marker{*selection_.marks};
-            body_ = r;
-        }
+    } else if (body[0] == '$') {
+        m.dialect = dialect::jsonpath;
+        if (!jsonpath_matcher_fast(body)) err = check_jsonpath_matcher(body);
+        id = message_id::invalid_jsonpath_matcher;
+    } else if (body[0] == '~') {
+        m.dialect = dialect::semantic;
+    } else if (body[0] == '@') {
+        m.dialect = dialect::graph;
     } else {
-        body_ = body;
+        m.dialect = dialect::glob;
+    }
+    if (!err) return fail(std::move(err).problem().message, id);
+    m.raw = body;
+    body_ = m;
+    return true;
+}
+
+// A SEND body, with its JSON form when it has one.
+void statement_builder::check_send(std::string_view body) {
+    send_body b;
+    if (may_start_json(body)) {
+        json_ = canonical_json(body);
+        if (json_) b.json = *json_;
+    }
+    b.raw = body;
+    body_ = b;
+}
+
+// A COPY/MOVE body: the destination selection, read by its quick reading when it can, else
+// by parse_selection_fields.
+bool statement_builder::check_selection(std::string_view body) {
+    const bool regex_candidate = dialect_ == parse_dialect::service && body[0] == '#';
+    if (!regex_candidate && selection_fast(body, dest_marks_, body_.emplace<resource_selection>())) return true;
+    body_ = std::monostate{};
+    result<std::optional<selection_fields>> sel = parse_selection_fields(body, dialect_);
+    if (!sel) return fail(std::move(sel).problem().message, message_id::invalid_selection);
+    if (sel.value()) {
+        selection_ = std::move(*sel.value());
+        selection_.target.rebind();
+        resource_selection r;
+        r.target = selection_.target.view();
+        if (selection_.marks) r.marker = line_marker{*selection_.marks};
+        body_ = r;
     }
     return true;
 }

@@ -72,6 +72,9 @@ private:
     bool decode_target(std::string_view raw);
     void check_scope(std::string_view scope, arena& strings);
     bool check_body(std::string_view body);
+    bool check_matcher(std::string_view body);
+    void check_send(std::string_view body);
+    bool check_selection(std::string_view body);
     bool fail(std::string message, message_id id);
 
     parse_dialect dialect_;
@@ -153,6 +156,22 @@ inline bool statement_builder::check_target(std::string_view raw) {
         return true;
     }
     return decode_target(raw);
+}
+
+// body : BODY*, by the op's body kind: a matcher (dialect by its leading characters, checked by
+// the dialect's validator), a SEND body with its JSON form, a COPY/MOVE selection, or text.
+inline bool statement_builder::check_body(std::string_view body) {
+    if (body.empty()) return true;
+    const body_kind kind = traits(parts_.op).body;
+    if (kind == body_kind::matcher) return check_matcher(body);
+    if (kind == body_kind::send) {
+        check_send(body);
+    } else if (kind == body_kind::selection) {
+        return check_selection(body);
+    } else {
+        body_ = body;
+    }
+    return true;
 }
 
 inline bool statement_builder::check(std::string_view in, arena& strings) {
