@@ -183,15 +183,9 @@ void result_builder::add_statement(position p, byte_span span, const sink& out) 
     settle_last(true, out, &event_);
 }
 
-void result_builder::settle_last(bool final_now, const sink& out, const item* built) {
-    if (!final_now) index_known_ = false;
-    const bool fire = final_now && out;
-    log_.note_fired(fire);
-    if (fire) {
-        const std::size_t i = log_.items().size() - 1;
-        const std::size_t index = index_known_ ? log_.frozen_items() + i : stream_event_npos;
-        out(*built, index);
-    }
+void result_builder::report_last(const sink& out, const item& built) {
+    const std::size_t i = log_.items().size() - 1;
+    out(built, index_known_ ? log_.frozen_items() + i : stream_event_npos);
 }
 
 // Errors no statement claimed, in recording order, after everything else (reported at finish).

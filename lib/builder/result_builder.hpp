@@ -145,7 +145,14 @@ private:
     // Bookkeeping for the item just placed at the back of the live records; a final one is
     // reported (when there is a sink) as `built`, the item its records were made from, equal to
     // their decoding (required then).
-    void settle_last(bool final_now, const sink& out, const item* built = nullptr);
+    // (Inline: it runs for every item, and reports one only when there is a sink.)
+    void settle_last(bool final_now, const sink& out, const item* built = nullptr) {
+        if (!final_now) index_known_ = false;
+        const bool fire = final_now && out;
+        log_.note_fired(fire);
+        if (fire) report_last(out, *built);
+    }
+    void report_last(const sink& out, const item& built);
     [[nodiscard]] text_resolver live_resolver() const noexcept {
         return text_resolver{&input_, byte_base_, in_};
     }
