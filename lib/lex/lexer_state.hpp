@@ -87,8 +87,9 @@ inline constexpr stream_lexer::byte_set k_wake_suffix = byte_set_of([](unsigned 
 inline constexpr stream_lexer::byte_set k_wake_blanks = byte_set_of([](unsigned char c) { return c != ' ' && c != '\t'; });
 
 // The lexer's resumable scalars: where it is, in which mode, in which statement. Copied whole:
-// saved before a step and put back when the step is undone (impl::save), put back by the
-// whole-statement reader when it declines, shifted by release() (released()).
+// saved before a step and put back when the step is undone (impl::save), shifted by release()
+// (released()). (The whole-statement reader changes only `depth` before it may decline, and
+// puts back only that: statement_reader::read.)
 struct lex_cursor {
     std::size_t i = 0;  // the next byte to lex
     mode lex_mode = mode::normal;

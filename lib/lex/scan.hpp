@@ -115,7 +115,11 @@ constexpr run target(std::string_view s, std::size_t k, int depth, bool final) n
         while (k < n && !k_target_special[byte_at(s, k)]) ++k;
         if (k >= n) return {k, final ? verdict::done : verdict::more, depth};
         const unsigned char c = byte_at(s, k);
-        if (c == '\\') {
+        if (c == ')') {  // (first: most targets are plain text up to their `)`)
+            if (depth == 0) return {k, verdict::done, depth};
+            --depth;
+            ++k;
+        } else if (c == '\\') {
             if (k + 1 >= n) {
                 if (!final) return {k, verdict::more, depth};
                 ++k;
@@ -125,10 +129,6 @@ constexpr run target(std::string_view s, std::size_t k, int depth, bool final) n
             k += (f == '\\' || f == '(' || f == ')') ? 2 : 1;
         } else if (c == '(') {
             ++depth;
-            ++k;
-        } else if (c == ')') {
-            if (depth == 0) return {k, verdict::done, depth};
-            --depth;
             ++k;
         } else if (c == '<') {
             if (k + 1 >= n) return {k, final ? verdict::done : verdict::more, depth};

@@ -79,11 +79,12 @@ bool statement_reader::resume(Lexer& lx) {
 
 namespace {
 
-// Where a part of the statement read from an offset ends: where the next part begins (or, for
-// the close, where the statement ends); or, not `ok`, where the reader declined.
+// How a part of the statement read from an offset ended, and where: the next part begins there;
+// or the statement ends there (the close); or the reader declined there.
+enum class part_end : std::uint8_t { next, statement, declined };
 struct read_to {
     std::size_t at;
-    bool ok;
+    part_end how;
 };
 
 // '(' at p: a target, closed at depth 0: in the service dialect a regex unit (scan::regex_unit)
@@ -95,21 +96,21 @@ template <class Lexer>
     scan::run r;  // (`bad`: no unit)
     if (lx.service_ && p + 1 < s.size() && s[p + 1] == '#') r = scan::regex_unit(s, p + 2);
     if (r.v == scan::verdict::bad) r = scan::target(s, p + 1, 0, false);
-    if (r.v != scan::verdict::done || s[r.end] != ')') return {r.end, false};  // (a line end or a '<' pair: an error)
+    if (r.v != scan::verdict::done || s[r.end] != ')') return {r.end, part_end::declined};  // (a line end or a '<' pair: an error)
     lx.emit(tok::lparen, p, p + 1);
     lx.cur_.depth = 0;
     if (r.end > p + 1) lx.emit(tok::target_text, p + 1, r.end);
     lx.emit(tok::rparen, r.end, r.end + 1);
-    return {r.end + 1, true};
+    return {r.end + 1, part_end::next};
 }
 
 // '<' at p: a scope literal (grammar/scope_literal.hpp), whole.
 template <class Lexer>
 [[gnu::always_inline]] inline read_to read_scope(Lexer& lx, std::size_t p) {
     const scope_scan r = scan_scope(lx.s_, p + 1, scope_phase::number);
-    if (r.v != scope_scan::verdict::closed) return {r.at, false};
+    if (r.v != scope_scan::verdict::closed) return {r.at, part_end::declined};
     lx.emit(tok::scope, p, r.at);
-    return {r.at, true};
+    return {r.at, part_end::next};
 }
 
 // '[' at p: a signal in the op's signal mode, up to its `]`.
@@ -121,11 +122,11 @@ template <class Lexer>
     const mode m = signal_mode(lx.shapes_->of(lx.cur_.op));
     for (;;) {
         p = scan::blanks(s, p);
-        if (p >= s.size()) return {p, false};
+        if (p >= s.size()) return {p, part_end::declined};
         const char d = s[p];
         if (d == ']') {
             lx.emit(tok::rbrack, p, p + 1);
-            return {p + 1, true};
+            return {p + 1, part_end::next};
         }
         if (m == mode::signal_tags && d == ',') {
             lx.emit(tok::comma, p, p + 1);
@@ -136,7 +137,7 @@ template <class Lexer>
         const scan::run r = m == mode::signal_tags  ? scan::tag(s, p)
                             : m == mode::signal_int ? scan::integer(s, p)
                                                     : scan::executor(s, p);
-        if (r.v != scan::verdict::done || r.end == p) return {r.end, false};  // (an empty tag: an error follows)
+        if (r.v != scan::verdict::done || r.end == p) return {r.end, part_end::declined};  // (an empty tag: an error follows)
         tok kind = m == mode::signal_tags ? tok::tag : tok::ident;
         if (m == mode::signal_int) kind = is_disposition_digits(s.substr(p, r.end - p)) ? tok::disposition : tok::integer;
         lx.emit(kind, p, r.end);
@@ -157,13 +158,13 @@ template <class Lexer>
         const std::size_t e = p + 1 + tag.size();
         const std::size_t k = scan::blanks(s, e);
         const scan::verdict v = scan::one_colon_close(s, k, false);
-        if (v == scan::verdict::more) return {k, false};  // the end, or a '<' whose next byte has not arrived
+        if (v == scan::verdict::more) return {k, part_end::declined};  // the end, or a '<' whose next byte has not arrived
         if (v == scan::verdict::done) {
             lx.emit(tok::close_tag, p, e);
-            return {k, true};
+            return {k, part_end::statement};
         }
     } else if (p + 1 + m >= n) {
-        return {n, false};
+        return {n, part_end::declined};
     }
     lx.emit(tok::colon, p, p + 1);
     const std::size_t b = p + 1;
@@ -172,13 +173,13 @@ template <class Lexer>
         k = next_tag_colon(s, k, tag, bm);
         const std::size_t e = k + 1 + bm;
         const scan::verdict v = k < n ? scan::body_close(s, e, false) : scan::verdict::more;
-        if (v == scan::verdict::more) return {n, false};  // no close, or the tag or the byte after it has not arrived
+        if (v == scan::verdict::more) return {n, part_end::declined};  // no close, or the tag or the byte after it has not arrived
         if (v == scan::verdict::done) {
             if (k > b) lx.emit(tok::body_text, b, k);
             lx.emit(tok::close_tag, k, e);
             lx.out_.tail.body_begin = static_cast<std::uint32_t>(b);
             lx.body_scan_ = b;
-            return {e, true};
+            return {e, part_end::statement};
         }
     }
 }
@@ -190,18 +191,19 @@ template <class Lexer>
 template <class Lexer>
 bool statement_reader::read(Lexer& lx) {
     if (lx.cur_.op == plurnk::op::TURN) return false;
-    const std::size_t n = lx.s_.size();
+    const std::string_view s = lx.s_;
+    const std::size_t n = s.size();
     const std::size_t start = lx.cur_.i;
     const std::size_t mark = lx.out_.tokens.size();
     // What a target changes (its depth), put back when the path declines: nothing emitted stays,
     // and nothing else is changed (the body's facts are written only once its close is read).
-    const lex_cursor cursor = lx.cur_;
-    std::size_t p = start;
-    for (;;) {
-        p = p < n && is_whitespace(static_cast<unsigned char>(lx.s_[p])) ? scan::whitespace(lx.s_, p) : p;
-        read_to r{p, false};
+    const int depth = lx.cur_.depth;
+    read_to r{start, part_end::next};
+    while (r.how == part_end::next) {
+        const std::size_t p = r.at < n && is_whitespace(static_cast<unsigned char>(s[r.at])) ? scan::whitespace(s, r.at) : r.at;
+        r = {p, part_end::declined};
         if (p < n) {
-            switch (lx.s_[p]) {
+            switch (s[p]) {
                 case '(': r = read_target(lx, p); break;
                 case '<': r = read_scope(lx, p); break;
                 case '[': r = read_signal(lx, p); break;
@@ -209,21 +211,18 @@ bool statement_reader::read(Lexer& lx) {
                 default: break;  // anything else is for the steps (an error, or a rule this path does not take)
             }
         }
-        if (!r.ok) {
-            if constexpr (k_work_counter) lx.examined_ += std::min(r.at + 1, n) - start;
-            lx.out_.tokens.resize(mark);
-            lx.cur_ = cursor;
-            return false;
-        }
-        if (lx.s_[p] == ':') {  // the statement ends at r.at: the lexer goes on there, between statements
-            if constexpr (k_work_counter) lx.examined_ += std::min(r.at + 1, n) - start;
-            count_fast_statements(1);
-            lx.cur_.i = r.at;
-            lx.cur_.lex_mode = mode::normal;
-            return true;
-        }
-        p = r.at;
     }
+    if constexpr (k_work_counter) lx.examined_ += std::min(r.at + 1, n) - start;
+    if (r.how == part_end::declined) {
+        lx.out_.tokens.resize(mark);
+        lx.cur_.depth = depth;
+        return false;
+    }
+    // The statement ends at r.at: the lexer goes on there, between statements.
+    count_fast_statements(1);
+    lx.cur_.i = r.at;
+    lx.cur_.lex_mode = mode::normal;
+    return true;
 }
 
 // The reader works on the lexer's state, and on nothing else.
