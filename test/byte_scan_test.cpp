@@ -59,7 +59,7 @@ TEST_CASE("byte_scan: each() finds every place of the byte, in order, at every s
     CHECK(checks > 20000);
 }
 
-TEST_CASE("byte_scan: pair() finds the first byte followed by the other, or by the end", "[byte_scan]") {
+TEST_CASE("byte_scan: pair() and pair_near() find the first byte followed by the other, or by the end", "[byte_scan]") {
     std::mt19937 rng(34);
     std::size_t checks = 0;
     // ':' then 'E', as a body's close tag `:EDIT`: many ':' not followed by 'E', 'E' not after
@@ -71,6 +71,7 @@ TEST_CASE("byte_scan: pair() finds the first byte followed by the other, or by t
                 for (std::size_t from = 0; from <= n; ++from) {
                     INFO("text " << s << ", from " << from);
                     REQUIRE(bs::pair(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
+                    REQUIRE(bs::pair_near(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
                     REQUIRE(bs::pair_calls(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
 #if defined(__SSE2__)
                     REQUIRE(bs::pair_bulk(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
@@ -87,6 +88,7 @@ TEST_CASE("byte_scan: pair() finds the first byte followed by the other, or by t
         for (std::size_t from = 0; from < 100; ++from) {
             INFO("E at " << at << ", from " << from);
             REQUIRE(bs::pair(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
+            REQUIRE(bs::pair_near(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
 #if defined(__SSE2__)
             REQUIRE(bs::pair_bulk(s, from, ':', 'E') == bs::pair_plain(s, from, ':', 'E'));
 #endif
@@ -96,6 +98,8 @@ TEST_CASE("byte_scan: pair() finds the first byte followed by the other, or by t
     CHECK(bs::pair(colons, 0, ':', 'E') == 999);
     CHECK(bs::pair(colons, 1000, ':', 'E') == 1000);
     CHECK(bs::pair(std::string(1000, 'x'), 0, ':', 'E') == 1000);
+    CHECK(bs::pair_near(colons, 0, ':', 'E') == 999);
+    CHECK(bs::pair_near(std::string(1000, 'x'), 0, ':', 'E') == 1000);
     CHECK(checks > 10000);
 }
 

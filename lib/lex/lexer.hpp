@@ -25,9 +25,13 @@ namespace plurnk::detail {
 // arrives (the input ends inside the compare); input.size() when there is none. `matched` is how
 // many of the tag's bytes follow that ':'. The body's sleep (stream_lexer::body_run_end), the
 // fast path's body and the deferred statement's close search (statement_reader.cpp) share it.
-// `Few`: the search covers a few bytes (a stream's new ones), and takes a memchr per ':' rather
-// than choosing between that and the bulk search (whose setup costs more than the calls there).
-template <bool Few = false>
+// How it looks for a ':' and the tag's first byte (base/byte_scan.hpp): `sized` chooses by the
+// search's length (pair()); `few`: the search covers a few bytes (a stream's new ones), and takes
+// a memchr per ':' rather than choosing (the bulk search's setup costs more than the calls
+// there); `near`: the close is most often within a few dozen bytes (a body read whole), looked at
+// there first (pair_near()).
+enum class colon_search : std::uint8_t { sized, few, near };
+template <colon_search How = colon_search::sized>
 inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::string_view tag,
                                   std::size_t& matched) noexcept {
     const std::size_t n = input.size();
@@ -35,10 +39,11 @@ inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::st
     // it without stopping.
     const char first = tag.empty() ? '\0' : tag[0];
     for (;;) {
-        const std::size_t c = k >= n         ? n
-                              : tag.empty()  ? std::min(input.find(':', k), n)
-                              : Few          ? byte_scan::pair_calls(input, k, ':', first)
-                                             : byte_scan::pair(input, k, ':', first);
+        const std::size_t c = k >= n                      ? n
+                              : tag.empty()               ? std::min(input.find(':', k), n)
+                              : How == colon_search::few  ? byte_scan::pair_calls(input, k, ':', first)
+                              : How == colon_search::near ? byte_scan::pair_near(input, k, ':', first)
+                                                          : byte_scan::pair(input, k, ':', first);
         if (c == n) return n;
         std::size_t m = 0;
         while (m < tag.size() && c + 1 + m < n && input[c + 1 + m] == tag[m]) ++m;
@@ -243,7 +248,7 @@ private:
     std::size_t body_run_end(std::string_view input, std::size_t k) const noexcept {
         std::size_t matched = 0;
         const std::string_view tag(input.data() + tag_at_, tag_len_);
-        return input.size() - k <= k_few ? next_tag_colon<true>(input, k, tag, matched)
+        return input.size() - k <= k_few ? next_tag_colon<colon_search::few>(input, k, tag, matched)
                                          : next_tag_colon(input, k, tag, matched);
     }
     bool paused_ = false;              // the last advance() paused (see advance())

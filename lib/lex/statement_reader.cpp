@@ -170,7 +170,7 @@ template <class Lexer>
     const std::size_t b = p + 1;
     for (std::size_t k = b;; ++k) {
         std::size_t bm = 0;
-        k = next_tag_colon(s, k, tag, bm);
+        k = next_tag_colon<colon_search::near>(s, k, tag, bm);
         const std::size_t e = k + 1 + bm;
         const scan::verdict v = k < n ? scan::body_close(s, e, false) : scan::verdict::more;
         if (v == scan::verdict::more) return {n, part_end::declined};  // no close, or the tag or the byte after it has not arrived
