@@ -64,6 +64,11 @@ constexpr row k_rows[] = {
     {"<<READ(a\\)b\\\\c\\d)::READ\n", 1},  // escapes, and a lone backslash, in a target
     {"<<READ(a(b(c))d)::READ\n", 1},  // nested parentheses
     {"<<READ(a<b)::READ\n", 1},        // a '<' pair that is text
+    // A stream's close search (close_arrived) hands the body's search the close it found: here
+    // it found one in the target, before the body, or one followed by a word character.
+    {"<<READ(a:READ b)::READ\n", 1},
+    {"<<READ(a:READ b):READ\n", 1},
+    {"<<EDIT(a):x:EDITy:EDIT\n", 1},
     // Declined: what the steps lex with an error or a rule the path does not take.
     {"<<READ(a<(b)::READ\n", 0},       // a '<' before a parenthesis in a target (an error)
     {"<<READ(a\nb)::READ\n", 0},       // a line end in a target

@@ -44,7 +44,7 @@ void statement_reader::start(Lexer& lx) {
     // decline at the end of the input, and the steps would read the same bytes again).
     scan_ = lx.cur_.i;
     if (close_arrived(lx)) {
-        read(lx);
+        read<true>(lx, scan_);
     } else if (defer_ok_ && lx.s_.size() - lx.cur_.i < k_defer_max) {
         deferring_ = true;
         start_ = lx.cur_.i;
@@ -66,10 +66,17 @@ bool statement_reader::close_arrived(Lexer& lx) noexcept {
 
 template <class Lexer>
 bool statement_reader::resume(Lexer& lx) {
-    if (lx.finished_ || close_arrived(lx)) {
+    const bool arrived = !lx.finished_ && close_arrived(lx);
+    if (arrived || lx.finished_) {
         deferring_ = false;
         tokens_before_ = lx.out_.tokens.size();
-        if (lx.cur_.lex_mode == mode::slots) read(lx);
+        if (lx.cur_.lex_mode == mode::slots) {
+            if (arrived) {
+                read<true>(lx, scan_);
+            } else {
+                read(lx);
+            }
+        }
         return true;
     }
     if (lx.s_.size() - start_ < k_defer_max) return false;
@@ -147,9 +154,9 @@ template <class Lexer>
 
 // ':' at p: the one-colon close (`:` and the open tag, blanks, then a line end or `<<`), or the
 // fence, then the body up to the first ':' + open tag not followed by a word character, and that
-// close tag. Ends the statement.
-template <class Lexer>
-[[gnu::always_inline]] inline read_to read_close(Lexer& lx, std::size_t p) {
+// close tag. Ends the statement. `Told`, `close`: as read() has them.
+template <bool Told, class Lexer>
+[[gnu::always_inline]] inline read_to read_close(Lexer& lx, std::size_t p, std::size_t close) {
     const std::string_view s = lx.s_;
     const std::size_t n = s.size();
     const std::string_view tag = lx.open_tag();
@@ -168,9 +175,11 @@ template <class Lexer>
     }
     lx.emit(tok::colon, p, p + 1);
     const std::size_t b = p + 1;
-    for (std::size_t k = b;; ++k) {
-        std::size_t bm = 0;
-        k = next_tag_colon<colon_search::near>(s, k, tag, bm);
+    // The first ':' + open tag from b on: the one close_arrived() found, when it lies here (its
+    // search began at the opener's end, before b, and found no earlier one), else searched.
+    std::size_t bm = tag.size();
+    const std::size_t k0 = Told && close >= b ? close : next_tag_colon<colon_search::near>(s, b, tag, bm);
+    for (std::size_t k = k0;; k = next_tag_colon<colon_search::near>(s, k + 1, tag, bm)) {
         const std::size_t e = k + 1 + bm;
         const scan::verdict v = k < n ? scan::body_close(s, e, false) : scan::verdict::more;
         if (v == scan::verdict::more) return {n, part_end::declined};  // no close, or the tag or the byte after it has not arrived
@@ -188,8 +197,8 @@ template <class Lexer>
 
 // The parts of the statement in any order, with blanks between them, up to its close; each part
 // is read by one of the readers above, over the steps' scanners.
-template <class Lexer>
-bool statement_reader::read(Lexer& lx) {
+template <bool Told, class Lexer>
+bool statement_reader::read(Lexer& lx, std::size_t close) {
     if (lx.cur_.op == plurnk::op::TURN) return false;
     const std::string_view s = lx.s_;
     const std::size_t n = s.size();
@@ -207,7 +216,7 @@ bool statement_reader::read(Lexer& lx) {
                 case '(': r = read_target(lx, p); break;
                 case '<': r = read_scope(lx, p); break;
                 case '[': r = read_signal(lx, p); break;
-                case ':': r = read_close(lx, p); break;
+                case ':': r = read_close<Told>(lx, p, close); break;
                 default: break;  // anything else is for the steps (an error, or a rule this path does not take)
             }
         }

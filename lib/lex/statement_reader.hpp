@@ -23,9 +23,12 @@ public:
     template <class Lexer>
     bool resume(Lexer& lx);
     // The rest of a statement after its opener, in one pass, when it is well formed: its tokens
-    // emitted and the lexer between statements; false: nothing changed.
-    template <class Lexer>
-    bool read(Lexer& lx);
+    // emitted and the lexer between statements; false: nothing changed. `Told`: close_arrived()
+    // found the statement's close at `close` (the first ':' and open tag after the opener, with a
+    // byte after them), where the body's search then starts; else `close` is not read. (Two
+    // copies, so that a one-shot parse's keeps no `close`.)
+    template <bool Told = false, class Lexer>
+    bool read(Lexer& lx, std::size_t close = 0);
 
     // The deferral, as the lexer's stepping loop, sleep() and release() see it.
     [[nodiscard]] bool deferring() const noexcept { return deferring_; }
