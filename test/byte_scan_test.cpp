@@ -5,6 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <random>
 #include <string>
@@ -101,6 +102,38 @@ TEST_CASE("byte_scan: pair() and pair_near() find the first byte followed by the
     CHECK(bs::pair_near(colons, 0, ':', 'E') == 999);
     CHECK(bs::pair_near(std::string(1000, 'x'), 0, ':', 'E') == 1000);
     CHECK(checks > 10000);
+}
+
+TEST_CASE("byte_scan: first_of() finds the first byte of the set, at every start", "[byte_scan]") {
+    std::mt19937 rng(35);
+    std::size_t checks = 0;
+    // The target text's stops (scan::target), dense or rare, and a set with a high-bit byte.
+    constexpr std::array<char, 6> set = {'\\', '(', ')', '\r', '\n', '<'};
+    for (const std::string alphabet : {"\\()\r\n<ab", "abcdefghijklmnopqrstuvwxyz/.:)", "x", ")", "\n\xe9<"}) {
+        for (const std::size_t n : {0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 100}) {
+            for (int round = 0; round < 4; ++round) {
+                const std::string s = random_text(rng, n, alphabet);
+                for (std::size_t from = 0; from <= n; ++from) {
+                    INFO("text " << s << ", from " << from);
+                    REQUIRE(bs::first_of(s, from, set) == bs::first_of_plain(s, from, set));
+                    ++checks;
+                }
+            }
+        }
+    }
+    // The one stop at each place of a text, from each start.
+    for (std::size_t at = 0; at < 70; ++at) {
+        std::string s(70, 'a');
+        s[at] = ')';
+        for (std::size_t from = 0; from <= 70; ++from) {
+            INFO(") at " << at << ", from " << from);
+            REQUIRE(bs::first_of(s, from, set) == (from <= at ? at : 70));
+        }
+    }
+    constexpr std::array<char, 2> hi = {'\xe9', 'q'};
+    const std::string h = random_text(rng, 300, "\xe9\xc3xq");
+    for (std::size_t from = 0; from < 100; ++from) REQUIRE(bs::first_of(h, from, hi) == bs::first_of_plain(h, from, hi));
+    CHECK(checks > 8000);
 }
 
 // --- the body's close tag, as the lexer finds it with pair() ---------------------------------

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Bulk byte searches over a view (private header): every place of a byte (the position table's
-// line ends), and the first place of a byte followed by another (a body's close tag: a ':' and
-// the open tag's first byte). Each looks at 16 bytes at a time where the target has SSE2 (every
+// line ends), the first place of a byte followed by another (a body's close tag: a ':' and the
+// open tag's first byte), and the first place of any byte of a small set (the end of a run of
+// target text). Each looks at 16 bytes at a time where the target has SSE2 (every
 // x86-64) and at one byte at a time elsewhere, with no call and no return per match, so that a
 // body with a ':' every few dozen bytes or a file of short lines costs no call per ':' or per
-// line. Neither reads a byte outside the view (a search's last few bytes are read as the 16 that
+// line. None reads a byte outside the view (a search's last few bytes are read as the 16 that
 // end there, those before its start masked off). The one-byte-at-a-time forms are the
 // definitions: byte_scan_test checks the bulk forms against them at every length and alignment.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +39,18 @@ inline std::size_t pair_plain(std::string_view s, std::size_t from, char a, char
         if (s[i] == a && (i + 1 == n || s[i + 1] == b)) return i;
     }
     return n;
+}
+
+// The first i in [from, s.size()) with s[i] one of `set`'s bytes (one byte at a time); s.size()
+// when there is none.
+template <std::size_t N>
+inline std::size_t first_of_plain(std::string_view s, std::size_t from, const std::array<char, N>& set) noexcept {
+    for (std::size_t i = from; i < s.size(); ++i) {
+        for (const char c : set) {
+            if (s[i] == c) return i;
+        }
+    }
+    return s.size();
 }
 
 // pair_plain() by memchr, a call per `a`: for a short search (a stream's few new bytes), where
@@ -97,6 +111,31 @@ inline void each(std::string_view s, std::size_t from, std::size_t to, char c, F
     each_plain(s, k, to, c, f);
 }
 
+// first_of_plain(), 16 bytes a step: each step's bytes compared with each of the set's at once.
+// (Inline with a constant set: its bytes are constants there.)
+template <std::size_t N>
+[[gnu::always_inline]] inline std::size_t first_of(std::string_view s, std::size_t from, const std::array<char, N>& set) noexcept {
+    const char* const p = s.data();
+    const std::size_t n = s.size();
+    const auto hits = [&set](__m128i v) {
+        __m128i any = _mm_setzero_si128();
+        for (const char c : set) any = _mm_or_si128(any, _mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+        return sse2::mask(any);
+    };
+    std::size_t k = from;
+    for (; k + 16 <= n; k += 16) {
+        const std::uint32_t m = hits(sse2::load(p + k));
+        if (m != 0) return k + static_cast<std::size_t>(std::countr_zero(m));
+    }
+    if (k < n && n >= 16) {
+        // The last few: the 16 bytes that end at n, those before k masked off.
+        const std::size_t base = n - 16;
+        const std::uint32_t m = hits(sse2::load(p + base)) & (~0U << (k - base));
+        return m != 0 ? base + static_cast<std::size_t>(std::countr_zero(m)) : n;
+    }
+    return first_of_plain(s, k, set);
+}
+
 inline constexpr std::size_t k_short_pair = 48;  // pair(): fewer bytes than this go to pair_calls()
 
 // pair_plain(), 32 bytes a step (then 16) while the step and the byte after it are inside s:
@@ -150,6 +189,11 @@ inline std::size_t pair_near(std::string_view s, std::size_t from, char a, char 
 template <class F>
 inline void each(std::string_view s, std::size_t from, std::size_t to, char c, F&& f) {
     each_plain(s, from, to, c, f);
+}
+
+template <std::size_t N>
+inline std::size_t first_of(std::string_view s, std::size_t from, const std::array<char, N>& set) noexcept {
+    return first_of_plain(s, from, set);
 }
 
 inline std::size_t pair(std::string_view s, std::size_t from, char a, char b) noexcept {

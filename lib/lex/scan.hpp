@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "base/ascii.hpp"
+#include "base/byte_scan.hpp"
 #include "grammar/hash_regex.hpp"
 
 namespace plurnk::detail::scan {
@@ -94,8 +95,9 @@ constexpr run executor(std::string_view s, std::size_t k, std::size_t from = 0) 
 
 // The bytes that end a plain run of target text: escapes, parentheses, line ends and '<' (which
 // may start a stop pair).
+inline constexpr std::array<char, 6> k_target_specials = {'\\', '(', ')', '\r', '\n', '<'};
 constexpr bool is_target_special(unsigned char c) noexcept {
-    return c == '\\' || c == '(' || c == ')' || c == '\r' || c == '\n' || c == '<';
+    return std::find(k_target_specials.begin(), k_target_specials.end(), static_cast<char>(c)) != k_target_specials.end();
 }
 inline constexpr std::array<bool, 256> k_target_special = [] {
     std::array<bool, 256> t{};
@@ -109,10 +111,10 @@ inline constexpr std::array<bool, 256> k_target_special = [] {
 // line end (otherwise the pair is text). `more` where the input ended, or at the escape or '<'
 // whose next byte has not arrived, with the depth there; with `final` (nothing more will come)
 // a lone '\' or '<' at the end is decided as the end of the input decides it.
-constexpr run target(std::string_view s, std::size_t k, int depth, bool final) noexcept {
+inline run target(std::string_view s, std::size_t k, int depth, bool final) noexcept {
     const std::size_t n = s.size();
     for (;;) {
-        while (k < n && !k_target_special[byte_at(s, k)]) ++k;
+        k = byte_scan::first_of(s, k, k_target_specials);
         if (k >= n) return {k, final ? verdict::done : verdict::more, depth};
         const unsigned char c = byte_at(s, k);
         if (c == ')') {  // (first: most targets are plain text up to their `)`)
