@@ -120,12 +120,12 @@ class clean_steps : public productions {
 protected:
     using productions::productions;
 
-    // A step the machine is about to take at frame `f` of a parser of tier `in_tier` (can_step()
-    // said so), taken without the productions when the tokens it reads are lexed and fit without
-    // an error: a clean statement, or the one token a loop checks. It leaves the state the
-    // productions would leave, field by field, and never looks past the lexed tokens; false:
-    // nothing changed, the productions take the step.
-    bool fast_step(machine::frame& f, tier in_tier);
+    // A step the machine is about to take at frame `f` (can_step() said so; `first`: the openers
+    // a statements/client sequence admits), taken without the productions when the tokens it
+    // reads are lexed and fit without an error: a clean statement, or the one token a loop
+    // checks. It leaves the state the productions would leave, field by field, and never looks
+    // past the lexed tokens; false: nothing changed, the productions take the step.
+    bool fast_step(machine::frame& f, tset first);
 
 private:
     bool fast_unit(plurnk::op o, bool mid, bool terminal);
@@ -141,7 +141,7 @@ private:
 // tokens, so there is nothing to undo; a decline changes nothing and the productions take the
 // step. Inline here rather than in a .cpp of its own: the machine's loop calls it at every step,
 // and the call across translation units cost up to 2% of the instructions a byte.
-inline bool clean_steps::fast_step(machine::frame& f, tier in_tier) {
+inline bool clean_steps::fast_step(machine::frame& f, tset first) {
     using rp = recovery_point;
     using enum machine::phase;
     using machine::rule;
@@ -150,7 +150,6 @@ inline bool clean_steps::fast_step(machine::frame& f, tier in_tier) {
     const token& t = toks[index()];
     const bool opener = t.kind == tok::opener;
     if (f.r == rule::sequence) {
-        const tset first = in_tier == tier::client ? k_client_openers : k_protocol_openers;
         switch (f.phase) {
             case P_SEQ_LOOP:  // statement_rule(): any op of the tier, SEND mid or terminal
                 if (!opener || !(first & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;

@@ -20,7 +20,8 @@ namespace plurnk::detail {
 using rp = recovery_point;
 
 tier_machine::tier_machine(tier t, parse_dialect d)
-    : clean_steps(shapes_of(d), thread_fast_paths().statement), tier_(t) {
+    : clean_steps(shapes_of(d), thread_fast_paths().statement),
+      first_(t == tier::client ? k_client_openers : k_protocol_openers) {
     switch (t) {
         case tier::parse: push_frame(rule::document, 0, 0); break;
         case tier::statements:
@@ -114,7 +115,7 @@ void tier_machine::run_machine() {
             // path takes a step changes nothing but its cost (a stream that parses each
             // statement as it closes paid for it once per statement).
             bool took = false;
-            while (fast_step(f, tier_)) {
+            while (fast_step(f, first_)) {
                 took = true;
                 if (!finished() && !can_step(tokens())) return;
             }
@@ -264,7 +265,7 @@ void tier_machine::step_turn_content(std::size_t fi) {
 
 // statements : statement* EOF ; client : (statement | look | buff)* EOF
 void tier_machine::step_sequence(std::size_t fi) {
-    const tset first = tier_ == tier::client ? k_client_openers : k_protocol_openers;
+    const tset first = first_;
     const tset next = first | bit(tok::eof);
     switch (frames_[fi].phase) {
         case P_START:

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The statement parser's resumable machine (private header): the five top-level rules as frames
-// over the productions and the clean step (tier_machine.cpp says how it runs). Its own state is the frames, the
-// tier, where the last close tag among the lexed tokens is (a statement waits for its close), and
-// the cycle replay's anchors.
+// over the productions and the clean step (tier_machine.cpp says how it runs). Its own state is
+// the frames, the openers the tier's statement sequence admits, where the last close tag among
+// the lexed tokens is (a statement waits for its close), and the cycle replay's anchors.
 #pragma once
 
 #include <cstddef>
@@ -43,7 +43,7 @@ protected:
     using enum machine::phase;
     static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
 
-    tier tier_;
+    tset first_;  // the openers the tier's statements/client sequence admits
     std::vector<frame> frames_;
     std::size_t scanned_ = 0;       // tokens checked for close tags
     std::size_t last_close_ = npos_;  // index of the last close tag or eof
