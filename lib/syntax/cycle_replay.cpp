@@ -10,19 +10,6 @@
 
 namespace plurnk::detail {
 
-using enum machine::phase;
-
-int cycle_replay::anchor_slot(int phase) {
-    switch (phase) {
-        case P_LOG_TURN: return 0;
-        case P_DECIDE: return 1;
-        case P_LOOP_BACK: return 2;
-        case P_SEQ_LOOP: return 3;
-        case P_SEQ_BACK: return 4;
-        default: return -1;
-    }
-}
-
 cycle_replay::anchor cycle_replay::capture(const parser_state& s) {
     anchor a;
     if (s.frames.size() > k_anchor_depth) return a;

@@ -44,6 +44,21 @@ public:
     };
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
+    // Each loop-head phase's anchor, or -1 for a phase that is no loop head (where replay()
+    // does nothing: the parser need not hand it its state). Inline: the machine asks before
+    // each step the clean step did not take.
+    static constexpr int anchor_slot(int phase) noexcept {
+        using enum machine::phase;
+        switch (phase) {
+            case P_LOG_TURN: return 0;
+            case P_DECIDE: return 1;
+            case P_LOOP_BACK: return 2;
+            case P_SEQ_LOOP: return 3;
+            case P_SEQ_BACK: return 4;
+            default: return -1;
+        }
+    }
+
     // At a loop head (`phase`) with no unit open: replays the cycle since this head's last visit
     // as often as it provably repeats. True: the state moved on (`s` says where to).
     bool replay(int phase, parser_state& s);
@@ -61,8 +76,7 @@ private:
         std::array<frame, k_anchor_depth> frames{};
         std::array<tset, k_anchor_depth> follow{};
     };
-    // One anchor per loop-head phase.
-    static int anchor_slot(int phase);
+    // One anchor per loop-head phase (anchor_slot()).
     static constexpr std::size_t k_anchor_slots = 5;
 
     static anchor capture(const parser_state& s);

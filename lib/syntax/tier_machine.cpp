@@ -152,6 +152,7 @@ bool tier_machine::can_step(const token_vector& toks) const noexcept {
 // At a loop head with no unit open: the cycle since this head's last visit, replayed as often
 // as it provably repeats. True: the state moved on (the machine looks again from the top).
 bool tier_machine::replay(int phase) {
+    if (cycle_replay::anchor_slot(phase) < 0) return false;
     cycle_replay::parser_state st{tokens(), index(), fetched(), finished(), last_close_, frames_, follow_,
                                   unit_errors_, rs_, tree_};
     const bool moved = replay_.replay(phase, st);
