@@ -30,13 +30,11 @@ namespace plurnk::detail {
 inline std::size_t fast_signal_stop(const token* tk, std::size_t i, std::size_t n, const signal_content& content,
                                     bool& fits) noexcept {
     fits = false;
-    const std::size_t most = content.max == signal_content::k_any ? n : content.max;
-    std::size_t count = 0;
-    while (i < n && count < most && (content.items & bit(tk[i].kind))) {  // (an opener's bit is no item's)
-        ++i;
-        ++count;
-    }
-    if (count < content.min) return i;
+    // The items end by `stop` at the latest: the tokens lexed, or the content's most items.
+    const std::size_t start = i;
+    const std::size_t stop = content.max == signal_content::k_any ? n : std::min(n, start + content.max);
+    while (i < stop && (content.items & bit(tk[i].kind))) ++i;  // (an opener's bit is no item's)
+    if (i - start < content.min) return i;
     fits = i < n && tk[i].kind == tok::rbrack;
     return i;
 }
