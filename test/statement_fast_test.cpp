@@ -147,6 +147,28 @@ TEST_CASE("fast path: a statement cut short is declined, not read past the token
     CHECK(looked == lexed.tokens.size() - 1);  // up to the close tag, not the eof after it
 }
 
+TEST_CASE("fast path: a clean statement sets every field of the unit it is handed", "[statement_fast]") {
+    // The unit a declined form left (or any other) is overwritten whole: no slot of it stays.
+    const std::string_view in = "<<READ(src/):body:READ";
+    const lex_output lexed = lex(in, 64);
+    unit u;
+    u.signal = 7;
+    u.signal_end = 8;
+    u.scope = 9;
+    u.body = 3;
+    std::size_t looked = 0;
+    REQUIRE(clean_statement(lexed.tokens, 0, plurnk::op::READ, false, u, looked));
+    CHECK(u.first == 0);
+    CHECK(u.signal == 0);
+    CHECK(u.signal_end == 0);
+    CHECK(u.target == 1);
+    CHECK(u.scope == 0);
+    CHECK(u.body == u.target_end + 1);  // past the `:`
+    CHECK(u.body_end == u.last);
+    CHECK(u.clean);
+    CHECK(!u.terminal_send);
+}
+
 TEST_CASE("fast path: the productions alone agree, in every context", "[statement_fast]") {
     for (const std::string_view in : k_contexts) {
         for (const tier t : k_tiers) {

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "grammar/statement_shape.hpp"
@@ -44,53 +45,51 @@ inline std::size_t fast_signal_stop(const token* tk, std::size_t i, std::size_t 
 // every one of its tokens lexed: the admitted slots at most once each in any order (a scope after
 // the signal where the row says so), the signal's content, an optional `:`, body text (where the
 // row requires it) and the close tag. Then `u` is the unit the productions would record
-// (first/last, the slot indices as they note them, clean, terminal_send). Anything else returns
-// false. `looked` is set to the tokens examined either way.
+// (first/last, the slot indices as they note them, clean, terminal_send), each field set here.
+// Anything else returns false and leaves `u` as it was. `looked` is set to the tokens examined
+// either way.
 inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op o, bool terminal, unit& u,
                             std::size_t& looked, const statement_shapes& shapes = k_contracts_shapes) noexcept {
     const token* tk = toks.data();
     const std::size_t n = toks.size();
     const statement_shape& row = shapes.of(o, terminal);
-    u = unit{};
     std::size_t i = at + 1;
-    bool sig = false, tgt = false, scp = false;
+    // The slots taken (a slot's index is past the opener's, so 0 is none) and where they end.
+    std::uint32_t sig = 0, sig_end = 0, tgt = 0, tgt_end = 0, scp = 0;
     bool ok = false;
     for (;;) {  // the slots, each at most once (a second one is the productions' error too)
         if (i >= n) break;
         const tok k = tk[i].kind;
         if (k == tok::lbrack) {
-            if (!row.signal || sig) break;
-            sig = true;
+            if (!row.signal || sig != 0) break;
             bool fits = false;
             const std::size_t close = fast_signal_stop(tk, i + 1, n, content_of(row.holds), fits);
             if (!fits) {
                 i = close;
                 break;
             }
-            u.signal = static_cast<std::uint32_t>(i);
-            u.signal_end = static_cast<std::uint32_t>(close + 1);
+            sig = static_cast<std::uint32_t>(i);
+            sig_end = static_cast<std::uint32_t>(close + 1);
             i = close + 1;
         } else if (k == tok::lparen) {
-            if (!row.target || tgt) break;
-            tgt = true;
+            if (!row.target || tgt != 0) break;
             std::size_t j = i + 1;
             while (j < n && tk[j].kind == tok::target_text) ++j;
             if (j >= n || tk[j].kind != tok::rparen) {
                 i = j;
                 break;
             }
-            u.target = static_cast<std::uint32_t>(i);
-            u.target_end = static_cast<std::uint32_t>(j + 1);
+            tgt = static_cast<std::uint32_t>(i);
+            tgt_end = static_cast<std::uint32_t>(j + 1);
             i = j + 1;
         } else if (k == tok::scope) {
-            if (!row.scope || scp || (row.scope_after_signal && !sig)) break;
-            scp = true;
-            u.scope = static_cast<std::uint32_t>(i);
+            if (!row.scope || scp != 0 || (row.scope_after_signal && sig == 0)) break;
+            scp = static_cast<std::uint32_t>(i);
             ++i;
         } else {
             // COLON? BODY* CLOSE. The terminal SEND has its disposition by now: the productions
             // would not require it, but predict_send() picks the terminal form only with it.
-            if (row.needs_signal && !sig) break;
+            if (row.needs_signal && sig == 0) break;
             if (k == tok::colon) ++i;
             const std::size_t body = i;
             while (i < n && tk[i].kind == tok::body_text) ++i;
@@ -107,6 +106,11 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
     if (!ok) return false;
     u.first = static_cast<std::uint32_t>(at);
     u.last = static_cast<std::uint32_t>(i);
+    u.signal = sig;
+    u.signal_end = sig_end;
+    u.target = tgt;
+    u.target_end = tgt_end;
+    u.scope = scp;
     u.clean = true;
     u.terminal_send = terminal;
     return true;
