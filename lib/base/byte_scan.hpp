@@ -123,7 +123,7 @@ template <std::size_t N>
         return sse2::mask(any);
     };
     std::size_t k = from;
-    for (; k + 16 <= n; k += 16) {
+    for (; k < n && n - k >= 16; k += 16) {  // (not k + 16 <= n: the compiler then allows a k that wraps)
         const std::uint32_t m = hits(sse2::load(p + k));
         if (m != 0) return k + static_cast<std::size_t>(std::countr_zero(m));
     }
