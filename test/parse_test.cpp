@@ -89,7 +89,13 @@ TEST_CASE("scopes keep every numeric component", "[parse][scope]") {
         const char* marks;
     };
     for (const r& x : {r{"<1-5>", "[1,5]"}, r{"<0--5>", "[0,-5]"}, r{"<-3--1>", "[-3,-1]"}, r{"<1, -1>", "[1,-1]"},
-                       r{"<0.7,11,20>", "[0.7,11,20]"}, r{"<-1>", "[-1]"}, r{"<1,3,1,3>", "[1,3,1,3]"}}) {
+                       r{"<0.7,11,20>", "[0.7,11,20]"}, r{"<-1>", "[-1]"}, r{"<1,3,1,3>", "[1,3,1,3]"},
+                       // digits summed in an integer up to 15 bytes, read by from_chars beyond
+                       r{"<123456789012345>", "[123456789012345]"}, r{"<-1234567890123456>", "[-1234567890123456]"},
+                       r{"<12345678901234.5>", "[12345678901234.5]"}, r{"<1.25,-0.5>", "[1.25,-0.5]"},
+                       // a short scope of many signs (the scratch), and more numbers than it holds
+                       r{"<-1--2--3--4--5--6--7--8--9>", "[-1,-2,-3,-4,-5,-6,-7,-8,-9]"},
+                       r{"<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17>", "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]"}}) {
         const std::string in = std::string("<<READ(a)") + x.in + "::READ";
         CAPTURE(in);
         const std::string json = to_json(parse_statements(in));

@@ -38,17 +38,21 @@ double decimal_value(const char* b, const char* e) noexcept {
     return v;
 }
 
-// A scope literal's NUM (`-`? digits (`.` digits)?) as std::from_chars reads it.
+// A scope literal's NUM (`-`? digits (`.` digits)?) as std::from_chars reads it: up to 15 bytes
+// of digits alone are summed exactly in an integer as they are passed (as in decimal_value()),
+// anything else goes to from_chars.
 double mark_value(std::string_view t) {
     const bool neg = t[0] == '-';
-    const char* num_begin = t.data() + (neg ? 1 : 0);
-    const char* num_end = t.data() + t.size();
+    const char* const num_begin = t.data() + (neg ? 1 : 0);
+    const char* const num_end = t.data() + t.size();
     double v = 0;
-    if (std::find(num_begin, num_end, '.') == num_end) {
-        v = decimal_value(num_begin, num_end);
-    } else {
-        std::from_chars(num_begin, num_end, v);
+    const char* p = num_begin;
+    if (num_end - num_begin <= 15) {
+        std::uint64_t acc = 0;
+        for (; p != num_end && *p != '.'; ++p) acc = acc * 10 + static_cast<std::uint64_t>(*p - '0');
+        v = static_cast<double>(acc);
     }
+    if (p != num_end || num_end - num_begin > 15) std::from_chars(num_begin, num_end, v);
     return neg ? -v : v;
 }
 
@@ -148,12 +152,17 @@ bool statement_builder::decode_target(std::string_view raw) {
     return true;
 }
 
-// scope : `<` NUM ((`,` | `-`) NUM)* `>`. Room for one more number than there are separators or
-// signs. A few go into the statement's packed extras (from marks_scratch_); more straight into
-// the arena (a scope can hold a number per two input bytes), where the record refers to them.
+// scope : `<` NUM ((`,` | `-`) NUM)* `>`. Room for as many numbers as the scope's length allows,
+// or for one more than there are separators or signs. A few go into the statement's packed
+// extras (from marks_scratch_); more straight into the arena (a scope can hold a number per two
+// input bytes), where the record refers to them.
 void statement_builder::check_scope(std::string_view scope, arena& strings) {
-    const auto most = 1 + static_cast<std::size_t>(
-                              std::count_if(scope.begin(), scope.end(), [](char c) { return c == ',' || c == '-'; }));
+    // n numbers take at least 2n + 1 bytes with the brackets: a short scope fits the scratch
+    // without counting its separators.
+    const std::size_t most =
+        (scope.size() - 1) / 2 <= marks_scratch_.size()
+            ? marks_scratch_.size()
+            : 1 + static_cast<std::size_t>(std::count_if(scope.begin(), scope.end(), [](char c) { return c == ',' || c == '-'; }));
     double* marks = most <= marks_scratch_.size() ? marks_scratch_.data() : strings.make_array<double>(most);
     marks_ = std::span<const double>(marks, scope_marks(scope, marks, most));
     marks_stable_ = marks != marks_scratch_.data();
