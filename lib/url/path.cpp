@@ -22,6 +22,7 @@
 #include "base/ascii.hpp"
 #include "grammar/hash_regex.hpp"
 #include "grammar/scope_literal.hpp"
+#include "code_points.hpp"
 #include "fast_path.hpp"
 #include "path_fields.hpp"
 #include "plurnk/path.hpp"
@@ -38,13 +39,12 @@ constexpr std::string_view k_meta_no_colon = "invalid request metadata: missing 
 constexpr std::string_view k_meta_empty_name = "invalid request metadata: empty name";
 
 using ascii::is_alpha;
-using ascii::is_digit;
 
 // `[A-Za-z][A-Za-z0-9+.-]*://` at the start.
 bool has_scheme_prefix(std::string_view s) noexcept {
     if (s.empty() || !is_alpha(s[0])) return false;
     std::size_t i = 1;
-    while (i < s.size() && (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '+' || s[i] == '.' || s[i] == '-')) ++i;
+    while (i < s.size() && url_detail::is_scheme_char(static_cast<unsigned char>(s[i]))) ++i;
     return s.substr(i, 3) == "://";
 }
 

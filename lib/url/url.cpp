@@ -26,6 +26,7 @@
 
 #include "base/ascii.hpp"
 #include "base/utf8.hpp"
+#include "code_points.hpp"
 #include "idna.hpp"
 #include "url.hpp"
 #include "plurnk/path.hpp"
@@ -34,7 +35,7 @@ namespace plurnk {
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// Code point classes and percent-encode sets (spec: §1.3 Percent-encoded bytes).
+// Code point classes and percent-encode sets (spec: §1.3 Percent-encoded bytes): code_points.hpp.
 
 using ascii::hex_value;
 using ascii::is_alpha;
@@ -42,26 +43,8 @@ using ascii::is_digit;
 using ascii::is_hex_digit;
 using ascii::to_lower;
 
-enum class encode_set : std::uint8_t { c0_control, fragment, query, special_query, path, userinfo };
-
-bool in_set(unsigned char c, encode_set set) noexcept {
-    if (c < 0x20 || c > 0x7E) return true;
-    switch (set) {
-        case encode_set::c0_control: return false;
-        case encode_set::fragment: return c == ' ' || c == '"' || c == '<' || c == '>' || c == '`';
-        case encode_set::query: return c == ' ' || c == '"' || c == '#' || c == '<' || c == '>';
-        case encode_set::special_query:
-            return c == ' ' || c == '"' || c == '#' || c == '<' || c == '>' || c == '\'';
-        case encode_set::path:
-            return c == ' ' || c == '"' || c == '#' || c == '<' || c == '>' || c == '?' || c == '`' ||
-                   c == '{' || c == '}';
-        case encode_set::userinfo:
-            return c == ' ' || c == '"' || c == '#' || c == '<' || c == '>' || c == '?' || c == '`' ||
-                   c == '{' || c == '}' || c == '/' || c == ':' || c == ';' || c == '=' || c == '@' ||
-                   (c >= '[' && c <= '^') || c == '|';
-    }
-    return false;
-}
+using url_detail::encode_set;
+using url_detail::in_set;
 
 void percent_encode(std::string& out, char ch, encode_set set) {
     const auto c = static_cast<unsigned char>(ch);
@@ -90,34 +73,16 @@ std::string percent_decode(std::string_view in) {
     return out;
 }
 
-// spec: §3.1 forbidden host / domain code points.
-bool is_forbidden_host(char c) noexcept {
-    switch (c) {
-        case '\0': case '\t': case '\n': case '\r': case ' ': case '#': case '/': case ':':
-        case '<': case '>': case '?': case '@': case '[': case '\\': case ']': case '^': case '|':
-            return true;
-        default: return false;
-    }
-}
-bool is_forbidden_domain(char c) noexcept {
-    const auto u = static_cast<unsigned char>(c);
-    return is_forbidden_host(c) || u <= 0x1F || c == '%' || u == 0x7F;
-}
+using url_detail::is_forbidden_domain;
+using url_detail::is_forbidden_host;
 
 // ---------------------------------------------------------------------------------------
 // Schemes (spec: §4.1 special scheme, default port).
 
-constexpr std::array<std::pair<std::string_view, int>, 6> k_special = {{
-    {"ftp", 21}, {"file", -1}, {"http", 80}, {"https", 443}, {"ws", 80}, {"wss", 443},
-}};
-
-bool is_special(std::string_view scheme) noexcept {
-    for (const auto& s : k_special) if (s.first == scheme) return true;
-    return false;
-}
+bool is_special(std::string_view scheme) noexcept { return url_detail::find_special(scheme) != nullptr; }
 int default_port(std::string_view scheme) noexcept {
-    for (const auto& s : k_special) if (s.first == scheme) return s.second;
-    return -1;
+    const url_detail::special_scheme* s = url_detail::find_special(scheme);
+    return s != nullptr ? s->port : -1;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -486,7 +451,7 @@ std::optional<record> basic_parse(std::string_view input) {
                 }
                 break;
             case state::scheme:
-                if (!eof && (is_alpha(c) || is_digit(c) || c == '+' || c == '-' || c == '.')) {
+                if (!eof && url_detail::is_scheme_char(static_cast<unsigned char>(c))) {
                     buffer.push_back(to_lower(c));
                 } else if (!eof && c == ':') {
                     url.scheme = std::move(buffer);
