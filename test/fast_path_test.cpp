@@ -37,6 +37,18 @@ constexpr std::string_view k_fast_url[] = {
     "https://example.com/x?", "https://h/p?a=1&a=2#", "https://h/p?q=a%20b#f%20%zz",
     "https://en.wikipedia.org/wiki/Igor_Smirnov_\\(politician\\)", "https://h/.x/..y/...",
     "https://-a-.b-/", "http://h:65535/", "https://h/A/B?C#D",
+    // Scheme lengths about the special schemes' 2 to 5 bytes, special or not.
+    "a://h", "w://h", "ws://h", "wss://h", "ftp://h", "htt://h", "http://h", "ftps://h", "https://h",
+    "httpx://h", "https1://h", "webdav://h/p",
+    // Default ports vanish for their own scheme only; a non-special scheme keeps every port.
+    "ws://h:443", "wss://h:80", "ftp://h:80", "http://h:443", "https://h:80", "httpx://h:80",
+    "http://h:0/", "worker://h:0", "worker://h:65535", "worker://h:80/x",
+    // %-escapes after the path; hosts that are neither IPv4 nor punycode.
+    "https://h?%zz", "https://h/p?%2e#%2e", "worker://h#%", "http://a.b1/", "http://a1/",
+    "http://xn-a.b/", "http://axn--b.c/",
+    // Empty segments, and dots that make no dot segment.
+    "worker://h//", "https://h/a//b/", "worker://h///", "https://h/a.", "https://h/.a/", "https://h/a/..b",
+    "worker://h/a./b", "https://h/.../x", "https://h/x.?.", "https://h/x#/./",
 };
 // Targets it must decline: the full parser would change them, or might.
 constexpr std::string_view k_declined[] = {
@@ -53,6 +65,16 @@ constexpr std::string_view k_declined[] = {
     "https://h/p#`", "https://h?\"", "http://a..b/", "http://a./", "http://.a/", "http://h%41/",
     "https://", "https://?x", "https://#x", "worker://h:1/%", "worker://h/a|b", "worker://h/[x]",
     "worker://h!/", "http://h_/", "https://h/\x7F", "https://h/\x01",
+    // The special schemes' prefixes and `file` in any length.
+    "FTP://h", "Ws://h", "fiLe://h", "file://", "File:///x",
+    // Ports one past each bound; a port with no digits or a sign.
+    "worker://h:65536", "http://h:", "http://h:+1", "worker://h:-1", "ws://h:0443",
+    // %-escapes in the path (`%2e` is a dot); IPv4 and IPv6 hosts of every form the fast path sees.
+    "https://h/%2e%2e/", "worker://h/a%2Fb", "worker://h/%", "http://1.2.3.4/", "http://h.1/",
+    "http://h.09/", "http://h.0x/", "http://1a/", "http://[::1]:8080/", "worker://[::1]/x", "http://xn--/", "http://a.xn--b/",
+    // Dot segments first, last, before a query or a fragment, doubled.
+    "https://h/./a", "https://h/a/./", "worker://h/.", "worker://h/a/../b", "https://h/..?q",
+    "https://h/.#f", "http://h/a/..#", "worker://h//..", "worker://h/a/.././b",
 };
 
 bool took_fast(std::string_view raw, url_parts& parts) {
@@ -174,8 +196,6 @@ TEST_CASE("fast path: components as offsets into the text", "[fast_path]") {
     url_parts u;
     REQUIRE(plurnk::url_detail::parse_target_fast(text, u));
     CHECK(u.scheme.of(text) == "http");
-    CHECK_FALSE(u.username.present);
-    CHECK_FALSE(u.password.present);
     CHECK(u.hostname.of(text) == "example.com");
     CHECK(u.has_port);
     CHECK(u.port_value == 8080);
@@ -198,6 +218,37 @@ TEST_CASE("fast path: components as offsets into the text", "[fast_path]") {
     CHECK(u.query.of(empty_parts).empty());
     CHECK(u.fragment.present);
     CHECK(u.fragment.of(empty_parts).empty());
+}
+
+// parse_target_fast writes every field of a URL it takes (none is reset first): read after
+// another target into the same url_parts, each URL's parts are those of a fresh read.
+TEST_CASE("fast path: a url_parts reused from the target before", "[fast_path]") {
+    const std::string_view seq[] = {
+        "https://u:1/p?q#f", "worker://h", "http://example.com:8080/a/b?q#f", "https://h:443", "worker://?#",
+        "src/a.md", "worker:///x", "foo://h/p#a?b", "ws://h:81", "https://h/a?", "log:///1/2", "https://h#",
+    };
+    url_parts reused;
+    for (std::size_t r = 0; r < 2; ++r) {
+        for (const std::string_view text : seq) {
+            INFO(text);
+            url_parts fresh;
+            const bool took = plurnk::url_detail::parse_target_fast(text, fresh);
+            REQUIRE(plurnk::url_detail::parse_target_fast(text, reused) == took);
+            REQUIRE(reused.kind == fresh.kind);
+            CHECK(plurnk::url_detail::project_fast(text, reused) == plurnk::url_detail::project_fast(text, fresh));
+            if (fresh.kind != url_parts::kind_t::url) continue;
+            plurnk::detail::arena strings;
+            plurnk::detail::input_text input;
+            input.set_borrowed(text);
+            plurnk::detail::string_sink sink(strings);
+            sink.set_live(text, 0);
+            const plurnk::detail::text_resolver t{&input, UINT64_MAX, {}};
+            const plurnk::detail::item_rec ir{};
+            const plurnk::detail::stmt_rec a = fast_target_record(text, reused, sink);
+            const plurnk::detail::stmt_rec b = fast_target_record(text, fresh, sink);
+            CHECK(plurnk::detail::decode_statement(ir, a, t) == plurnk::detail::decode_statement(ir, b, t));
+        }
+    }
 }
 
 TEST_CASE("fast path: agrees with the full parser on the conformance targets", "[fast_path][conformance]") {

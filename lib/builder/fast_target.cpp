@@ -24,8 +24,6 @@ Fields fast_url_fields(const url_detail::url_parts& u, std::string_view text, Pi
         if (sliced || on) out = piece(part.begin, part.end);
         rec.has |= on ? bit : 0;
     };
-    non_empty(u.username, rec.username, url_username);
-    non_empty(u.password, rec.password, url_password);
     non_empty(u.hostname, rec.hostname, url_hostname);
     if (u.has_port) {
         rec.port = u.port_value;

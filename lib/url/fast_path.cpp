@@ -25,63 +25,55 @@
 #include <string_view>
 
 #include "base/ascii.hpp"
+#include "code_points.hpp"
 #include "url.hpp"
 
 namespace plurnk::url_detail {
 namespace {
 
-using ascii::is_alpha;
-using ascii::is_digit;
-using ascii::is_upper;
-
-// Byte classes, one bit each.
+// Byte classes, one bit each: the full parser's classes (code_points.hpp), each narrowed to the
+// fast path's subset, so that a byte the full parser would change is in none of them.
 enum : std::uint8_t {
-    k_scheme = 1U << 0,       // [a-z0-9+.-] after the first letter (uppercase is checked apart)
-    k_domain = 1U << 1,       // a special host's label byte: [a-z0-9-]
-    k_opaque_host = 1U << 2,  // a non-special host's byte: [a-z0-9._~-]
-    k_path = 1U << 3,         // a path segment's byte: unreserved, sub-delims, `:`, `@`
-    k_query = 1U << 4,        // a query's byte: as k_path but `'`, plus `/`, `?`, `%`
-    k_fragment = 1U << 5,     // a fragment's byte: as k_path plus `/`, `?`, `%`, `#`
+    k_scheme = 1U << 0,       // a scheme's byte (is_scheme_char), uppercase included
+    k_upper = 1U << 1,        // A-Z (the fast path declines an uppercase scheme)
+    k_domain = 1U << 2,       // a special host's label byte: [a-z0-9-]
+    k_opaque_host = 1U << 3,  // a non-special host's byte: [a-z0-9._~-]
+    k_path = 1U << 4,         // a path's byte, `/` included: pchar (below) or `/`
+    k_dot = 1U << 5,          // `.` (a path with one may hold a dot segment)
+    k_query = 1U << 6,        // a query's byte: pchar, `/`, `?`, `%`
+    k_fragment = 1U << 7,     // a fragment's byte: pchar, `/`, `?`, `%`, `#`
 };
 
+constexpr bool in(std::string_view chars, char c) { return chars.find(c) != std::string_view::npos; }
+
 constexpr std::array<std::uint8_t, 256> make_classes() {
+    // The fast path's subsets: lowercase hosts of a few marks; in a path, query or fragment RFC
+    // 3986's pchar without pct-encoded (so no `%` before the query, whose `%2e` may be a dot
+    // segment) and the delimiters each part may hold.
+    constexpr std::string_view lower_alnum = "abcdefghijklmnopqrstuvwxyz0123456789";
+    constexpr std::string_view pchar_marks = "-._~!$&'()*+,;=:@";
     std::array<std::uint8_t, 256> t{};
-    auto add = [&t](std::string_view chars, std::uint8_t bits) {
-        for (const char c : chars) t[static_cast<unsigned char>(c)] |= bits;
-    };
-    constexpr std::string_view lower = "abcdefghijklmnopqrstuvwxyz";
-    constexpr std::string_view upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    constexpr std::string_view digits = "0123456789";
-    add(lower, k_scheme | k_domain | k_opaque_host | k_path | k_query | k_fragment);
-    add(digits, k_scheme | k_domain | k_opaque_host | k_path | k_query | k_fragment);
-    add(upper, k_path | k_query | k_fragment);
-    add("+", k_scheme);
-    add(".", k_scheme | k_opaque_host);
-    add("-", k_scheme | k_domain | k_opaque_host);
-    add("_~", k_opaque_host);
-    // RFC 3986 pchar without pct-encoded: none of these is in the path, query (but `'`, which
-    // the special-query set holds) or fragment percent-encode set of url.cpp.
-    add("-._~!$&()*+,;=:@", k_path | k_query | k_fragment);
-    add("'", k_path | k_fragment);
-    add("/?%", k_query | k_fragment);
-    add("#", k_fragment);
+    for (unsigned b = 0; b < 256; ++b) {
+        const char c = static_cast<char>(b);
+        const bool pchar = ascii::is_alnum(b) || in(pchar_marks, c);
+        std::uint8_t bits = 0;
+        if (is_scheme_char(b)) bits |= k_scheme;
+        if (ascii::is_upper(b)) bits |= k_upper;
+        if ((in(lower_alnum, c) || c == '-') && !is_forbidden_domain(c)) bits |= k_domain;
+        if ((in(lower_alnum, c) || in("._~-", c)) && !is_forbidden_host(c)) bits |= k_opaque_host;
+        if ((pchar || c == '/') && !in_set(static_cast<unsigned char>(b), encode_set::path)) bits |= k_path;
+        if (c == '.') bits |= k_dot;
+        // The special-query set holds the query set: a byte outside it is kept by either.
+        if ((pchar || in("/?%", c)) && !in_set(static_cast<unsigned char>(b), encode_set::special_query)) bits |= k_query;
+        if ((pchar || in("/?%#", c)) && !in_set(static_cast<unsigned char>(b), encode_set::fragment)) bits |= k_fragment;
+        t[b] = bits;
+    }
     return t;
 }
 constexpr std::array<std::uint8_t, 256> k_classes = make_classes();
 
-constexpr bool has(char c, std::uint8_t bits) noexcept {
-    return (k_classes[static_cast<unsigned char>(c)] & bits) != 0;
-}
-
-// The special schemes (URL Standard §4.1) but `file`, which the fast path leaves alone, with
-// their default ports.
-struct special_scheme {
-    std::string_view name;
-    std::uint32_t port;
-};
-constexpr std::array<special_scheme, 5> k_special = {{
-    {"http", 80}, {"https", 443}, {"ws", 80}, {"wss", 443}, {"ftp", 21},
-}};
+constexpr std::uint8_t class_of(char c) noexcept { return k_classes[static_cast<unsigned char>(c)]; }
+constexpr bool has(char c, std::uint8_t bits) noexcept { return (class_of(c) & bits) != 0; }
 
 // A special host: dot-separated labels of [a-z0-9-], none empty (no leading, doubled or
 // trailing dot), none starting `xn--` (domain-to-ASCII would check its punycode), the last one
@@ -94,12 +86,14 @@ bool scan_domain(std::string_view s, std::size_t& p) noexcept {
         const std::size_t label = p;
         while (p < n && has(s[p], k_domain)) ++p;
         if (p == label) return false;
-        if (s.substr(label, 4) == "xn--") return false;
+        if (p - label >= 4 && s[label] == 'x' && s[label + 1] == 'n' && s[label + 2] == '-' && s[label + 3] == '-') {
+            return false;
+        }
         if (p < n && s[p] == '.') {
             ++p;
             continue;
         }
-        return !is_digit(static_cast<unsigned char>(s[label]));
+        return !ascii::is_digit(static_cast<unsigned char>(s[label]));
     }
 }
 
@@ -109,7 +103,7 @@ bool scan_port(std::string_view s, std::size_t& p, std::uint32_t& value) noexcep
     const std::size_t n = s.size();
     const std::size_t begin = p;
     value = 0;
-    while (p < n && is_digit(static_cast<unsigned char>(s[p])) && p - begin < 6) {
+    while (p < n && ascii::is_digit(static_cast<unsigned char>(s[p])) && p - begin < 6) {
         value = value * 10 + static_cast<std::uint32_t>(s[p] - '0');
         ++p;
     }
@@ -118,46 +112,76 @@ bool scan_port(std::string_view s, std::size_t& p, std::uint32_t& value) noexcep
     return !(len > 1 && s[begin] == '0');
 }
 
-// `.` or `..`: a segment dot-segment removal would act on.
-bool is_dot_segment(std::string_view s, std::size_t begin, std::size_t end) noexcept {
-    const std::size_t len = end - begin;
-    return (len == 1 && s[begin] == '.') || (len == 2 && s[begin] == '.' && s[begin + 1] == '.');
+// A `.` or `..` segment (one dot-segment removal would act on) in the path s[path, end), which
+// starts with `/`.
+bool has_dot_segment(std::string_view s, std::size_t path, std::size_t end) noexcept {
+    for (std::size_t i = path; i + 1 < end; ++i) {
+        if (s[i] != '/' || s[i + 1] != '.') continue;
+        std::size_t k = i + 2;
+        if (k < end && s[k] == '.') ++k;
+        if (k == end || s[k] == '/') return true;
+    }
+    return false;
 }
 
 // What a target starts with: a local path, a URL the fast path declines, or a URL whose
-// scheme ends at `end` (on its `://`), `special` its special scheme (null for another).
+// scheme ends at `end` (on its `://`).
 struct scheme_scan {
     enum kind_t : std::uint8_t { local_path, decline, url } kind;
     std::size_t end = 0;
-    const special_scheme* special = nullptr;
 };
 
-// BEHAVIOUR §3.4 step 3: `[A-Za-z][A-Za-z0-9+.-]*://` or a local path. The scheme must be
-// lowercase here: the full parser would lowercase it into a string of its own.
+// BEHAVIOUR §3.4 step 3: `[A-Za-z][A-Za-z0-9+.-]*://` or a local path, one table look-up a byte.
+// The scheme must be lowercase here: the full parser would lowercase it into a string of its own.
 scheme_scan scan_scheme(std::string_view s) noexcept {
     const std::size_t n = s.size();
+    if (n == 0 || !ascii::is_alpha(static_cast<unsigned char>(s[0]))) return {scheme_scan::local_path};
+    std::uint8_t seen = 0;
     std::size_t i = 0;
-    bool upper = false;
-    if (n == 0 || !is_alpha(static_cast<unsigned char>(s[0]))) return {scheme_scan::local_path};
-    while (i < n && (has(s[i], k_scheme) || is_upper(static_cast<unsigned char>(s[i])))) {
-        upper = upper || is_upper(static_cast<unsigned char>(s[i]));
-        ++i;
+    for (; i < n; ++i) {
+        const std::uint8_t c = class_of(s[i]);
+        if ((c & k_scheme) == 0) break;
+        seen |= c;
     }
-    if (s.substr(i, 3) != "://") return {scheme_scan::local_path};
-    if (upper) return {scheme_scan::decline};
-    const std::string_view scheme = s.substr(0, i);
-    const special_scheme* special = nullptr;
+    if (n - i < 3 || s[i] != ':' || s[i + 1] != '/' || s[i + 2] != '/') return {scheme_scan::local_path};
+    if ((seen & k_upper) != 0) return {scheme_scan::decline};
+    return {scheme_scan::url, i};
+}
+
+// A name of at most 5 bytes as one integer (its length, then its bytes), so that a scheme is
+// matched against every special scheme's name (k_special, 2 to 5 bytes) by one comparison each.
+constexpr std::size_t k_special_max = 5;
+constexpr std::uint64_t name_key(std::string_view name) noexcept {
+    std::uint64_t k = name.size();
+    for (const char c : name) k = k << 8 | static_cast<unsigned char>(c);
+    return k;
+}
+constexpr std::array<std::uint64_t, k_special.size()> k_special_keys = [] {
+    std::array<std::uint64_t, k_special.size()> keys{};
+    for (std::size_t i = 0; i < k_special.size(); ++i) keys[i] = name_key(k_special[i].name);
+    return keys;
+}();
+static_assert([] {
     for (const special_scheme& sp : k_special) {
-        if (sp.name == scheme) special = &sp;
+        if (sp.name.size() > k_special_max) return false;
     }
-    if (special == nullptr && scheme == "file") return {scheme_scan::decline};
-    return {scheme_scan::url, i, special};
+    return true;
+}());
+
+// find_special() for a lowercase scheme, without a string comparison.
+const special_scheme* special_of(std::string_view scheme) noexcept {
+    if (scheme.size() > k_special_max) return nullptr;
+    const std::uint64_t key = name_key(scheme);
+    for (std::size_t i = 0; i < k_special.size(); ++i) {
+        if (k_special_keys[i] == key) return &k_special[i];
+    }
+    return nullptr;
 }
 
 // Authority (spec: authority, host and port states): `scheme://` always reaches it, the
 // special schemes through the special-authority-slashes states, which would skip any further
 // slash -- so a special host must start right here, at `p`, and must not be empty. Advances
-// `p` past the host and port; false to decline.
+// `p` past the host and port, writes the hostname and the port; false to decline.
 bool scan_authority(std::string_view s, std::size_t& p, const special_scheme* special, url_parts& out) noexcept {
     const std::size_t n = s.size();
     const std::size_t host = p;
@@ -167,78 +191,85 @@ bool scan_authority(std::string_view s, std::size_t& p, const special_scheme* sp
         while (p < n && has(s[p], k_opaque_host)) ++p;
     }
     out.hostname = {host, p, true};
+    out.has_port = false;
+    out.port_value = 0;
     if (p < n && s[p] == ':') {
         if (p == host) return false;  // a port without a host fails
         ++p;
-        if (!scan_port(s, p, out.port_value)) return false;
-        out.has_port = special == nullptr || out.port_value != special->port;
-        if (!out.has_port) out.port_value = 0;
+        std::uint32_t port = 0;
+        if (!scan_port(s, p, port)) return false;
+        if (special == nullptr || port != static_cast<std::uint32_t>(special->port)) {
+            out.has_port = true;
+            out.port_value = port;
+        }
     }
     return p == n || s[p] == '/' || s[p] == '?' || s[p] == '#';  // not `@`, `%`, `[`, ...
 }
 
-// Path (spec: path start and path states): segments of path bytes, none a dot segment. A
+// Path (spec: path start and path states): path bytes in one run, no segment a dot segment. A
 // special URL without one gets the record's "/", the last byte of its `://` at `scheme_end`
-// (see url_parts). Advances `p` past the path; false to decline.
+// (see url_parts). Advances `p` past the path, writes the pathname; false to decline.
 bool scan_path(std::string_view s, std::size_t& p, std::size_t scheme_end, bool special, url_parts& out) noexcept {
     const std::size_t n = s.size();
-    if (p < n && s[p] == '/') {
-        const std::size_t path = p;
-        std::size_t segment = ++p;
-        for (; p < n; ++p) {
-            const char c = s[p];
-            if (c == '/') {
-                if (is_dot_segment(s, segment, p)) return false;
-                segment = p + 1;
-            } else if (c == '?' || c == '#') {
-                break;
-            } else if (!has(c, k_path)) {
-                return false;
-            }
-        }
-        if (is_dot_segment(s, segment, p)) return false;
-        out.pathname = {path, p, true};
-    } else if (special) {
-        out.pathname = {scheme_end + 2, scheme_end + 3, true};
-    } else {
-        out.pathname = {p, p, true};
+    if (p == n || s[p] != '/') {
+        out.pathname = special ? text_part{scheme_end + 2, scheme_end + 3, true} : text_part{p, p, true};
+        return true;
     }
+    const std::size_t path = p;
+    std::uint8_t seen = 0;
+    for (++p; p < n; ++p) {
+        const std::uint8_t c = class_of(s[p]);
+        if ((c & k_path) == 0) break;
+        seen |= c;
+    }
+    if (p < n && s[p] != '?' && s[p] != '#') return false;
+    if ((seen & k_dot) != 0 && has_dot_segment(s, path, p)) return false;
+    out.pathname = {path, p, true};
     return true;
 }
 
 // Query and fragment (spec: query and fragment states) from `p` to the end, bytes none of their
-// sets encodes; false to decline.
+// sets encodes; writes both (absent without their mark); false to decline.
 bool scan_query_and_fragment(std::string_view s, std::size_t p, url_parts& out) noexcept {
     const std::size_t n = s.size();
+    out.query = {};
+    out.fragment = {};
     if (p < n && s[p] == '?') {
         const std::size_t query = ++p;
-        while (p < n && s[p] != '#') {
-            if (!has(s[p], k_query)) return false;
-            ++p;
-        }
+        while (p < n && has(s[p], k_query)) ++p;
+        if (p < n && s[p] != '#') return false;
         out.query = {query, p, true};
     }
-    if (p < n && s[p] == '#') {
+    if (p < n) {  // at `#`
         const std::size_t fragment = ++p;
-        for (; p < n; ++p) {
-            if (!has(s[p], k_fragment)) return false;
-        }
+        while (p < n && has(s[p], k_fragment)) ++p;
+        if (p < n) return false;
         out.fragment = {fragment, p, true};
     }
     return true;
 }
 
+
+// A URL whose lowercase scheme ends at `scheme_end`, on its `://` (parse_target_fast). Out of
+// line: a local path, the common case, takes none of its registers.
+[[gnu::noinline]] bool read_url(std::string_view s, std::size_t scheme_end, url_parts& out) noexcept {
+    const special_scheme* special = special_of(s.substr(0, scheme_end));
+    if (special != nullptr && special->port < 0) return false;  // `file`
+    out.kind = url_parts::kind_t::url;
+    out.scheme = {0, scheme_end, true};
+    std::size_t p = scheme_end + 3;
+    return scan_authority(s, p, special, out) && scan_path(s, p, scheme_end, special != nullptr, out) &&
+           scan_query_and_fragment(s, p, out);
+}
+
 }  // namespace
 
+// Writes every field of `out` for a URL and only its kind for a local path (url_parts).
 bool parse_target_fast(std::string_view s, url_parts& out) noexcept {
-    out = url_parts{};
     const scheme_scan scheme = scan_scheme(s);
-    if (scheme.kind != scheme_scan::url) return scheme.kind == scheme_scan::local_path;
-    out.kind = url_parts::kind_t::url;
-    out.scheme = {0, scheme.end, true};
-    std::size_t p = scheme.end + 3;
-    return scan_authority(s, p, scheme.special, out) && scan_path(s, p, scheme.end, scheme.special != nullptr, out) &&
-           scan_query_and_fragment(s, p, out);
+    if (scheme.kind == scheme_scan::url) return read_url(s, scheme.end, out);
+    out.kind = url_parts::kind_t::local;
+    return scheme.kind == scheme_scan::local_path;
 }
 
 // The getters of a URL the fast path read (spec: §4.5 URL serializing): the text itself but

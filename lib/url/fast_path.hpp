@@ -28,17 +28,17 @@ struct text_part {
 
 // A target as the WHATWG record holds it, every string a slice of the text that was read.
 // For a special URL without a path the record's pathname is "/": the slice is then the
-// second slash of `://`, so that even that piece is a view of the text.
+// second slash of `://`, so that even that piece is a view of the text. The fast path declines
+// credentials: a URL it reads has no username or password.
 struct url_parts {
     enum class kind_t : std::uint8_t { local, url };
     kind_t kind = kind_t::local;
-    // The fields below are meaningful for kind_t::url only.
-    text_part scheme;    // without ':'
-    text_part username;  // the fast path declines credentials: absent
-    text_part password;  // the fast path declines credentials: absent
-    text_part hostname;  // present (possibly empty: `worker:///x`)
+    // The fields below are meaningful for kind_t::url only: parse_target_fast writes each of them
+    // for a URL it takes, and none for a local path.
     bool has_port = false;  // false when absent or the scheme's default port
     std::uint32_t port_value = 0;
+    text_part scheme;    // without ':'
+    text_part hostname;  // present (possibly empty: `worker:///x`)
     text_part pathname;  // always present
     text_part query;     // the record's query: absent without `?`, empty for a bare `?`
     text_part fragment;  // the record's fragment: absent without `#`, empty for a bare `#`

@@ -99,9 +99,8 @@ inline std::string fast_path_disagreement(std::string_view raw) {
     url_parts parts;
     const bool took = parse_target_fast(text, parts);
     if (took && !raw.empty() && !full.ok()) return "fast path accepted what the full route rejects";
-    if (took) {
-        for (const text_part* p : {&parts.scheme, &parts.username, &parts.password, &parts.hostname, &parts.pathname,
-                                   &parts.query, &parts.fragment}) {
+    if (took && parts.kind == url_parts::kind_t::url) {
+        for (const text_part* p : {&parts.scheme, &parts.hostname, &parts.pathname, &parts.query, &parts.fragment}) {
             if (p->begin > p->end || p->end > text.size()) return "a part outside the text";
         }
     }

@@ -228,8 +228,8 @@ void decode_target_escapes(std::string_view raw, std::string& out) {
 
 result<std::optional<detail::path_fields>> parse_path_full(std::string_view raw) { return parse_target(raw, false); }
 
-// As the full route projects the WHATWG record (BEHAVIOUR §3.4 step 6): empty username,
-// password and hostname are absent; the query is the href's first `?` on, which with no query
+// As the full route projects the WHATWG record (BEHAVIOUR §3.4 step 6): an empty hostname is
+// absent (and there are no credentials); the query is the href's first `?` on, which with no query
 // may sit inside the fragment (to the fragment's next `#`).
 parsed_path project_fast(std::string_view text, const url_parts& u) {
     parsed_path p;
@@ -240,8 +240,6 @@ parsed_path project_fast(std::string_view text, const url_parts& u) {
     };
     p.kind = parsed_path::kind_t::url;
     p.scheme = u.scheme.of(text);
-    non_empty(p.username, u.username);
-    non_empty(p.password, u.password);
     non_empty(p.hostname, u.hostname);
     if (u.has_port) p.port = u.port_value;
     p.pathname = u.pathname.of(text);
