@@ -34,8 +34,8 @@ namespace {
 // Byte classes, one bit each: the full parser's classes (code_points.hpp), each narrowed to the
 // fast path's subset, so that a byte the full parser would change is in none of them.
 enum : std::uint8_t {
-    k_scheme = 1U << 0,       // a scheme's byte (is_scheme_char), uppercase included
-    k_upper = 1U << 1,        // A-Z (the fast path declines an uppercase scheme)
+    k_scheme = 1U << 0,       // a scheme's byte (is_scheme_char) but uppercase
+    k_upper = 1U << 1,        // A-Z, a scheme's byte the fast path declines
     k_domain = 1U << 2,       // a special host's label byte: [a-z0-9-]
     k_opaque_host = 1U << 3,  // a non-special host's byte: [a-z0-9._~-]
     k_path = 1U << 4,         // a path's byte, `/` included: pchar (below) or `/`
@@ -57,8 +57,7 @@ constexpr std::array<std::uint8_t, 256> make_classes() {
         const char c = static_cast<char>(b);
         const bool pchar = ascii::is_alnum(b) || in(pchar_marks, c);
         std::uint8_t bits = 0;
-        if (is_scheme_char(b)) bits |= k_scheme;
-        if (ascii::is_upper(b)) bits |= k_upper;
+        if (is_scheme_char(b)) bits |= ascii::is_upper(b) ? k_upper : k_scheme;
         if ((in(lower_alnum, c) || c == '-') && !is_forbidden_domain(c)) bits |= k_domain;
         if ((in(lower_alnum, c) || in("._~-", c)) && !is_forbidden_host(c)) bits |= k_opaque_host;
         if ((pchar || c == '/') && !in_set(static_cast<unsigned char>(b), encode_set::path)) bits |= k_path;
@@ -132,19 +131,21 @@ struct scheme_scan {
 };
 
 // BEHAVIOUR §3.4 step 3: `[A-Za-z][A-Za-z0-9+.-]*://` or a local path, one table look-up a byte.
-// The scheme must be lowercase here: the full parser would lowercase it into a string of its own.
+// The scheme must be lowercase here: the full parser would lowercase it into a string of its own;
+// an uppercase byte ends the lowercase run, and the rest of the scheme is read only to tell a
+// local path from a URL the fast path declines.
 scheme_scan scan_scheme(std::string_view s) noexcept {
     const std::size_t n = s.size();
     if (n == 0 || !ascii::is_alpha(static_cast<unsigned char>(s[0]))) return {scheme_scan::local_path};
-    std::uint8_t seen = 0;
-    std::size_t i = 0;
-    for (; i < n; ++i) {
-        const std::uint8_t c = class_of(s[i]);
-        if ((c & k_scheme) == 0) break;
-        seen |= c;
+    std::size_t i = 1;
+    while (i < n && has(s[i], k_scheme)) ++i;
+    bool upper = ascii::is_upper(static_cast<unsigned char>(s[0]));
+    if (i < n && has(s[i], k_upper)) {
+        upper = true;
+        while (i < n && has(s[i], k_scheme | k_upper)) ++i;
     }
     if (n - i < 3 || s[i] != ':' || s[i + 1] != '/' || s[i + 2] != '/') return {scheme_scan::local_path};
-    if ((seen & k_upper) != 0) return {scheme_scan::decline};
+    if (upper) return {scheme_scan::decline};
     return {scheme_scan::url, i};
 }
 
