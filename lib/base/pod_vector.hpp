@@ -37,7 +37,7 @@ public:
     }
     pod_vector& operator=(pod_vector&& o) noexcept {
         if (this != &o) {
-            std::free(data_);
+            if (data_ != nullptr) std::free(data_);  // an empty one calls nothing (parse() moves a dozen)
             data_ = std::exchange(o.data_, nullptr);
             size_ = std::exchange(o.size_, 0);
             cap_ = std::exchange(o.cap_, 0);
