@@ -131,6 +131,11 @@ public:
     // parse()'s windows: the lexer's errors so far are collected and the lexer forgets them; the
     // ledger counts from its next error on.
     void forget_lexer_errors() noexcept { lex_seen_ = 0; }
+    // The bytes its vectors hold (the bound on parse()'s thread scratch).
+    [[nodiscard]] std::size_t held_bytes() const noexcept {
+        return lex_errs_.capacity() * sizeof(pending_lex) + lex_runs_.capacity() * sizeof(lex_run) +
+               long_ends_.capacity() * sizeof(long_end) + syn_errs_.capacity() * sizeof(pending_syn);
+    }
 
 private:
     static constexpr std::uint32_t k_no_offset = UINT32_MAX;

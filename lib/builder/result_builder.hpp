@@ -112,6 +112,8 @@ public:
 // parse()'s windows: the lexer's errors so far are taken (advance() took them all) and the
 // lexer forgets them; the builder counts from its next error on.
     void forget_lexer_errors() noexcept { ledger_.forget_lexer_errors(); }
+// The bytes its error ledger holds (the bound on parse()'s thread scratch).
+    [[nodiscard]] std::size_t ledger_bytes() const noexcept { return ledger_.held_bytes(); }
 // parse()'s windows: the same for the first `tokens` tokens only (the input stays, and every
 // offset with it).
     void release_tokens(std::size_t tokens);

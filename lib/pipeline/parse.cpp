@@ -7,7 +7,13 @@
 // however long the input, except inside a statement or a TURN that stays open (their tokens wait
 // for it; the lexer's errors do not: it also stops every k_window errors, anywhere, and the
 // builder takes them). The result is the push parser's, so it is the same as streaming the input
-// in any chunks, which the stream tests check on every vector.
+// in any chunks, which the stream tests check on every vector. The pipeline is the thread's
+// scratch when it is free (parse_scratch.hpp).
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "pipeline/parse_scratch.hpp"
 #include "pipeline/pipeline.hpp"
 
 namespace plurnk {
@@ -16,12 +22,115 @@ namespace {
 // Tokens per window: enough that the per-window work (a parser attempt, a release) is noise,
 // few enough that the tokens stay in cache (16 bytes each).
 constexpr std::size_t k_window = 4096;
-}  // namespace
 
-parse_result detail::parse_in_windows(std::string_view input, tier t, const parse_options& options,
-                                      std::size_t window) {
-    const std::string_view in = input.substr(0, detail::input_limit(options));
-    detail::pipeline p(t, options);
+// What a pipeline may hold per input byte besides its vectors counted below (the lexer's long-token
+// state, the builder's position table and statement scratch): the bound memory_test holds a whole
+// parse's peak heap to (the one shape over it is an open statement's tokens, counted below).
+constexpr std::size_t k_held_per_input_byte = 8;
+
+// The bytes a pipeline holds after a parse that grow with its input: the capacity of the lexer's
+// and the parser's vectors and of the builder's error ledger, and k_held_per_input_byte for the
+// rest. memory_test checks it against what the heap holds after every hostile shape.
+std::size_t held_bytes(const detail::pipeline& p, std::size_t input_bytes) noexcept {
+    const detail::lex_output& l = p.lexer.output();
+    const detail::syntax_tree& s = p.syntax.tree();
+    return l.tokens.capacity() * sizeof(detail::token) + l.errors.capacity() * sizeof(detail::lex_error) +
+           s.units.capacity() * sizeof(detail::unit) + s.token_unit.capacity() * sizeof(std::int32_t) +
+           s.errors.capacity() * sizeof(detail::syntax_error) + p.builder.ledger_bytes() +
+           k_held_per_input_byte * input_bytes;
+}
+
+// Whether this thread's scratch is in use, and what it did: apart from the scratch, and with
+// nothing to construct or destroy, so that a parse that does not use the scratch (a large input)
+// does not set it up.
+struct scratch_flags {
+    bool in_use = false;
+    detail::parse_scratch_stats stats;
+};
+constinit thread_local scratch_flags t_flags;
+
+// A thread's scratch (parse_scratch.hpp): the pipeline kept and the one it is reset from, on the
+// heap (a thread's static TLS comes out of its stack, and two pipelines are 13 KB), and what they
+// were made for.
+struct thread_scratch {
+    struct pipelines {
+        pipelines(tier t, const parse_options& o) : pristine(t, o) {}
+        detail::pipeline pristine;  // as constructed for t, dialect, max_turn_depth
+        std::optional<detail::pipeline> kept;
+    };
+    tier t = tier::parse;
+    parse_dialect dialect = parse_dialect::contracts;
+    std::size_t max_turn_depth = 0;
+    std::unique_ptr<pipelines> p;
+
+    // The pipeline for a parse, as constructed.
+    detail::pipeline* take(tier to, const parse_options& o) {
+        if (!p || t != to || dialect != o.dialect || max_turn_depth != o.max_turn_depth) {
+            p.reset();
+            p = std::make_unique<pipelines>(to, o);
+            t = to;
+            dialect = o.dialect;
+            max_turn_depth = o.max_turn_depth;
+        }
+        if (p->kept) {
+            *p->kept = p->pristine;  // contents copied, capacity kept
+            ++t_flags.stats.reused;
+        } else {
+            p->kept.emplace(p->pristine);
+            ++t_flags.stats.fresh;
+        }
+        t_flags.in_use = true;
+        return &*p->kept;
+    }
+    // After the parse: the pipeline is kept unless it holds more than the cap, without the
+    // input (its copy belongs to the result).
+    void give_back(std::size_t input_bytes) noexcept {
+        std::optional<detail::pipeline>& kept = p->kept;
+        if (held_bytes(*kept, input_bytes) > detail::k_parse_scratch_cap) {
+            kept.reset();
+            ++t_flags.stats.released;
+        } else {
+            kept->builder.input() = detail::input_text{};  // its input copy goes (the result has it)
+        }
+        t_flags.in_use = false;
+    }
+    [[nodiscard]] bool held() const noexcept { return p && p->kept; }
+    void release() noexcept {
+        if (p) p->kept.reset();
+    }
+};
+thread_local thread_scratch t_scratch;
+
+// The thread's scratch for one parse, given back when the parse ends (however it ends).
+class scratch_lease {
+public:
+    // Null (the parse makes its own pipeline) when the scratch is in use or when the input is too
+    // large for the scratch to stay under the cap after it.
+    scratch_lease(tier t, const parse_options& o, std::size_t input_bytes)
+        : p_(take(t, o, input_bytes)), input_bytes_(input_bytes) {}
+    ~scratch_lease() {
+        if (p_ != nullptr) t_scratch.give_back(input_bytes_);
+    }
+    scratch_lease(const scratch_lease&) = delete;
+    scratch_lease& operator=(const scratch_lease&) = delete;
+    [[nodiscard]] detail::pipeline* get() const noexcept { return p_; }
+
+private:
+    static detail::pipeline* take(tier t, const parse_options& o, std::size_t input_bytes) {
+        if (input_bytes > detail::k_parse_scratch_cap / k_held_per_input_byte) return nullptr;
+        if (t_flags.in_use) {
+            ++t_flags.stats.nested;
+            return nullptr;
+        }
+        return t_scratch.take(t, o);
+    }
+
+    detail::pipeline* p_;
+    std::size_t input_bytes_;
+};
+
+parse_result run_windows(detail::pipeline& p, std::string_view input, std::string_view in,
+                         const parse_options& options, std::size_t window) {
     detail::stream_lexer& lexer = p.lexer;
     detail::result_builder& b = p.builder;
     b.never_fires();
@@ -70,6 +179,36 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
         detail::append_input_limit_error(r, pos.at(in.size()), in.size(), input.size());
     }
     return r;
+}
+
+}  // namespace
+
+parse_result detail::parse_in_windows(std::string_view input, tier t, const parse_options& options,
+                                      std::size_t window) {
+    const std::string_view in = input.substr(0, detail::input_limit(options));
+    const scratch_lease scratch(t, options, in.size());
+    if (detail::pipeline* p = scratch.get()) return run_windows(*p, input, in, options, window);
+    detail::pipeline own(t, options);
+    return run_windows(own, input, in, options, window);
+}
+
+detail::parse_scratch_stats detail::parse_scratch_state() noexcept {
+    parse_scratch_stats s = t_flags.stats;
+    s.held = t_scratch.held();
+    s.in_use = t_flags.in_use;
+    return s;
+}
+
+void detail::release_parse_scratch() noexcept {
+    if (!t_flags.in_use) t_scratch.release();
+}
+
+void detail::with_parse_scratch_in_use(function_ref<void()> f) {
+    struct mark {
+        bool was = std::exchange(t_flags.in_use, true);
+        ~mark() { t_flags.in_use = was; }
+    } const in_use;
+    f();
 }
 
 parse_result parse(std::string_view input, tier t, const parse_options& options) {

@@ -121,7 +121,7 @@ void record_log::move_to(result_store& store) {
     store.stmts = std::move(stmts_);
     store.diags = std::move(diags_);
     store.messages = std::move(messages_);
-    store.strings = strings_;
+    store.strings = std::exchange(strings_, arena{});  // the log keeps no chunk (a reused builder)
 }
 
 }  // namespace plurnk::detail

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+// parse()'s thread scratch (lib/pipeline/parse_scratch.hpp): a parse on a reused pipeline gives
+// the result of a pipeline of its own, whatever ran on it before (large or small, another tier
+// or dialect, clean or error-dense); a scratch past its cap is released after the parse; a parse
+// while the scratch is in use makes its own; each thread has its own scratch. Results are
+// compared as JSON with the byte spans; the fresh result is a parse made while the scratch is
+// marked in use (which the reentrancy test shows makes a pipeline of its own).
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstddef>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hostile_shapes.hpp"
+#include "pipeline/parse_scratch.hpp"
+#include "plurnk/json.hpp"
+#include "plurnk/parse.hpp"
+
+namespace {
+
+constexpr plurnk::json_options k_spans{.spans = true};
+
+struct input {
+    std::string text;
+    plurnk::tier tier = plurnk::tier::parse;
+    plurnk::parse_options options;
+};
+
+std::string turn_2k() {
+    std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + "/../bench/data/turn-2k.txt", std::ios::binary);
+    REQUIRE(f);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+input shape_input(const char* name, std::size_t size) {
+    for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
+        if (std::string_view(s.name) == name) return {plurnk::shapes::make(s, size), s.tier, s.options()};
+    }
+    FAIL("no shape " << name);
+    return {};
+}
+
+// Inputs in an order where each leaves the scratch in a different state for the next: large
+// (under the cap) and small, clean and error-dense, open at the end; every tier and both
+// dialects, in runs of one tier and dialect (a pipeline is kept for one of them at a time).
+std::vector<input> sequence() {
+    plurnk::parse_options service;
+    service.dialect = plurnk::parse_dialect::service;
+    const std::string turn = turn_2k();
+    constexpr std::size_t k_large = 8'000;
+    return {
+        shape_input("scope_errors", k_large),
+        {turn, plurnk::tier::parse, {}},
+        shape_input("long_signal_declined", k_large / 3),  // a token a byte, all held
+        {turn.substr(0, 900), plurnk::tier::parse, {}},
+        shape_input("text_items_e_acute", k_large),
+        {turn, plurnk::tier::parse, {}},
+        shape_input("read_statements", k_large),
+        {"<<READ(a)::READ\n<<SEND[x:y:SEND\n", plurnk::tier::statements, {}},
+        shape_input("send_index_keys", k_large),
+        {"<<READ(a)::READ\n", plurnk::tier::statements, {}},
+        shape_input("nested_turns", k_large),
+        {"<<TURN:<<READ(a)::READ\n:TURN\n", plurnk::tier::log, {}},
+        shape_input("service_hash_bodies", k_large),
+        {"<<FIND(#a(b)?#i)::FIND\n", plurnk::tier::statements, service},
+        shape_input("service_unit_flags", k_large),
+        {"<<READ(a)::READ\n", plurnk::tier::client, {}},
+        {turn, plurnk::tier::parse, {}},
+    };
+}
+
+// How many parses of `inputs`, in order, follow one of the same tier and dialect.
+std::size_t same_kind_runs(const std::vector<input>& inputs) {
+    std::size_t n = 0;
+    for (std::size_t i = 1; i < inputs.size(); ++i) {
+        n += inputs[i].tier == inputs[i - 1].tier && inputs[i].options.dialect == inputs[i - 1].options.dialect;
+    }
+    return n;
+}
+
+std::string parsed(const input& in) { return plurnk::to_json(plurnk::parse(in.text, in.tier, in.options), k_spans); }
+
+std::string parsed_fresh(const input& in) {
+    std::string out;
+    plurnk::detail::with_parse_scratch_in_use([&] { out = parsed(in); });
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a parse on the reused scratch gives a fresh pipeline's result", "[scratch]") {
+    const std::vector<input> inputs = sequence();
+    std::vector<std::string> want;
+    for (const input& in : inputs) want.push_back(parsed_fresh(in));
+    const plurnk::detail::parse_scratch_stats before = plurnk::detail::parse_scratch_state();
+    for (int round = 0; round < 2; ++round) {
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            INFO("round " << round << ", input " << i);
+            CHECK(parsed(inputs[i]) == want[i]);
+        }
+    }
+    // Those after one of the same tier and dialect ran on a kept pipeline.
+    CHECK(plurnk::detail::parse_scratch_state().reused >= before.reused + 2 * same_kind_runs(inputs));
+    CHECK(plurnk::detail::parse_scratch_state().released == before.released);
+}
+
+TEST_CASE("a scratch past its cap is released after the parse; a large input goes without it", "[scratch]") {
+    const input small{turn_2k(), plurnk::tier::parse, {}};
+    (void)parsed(small);
+    CHECK(plurnk::detail::parse_scratch_state().held);
+    const plurnk::detail::parse_scratch_stats before = plurnk::detail::parse_scratch_state();
+    // 24 KB, a token a byte, all held by a statement open to the end: over a megabyte of tokens.
+    (void)parsed(shape_input("long_signal_declined", 24'000));
+    CHECK_FALSE(plurnk::detail::parse_scratch_state().held);
+    CHECK(plurnk::detail::parse_scratch_state().released == before.released + 1);
+    (void)parsed(small);
+    CHECK(plurnk::detail::parse_scratch_state().held);
+    // A megabyte would grow it past the cap: the parse makes a pipeline of its own instead.
+    const plurnk::detail::parse_scratch_stats kept = plurnk::detail::parse_scratch_state();
+    const input big = shape_input("text_items_e_acute", 1 << 20);
+    (void)parsed(big);
+    const plurnk::detail::parse_scratch_stats after = plurnk::detail::parse_scratch_state();
+    CHECK(after.held);
+    CHECK(after.fresh == kept.fresh);
+    CHECK(after.reused == kept.reused);
+    CHECK(after.released == kept.released);
+    (void)parsed(small);
+    CHECK(plurnk::detail::parse_scratch_state().reused == kept.reused + 1);
+}
+
+TEST_CASE("a parse while the scratch is in use makes its own pipeline", "[scratch]") {
+    const input in{turn_2k(), plurnk::tier::parse, {}};
+    const std::string want = parsed(in);
+    const plurnk::detail::parse_scratch_stats before = plurnk::detail::parse_scratch_state();
+    REQUIRE(before.held);
+    plurnk::detail::with_parse_scratch_in_use([&] {
+        CHECK(plurnk::detail::parse_scratch_state().in_use);
+        CHECK(parsed(in) == want);
+        CHECK(parsed({"<<READ(", plurnk::tier::statements, {}}) != want);
+        CHECK(plurnk::detail::parse_scratch_state().in_use);  // the nested parses left it marked
+    });
+    const plurnk::detail::parse_scratch_stats after = plurnk::detail::parse_scratch_state();
+    CHECK_FALSE(after.in_use);
+    CHECK(after.reused == before.reused);
+    CHECK(after.fresh == before.fresh);
+    CHECK(after.nested == before.nested + 2);
+    CHECK(parsed(in) == want);
+    CHECK(plurnk::detail::parse_scratch_state().reused == before.reused + 1);
+}
+
+TEST_CASE("threads parsing at once each use their own scratch, with the serial results", "[scratch]") {
+    const std::vector<input> inputs = sequence();
+    std::vector<std::string> want;
+    for (const input& in : inputs) want.push_back(parsed_fresh(in));
+    const plurnk::detail::parse_scratch_stats main_before = plurnk::detail::parse_scratch_state();
+    constexpr int k_threads = 4;
+    std::vector<int> mismatches(k_threads, 0);
+    std::vector<std::size_t> reused(k_threads, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < k_threads; ++t) {
+        threads.emplace_back([&, t] {
+            for (int round = 0; round < 3; ++round) {
+                for (std::size_t k = 0; k < inputs.size(); ++k) {
+                    if (parsed(inputs[k]) != want[k]) ++mismatches[static_cast<std::size_t>(t)];
+                }
+            }
+            reused[static_cast<std::size_t>(t)] = plurnk::detail::parse_scratch_state().reused;
+        });
+    }
+    for (std::thread& th : threads) th.join();
+    for (int t = 0; t < k_threads; ++t) {
+        INFO("thread " << t);
+        CHECK(mismatches[static_cast<std::size_t>(t)] == 0);
+        CHECK(reused[static_cast<std::size_t>(t)] >= 3 * same_kind_runs(inputs));  // counted per thread
+    }
+    CHECK(plurnk::detail::parse_scratch_state().reused == main_before.reused);
+}
