@@ -39,7 +39,7 @@ std::string random_text(std::mt19937& rng, std::size_t n, const std::string& alp
 
 }  // namespace
 
-TEST_CASE("byte_scan: each() finds every place of the byte, in order, at every start and end", "[byte_scan]") {
+TEST_CASE("byte_scan: each(), count() and last() agree with their plain forms at every start and end", "[byte_scan]") {
     std::mt19937 rng(33);
     std::size_t checks = 0;
     for (const std::string alphabet : {"\nab", "\nabcdefghijklmnopqrstuvwxyz0123456789", "\n", "a", "\n\x8a\xff\x0a"}) {
@@ -49,9 +49,12 @@ TEST_CASE("byte_scan: each() finds every place of the byte, in order, at every s
                 for (std::size_t to = from; to <= n; ++to) {
                     INFO("alphabet size " << alphabet.size() << ", length " << n << ", [" << from << ", " << to << ")");
                     REQUIRE(each_bulk(s, from, to, '\n') == each_plain(s, from, to, '\n'));
+                    REQUIRE(bs::count(s, from, to, '\n') == bs::count_plain(s, from, to, '\n'));
+                    REQUIRE(bs::last(s, from, to, '\n') == bs::last_plain(s, from, to, '\n'));
                     ++checks;
                 }
             }
+            for (std::size_t at = 0; at + 64 <= n; ++at) REQUIRE(bs::mask64(s.data() + at, '\n') == bs::mask64_plain(s.data() + at, '\n'));
         }
     }
     // A byte with the high bit set (a signed char).
@@ -207,4 +210,33 @@ TEST_CASE("byte_scan: the body's close is found past every ':' that starts no cl
         }
     }
     CHECK(runs > 5000);
+}
+
+TEST_CASE("byte_scan: count(), last(), mask64() and count_fixed() past a run and with a high-bit byte", "[byte_scan]") {
+    // The position table's line ends over more than a run (254 * 16 bytes: a lane's count must
+    // not wrap), made of the byte alone or dense in it.
+    std::mt19937 rng(36);
+    for (const std::string alphabet : {"\n", "\nab"}) {
+        const std::string s = random_text(rng, 3 * 254 * 16 + 77, alphabet);
+        for (std::size_t from = 0; from < 40; ++from) {
+            for (const std::size_t to : {s.size(), s.size() - 1, s.size() - 17, std::size_t{254 * 16}, std::size_t{254 * 16 + 1}}) {
+                REQUIRE(bs::count(s, from, to, '\n') == bs::count_plain(s, from, to, '\n'));
+                REQUIRE(bs::last(s, from, to, '\n') == bs::last_plain(s, from, to, '\n'));
+            }
+        }
+        for (std::size_t at = 0; at + 512 <= s.size(); at += 61) {
+            REQUIRE(bs::count_fixed<512>(s.data() + at, '\n') == bs::count_plain(s, at, at + 512, '\n'));
+            REQUIRE(bs::count_fixed<64>(s.data() + at, '\n') == bs::count_plain(s, at, at + 64, '\n'));
+        }
+    }
+    // A byte with the high bit set (a signed char), and none at all.
+    const std::string hi = random_text(rng, 300, "\xe9\xc3x");
+    for (std::size_t from = 0; from < 100; ++from) {
+        REQUIRE(bs::count(hi, from, hi.size(), '\xe9') == bs::count_plain(hi, from, hi.size(), '\xe9'));
+        REQUIRE(bs::last(hi, 0, hi.size() - from, '\xe9') == bs::last_plain(hi, 0, hi.size() - from, '\xe9'));
+        REQUIRE(bs::mask64(hi.data() + from, '\xe9') == bs::mask64_plain(hi.data() + from, '\xe9'));
+    }
+    const std::string none(300, 'x');
+    CHECK(bs::last(none, 3, 290, '\n') == 290);
+    CHECK(bs::count(none, 0, 300, '\n') == 0);
 }

@@ -320,3 +320,44 @@ TEST_CASE("position_map: queries back far into long lines cost a bounded count e
     if (plurnk::detail::k_work_counter) CHECK(counted <= 4 * s.size() + 140 * asked);
     CHECK(sum > 0);
 }
+
+TEST_CASE("position_map: the builder's sweep from line start to line start, against a naive count", "[position]") {
+    // The query at() answers inline: the next statement's start, just after a line end (and any
+    // number of line ends before it: empty lines, a body's lines), within a block; up to 64 bytes
+    // on as one word's bits, further as a bulk count. Lines of every length up to past 64 bytes,
+    // with UTF-8 and invalid bytes, over many blocks; now and then a line start skipped (a longer
+    // step), a query inside a line or back, which the sweep must not disturb.
+    std::mt19937 rng(33);
+    std::size_t inline_steps = 0;
+    for (int round = 0; round < 20; ++round) {
+        std::string s;
+        while (s.size() < 20000) {
+            s += random_text(rng, rng() % (round % 2 == 0 ? 70 : 20), false);
+            s += '\n';
+        }
+        const std::vector<place> want = places(s);
+        std::vector<std::size_t> starts;  // the places just after a line end
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            if (want[i].offset != 0 && s[want[i].offset - 1] == '\n') starts.push_back(i);
+        }
+        position_map m(s);
+        std::size_t prev = 0;
+        for (const std::size_t i : starts) {
+            if (rng() % 9 == 0) continue;  // skipped: the next step is longer
+            const place& p = want[i];
+            INFO("round " << round << ", line start " << p.offset);
+            const plurnk::position got = m.at(p.offset);
+            REQUIRE(got.line == p.line);
+            REQUIRE(got.column == p.column);
+            if ((p.offset ^ prev) < 512) ++inline_steps;
+            prev = p.offset;
+            if (rng() % 7 == 0) {
+                const place& q = want[rng() % (i + 1)];  // behind (or at) the sweep
+                const plurnk::position back = m.at(q.offset);
+                REQUIRE(back.line == q.line);
+                REQUIRE(back.column == q.column);
+            }
+        }
+    }
+    CHECK(inline_steps > 5000);
+}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Bulk byte searches over a view (private header): every place of a byte (the position table's
-// line ends), the first place of a byte followed by another (a body's close tag: a ':' and the
-// open tag's first byte), and the first place of any byte of a small set (the end of a run of
-// target text). Each looks at 16 bytes at a time where the target has SSE2 (every
+// Bulk byte searches over a view (private header): every place of a byte, how many there are,
+// the last one and those among 64 bytes as the bits of a word (the position table's line ends),
+// the first place of a byte followed by another (a body's close tag: a ':' and the open tag's
+// first byte), and the first place of any byte of a small set (the end of a run of target text). Each looks at 16 bytes at a time where the target has SSE2 (every
 // x86-64) and at one byte at a time elsewhere, with no call and no return per match, so that a
 // body with a ':' every few dozen bytes or a file of short lines costs no call per ':' or per
 // line. None reads a byte outside the view (a search's last few bytes are read as the 16 that
@@ -65,6 +65,28 @@ inline std::size_t pair_calls(std::string_view s, std::size_t from, char a, char
         k = i + 1;
     }
     return n;
+}
+
+// How many i in [from, to) have s[i] == c (one byte at a time).
+inline std::size_t count_plain(std::string_view s, std::size_t from, std::size_t to, char c) noexcept {
+    std::size_t n = 0;
+    for (std::size_t i = from; i < to; ++i) n += s[i] == c ? 1 : 0;
+    return n;
+}
+
+// The last i in [from, to) with s[i] == c (one byte at a time); `to` when there is none.
+inline std::size_t last_plain(std::string_view s, std::size_t from, std::size_t to, char c) noexcept {
+    for (std::size_t i = to; i > from; --i) {
+        if (s[i - 1] == c) return i - 1;
+    }
+    return to;
+}
+
+// Bit i for each i < 64 with p[i] == c (one byte at a time).
+inline std::uint64_t mask64_plain(const char* p, char c) noexcept {
+    std::uint64_t m = 0;
+    for (int i = 0; i < 64; ++i) m |= static_cast<std::uint64_t>(p[i] == c ? 1 : 0) << i;
+    return m;
 }
 
 #if defined(__SSE2__)
@@ -184,6 +206,77 @@ inline std::size_t pair_near(std::string_view s, std::size_t from, char a, char 
     return pair_bulk(s, from + 32, a, b);
 }
 
+// mask64_plain(), 16 bytes a compare.
+inline std::uint64_t mask64(const char* p, char c) noexcept {
+    const __m128i v = _mm_set1_epi8(c);
+    const auto bits = [&](int at) {
+        return static_cast<std::uint64_t>(sse2::mask(_mm_cmpeq_epi8(sse2::load(p + at), v))) << at;
+    };
+    return bits(0) | bits(16) | bits(32) | bits(48);
+}
+
+namespace sse2 {
+// Per byte lane, minus the matches of `v` among the 64 bytes at p (a match is -1).
+inline __m128i matches_64(const char* p, __m128i v) noexcept {
+    const auto eq = [&](int at) { return _mm_cmpeq_epi8(load(p + at), v); };
+    return _mm_add_epi8(_mm_add_epi8(eq(0), eq(16)), _mm_add_epi8(eq(32), eq(48)));
+}
+// The count in lanes of minus counts.
+inline std::size_t lane_sum(__m128i acc) noexcept {
+    const __m128i sums = _mm_sad_epu8(_mm_sub_epi8(_mm_setzero_si128(), acc), _mm_setzero_si128());
+    return static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_add_epi64(sums, _mm_unpackhi_epi64(sums, sums))));
+}
+// At r, r + 1, ...: lane i of the last 16 bytes is kept when it is one of the last r.
+inline constexpr unsigned char k_tail_keep[32] = {0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                                                  0,    0,    0,    0,    0,    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                                  0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+// count() of one run: at most 254 * 16 bytes (a lane's count fits its byte), `to` at least 16.
+// The last few bytes are the 16 that end at `to`, those before k masked off.
+inline std::size_t count_run(const char* p, std::size_t k, std::size_t to, __m128i v) noexcept {
+    __m128i acc = _mm_setzero_si128();
+    for (; k + 64 <= to; k += 64) acc = _mm_add_epi8(acc, matches_64(p + k, v));
+    for (; k + 16 <= to; k += 16) acc = _mm_add_epi8(acc, _mm_cmpeq_epi8(load(p + k), v));
+    if (k < to) {
+        const __m128i keep = load(reinterpret_cast<const char*>(k_tail_keep) + (to - k));
+        acc = _mm_add_epi8(acc, _mm_and_si128(_mm_cmpeq_epi8(load(p + to - 16), v), keep));
+    }
+    return lane_sum(acc);
+}
+}  // namespace sse2
+
+// count_plain(), 16 bytes a compare: each byte lane counts its matches, then the lanes are
+// summed, in runs short enough for a lane's count to fit its byte.
+inline std::size_t count(std::string_view s, std::size_t from, std::size_t to, char c) noexcept {
+    if (to < 16) return count_plain(s, from, to, c);
+    constexpr std::size_t run = 254 * 16;  // (and the last run's few bytes: 255 compares)
+    const __m128i v = _mm_set1_epi8(c);
+    std::size_t n = 0;
+    for (; to - from > run; from += run) n += sse2::count_run(s.data(), from, from + run, v);
+    return n + sse2::count_run(s.data(), from, to, v);
+}
+
+// count_plain() over the N bytes at p (N a multiple of 64 up to a run's: a loop of fixed length).
+template <std::size_t N>
+inline std::size_t count_fixed(const char* p, char c) noexcept {
+    static_assert(N % 64 == 0 && N <= 254 * 16);
+    const __m128i v = _mm_set1_epi8(c);
+    __m128i acc = _mm_setzero_si128();
+    for (std::size_t k = 0; k < N; k += 64) acc = _mm_add_epi8(acc, sse2::matches_64(p + k, v));
+    return sse2::lane_sum(acc);
+}
+
+// last_plain(), searched back from `to` 16 bytes a compare (the last few one at a time).
+inline std::size_t last(std::string_view s, std::size_t from, std::size_t to, char c) noexcept {
+    const __m128i v = _mm_set1_epi8(c);
+    std::size_t k = to;
+    for (; k >= from + 16; k -= 16) {
+        const std::uint32_t m = sse2::mask(_mm_cmpeq_epi8(sse2::load(s.data() + k - 16), v));
+        if (m != 0) return k - 16 + 31 - static_cast<std::size_t>(std::countl_zero(m));
+    }
+    const std::size_t i = last_plain(s, from, k, c);
+    return i == k ? to : i;
+}
+
 #else
 
 template <class F>
@@ -202,6 +295,21 @@ inline std::size_t pair(std::string_view s, std::size_t from, char a, char b) no
 
 inline std::size_t pair_near(std::string_view s, std::size_t from, char a, char b) noexcept {
     return pair_calls(s, from, a, b);
+}
+
+inline std::uint64_t mask64(const char* p, char c) noexcept { return mask64_plain(p, c); }
+
+inline std::size_t count(std::string_view s, std::size_t from, std::size_t to, char c) noexcept {
+    return count_plain(s, from, to, c);
+}
+
+template <std::size_t N>
+inline std::size_t count_fixed(const char* p, char c) noexcept {
+    return count_plain(std::string_view(p, N), 0, N, c);
+}
+
+inline std::size_t last(std::string_view s, std::size_t from, std::size_t to, char c) noexcept {
+    return last_plain(s, from, to, c);
 }
 
 #endif

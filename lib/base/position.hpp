@@ -3,9 +3,9 @@
 // columns are 0-based code points (each invalid UTF-8 byte counts as one). Only the queries'
 // offsets get a line number: no table of line starts. A cursor (the furthest query: its offset,
 // line, line start and column) moves forward by counting the line ends in between in bulk
-// (16 bytes a compare where the target has SSE2; a step of up to 64 bytes, a statement's length,
-// as the bits of one word), and the column is counted from the cursor or from the last line end
-// passed, so a forward sweep costs each byte once. As it moves, the cursor leaves its line (and
+// (byte_scan: 16 bytes a compare where the target has SSE2; a step of up to 64 bytes, a
+// statement's length, as the bits of one word), and the column is counted from the cursor or
+// from the last line end passed, so a forward sweep costs each byte once. As it moves, the cursor leaves its line (and
 // line start, when known without a search) at every k_block-th byte: a few bytes of table per
 // k_block of input, nothing per line. A query behind the cursor counts from the block it falls
 // in: at most k_block bytes for the line. Its column is counted from a query a little before it on
@@ -20,11 +20,8 @@
 #include <cstring>
 #include <string_view>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "plurnk/ast.hpp"
+#include "base/byte_scan.hpp"
 #include "base/pod_vector.hpp"
 #include "base/utf8.hpp"
 #include "base/work_counter.hpp"
@@ -59,7 +56,27 @@ public:
         head_ = 0;
     }
 
+    // Inline: the builder's query, at the start of the next statement on a line of its own (a
+    // step forward that ends at a line end, within a block), costs a bulk count of the new bytes'
+    // line ends (a statement's length or less: the 64 bytes that end there as the bits of a word)
+    // and the cursor's move, with no call.
     position at(std::size_t offset) {
+        const std::size_t from = cur_.offset;
+        if (offset > from && offset <= s_.size() && s_[offset - 1] == '\n' &&
+            (from ^ offset) < k_block) {  // (within one block: none to leave)
+            if (const std::size_t base = offset - 64; offset - from <= 64 && offset >= 64) {
+                cur_.line += bit_count(byte_scan::mask64(s_.data() + base, '\n') & (~std::uint64_t{0} << (from - base)));
+            } else {
+                cur_.line += byte_scan::count(s_, from, offset, '\n');
+            }
+            cur_.line_start = offset;
+            cur_.offset = offset;
+            cur_.col = 0;
+            return remember(cur_.line, offset, 0);
+        }
+        return at_far(offset);
+    }
+    [[gnu::noinline]] position at_far(std::size_t offset) {
         if (offset > s_.size()) offset = s_.size();
         return offset >= cur_.offset ? ahead(offset) : behind(offset);
     }
@@ -174,7 +191,7 @@ public:
 
 private:
     static constexpr std::size_t k_mark_gap = 64;
-    static constexpr std::size_t k_block = 512;  // (at most 254 * 16: count_block is one run)
+    static constexpr std::size_t k_block = 512;  // (a power of 2: at(); a run of count_fixed)
     static constexpr std::uint32_t k_unknown = static_cast<std::uint32_t>(-1);
     static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
     static constexpr std::size_t k_no_line = static_cast<std::size_t>(-1);
@@ -209,7 +226,6 @@ private:
         }
         cur_.offset = offset;
     }
-#if defined(__SSE2__)
     // The common move, a statement's length or so: the line ends in the 64 bytes that end at
     // `offset` as the bits of one word, those before the cursor cleared (and a block's start
     // passed on the way left with its line and line start, both known from the bits).
@@ -218,14 +234,7 @@ private:
         if (offset == from) return true;
         if (offset - from > 64 || offset < 64) return false;
         const std::size_t base = offset - 64;
-        const char* const p = s_.data() + base;
-        const __m128i nl = _mm_set1_epi8('\n');
-        const auto bits = [&](int at) {
-            return static_cast<std::uint64_t>(static_cast<std::uint32_t>(
-                       _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), nl))))
-                   << at;
-        };
-        const std::uint64_t m = (bits(0) | bits(16) | bits(32) | bits(48)) & (~std::uint64_t{0} << (from - base));
+        const std::uint64_t m = byte_scan::mask64(s_.data() + base, '\n') & (~std::uint64_t{0} << (from - base));
         if (const std::size_t next = (from / k_block + 1) * k_block; next <= offset) {
             const std::uint64_t before = next - base == 64 ? m : m & ((std::uint64_t{1} << (next - base)) - 1);
             blocks_.push_back(block_start{
@@ -251,9 +260,6 @@ private:
         return static_cast<std::size_t>((m * 0x0101010101010101ULL) >> 56);
 #endif
     }
-#else
-    bool step_cursor(std::size_t offset) noexcept { return offset == cur_.offset; }
-#endif
     void leave_block(std::size_t ends) {
         blocks_.push_back(block_start{static_cast<std::uint32_t>(cur_.line + ends),
                                       ends == 0 ? static_cast<std::uint32_t>(cur_.line_start) : k_unknown});
@@ -288,85 +294,11 @@ private:
         return n;
     }
 
-#if defined(__SSE2__)
-    // 16 bytes a compare: each byte lane counts its matches (a match is -1, so down), then the
-    // lanes are summed, in runs short enough for a lane's count to fit its byte. No byte outside
-    // the view is read.
-    std::size_t count_line_ends(std::size_t from, std::size_t to) const noexcept {
-        if (to < 16) return count_line_ends_plain(from, to);
-        constexpr std::size_t run = 254 * 16;  // (and the last run's few bytes: 255 compares)
-        std::size_t n = 0;
-        for (; to - from > run; from += run) n += count_run(from, from + run);
-        return n + count_run(from, to);
-    }
-    // The '\n' in the k_block bytes from `from`.
-    std::size_t count_block(std::size_t from) const noexcept {
-        const char* const p = s_.data() + from;
-        __m128i acc = _mm_setzero_si128();
-        for (std::size_t k = 0; k < k_block; k += 64) acc = _mm_add_epi8(acc, matches_64(p + k));
-        return lane_sum(acc);
-    }
-    // Per byte lane, minus the '\n' among the 64 bytes at p (a match is -1).
-    static __m128i matches_64(const char* p) noexcept {
-        const __m128i nl = _mm_set1_epi8('\n');
-        const auto eq = [&](int at) {
-            return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), nl);
-        };
-        return _mm_add_epi8(_mm_add_epi8(eq(0), eq(16)), _mm_add_epi8(eq(32), eq(48)));
-    }
-    // The count in the lanes of minus counts.
-    static std::size_t lane_sum(__m128i acc) noexcept {
-        const __m128i sums = _mm_sad_epu8(_mm_sub_epi8(_mm_setzero_si128(), acc), _mm_setzero_si128());
-        return static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_add_epi64(sums, _mm_unpackhi_epi64(sums, sums))));
-    }
-
-    // count_line_ends() for one run: at most 254 * 16 bytes, `to` at least 16. The last few
-    // bytes are the 16 that end at `to`, those before k masked off.
-    std::size_t count_run(std::size_t k, std::size_t to) const noexcept {
-        const char* const p = s_.data();
-        const __m128i nl = _mm_set1_epi8('\n');
-        const auto eq = [&](std::size_t at) {
-            return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), nl);
-        };
-        __m128i acc = _mm_setzero_si128();
-        for (; k + 64 <= to; k += 64) acc = _mm_add_epi8(acc, matches_64(p + k));
-        for (; k + 16 <= to; k += 16) acc = _mm_add_epi8(acc, eq(k));
-        if (k < to) {
-            const __m128i keep = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k_tail_keep + (to - k)));
-            acc = _mm_add_epi8(acc, _mm_and_si128(eq(to - 16), keep));
-        }
-        return lane_sum(acc);
-    }
-    // At r, r + 1, ...: lane i of the last 16 bytes is kept when it is one of the last r.
-    static constexpr unsigned char k_tail_keep[32] = {0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-                                                      0,    0,    0,    0,    0,    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-                                                      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-
-    // The last '\n' in [from, to), which has one: searched back from `to`, 16 bytes a compare.
-    std::size_t last_line_end(std::size_t from, std::size_t to) const noexcept {
-        const char* const p = s_.data();
-        const __m128i nl = _mm_set1_epi8('\n');
-        std::size_t k = to;
-        for (; k >= from + 16; k -= 16) {
-            const auto m = static_cast<std::uint32_t>(
-                _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k - 16)), nl)));
-            if (m != 0) return k - 16 + 31 - static_cast<std::size_t>(std::countl_zero(m));
-        }
-        while (p[k - 1] != '\n') --k;
-        return k - 1;
-    }
-#else
-    std::size_t count_line_ends(std::size_t from, std::size_t to) const noexcept { return count_line_ends_plain(from, to); }
-    std::size_t count_block(std::size_t from) const noexcept { return count_line_ends_plain(from, from + k_block); }
-    std::size_t last_line_end(std::size_t from, std::size_t to) const noexcept {
-        std::size_t k = to;
-        while (s_[k - 1] != '\n') --k;
-        return k - 1;
-    }
-#endif
-    std::size_t count_line_ends_plain(std::size_t from, std::size_t to) const noexcept {
-        return static_cast<std::size_t>(std::count(s_.data() + from, s_.data() + to, '\n'));
-    }
+    // The '\n' in [from, to), in the k_block bytes from `from`, and the last one in [from, to),
+    // which has one: bulk scans (byte_scan), 16 bytes a compare, that read no byte outside the view.
+    std::size_t count_line_ends(std::size_t from, std::size_t to) const noexcept { return byte_scan::count(s_, from, to, '\n'); }
+    std::size_t count_block(std::size_t from) const noexcept { return byte_scan::count_fixed<k_block>(s_.data() + from, '\n'); }
+    std::size_t last_line_end(std::size_t from, std::size_t to) const noexcept { return byte_scan::last(s_, from, to, '\n'); }
 
     // A place where a column count can start (the count from its line's start lands there) and
     // the column there, about every k_mark_gap bytes of the input up to marked_to_.
