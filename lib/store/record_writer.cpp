@@ -102,23 +102,18 @@ void record_writer::tags(const tag_list& t) {
         block[at] = '\0';
         base = block;
     }
-    x().tag_base = base;
-    x().tags = refs;
-    x().tag_count = static_cast<std::uint32_t>(t.size());
-    mask_ |= far ? x_tags_far : x_tags;
+    put_tags(base, refs, t.size());
 }
 
 void record_writer::body_selection(const parsed_path& dest, const std::optional<line_marker>& marker) {
     r_.body = body_tag::selection;
-    x().dest = encode_path(dest);
+    const path_ref d = encode_path(dest);
     r_.bits |= has_dest;
-    if (x().dest.kind != parsed_path::kind_t::local || x().dest.s.n != 0) mask_ |= x_dest;
+    if (d.kind != parsed_path::kind_t::local || d.s.n != 0) field(x_dest, d.s, d.kind);
     if (!marker) return;
     r_.bits |= has_dest_marker;
     if (marker->marks.empty()) return;
-    x().dest_marks = copy_array(sink_.strings(), marker->marks);
-    x().dest_mark_count = static_cast<std::uint32_t>(marker->marks.size());
-    mask_ |= x_dest_marks;
+    field(x_dest_marks, copy_array(sink_.strings(), marker->marks), static_cast<std::uint32_t>(marker->marks.size()));
 }
 
 void write_body(record_writer& w, const plurnk::body& body) {

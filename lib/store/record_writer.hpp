@@ -6,10 +6,10 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <new>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -65,16 +65,19 @@ private:
 
 // The only code that writes a stmt_rec (and its extras and URL records in the arena): a
 // statement's fields, one call each. begin() first; then any of the signal's, the target's, the
-// scope's and the body's calls, each at most once; finish() completes the record. Strings inside
+// scope's and the body's calls, each at most once and in the order they are declared here (the
+// signal's tags, text and number, the marks, then the body: the packed extras' order, in which
+// they are written as they arrive); finish() completes the record. Strings inside
 // the sink's live input become input references, the rest arena copies (string_sink). The span's
 // begin and the position go to the item record (item_record()).
 //
 // The record is written where it is kept (`slot`, a default stmt_rec: record_log's
 // stmts().emplace_back()), not returned and copied there; the slot must stay put until finish().
 // A writer lives on the stack for one statement, and begin() is its first call. What it zeroes
-// per statement is the record (40 bytes) and a few flags, not the extras: a struct that every
-// statement zeroes must stay under 128 bytes (result_store.hpp), or g++ zeroes it with `rep stos`,
-// which costs more to start than the rest of the encoding.
+// per statement is the record (40 bytes) and a few flags, not the extras (written only where
+// they are present): a struct that every statement zeroes must stay under 128 bytes
+// (result_store.hpp), or g++ zeroes it with `rep stos`, which costs more to start than the rest
+// of the encoding.
 class record_writer {
 public:
     record_writer(string_sink& sink, stmt_rec& slot) noexcept : sink_(sink), r_(slot) {}
@@ -97,21 +100,15 @@ public:
     // more are copied into the arena.
     void tags(std::string_view block, std::span<const tag_list::ref> refs) {
         if (refs.empty()) return;
-        x().tag_base = sink_.stable(block);
-        const bool far = refs.size() > k_inline_array;
-        x().tags = far ? far_copy(refs) : refs.data();
-        x().tag_count = static_cast<std::uint32_t>(refs.size());
-        mask_ |= far ? x_tags_far : x_tags;
-    }
-    void number(double v) noexcept {
-        if (v == 0 && !std::signbit(v)) return;
-        x().number = v;
-        mask_ |= x_number;
+        put_tags(sink_.stable(block), refs.size() > k_inline_array ? far_copy(refs) : refs.data(), refs.size());
     }
     void signal_text(std::string_view s) {
         if (s.empty()) return;
-        x().signal_text = sink_.put(s);
-        mask_ |= x_signal_text;
+        field(x_signal_text, sink_.put(s));
+    }
+    void number(double v) noexcept {
+        if (v == 0 && !std::signbit(v)) return;
+        field(x_number, v);
     }
 
     // The target: decoded text (a local or a regex path), a URL, or a URL the targets' fast path
@@ -135,10 +132,14 @@ public:
     void marks(std::span<const double> m, bool stable = false) {
         r_.bits |= has_marker;
         if (m.empty()) return;
-        const bool far = m.size() > k_inline_array;
-        x().marks = far ? (stable ? m.data() : far_copy(m)) : m.data();
-        x().mark_count = static_cast<std::uint32_t>(m.size());
-        mask_ |= far ? x_marks_far : x_marks;
+        const auto n = static_cast<std::uint32_t>(m.size());
+        if (n > k_inline_array) {
+            field(x_marks_far, n, stable ? m.data() : far_copy(m));
+            return;
+        }
+        field(x_marks, n);
+        marks_ = m.data();
+        mark_count_ = static_cast<std::uint8_t>(n);
     }
 
     // The body: text, a SEND body (with its JSON form), a matcher, or a COPY/MOVE selection.
@@ -152,26 +153,24 @@ public:
         if (!json) return;
         r_.bits |= has_json;
         if (json->empty()) return;
-        x().json = sink_.put(*json);
-        mask_ |= x_json;
+        field(x_json, sink_.put(*json));
     }
     void body_matcher(plurnk::dialect d, std::string_view raw, std::string_view pattern, std::string_view flags) {
         r_.body = body_tag::matcher;
         r_.body_raw = sink_.put(raw);
         r_.bits |= static_cast<std::uint8_t>(static_cast<unsigned>(d) << k_dialect_shift);
-        if (!pattern.empty()) {
-            x().pattern = sink_.put(pattern);
-            mask_ |= x_pattern;
-        }
-        if (!flags.empty()) {
-            x().flags = sink_.put(flags);
-            mask_ |= x_flags;
-        }
+        if (!pattern.empty()) field(x_pattern, sink_.put(pattern));
+        if (!flags.empty()) field(x_flags, sink_.put(flags));
     }
     void body_selection(const parsed_path& dest, const std::optional<line_marker>& marker);
 
     void finish() {
-        if (mask_ != 0) r_.extras = pack_extras(mask_, x(), suffix_, sink_.strings());
+        if (mask_ != 0) {
+            r_.extras = pack_extras(mask_, std::span<const unsigned char>(fields_, used_), suffix_,
+                                    std::span<const double>(marks_, (mask_ & x_marks) != 0 ? mark_count_ : 0),
+                                    std::span<const tag_list::ref>(refs_, (mask_ & x_tags) != 0 ? ref_count_ : 0),
+                                    sink_.strings());
+        }
     }
 
     // Offsets are stored in 32 bits. A parse never exceeds them (its input is cut at
@@ -191,16 +190,46 @@ private:
         r_.bits |= has_target;
     }
 
+    // The packed extras' fields (extras_field; the suffix apart) are written in packing order as
+    // they arrive: mask_ names them, used_ bytes of fields_ hold them.
+    template <class... F>
+    void field(std::uint16_t bit, const F&... f) noexcept {
+        assert(in_order(bit));
+        mask_ |= bit;
+        ((std::memcpy(fields_ + used_, &f, sizeof f), used_ += sizeof f), ...);
+    }
+    void put_tags(const char* base, const tag_list::ref* refs, std::size_t n) noexcept {
+        const auto count = static_cast<std::uint32_t>(n);
+        if (n > k_inline_array) {
+            field(x_tags_far, base, count, refs);
+            return;
+        }
+        field(x_tags, base, count);
+        refs_ = refs;
+        ref_count_ = static_cast<std::uint8_t>(n);
+    }
+    // Packing order: the far arrays' fields go where the inline ones' would.
+    bool in_order(std::uint16_t bit) const noexcept {
+        const auto rank = [](unsigned m) {
+            return (m & 0x1FFU) | ((m & x_tags_far) != 0 ? unsigned{x_tags} : 0U) |
+                   ((m & x_marks_far) != 0 ? unsigned{x_marks} : 0U);
+        };
+        return rank(mask_ & ~unsigned{x_suffix}) < rank(bit);
+    }
+
     string_sink& sink_;
     stmt_rec& r_;
     sref suffix_;
-    std::uint16_t mask_ = 0;  // the fields of x() written (extras_field), and the suffix
+
+    // The extras (fields_ is not zeroed per statement: only what mask_ names is read).
+    std::uint16_t mask_ = 0;  // the fields written (extras_field), and the suffix
+    std::uint8_t used_ = 0;   // bytes of fields_
+    std::uint8_t mark_count_ = 0;  // the inline marks (mask_ has x_marks), until finish()
+    std::uint8_t ref_count_ = 0;   // the inline tags' references (x_tags), until finish()
+    const double* marks_ = nullptr;
+    const tag_list::ref* refs_ = nullptr;
     std::array<tag_list::ref, k_inline_array> inline_refs_;  // a few tags' references, until finish()
-    // The extras finish() packs. Only the fields mask_ names are written and read, so they are
-    // not zeroed per statement: plain bytes, in which the stmt_extras (an aggregate) is implicitly
-    // created.
-    alignas(stmt_extras) std::byte x_bytes_[sizeof(stmt_extras)];
-    stmt_extras& x() noexcept { return *std::launder(reinterpret_cast<stmt_extras*>(x_bytes_)); }
+    unsigned char fields_[k_extras_fields_max];
 };
 
 // The records of a statement value (item_list::push_back, for an item built by hand), through a

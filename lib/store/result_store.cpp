@@ -97,8 +97,8 @@ const char* input_text::find(std::uint64_t offset) const noexcept {
 
 namespace {
 
-// Writes or reads the fields in mask order, each with memcpy (the packed form has no alignment).
-// X is stmt_extras or const stmt_extras. The suffix and the inline arrays come after these.
+// Reads the fields in mask order, each with memcpy (the packed form has no alignment). The
+// suffix and the inline arrays come after these. (The record writer writes them in this order.)
 template <class X, class Op>
 void each_field(std::uint16_t mask, X& x, Op&& op) {
     if ((mask & (x_tags | x_tags_far)) != 0) {
@@ -123,64 +123,11 @@ void each_field(std::uint16_t mask, X& x, Op&& op) {
     }
 }
 
-// The packed size of each field, by bit (each_field's order).
-constexpr std::size_t k_field_size[] = {
-    sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tag_count),
-    sizeof(stmt_extras::signal_text),
-    sizeof(stmt_extras::number),
-    sizeof(stmt_extras::mark_count),
-    sizeof(stmt_extras::pattern),
-    sizeof(stmt_extras::flags),
-    sizeof(stmt_extras::json),
-    sizeof(path_ref::s) + sizeof(path_ref::kind),
-    sizeof(stmt_extras::dest_marks) + sizeof(stmt_extras::dest_mark_count),
-    sizeof(sref),  // the suffix, after the rest
-    sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tag_count) + sizeof(stmt_extras::tags),
-    sizeof(stmt_extras::mark_count) + sizeof(stmt_extras::marks),
-};
-static_assert(std::size(k_field_size) == 12 && x_marks_far == 1U << 11);
-
-// The packed size of the fields a mask names, by its low 8 bits and by its high 4: two lookups.
-constexpr auto k_fields_size = [] {
-    std::array<std::array<std::uint8_t, 256>, 2> sizes{};
-    for (unsigned m = 0; m < 256; ++m) {
-        for (unsigned bit = 0; bit < std::size(k_field_size); ++bit) {
-            if (bit < 8 && (m >> bit & 1U) != 0) sizes[0][m] += static_cast<std::uint8_t>(k_field_size[bit]);
-            if (bit >= 8 && (m << 8 >> bit & 1U) != 0) sizes[1][m] += static_cast<std::uint8_t>(k_field_size[bit]);
-        }
-    }
-    return sizes;
-}();
-
 // Where the inline arrays start in a packed block whose fields end at `end` (the block is then
 // 8-byte aligned).
 constexpr std::size_t inline_arrays_at(std::size_t end) noexcept { return (end + 7) & ~std::size_t{7}; }
 
 }  // namespace
-
-const unsigned char* pack_extras(std::uint16_t mask, const stmt_extras& x, sref suffix, arena& a) {
-    if (mask == 0) return nullptr;
-    // (Not a first each_field pass: g++ -O3 unswitches that into every combination of fields.)
-    std::size_t size = sizeof mask + k_fields_size[0][mask & 255U] + k_fields_size[1][mask >> 8];
-    const std::size_t mark_bytes = (mask & x_marks) != 0 ? x.mark_count * sizeof(double) : 0;
-    const std::size_t ref_bytes = (mask & x_tags) != 0 ? x.tag_count * sizeof(tag_list::ref) : 0;
-    const std::size_t arrays = inline_arrays_at(size);
-    if (mark_bytes + ref_bytes != 0) size = arrays + mark_bytes + ref_bytes;
-    auto* p = static_cast<unsigned char*>(a.allocate(size, mark_bytes + ref_bytes != 0 ? 8 : 1));
-    std::memcpy(p, &mask, sizeof mask);
-    unsigned char* w = p + sizeof mask;
-    each_field(mask, x, [&w](const auto& f) {
-        std::memcpy(w, &f, sizeof f);
-        w += sizeof f;
-    });
-    if ((mask & x_suffix) != 0) std::memcpy(w, &suffix, sizeof suffix);
-    // (A few: element by element, no call.)
-    auto* marks = reinterpret_cast<double*>(p + arrays);
-    for (std::size_t i = 0; i < mark_bytes / sizeof(double); ++i) marks[i] = x.marks[i];
-    auto* refs = reinterpret_cast<tag_list::ref*>(p + arrays + mark_bytes);
-    for (std::size_t i = 0; i < ref_bytes / sizeof(tag_list::ref); ++i) refs[i] = x.tags[i];
-    return p;
-}
 
 stmt_extras unpack_extras(const unsigned char* p, sref* suffix) noexcept {
     stmt_extras x;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -130,6 +131,13 @@ enum extras_field : std::uint16_t {
     x_tags = 1, x_signal_text = 2, x_number = 4, x_marks = 8, x_pattern = 16, x_flags = 32, x_json = 64,
     x_dest = 128, x_dest_marks = 256, x_suffix = 512, x_tags_far = 1024, x_marks_far = 2048,
 };
+// The most bytes the fields of a packed stmt_extras take, the suffix apart (far tags and marks).
+inline constexpr std::size_t k_extras_fields_max =
+    sizeof(stmt_extras::tag_base) + sizeof(stmt_extras::tag_count) + sizeof(stmt_extras::tags) +
+    sizeof(stmt_extras::signal_text) + sizeof(stmt_extras::number) + sizeof(stmt_extras::mark_count) +
+    sizeof(stmt_extras::marks) + sizeof(stmt_extras::pattern) + sizeof(stmt_extras::flags) + sizeof(stmt_extras::json) +
+    sizeof(path_ref::s) + sizeof(path_ref::kind) + sizeof(stmt_extras::dest_marks) + sizeof(stmt_extras::dest_mark_count);
+static_assert(k_extras_fields_max < 256);
 
 // 40 bytes: a statement-dense result holds one per 60 input bytes or so.
 struct stmt_rec {
@@ -338,13 +346,43 @@ private:
     arena copies_;  // released stream input
 };
 
-// The packed form in `a` of the fields of `x` that `mask` names (extras_field; x_suffix: a
-// statement's suffix), read from `x` only when named; nullptr when `mask` is 0. And back.
-// (The suffix is kept apart from stmt_extras, which every statement decoded zeroes: at 128 bytes
-// g++ zeroes it with `rep stos`, which costs more to start than the rest of the decoding.) With
-// x_marks_far, x_tags_far, x.marks, x.tags stay where they are (in the arena, for good); else
-// they are copied into the block.
-const unsigned char* pack_extras(std::uint16_t mask, const stmt_extras& x, sref suffix, arena& a);
+// The packed form in `a` of the fields `mask` names (extras_field; x_suffix: a statement's
+// suffix), `mask` 0 aside: `fields` are their bytes, already in packing order (what unpack_extras
+// reads back into a stmt_extras, the record writer writes as they arrive); then the suffix; then,
+// 8-byte aligned, the inline marks (x_marks) and the inline tags' references (x_tags), copied
+// from where they are. (The suffix is kept apart from stmt_extras, which every statement decoded
+// zeroes: at 128 bytes g++ zeroes it with `rep stos`, which costs more to start than the rest of
+// the decoding.) Inline: the writer's finish() writes the block with no call but the arena's.
+inline const unsigned char* pack_extras(std::uint16_t mask, std::span<const unsigned char> fields, sref suffix,
+                                        std::span<const double> marks, std::span<const tag_list::ref> refs, arena& a) {
+    const std::size_t n = fields.size();
+    std::size_t size = sizeof mask + n + ((mask & x_suffix) != 0 ? sizeof suffix : 0);
+    const std::size_t arrays = (size + 7) & ~std::size_t{7};
+    const std::size_t array_bytes = marks.size_bytes() + refs.size_bytes();
+    if (array_bytes != 0) size = arrays + array_bytes;
+    auto* p = static_cast<unsigned char*>(a.allocate(size, array_bytes != 0 ? 8 : 1));
+    std::memcpy(p, &mask, sizeof mask);
+    unsigned char* w = p + sizeof mask;
+    // (Every field takes 4 bytes or more: 8 at a time, the last 8 (or 4 and 4) overlapping.)
+    const auto copy = [&](std::size_t at, auto word) {
+        std::memcpy(&word, fields.data() + at, sizeof word);
+        std::memcpy(w + at, &word, sizeof word);
+    };
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8) copy(i, std::uint64_t{});
+        copy(n - 8, std::uint64_t{});
+    } else if (n != 0) {
+        copy(0, std::uint32_t{});
+        copy(n - 4, std::uint32_t{});
+    }
+    if ((mask & x_suffix) != 0) std::memcpy(w + n, &suffix, sizeof suffix);
+    // (A few: element by element, no call.)
+    auto* m = reinterpret_cast<double*>(p + arrays);
+    for (std::size_t i = 0; i < marks.size(); ++i) m[i] = marks[i];
+    auto* r = reinterpret_cast<tag_list::ref*>(p + arrays + marks.size_bytes());
+    for (std::size_t i = 0; i < refs.size(); ++i) r[i] = refs[i];
+    return p;
+}
 stmt_extras unpack_extras(const unsigned char* p, sref* suffix = nullptr) noexcept;
 // A URL's fields in packed order (pack_url), the optional ones only when `has` says so. U is a
 // url_fields, const or not.
