@@ -93,6 +93,10 @@ TEST_CASE("scopes keep every numeric component", "[parse][scope]") {
                        // digits summed in an integer up to 15 bytes, read by from_chars beyond
                        r{"<123456789012345>", "[123456789012345]"}, r{"<-1234567890123456>", "[-1234567890123456]"},
                        r{"<12345678901234.5>", "[12345678901234.5]"}, r{"<1.25,-0.5>", "[1.25,-0.5]"},
+                       // the scan's sum of 23 digits wraps (from_chars reads them); 16 bytes of
+                       // leading zeros; a fraction, then a long run of zeros
+                       r{"<99999999999999999999999>", "[1e+23]"}, r{"<0000000000000001,007>", "[1,7]"},
+                       r{"<1.5-000000000000002>", "[1.5,2]"},
                        // a short scope of many signs (the scratch), and more numbers than it holds
                        r{"<-1--2--3--4--5--6--7--8--9>", "[-1,-2,-3,-4,-5,-6,-7,-8,-9]"},
                        r{"<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17>", "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]"}}) {

@@ -38,32 +38,26 @@ double decimal_value(const char* b, const char* e) noexcept {
     return v;
 }
 
-// A scope literal's NUM (`-`? digits (`.` digits)?) as std::from_chars reads it: up to 15 bytes
-// of digits alone are summed exactly in an integer as they are passed (as in decimal_value()),
-// anything else goes to from_chars.
-double mark_value(std::string_view t) {
-    const bool neg = t[0] == '-';
-    const char* const num_begin = t.data() + (neg ? 1 : 0);
-    const char* const num_end = t.data() + t.size();
-    double v = 0;
-    const char* p = num_begin;
-    if (num_end - num_begin <= 15) {
-        std::uint64_t acc = 0;
-        for (; p != num_end && *p != '.'; ++p) acc = acc * 10 + static_cast<std::uint64_t>(*p - '0');
-        v = static_cast<double>(acc);
-    }
-    if (p != num_end || num_end - num_begin > 15) std::from_chars(num_begin, num_end, v);
+// A scope literal's NUM as std::from_chars reads it: up to 15 integer digits with no fraction
+// are the sum the scan made as it passed them (as in decimal_value()); anything else goes to
+// from_chars.
+double mark_value(std::string_view s, const scope_number& num) {
+    const bool neg = s[num.b] == '-';
+    const char* const num_begin = s.data() + num.b + (neg ? 1 : 0);
+    const char* const num_end = s.data() + num.e;
+    double v = static_cast<double>(num.integer);
+    if (num.fraction || num_end - num_begin > 15) std::from_chars(num_begin, num_end, v);
     return neg ? -v : v;
 }
 
 // The numbers of a scope token (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`: a scope literal, which the
 // lexer read with scan_scope()) as marks into `m`, which has room for `cap`: one more than the
 // literal's `,` and `-`, which is enough (each number after the first follows one); returns how
-// many.
+// many. One pass: the scan sums each number's digits as it reads them.
 std::size_t scope_marks(std::string_view s, double* m, std::size_t cap) {
     std::size_t n = 0;
-    (void)scan_scope(s, 1, scope_phase::number, [&](std::size_t b, std::size_t e) {
-        if (n < cap) m[n++] = mark_value(s.substr(b, e - b));
+    (void)scan_scope(s, 1, scope_phase::number, [&](const scope_number& num) {
+        if (n < cap) m[n++] = mark_value(s, num);
     });
     return n;
 }

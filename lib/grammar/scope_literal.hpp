@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "base/ascii.hpp"
 
@@ -38,10 +39,20 @@ struct no_scope_numbers {
     constexpr void operator()(std::size_t, std::size_t) const noexcept {}
 };
 
+// A NUM as the scan passed it: its text s[b, e) (the sign included), whether it has a fraction,
+// and its integer digits summed as they were passed (mod 2^64: exact up to 19 digits), so that a
+// reader of short integers need not read them again.
+struct scope_number {
+    std::size_t b = 0;
+    std::size_t e = 0;
+    std::uint64_t integer = 0;
+    bool fraction = false;
+};
+
 // Reads a scope literal in `s` from `k` in `phase` (just past the '<': phase number; or where a
-// scan that said `more` said to resume). Calls on_number(b, e) for each NUM that begins at or
-// after `k`, as it ends, with its text s[b, e) (the sign included). Looks at no byte past the
-// end of `s`, and at each byte once.
+// scan that said `more` said to resume). For each NUM that begins at or after `k`, as it ends,
+// calls on_number(b, e) with its text s[b, e) (the sign included), or on_number(scope_number)
+// when the callback takes one. Looks at no byte past the end of `s`, and at each byte once.
 template <class OnNumber = no_scope_numbers>
 constexpr scope_scan scan_scope(std::string_view s, std::size_t k, scope_phase phase,
                                 OnNumber&& on_number = {}) noexcept {
@@ -52,29 +63,40 @@ constexpr scope_scan scan_scope(std::string_view s, std::size_t k, scope_phase p
     const auto bad = [](std::size_t at) { return scope_scan{verdict::bad, at, 0, scope_phase::number}; };
     constexpr std::size_t k_none = static_cast<std::size_t>(-1);
     std::size_t num = k_none;  // where the NUM being read began, when it began at or after k
+    std::uint64_t integer = 0;  // its integer digits so far (when num is not k_none)
+    bool fraction = false;
     for (;;) {
         if (phase == scope_phase::number) {
             num = k;
+            integer = 0;
+            fraction = false;
             if (k < n && s[k] == '-') ++k;
             if (k >= n) return more(num, scope_phase::number);
             if (!digit(k)) return bad(k);
             phase = scope_phase::integer;
         }
         if (phase == scope_phase::integer) {
-            while (k < n && digit(k)) ++k;
+            for (; k < n && digit(k); ++k) integer = integer * 10 + static_cast<std::uint64_t>(s[k] - '0');
             if (k >= n) return more(k, scope_phase::integer);
             if (s[k] == '.') {
                 ++k;
                 if (k >= n) return more(k - 1, scope_phase::integer);
                 if (!digit(k)) return bad(k);
                 phase = scope_phase::fraction;
+                fraction = true;
             }
         }
         if (phase == scope_phase::fraction) {
             while (k < n && digit(k)) ++k;
             if (k >= n) return more(k, scope_phase::fraction);
         }
-        if (num != k_none) on_number(num, k);
+        if (num != k_none) {
+            if constexpr (std::is_invocable_v<OnNumber&, scope_number>) {
+                on_number(scope_number{num, k, integer, fraction});
+            } else {
+                on_number(num, k);
+            }
+        }
         num = k_none;
         const std::size_t sep = k;
         if (k >= n) return more(sep, scope_phase::separator);
