@@ -14,6 +14,7 @@
 // of their digits is what strtod gives.
 #include "builder/body_fast.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -41,9 +42,16 @@ bool valid_regex_flags(std::string_view flags) noexcept {
 }
 
 // A byte the regex subset takes as a literal character (a PatternCharacter in every mode).
-bool is_plain_regex_char(unsigned char c) noexcept {
+constexpr bool is_plain_regex_char(unsigned char c) noexcept {
     return ascii::is_alnum(c) || c == '_' || c == ' ' || c == '-';
 }
+
+// The atoms of the regex subset that are one byte: plain characters and `.`, one look-up each.
+constexpr std::array<bool, 256> k_regex_atom_bytes = [] {
+    std::array<bool, 256> t{};
+    for (unsigned c = 0; c < 256; ++c) t[c] = is_plain_regex_char(static_cast<unsigned char>(c)) || c == '.';
+    return t;
+}();
 
 // JSONPath: a reader over the query; every read* advances `p` on success.
 class jsonpath_reader {
@@ -198,7 +206,9 @@ bool regex_matcher_fast(std::string_view body, std::string_view& pattern, std::s
     std::size_t i = 1;
     for (; i < body.size() && body[i] != '/'; ++i) {
         const auto c = static_cast<unsigned char>(body[i]);
-        if (is_plain_regex_char(c) || c == '.') {
+        if (k_regex_atom_bytes[c]) {
+            // a run of them: the last is the atom a quantifier may follow
+            while (i + 1 < body.size() && k_regex_atom_bytes[static_cast<unsigned char>(body[i + 1])]) ++i;
             quantifiable = true;
             quantified = false;
         } else if (c == '|' || c == '^' || c == '$') {
