@@ -152,9 +152,9 @@ public:
     [[nodiscard]] bool paused() const noexcept { return paused_; }
     // Whether advance(input, false) would run no step. The short form is for inputs that grew by
     // at most k_short bytes since the last look, and calls nothing.
-    bool stays_asleep(std::string_view input) noexcept { return sleep_ != sleep_kind::awake && still_asleep<false>(input); }
+    [[gnu::always_inline]] bool stays_asleep(std::string_view input) noexcept { return sleep_ != sleep_kind::awake && still_asleep<false>(input); }
     static constexpr std::size_t k_short = 8;
-    bool stays_asleep_short(std::string_view input) noexcept {
+    [[gnu::always_inline]] bool stays_asleep_short(std::string_view input) noexcept {
         return sleep_ != sleep_kind::awake && still_asleep<true>(input);
     }
     [[nodiscard]] const lex_output& output() const noexcept;
@@ -202,30 +202,38 @@ private:
     struct impl;
 
     // How the step undone last waits for more input: not at all (the next byte may decide it);
-    // in a run that reached the end (a body waiting for its ':', a text or target run, a tag, an
-    // integer, an executor, an opener's suffix, the digits of a scope, the blanks after a
-    // one-colon close), which only the bytes of its wake set can end or change; in the middle of
-    // a literal (a close tag after its ':', a one-colon close), which the byte that matches it
-    // only extends; or on a length (the four keyword bytes after a `<<`, looked at together).
-    enum class sleep_kind : std::uint8_t { awake, run, literal, length };
+    // in a run that reached the end (a text or target run, a tag, an integer, an executor, an
+    // opener's suffix, the digits of a scope, the blanks after a one-colon close), which only the
+    // bytes of its wake set can end or change; in a body's run (or a deferred statement's),
+    // waiting for a ':' and the open tag, with such a ':' pending at the end or not
+    // (body_asleep()); in the middle of a literal (a close tag after its ':', a one-colon close),
+    // which the byte that matches it only extends; or on a length (the four keyword bytes after a
+    // `<<`, looked at together).
+    enum class sleep_kind : std::uint8_t { awake, run, body, body_pending, literal, length };
 
     // Whether the bytes of `input` past seen_ (Short: at most k_short of them) leave the step
     // asleep. Those before the first that wakes it are seen either way: the run or the literal
     // reaches past them.
     template <bool Short>
-    bool still_asleep(std::string_view input) noexcept {
+    [[gnu::always_inline]] bool still_asleep(std::string_view input) noexcept {
         const std::size_t n = input.size();
         if (n >= wake_at_) return false;
         std::size_t k = seen_;
+        if (sleep_ == sleep_kind::body) {
+            if constexpr (!Short) return body_asleep(input);
+            // The short form calls nothing: at a ':' it says no, and the long form decides.
+            while (k < n && input[k] != ':') ++k;
+            count_bytes(k - seen_);
+            seen_ = k;
+            return k == n;
+        }
+        if (sleep_ == sleep_kind::body_pending) return !Short && body_asleep(input);
         switch (sleep_) {
-            case sleep_kind::run:
-                if (!Short && body_run_ && n - k > k_short) {  // (a few bytes: no call)
-                    k = body_run_end(input, k);
-                } else {
-                    const byte_set& wake = *wake_;
-                    while (k < n && !wake[static_cast<unsigned char>(input[k])]) ++k;
-                }
+            case sleep_kind::run: {
+                const byte_set& wake = *wake_;
+                while (k < n && !wake[static_cast<unsigned char>(input[k])]) ++k;
                 break;
+            }
             case sleep_kind::literal:
                 // The literal is earlier in the input, lit_shift_ bytes before the compare.
                 while (k < n && k < until_ && input[k] == input[k - lit_shift_]) ++k;
@@ -233,7 +241,9 @@ private:
             case sleep_kind::length:
                 if (n < until_) k = n;
                 break;
-            case sleep_kind::awake: break;
+            case sleep_kind::awake:
+            case sleep_kind::body:
+            case sleep_kind::body_pending: break;
         }
         count_bytes(k - seen_);
         seen_ = k;
@@ -245,21 +255,56 @@ private:
     // or the end. The bytes since the last look are mostly a feed's few (k_few or less): a
     // memchr per ':' finds them, the bulk search a large feed's.
     static constexpr std::size_t k_few = 256;
-    std::size_t body_run_end(std::string_view input, std::size_t k) const noexcept {
-        std::size_t matched = 0;
+    std::size_t body_run_end(std::string_view input, std::size_t k, std::size_t& matched) const noexcept {
         const std::string_view tag(input.data() + tag_at_, tag_len_);
         return input.size() - k <= k_few ? next_tag_colon<colon_search::few>(input, k, tag, matched)
                                          : next_tag_colon(input, k, tag, matched);
     }
+    // The body's run (or a deferred statement's): whether it stays asleep. A ':' whose next bytes
+    // match the open tag up to the end of the input (a close may be arriving) does not wake it:
+    // seen_ stays at that ':' (body_pending), with pending_ of the tag's bytes matched, and the
+    // bytes that arrive next decide (one that differs: the run goes on after the ':'; the whole
+    // tag: it wakes there, a deferred statement one byte later, when close_arrived() can tell).
+    // Each byte is compared once. (Woken at such a ':', the lexer went back to sleep on it, and
+    // woke again at each feed until the tag was decided: six wakes for a statement's close when
+    // fed a byte at a time.)
+    [[gnu::always_inline]] bool body_asleep(std::string_view input) noexcept {
+        const std::size_t n = input.size();
+        std::size_t k = seen_;
+        std::size_t m = 0;
+        if (sleep_ == sleep_kind::body_pending) {
+            const char* tag = input.data() + tag_at_;
+            m = pending_;
+            sleep_ = sleep_kind::body;
+            while (m < tag_len_ && k + 1 + m < n && input[k + 1 + m] == tag[m]) ++m;
+            if (m < tag_len_ && k + 1 + m < n) {  // no close starts at this ':'
+                ++k;
+                m = 0;
+            }
+        }
+        if (m == 0) k = body_run_end(input, k, m);
+        return body_settle(k, m, n);
+    }
+    // Where the run stopped (k, and m of the tag's bytes after the ':' there): asleep or not.
+    [[gnu::always_inline]] bool body_settle(std::size_t k, std::size_t m, std::size_t n) noexcept {
+        count_bytes(k - seen_);
+        seen_ = k;
+        if (k == n) return true;
+        if (m == tag_len_ && k + 1 + m + close_after_ <= n) return false;  // the close may be here
+        pending_ = m;
+        sleep_ = sleep_kind::body_pending;
+        return true;
+    }
     bool paused_ = false;              // the last advance() paused (see advance())
     sleep_kind sleep_ = sleep_kind::awake;
-    bool body_run_ = false;            // run: a body (its wake set is ':' and it checks the tag)
     const byte_set* wake_ = nullptr;   // run: its wake set
     std::size_t tag_at_ = 0;           // body: where the open tag is in the input
     std::size_t tag_len_ = 0;          // body: its length
     std::size_t until_ = 0;            // literal: where it ends; length: the input size that wakes
     std::size_t lit_shift_ = 0;        // literal: how far before the compare it is
     std::size_t seen_ = 0;             // asleep: the input looked at (the run or literal reaches here)
+    std::size_t pending_ = 0;          // body_pending: the tag's bytes matched after the ':' at seen_
+    std::uint8_t close_after_ = 0;     // body: the bytes after the whole tag that wake it (a deferral: 1)
     std::size_t wake_at_ = k_no_pause; // asleep: an input this long wakes it (a deferred statement's limit)
     impl* impl_;
 };

@@ -263,9 +263,9 @@ struct stream_lexer::impl {
     // sleep()'s ways to wait. A run of hint `slot` (or the body scan) over bytes not in `set`.
     void sleep_run(stream_lexer& l, std::uint8_t slot, const stream_lexer::byte_set& set) noexcept {
         asleep_ = slot;
-        l.sleep_ = stream_lexer::sleep_kind::run;
+        l.sleep_ = slot == k_body_slot ? stream_lexer::sleep_kind::body : stream_lexer::sleep_kind::run;
         l.wake_ = &set;
-        l.body_run_ = slot == k_body_slot;
+        l.close_after_ = 0;
     }
     // A body's run also checks the open tag after each ':'.
     void sleep_on_tag(stream_lexer& l) const noexcept {
@@ -285,7 +285,8 @@ struct stream_lexer::impl {
     // reader's close search stopped.
     void sleep_deferred(stream_lexer& l) noexcept {
         sleep_run(l, k_defer_slot, k_wake_body);
-        l.body_run_ = true;
+        l.sleep_ = stream_lexer::sleep_kind::body;
+        l.close_after_ = 1;  // close_arrived() wants a byte after the tag
         sleep_on_tag(l);
         l.seen_ = reader_.scan();
         l.wake_at_ = reader_.wake_at();  // or once it is long
