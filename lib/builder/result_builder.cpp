@@ -14,7 +14,8 @@ namespace plurnk::detail {
 void result_builder::advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
              const sink& out) {
     bind(in, lexed, tree);
-    ledger_.collect(lexed, ledger_view());
+    // (A stream calls this once per statement, nearly always with no new error.)
+    if (!ledger_.took_all(lexed, tree)) ledger_.collect(lexed, ledger_view());
     const auto& toks = lexed.tokens;
     for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
         const std::int32_t u = tree.token_unit[next_token_];
