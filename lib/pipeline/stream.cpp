@@ -38,7 +38,8 @@ namespace {
 
 // The input held: bytes that grow at the end and drop a settled prefix. Not a std::string, whose
 // append is a call into the standard library: a feed of a token's few bytes is most of what a
-// stream does, and here it is a bounds check and a few moves, inline.
+// stream does, and here it is one bounds check (the room and the input limit together) and a
+// few moves, inline.
 class input_buffer {
 public:
     input_buffer() = default;
@@ -52,15 +53,19 @@ public:
             }
             if (o.size_ != 0) std::memcpy(data_.get(), o.data_.get(), o.size_);
             size_ = o.size_;
+            set_limit(o.limit_);
         }
         return *this;
     }
     input_buffer(input_buffer&& o) noexcept
-        : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)), cap_(std::exchange(o.cap_, 0)) {}
+        : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)), cap_(std::exchange(o.cap_, 0)),
+          limit_(std::exchange(o.limit_, 0)), end_(std::exchange(o.end_, 0)) {}
     input_buffer& operator=(input_buffer&& o) noexcept {
         data_ = std::move(o.data_);
         size_ = std::exchange(o.size_, 0);
         cap_ = std::exchange(o.cap_, 0);
+        limit_ = std::exchange(o.limit_, 0);
+        end_ = std::exchange(o.end_, 0);
         return *this;
     }
     ~input_buffer() = default;
@@ -70,6 +75,14 @@ public:
 
     // Whether n more bytes fit without growing.
     [[nodiscard]] bool fits(std::size_t n) const noexcept { return n <= cap_ - size_; }
+    // The most the buffer may hold (the input limit less what was released); at least size().
+    void set_limit(std::size_t limit) noexcept {
+        limit_ = limit;
+        end_ = std::min(cap_, limit_);
+    }
+    // Whether n more bytes fit without growing and within the limit; how many fit within it.
+    [[nodiscard]] bool fits_within_limit(std::size_t n) const noexcept { return n <= end_ - size_; }
+    [[nodiscard]] std::size_t room_within_limit() const noexcept { return limit_ - size_; }
     void append(std::string_view s) {
         if (!fits(s.size())) grow(s.size());
         if (s.size() > 16) {
@@ -91,13 +104,16 @@ public:
         std::size_t capacity = 0;
     };
     taken take() noexcept {
+        end_ = 0;
+        limit_ = 0;
         return taken{std::move(data_), std::exchange(size_, 0), std::exchange(cap_, 0)};
     }
     [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
-    // Drops the first n bytes.
+    // Drops the first n bytes (the limit counts from the new first byte).
     void erase_front(std::size_t n) noexcept {
         std::memmove(data_.get(), data_.get() + n, size_ - n);
         size_ -= n;
+        set_limit(limit_ - n);
     }
 
     // Room for `more` bytes past size_, at least doubling (appends stay amortized O(1) a byte).
@@ -107,6 +123,7 @@ public:
         if (size_ != 0) std::memcpy(d.get(), data_.get(), size_);
         data_ = std::move(d);
         cap_ = cap;
+        end_ = std::min(cap_, limit_);
     }
 
 private:
@@ -132,6 +149,8 @@ private:
     std::unique_ptr<char[]> data_;
     std::size_t size_ = 0;
     std::size_t cap_ = 0;
+    std::size_t limit_ = 0;  // set_limit()
+    std::size_t end_ = 0;    // min(cap_, limit_): what fits_within_limit() measures the room to
 };
 
 }  // namespace
@@ -143,6 +162,7 @@ struct stream_parser::state : detail::pipeline {
         // Room for the tokens of the first release threshold's worth of input (a token per 8
         // bytes or so), rather than growing from one by doubling.
         pipeline::reserve_tokens(k_first_tokens);
+        buffer.set_limit(limit);
         // The rest of a statement is lexed once its close may have arrived (lexer.hpp), except
         // where what is open is looked at after every feed (the runaway check).
         lexer.set_deferral(true);
@@ -154,7 +174,7 @@ struct stream_parser::state : detail::pipeline {
     std::size_t limit;  // detail::input_limit(options)
     input_buffer buffer;
     bool finished = false;
-    std::uint64_t total = 0;  // bytes fed, including any past max_input_bytes
+    std::uint64_t past_limit = 0;  // bytes fed past max_input_bytes (left out)
     std::size_t released = 0;  // settled bytes dropped from the front of `buffer`
     std::size_t release_threshold = stream_parser::k_default_release_threshold;
 
@@ -514,14 +534,13 @@ void stream_parser::state::build(const callback& cb) {
 
 // The common feed, all inline and with no call but in tail position (so it saves no registers):
 // the chunk fits, and the lexer's step stays asleep. The rest is feed_on().
+// (After finish() the buffer has no room: every feed goes to feed_on(), which drops it, as it
+// does an empty chunk.)
 void stream_parser::feed(std::string_view chunk) {
     state& s = *state_;
-    if (s.finished || chunk.empty()) return;
-    if (chunk.size() > detail::stream_lexer::k_short || !s.buffer.fits(chunk.size()) ||
-        chunk.size() > s.limit - (s.released + s.buffer.size())) {
+    if (chunk.size() - 1 >= detail::stream_lexer::k_short || !s.buffer.fits_within_limit(chunk.size())) {
         return s.feed_on(*this, chunk, false);
     }
-    s.total += chunk.size();
     s.buffer.append_short(chunk);
     if (s.buffer.size() < s.lex_after) return;  // a stream that tells no one lexes later
     if (s.lex_after != 0 || !s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
@@ -530,8 +549,12 @@ void stream_parser::feed(std::string_view chunk) {
 
 void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, bool appended) {
     if (!appended) {
-        total += chunk.size();
-        chunk = chunk.substr(0, limit - (released + buffer.size()));
+        // (After finish() there is no room: what comes is dropped.)
+        if (const std::size_t room = buffer.room_within_limit(); chunk.size() > room) {
+            past_limit += chunk.size() - room;
+            chunk = chunk.substr(0, room);
+        }
+        if (chunk.empty()) return;
         // A large chunk goes in by pieces, each taken as a feed of its own (without the runaway
         // check, which looks at the end of the chunk): what settles in a piece is released
         // before the next is appended, so the buffer and the token vectors stay about a piece
@@ -551,8 +574,7 @@ void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, boo
                 builder.expect_rest(k_piece, chunk.size(), items, statements);
             }
         }
-        if (chunk.empty()) return;
-        buffer.append(chunk);
+        buffer.append(chunk);  // (the pieces leave 1 to k_piece bytes)
         if (buffer.size() < lex_after) return;  // a stream that tells no one lexes later
     }
     lex_more(p.callback_);
@@ -587,6 +609,7 @@ parse_result stream_parser::finish() {
         return none;
     }
     s.finished = true;
+    s.buffer.set_limit(s.buffer.size());  // no room: feed() ignores what comes now
     const std::string_view in = s.buffer.view();
     s.run_to_end(in);
     // The result views the input held. A large buffer that is mostly full is handed over as it
@@ -602,8 +625,8 @@ parse_result stream_parser::finish() {
     parse_result r = s.finish(in, make_sink(callback_));
     r.dialect = s.options.dialect;
     const std::size_t kept = s.released + s.buffer.size();
-    if (s.total > kept) {
-        detail::append_input_limit_error(r, s.builder.position_of(in.size()), kept, s.total);
+    if (s.past_limit != 0) {
+        detail::append_input_limit_error(r, s.builder.position_of(in.size()), kept, kept + s.past_limit);
         if (callback_) {
             const item last = r.items.back();
             callback_(stream_event{last, r.items.size() - 1});
