@@ -800,6 +800,33 @@ TEST_CASE("stream: input past max_input_bytes ends as parse() ends it", "[stream
     }
 }
 
+// The short feed's one bounds check counts the limit from the input still held: it must move
+// with every release, and leave no room after finish().
+TEST_CASE("stream: max_input_bytes holds across releases, and a feed after finish() is dropped", "[stream][limits]") {
+    using namespace plurnk;
+    std::string in;
+    for (int i = 0; i < 400; ++i) in += "Now " + std::to_string(i) + ".\n<<READ(src/f" + std::to_string(i) + ".ts)::READ\n";
+    parse_options o;
+    o.max_input_bytes = in.size() / 2 + 7;
+    const std::string want = to_json(parse(in, tier::parse, o));
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{4}, std::size_t{9}, std::size_t{64}}) {
+        stream_parser s(tier::parse, o);
+        s.set_release_threshold(1);
+        std::size_t events = 0;
+        s.set_callback([&](const stream_event&) { ++events; });
+        for (std::size_t i = 0; i < in.size(); i += chunk) s.feed(std::string_view(in).substr(i, chunk));
+        CHECK(s.size() == o.max_input_bytes);
+        CHECK(s.retained() < 200);
+        const parse_result r = s.finish();
+        CHECK(to_json(r) == want);
+        CHECK(events == r.items.size());
+        s.feed("<<READ(x)::READ\n");
+        s.feed("x");
+        CHECK(s.size() == o.max_input_bytes);
+        CHECK(s.finish().items.empty());
+    }
+}
+
 TEST_CASE("stream: settled input is released, so what is held follows what is open", "[stream]") {
     using namespace plurnk;
     std::string turn = "<<PLAN:read everything:PLAN\n";
