@@ -19,11 +19,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "base/function_ref.hpp"
 #include "base/pod_vector.hpp"
 #include "base/position.hpp"
 #include "builder/error_ledger.hpp"
@@ -47,7 +48,20 @@ namespace plurnk::detail {
 // chunk; parse() calls it once with everything.
 class result_builder {
 public:
-    using sink = std::function<void(const item&, std::size_t index)>;
+    // Where items go as they settle, or nowhere (`{}`): a reference to the caller's callable, no
+    // copy and no allocation. Made from a named callable only, which outlives the call it is
+    // passed to.
+    class sink {
+    public:
+        sink() = default;
+        template <class F, class = std::enable_if_t<!std::is_same_v<std::remove_const_t<F>, sink>>>
+        sink(F& f) noexcept : ref_(f) {}  // NOLINT(google-explicit-constructor): passed as a callback
+        explicit operator bool() const noexcept { return ref_.has_value(); }
+        void operator()(const item& it, std::size_t index) const { (*ref_)(it, index); }
+
+    private:
+        std::optional<function_ref<void(const item&, std::size_t)>> ref_;
+    };
 
     explicit result_builder(tier t, parse_dialect d = parse_dialect::contracts) : passes_(t), statement_(d) {}
 

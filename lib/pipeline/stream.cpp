@@ -503,9 +503,11 @@ void stream_parser::set_callback(callback cb) {
 }
 
 namespace {
-detail::result_builder::sink make_sink(const stream_parser::callback& cb) {
-    if (!cb) return {};
-    return [&cb](const item& it, std::size_t index) { cb(stream_event{it, index}); };
+// `use` called with the sink that reports to `cb` (none when `cb` is empty).
+template <class F>
+decltype(auto) with_sink(const stream_parser::callback& cb, F&& use) {
+    const auto report = [&cb](const item& it, std::size_t index) { cb(stream_event{it, index}); };
+    return use(cb ? detail::result_builder::sink(report) : detail::result_builder::sink());
 }
 
 }  // namespace
@@ -528,7 +530,7 @@ void stream_parser::state::build(const callback& cb) {
     if (settled == built_settled && errors == built_errors) return;
     built_settled = settled;
     built_errors = errors;
-    pipeline::build(buffer.view(), make_sink(cb));
+    with_sink(cb, [this](const detail::result_builder::sink& out) { pipeline::build(buffer.view(), out); });
     maybe_release();
 }
 
@@ -622,7 +624,7 @@ parse_result stream_parser::finish() {
     } else {
         s.builder.input().append_copy(s.released, in);
     }
-    parse_result r = s.finish(in, make_sink(callback_));
+    parse_result r = with_sink(callback_, [&](const detail::result_builder::sink& out) { return s.finish(in, out); });
     r.dialect = s.options.dialect;
     const std::size_t kept = s.released + s.buffer.size();
     if (s.past_limit != 0) {
@@ -643,10 +645,10 @@ std::size_t stream_parser::peek_end(const callback& cb) const {
     const std::string_view in = s.buffer.view();
     s.run_to_end(in);
     const detail::lex_output& lexed = s.lexer.output();
-    const detail::result_builder::sink out = [&cb](const item& it, std::size_t index) {
+    const auto report = [&cb](const item& it, std::size_t index) {
         if (cb && !std::holds_alternative<diagnostic>(it)) cb(stream_event{it, index});
     };
-    s.builder.settle_end(in, lexed, s.syntax.tree(), out);
+    s.builder.settle_end(in, lexed, s.syntax.tree(), report);
     return lexed.tail.open != detail::open_slot::none ? s.released + lexed.tail.last_open_begin : size();
 }
 
