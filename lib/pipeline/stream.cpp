@@ -524,13 +524,17 @@ void stream_parser::state::parse_more(const callback& cb) {
 void stream_parser::state::build(const callback& cb) {
     // The builder takes settled tokens and new errors: with neither there is nothing for it to do
     // (nor to release, which needs every token settled).
+    // (pipeline::build() with what this asked the lexer and the parser: each question is a call.)
     const detail::lex_output& lexed = lexer.output();
+    const detail::syntax_tree& tree = syntax.tree();
     const std::size_t settled = syntax.settled();
-    const std::size_t errors = lexed.errors.size() + syntax.tree().errors.size();
+    const std::size_t errors = lexed.errors.size() + tree.errors.size();
     if (settled == built_settled && errors == built_errors) return;
     built_settled = settled;
     built_errors = errors;
-    with_sink(cb, [this](const detail::result_builder::sink& out) { pipeline::build(buffer.view(), out); });
+    with_sink(cb, [&](const detail::result_builder::sink& out) {
+        builder.advance(buffer.view(), lexed, tree, settled, out);
+    });
     maybe_release();
 }
 
