@@ -28,7 +28,7 @@
 namespace plurnk::detail {
 
 
-// Four bytes as one number, so a keyword test is sixteen integer compares.
+// Four bytes as one number: a keyword is one look-up of its word (k_keyword_slots, below).
 constexpr std::uint32_t word4(unsigned char a, unsigned char b, unsigned char c, unsigned char d) noexcept {
     return std::uint32_t{a} | std::uint32_t{b} << 8 | std::uint32_t{c} << 16 | std::uint32_t{d} << 24;
 }
@@ -41,6 +41,53 @@ inline constexpr std::array<std::uint32_t, k_op_count> k_keyword_words = [] {
     }
     return w;
 }();
+
+// Which keyword four bytes are, in one look-up (keyword_at()): the words of k_keyword_words in a
+// table of 64 by a multiplicative hash, its multiplier searched here at compile time so that no
+// two words share a slot. A slot no keyword hashes to holds a keyword that hashes elsewhere (no word finds it).
+struct keyword_slots {
+    std::array<std::uint32_t, 64> word{};
+    std::array<plurnk::op, 64> op{};
+    std::uint32_t mul = 0;
+    static constexpr std::size_t slot(std::uint32_t w, std::uint32_t mul) noexcept { return (w * mul) >> 26; }
+    // The op whose keyword's four bytes are w, or null.
+    constexpr const plurnk::op* find(std::uint32_t w) const noexcept {
+        const std::size_t i = slot(w, mul);
+        return word[i] == w ? &op[i] : nullptr;
+    }
+};
+
+constexpr keyword_slots make_keyword_slots() noexcept {
+    for (std::uint32_t mul = 0x9e3779b1U;; mul += 2) {
+        keyword_slots t;
+        t.mul = mul;
+        t.word.fill(k_keyword_words[0]);
+        std::array<bool, 64> used{};
+        bool clash = false;
+        for (std::size_t n = 0; n < k_keyword_words.size() && !clash; ++n) {
+            const std::size_t i = keyword_slots::slot(k_keyword_words[n], mul);
+            clash = used[i];
+            used[i] = true;
+            t.word[i] = k_keyword_words[n];
+            t.op[i] = static_cast<plurnk::op>(n);
+        }
+        if (!clash) return t;
+    }
+}
+
+inline constexpr keyword_slots k_keyword_slots = make_keyword_slots();
+
+// (By slot, not through find(): a sanitized build does not fold a comparison of the address of
+// a variable with external linkage.)
+constexpr bool finds_every_keyword() noexcept {
+    const keyword_slots& t = k_keyword_slots;
+    for (std::size_t n = 0; n < k_keyword_words.size(); ++n) {
+        const std::size_t i = keyword_slots::slot(k_keyword_words[n], t.mul);
+        if (t.word[i] != k_keyword_words[n] || t.op[i] != static_cast<plurnk::op>(n)) return false;
+    }
+    return t.word[keyword_slots::slot(0, t.mul)] != 0;
+}
+static_assert(finds_every_keyword(), "each keyword's word finds its op");
 
 // The mode `[` enters: how the statement's row lexes its signal (grammar/statement_shape.hpp).
 constexpr mode signal_mode(const statement_shape& row) noexcept {
@@ -453,14 +500,11 @@ struct stream_lexer::impl {
         cur_.i = end > start ? end : start + 1;
     }
 
-    // Which keyword (if any) starts at s_[k].
-    int keyword_at(std::size_t k) noexcept {
-        if (!has(k + 3)) return -1;
-        const std::uint32_t w = word4(at(k), at(k + 1), at(k + 2), at(k + 3));
-        for (std::size_t n = 0; n < k_keyword_words.size(); ++n) {
-            if (w == k_keyword_words[n]) return static_cast<int>(n);
-        }
-        return -1;
+    // Which keyword (if any) starts at s_[k]: its op, or null (also while its four bytes are not
+    // all there).
+    const plurnk::op* keyword_at(std::size_t k) noexcept {
+        if (!has(k + 3)) return nullptr;
+        return k_keyword_slots.find(word4(at(k), at(k + 1), at(k + 2), at(k + 3)));
     }
 
     // DEFAULT mode (modes.cpp)

@@ -8,54 +8,6 @@
 
 namespace plurnk::detail {
 
-namespace {
-
-// keyword_at()'s answer in one look-up, for an opener: the words of k_keyword_words in a table of
-// 64 by a multiplicative hash, its multiplier searched here at compile time so that no two words
-// share a slot. A slot no keyword hashes to holds a keyword that hashes elsewhere (no word finds it).
-struct keyword_slots {
-    std::array<std::uint32_t, 64> word{};
-    std::array<plurnk::op, 64> op{};
-    std::uint32_t mul = 0;
-    static constexpr std::size_t slot(std::uint32_t w, std::uint32_t mul) noexcept { return (w * mul) >> 26; }
-    // The op whose keyword's four bytes are w, or null.
-    constexpr const plurnk::op* find(std::uint32_t w) const noexcept {
-        const std::size_t i = slot(w, mul);
-        return word[i] == w ? &op[i] : nullptr;
-    }
-};
-
-constexpr keyword_slots make_keyword_slots() noexcept {
-    for (std::uint32_t mul = 0x9e3779b1U;; mul += 2) {
-        keyword_slots t;
-        t.mul = mul;
-        t.word.fill(k_keyword_words[0]);
-        std::array<bool, 64> used{};
-        bool clash = false;
-        for (std::size_t n = 0; n < k_keyword_words.size() && !clash; ++n) {
-            const std::size_t i = keyword_slots::slot(k_keyword_words[n], mul);
-            clash = used[i];
-            used[i] = true;
-            t.word[i] = k_keyword_words[n];
-            t.op[i] = static_cast<plurnk::op>(n);
-        }
-        if (!clash) return t;
-    }
-}
-
-inline constexpr keyword_slots k_keyword_slots = make_keyword_slots();
-
-constexpr bool finds_every_keyword() noexcept {
-    for (std::size_t n = 0; n < k_keyword_words.size(); ++n) {
-        const plurnk::op* op = k_keyword_slots.find(k_keyword_words[n]);
-        if (op == nullptr || *op != static_cast<plurnk::op>(n)) return false;
-    }
-    return k_keyword_slots.find(0) == nullptr;
-}
-static_assert(finds_every_keyword(), "each keyword's word finds its op");
-
-}  // namespace
-
 // DEFAULT: openers, whitespace, reasoning enclosures, TURN closers, text.
 void stream_lexer::impl::lex_default() {
     std::size_t start = cur_.i;
@@ -68,10 +20,8 @@ void stream_lexer::impl::lex_default() {
         start = cur_.i;
         c = at(cur_.i);
     }
-    if (c == '<' && has(cur_.i + 1) && at(cur_.i + 1) == '<' && has(cur_.i + 5)) {
-        const std::size_t k = cur_.i + 2;
-        const plurnk::op* const op = k_keyword_slots.find(word4(at(k), at(k + 1), at(k + 2), at(k + 3)));
-        if (op != nullptr) {
+    if (c == '<' && has(cur_.i + 1) && at(cur_.i + 1) == '<') {
+        if (const plurnk::op* const op = keyword_at(cur_.i + 2); op != nullptr) {
             const std::size_t e = run_end(h_opener, start, cur_.i + 6, [](unsigned char b) { return k_word_chars[b]; });
             cur_.op = *op;
             emit(tok::opener, start, e);
@@ -136,7 +86,7 @@ std::size_t stream_lexer::impl::scan_text(std::size_t start) noexcept {
             if (!has(k + 1)) {
                 stop = true;
             } else if (at(k + 1) == '<') {
-                if (keyword_at(k + 2) >= 0) {
+                if (keyword_at(k + 2) != nullptr) {
                     stop = true;
                 } else {
                     k += 2;
