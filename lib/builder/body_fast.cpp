@@ -175,17 +175,14 @@ bool integer_scope_literal(std::string_view s, std::vector<double>& marks) {
     marks.clear();
     if (s.size() < 3 || s.front() != '<' || s.back() != '>') return false;
     bool integers = true;
-    const scope_scan r = scan_scope(s, 1, scope_phase::number, [&](std::size_t b, std::size_t e) {
+    const scope_scan r = scan_scope<true>(s, 1, scope_phase::number, [&](const scope_number& num) {
         if (!integers) return;
-        const bool neg = s[b] == '-';
-        const std::size_t digits = b + (neg ? 1 : 0);
-        if (e - digits > 15 || s.substr(digits, e - digits).find('.') != std::string_view::npos) {
+        if (num.fraction || num.e - num.b - (num.negative ? 1 : 0) > 15) {
             integers = false;
             return;
         }
-        std::uint64_t v = 0;
-        for (std::size_t i = digits; i < e; ++i) v = v * 10 + static_cast<std::uint64_t>(s[i] - '0');
-        marks.push_back(neg ? -static_cast<double>(v) : static_cast<double>(v));
+        const auto v = static_cast<double>(num.integer);
+        marks.push_back(num.negative ? -v : v);
     });
     return integers && r.v == scope_scan::verdict::closed && r.at == s.size();
 }

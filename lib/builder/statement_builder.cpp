@@ -42,21 +42,20 @@ double decimal_value(const char* b, const char* e) noexcept {
 // are the sum the scan made as it passed them (as in decimal_value()); anything else goes to
 // from_chars.
 double mark_value(std::string_view s, const scope_number& num) {
-    const bool neg = s[num.b] == '-';
-    const char* const num_begin = s.data() + num.b + (neg ? 1 : 0);
-    const char* const num_end = s.data() + num.e;
+    const std::size_t begin = num.b + (num.negative ? 1 : 0);
     double v = static_cast<double>(num.integer);
-    if (num.fraction || num_end - num_begin > 15) std::from_chars(num_begin, num_end, v);
-    return neg ? -v : v;
+    if (num.fraction || num.e - begin > 15) std::from_chars(s.data() + begin, s.data() + num.e, v);
+    return num.negative ? -v : v;
 }
 
 // The numbers of a scope token (`<1,2>`, `<1-5>`, `<0--5>`, `<1, -1>`: a scope literal, which the
 // lexer read with scan_scope()) as marks into `m`, which has room for `cap`: one more than the
 // literal's `,` and `-`, which is enough (each number after the first follows one); returns how
-// many. One pass: the scan sums each number's digits as it reads them.
+// many. One pass: the scan sums each number's digits as it reads them, and checks no bound (the
+// literal ends with its '>').
 std::size_t scope_marks(std::string_view s, double* m, std::size_t cap) {
     std::size_t n = 0;
-    (void)scan_scope(s, 1, scope_phase::number, [&](const scope_number& num) {
+    (void)scan_scope<true>(s, 1, scope_phase::number, [&](const scope_number& num) {
         if (n < cap) m[n++] = mark_value(s, num);
     });
     return n;

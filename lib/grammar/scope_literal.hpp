@@ -7,6 +7,7 @@
 // with scan_scope(); each turns the numbers into values its own way.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -47,17 +48,24 @@ struct scope_number {
     std::size_t e = 0;
     std::uint64_t integer = 0;
     bool fraction = false;
+    bool negative = false;  // the text starts with its '-'
 };
 
 // Reads a scope literal in `s` from `k` in `phase` (just past the '<': phase number; or where a
 // scan that said `more` said to resume). For each NUM that begins at or after `k`, as it ends,
 // calls on_number(b, e) with its text s[b, e) (the sign included), or on_number(scope_number)
 // when the callback takes one. Looks at no byte past the end of `s`, and at each byte once.
-template <class OnNumber = no_scope_numbers>
+// Closed: the caller knows that `s` ends with a '>' after `k` (a whole literal, as the lexer read
+// it, or a text that may be one): every byte run then stops at that '>' at the latest, so the scan
+// checks no bound (and never says `more`).
+template <bool Closed = false, class OnNumber = no_scope_numbers>
 constexpr scope_scan scan_scope(std::string_view s, std::size_t k, scope_phase phase,
                                 OnNumber&& on_number = {}) noexcept {
     using verdict = scope_scan::verdict;
     const std::size_t n = s.size();
+    if constexpr (Closed) assert(k < n && s[n - 1] == '>');
+    // Whether `at` is inside `s` (always, when Closed: no '>' is passed over).
+    const auto in = [n](std::size_t at) { return Closed || at < n; };
     const auto digit = [&s](std::size_t at) { return ascii::is_digit(static_cast<unsigned char>(s[at])); };
     const auto more = [n](std::size_t resume, scope_phase p) { return scope_scan{verdict::more, n, resume, p}; };
     const auto bad = [](std::size_t at) { return scope_scan{verdict::bad, at, 0, scope_phase::number}; };
@@ -65,49 +73,51 @@ constexpr scope_scan scan_scope(std::string_view s, std::size_t k, scope_phase p
     std::size_t num = k_none;  // where the NUM being read began, when it began at or after k
     std::uint64_t integer = 0;  // its integer digits so far (when num is not k_none)
     bool fraction = false;
+    bool negative = false;
     for (;;) {
         if (phase == scope_phase::number) {
             num = k;
             integer = 0;
             fraction = false;
-            if (k < n && s[k] == '-') ++k;
-            if (k >= n) return more(num, scope_phase::number);
+            negative = in(k) && s[k] == '-';
+            if (negative) ++k;
+            if (!in(k)) return more(num, scope_phase::number);
             if (!digit(k)) return bad(k);
             phase = scope_phase::integer;
         }
         if (phase == scope_phase::integer) {
-            for (; k < n && digit(k); ++k) integer = integer * 10 + static_cast<std::uint64_t>(s[k] - '0');
-            if (k >= n) return more(k, scope_phase::integer);
+            for (; in(k) && digit(k); ++k) integer = integer * 10 + static_cast<std::uint64_t>(s[k] - '0');
+            if (!in(k)) return more(k, scope_phase::integer);
             if (s[k] == '.') {
                 ++k;
-                if (k >= n) return more(k - 1, scope_phase::integer);
+                if (!in(k)) return more(k - 1, scope_phase::integer);
                 if (!digit(k)) return bad(k);
                 phase = scope_phase::fraction;
                 fraction = true;
             }
         }
         if (phase == scope_phase::fraction) {
-            while (k < n && digit(k)) ++k;
-            if (k >= n) return more(k, scope_phase::fraction);
+            while (in(k) && digit(k)) ++k;
+            if (!in(k)) return more(k, scope_phase::fraction);
         }
         if (num != k_none) {
             if constexpr (std::is_invocable_v<OnNumber&, scope_number>) {
-                on_number(scope_number{num, k, integer, fraction});
+                on_number(scope_number{num, k, integer, fraction, negative});
             } else {
                 on_number(num, k);
             }
         }
         num = k_none;
         const std::size_t sep = k;
-        if (k >= n) return more(sep, scope_phase::separator);
+        if (!in(k)) return more(sep, scope_phase::separator);
         const char c = s[k];
         if (c == '>') return scope_scan{verdict::closed, k + 1, 0, scope_phase::number};
         if (c == '-') {
             ++k;
         } else if (c == ',') {
             ++k;
-            if (k < n && s[k] == ' ') ++k;
-            if (k >= n) return more(sep, scope_phase::separator);
+            if (in(k) && s[k] == ' ') ++k;
+            if (!in(k)) return more(sep, scope_phase::separator);
         } else {
             return bad(k);
         }
