@@ -116,10 +116,28 @@ public:
     // the caller put in the sink; raw is set here).
     void target(const parsed_path& p) { set_target(encode_path(p)); }
     void target_local(std::string_view text) { set_target(path_ref{sink_.put(text), parsed_path::kind_t::local}); }
-    void target_sliced(std::string_view text, sliced_url fields) {
-        fields.raw = sink_.put(text);
-        fields.has |= url_sliced;
-        set_target(path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url});
+    // A sliced URL is packed from its pieces where the record keeps it (no sliced_url made aside
+    // and copied into the block): `has` names the optional fields present, only hostname, port,
+    // query and fragment (url_has); an absent one's piece is not read. pack_url's layout.
+    void target_sliced(std::string_view text, std::uint8_t has, url_slice scheme, url_slice pathname,
+                       url_slice hostname, std::uint32_t port, url_slice query, url_slice fragment) {
+        assert((has & ~(url_hostname | url_port | url_query | url_fragment)) == 0);
+        const sref raw = sink_.put(text);
+        auto* p = static_cast<unsigned char*>(sink_.strings().allocate(k_url_size<sliced_url>[has], 1));
+        p[0] = static_cast<std::uint8_t>(has | url_sliced);
+        unsigned char* w = p + 1;
+        const auto put = [&w](const auto& f) {
+            std::memcpy(w, &f, sizeof f);
+            w += sizeof f;
+        };
+        put(raw);
+        put(scheme);
+        put(pathname);
+        if ((has & url_hostname) != 0) put(hostname);
+        if ((has & url_port) != 0) put(port);
+        if ((has & url_query) != 0) put(query);
+        if ((has & url_fragment) != 0) put(fragment);
+        set_target(path_ref{sref::arena(p, 0), parsed_path::kind_t::url});
     }
     void target_url(std::string_view text, url_rec fields) {
         fields.raw = sink_.put(text);
