@@ -111,16 +111,15 @@ bool scan_port(std::string_view s, std::size_t& p, std::uint32_t& value) noexcep
     return !(len > 1 && s[begin] == '0');
 }
 
-// A `.` or `..` segment (one dot-segment removal would act on) in the path s[path, end), which
-// starts with `/`.
-bool has_dot_segment(std::string_view s, std::size_t path, std::size_t end) noexcept {
-    for (std::size_t i = path; i + 1 < end; ++i) {
-        if (s[i] != '/' || s[i + 1] != '.') continue;
-        std::size_t k = i + 2;
-        if (k < end && s[k] == '.') ++k;
-        if (k == end || s[k] == '/') return true;
-    }
-    return false;
+// Whether the `.` at `dot`, the first byte of a path segment, begins a `.` or `..` segment (one
+// dot-segment removal would act on): after one more `.` at most, the segment ends -- at a `/`, at
+// the end of the text, or at a byte that ends the path (where a `?` or `#` would end it; any
+// other such byte makes the fast path decline anyway).
+bool dot_segment_at(std::string_view s, std::size_t dot) noexcept {
+    const std::size_t n = s.size();
+    std::size_t k = dot + 1;
+    if (k < n && s[k] == '.') ++k;
+    return k == n || s[k] == '/' || (class_of(s[k]) & k_path) == 0;
 }
 
 // What a target starts with: a local path, a URL the fast path declines, or a URL whose
@@ -217,14 +216,13 @@ bool scan_path(std::string_view s, std::size_t& p, std::size_t scheme_end, bool 
         return true;
     }
     const std::size_t path = p;
-    std::uint8_t seen = 0;
     for (++p; p < n; ++p) {
         const std::uint8_t c = class_of(s[p]);
         if ((c & k_path) == 0) break;
-        seen |= c;
+        // a dot segment, seen at its first dot (no second pass over the path)
+        if ((c & k_dot) != 0 && s[p - 1] == '/' && dot_segment_at(s, p)) return false;
     }
     if (p < n && s[p] != '?' && s[p] != '#') return false;
-    if ((seen & k_dot) != 0 && has_dot_segment(s, path, p)) return false;
     out.pathname = {path, p, true};
     return true;
 }
