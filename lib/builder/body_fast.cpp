@@ -53,6 +53,19 @@ constexpr std::array<bool, 256> k_regex_atom_bytes = [] {
     return t;
 }();
 
+// JSONPath's byte classes, one look-up each: a name's bytes after its first ([A-Za-z0-9_]), a
+// quoted string's (those, space, `-` and `.`).
+constexpr std::array<bool, 256> k_name_bytes = [] {
+    std::array<bool, 256> t{};
+    for (unsigned c = 0; c < 256; ++c) t[c] = ascii::is_word_char(c);
+    return t;
+}();
+constexpr std::array<bool, 256> k_quoted_bytes = [] {
+    std::array<bool, 256> t = k_name_bytes;
+    for (const unsigned char c : {' ', '-', '.'}) t[c] = true;
+    return t;
+}();
+
 // JSONPath: a reader over the query; every read* advances `p` on success.
 class jsonpath_reader {
 public:
@@ -74,13 +87,16 @@ private:
         if (eat('.')) return name() || (!singular && eat('*'));
         if (!eat('[')) return false;
         bool ok = false;
-        if (peek() == '\'') {
+        const unsigned char c = peek();
+        if (c == '\'') {
             ok = quoted();
-        } else if (peek() == '-' || ascii::is_digit(peek())) {
+        } else if (c == '-' || ascii::is_digit(c)) {
             ok = integer();
-        } else if (!singular && eat('*')) {
+        } else if (!singular && c == '*') {
+            ++p_;
             ok = true;
-        } else if (!singular && eat('?')) {
+        } else if (!singular && c == '?') {
+            ++p_;
             ok = filter();
         }
         return ok && eat(']');
@@ -91,10 +107,11 @@ private:
     // (`.true*` is not a name followed by `*`; a fuzz find).
     bool name() noexcept {
         const std::size_t b = p_;
-        if (!(ascii::is_alpha(peek()) || peek() == '_')) return false;
-        while (p_ < s_.size() && (ascii::is_word_char(peek()))) ++p_;
+        const unsigned char first = peek();
+        if (!(ascii::is_alpha(first) || first == '_')) return false;
+        skip(k_name_bytes);
         const std::string_view n = s_.substr(b, p_ - b);
-        if (n == "true" || n == "false" || n == "null") {
+        if ((first == 't' || first == 'f' || first == 'n') && (n == "true" || n == "false" || n == "null")) {
             p_ = b;
             return false;
         }
@@ -105,8 +122,10 @@ private:
     bool integer() noexcept {
         const bool neg = eat('-');
         const std::size_t b = p_;
-        while (p_ < s_.size() && ascii::is_digit(peek())) ++p_;
-        const std::size_t n = p_ - b;
+        std::size_t p = b;
+        while (p < s_.size() && ascii::is_digit(static_cast<unsigned char>(s_[p]))) ++p;
+        p_ = p;
+        const std::size_t n = p - b;
         if (n == 0 || n > 9) return false;
         if (s_[b] == '0') return n == 1 && !neg;
         return true;
@@ -115,7 +134,7 @@ private:
     // A single-quoted string of ASCII letters, digits, space, `_`, `-` and `.` (no escapes).
     bool quoted() noexcept {
         if (!eat('\'')) return false;
-        while (p_ < s_.size() && (ascii::is_word_char(peek()) || peek() == ' ' || peek() == '-' || peek() == '.')) ++p_;
+        skip(k_quoted_bytes);
         return eat('\'');
     }
 
@@ -153,6 +172,12 @@ private:
         return false;
     }
 
+    // Past a run of the bytes `bytes` takes.
+    void skip(const std::array<bool, 256>& bytes) noexcept {
+        std::size_t p = p_;
+        while (p < s_.size() && bytes[static_cast<unsigned char>(s_[p])]) ++p;
+        p_ = p;
+    }
     [[nodiscard]] unsigned char peek() const noexcept {
         return p_ < s_.size() ? static_cast<unsigned char>(s_[p_]) : 0;
     }
