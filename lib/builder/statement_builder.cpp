@@ -43,8 +43,12 @@ double decimal_value(const char* b, const char* e) noexcept {
 // from_chars.
 double mark_value(std::string_view s, const scope_number& num) {
     const std::size_t begin = num.b + (num.negative ? 1 : 0);
-    double v = static_cast<double>(num.integer);
-    if (num.fraction || num.e - begin > 15) std::from_chars(s.data() + begin, s.data() + num.e, v);
+    // up to 15 digits: the sum is below 2^63, which converts without the unsigned fix-up
+    double v = static_cast<double>(static_cast<std::int64_t>(num.integer));
+    if (num.fraction || num.e - begin > 15) {
+        v = static_cast<double>(num.integer);  // what from_chars leaves of a number out of its range
+        std::from_chars(s.data() + begin, s.data() + num.e, v);
+    }
     return num.negative ? -v : v;
 }
 
