@@ -107,6 +107,40 @@ TEST_CASE("byte_scan: pair() and pair_near() find the first byte followed by the
     CHECK(checks > 10000);
 }
 
+TEST_CASE("byte_scan: prefix() matches as much of a literal as prefix_plain(), at every place, length and split", "[byte_scan]") {
+    std::mt19937 rng(36);
+    std::size_t checks = 0, whole = 0;
+    // Literals of 1 to 10 bytes (the word compare takes 4 to 8) over texts made of their own
+    // bytes and one other, so that whole matches, a difference at every place (first word, last
+    // word, the bytes both words share) and a text that ends inside the literal all occur.
+    for (std::size_t len = 1; len <= 10; ++len) {
+        const std::string lit = random_text(rng, len, "EDIT");
+        for (const std::size_t n : {0, 1, 3, 4, 5, 8, 9, 12, 40}) {
+            for (int round = 0; round < 16; ++round) {
+                std::string s = random_text(rng, n, "EDITx");
+                // Plant the literal (or most of it) somewhere, so whole matches are common.
+                if (n > 0) {
+                    const std::size_t at = rng() % n;
+                    for (std::size_t i = 0; i < len && at + i < n; ++i) s[at + i] = lit[i];
+                    if (round % 4 == 1) s[at + rng() % std::min(len, n - at)] = 'x';
+                }
+                for (std::size_t k = 0; k <= n + 1; ++k) {
+                    for (std::size_t from = 0; from <= std::min(len, 2UL); ++from) {
+                        const std::size_t want = bs::prefix_plain(s, k, lit, from);
+                        INFO("text " << s << ", literal " << lit << ", at " << k << ", from " << from);
+                        REQUIRE(bs::prefix(s, k, lit, from) == want);
+                        whole += want == len ? 1 : 0;
+                        ++checks;
+                    }
+                }
+            }
+        }
+    }
+    static_assert(bs::prefix("<<EDITx", 2, "EDITx") == 5 && bs::prefix("<<EDIT", 2, "EDITx") == 4);
+    CHECK(whole > 1000);
+    CHECK(checks > 20000);
+}
+
 TEST_CASE("byte_scan: first_of() finds the first byte of the set, at every start", "[byte_scan]") {
     std::mt19937 rng(35);
     std::size_t checks = 0;

@@ -2,20 +2,24 @@
 // Bulk byte searches over a view (private header): every place of a byte, how many there are,
 // the last one and those among 64 bytes as the bits of a word (the position table's line ends),
 // the first place of a byte followed by another (a body's close tag: a ':' and the open tag's
-// first byte), and the first place of any byte of a small set (the end of a run of target text). Each looks at 16 bytes at a time where the target has SSE2 (every
-// x86-64) and at one byte at a time elsewhere, with no call and no return per match, so that a
+// first byte), how much of a literal matches at a place (the open tag after that ':'), and the
+// first place of any byte of a small set (the end of a run of target text). Each looks at 16
+// bytes at a time where the target has SSE2 (every x86-64) and at one byte at a time elsewhere
+// (a literal: at a word at a time), with no call and no return per match, so that a
 // body with a ':' every few dozen bytes or a file of short lines costs no call per ':' or per
 // line. None reads a byte outside the view (a search's last few bytes are read as the 16 that
 // end there, those before its start masked off). The one-byte-at-a-time forms are the
 // definitions: byte_scan_test checks the bulk forms against them at every length and alignment.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -51,6 +55,35 @@ inline std::size_t first_of_plain(std::string_view s, std::size_t from, const st
         }
     }
     return s.size();
+}
+
+// How many bytes of `lit` match at k in s, going on from `from` bytes already matched: all of
+// them, or fewer where a byte differs or s ends (one byte at a time).
+constexpr std::size_t prefix_plain(std::string_view s, std::size_t k, std::string_view lit, std::size_t from = 0) noexcept {
+    const std::size_t most = k < s.size() ? std::min(lit.size(), s.size() - k) : 0;
+    std::size_t m = from;
+    while (m < most && s[k + m] == lit[m]) ++m;
+    return m;
+}
+
+// Four bytes at p as a word (in the machine's order: only compared).
+inline std::uint32_t word_at(const char* p) noexcept {
+    std::uint32_t w = 0;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+}
+
+// prefix_plain(), a literal of 4 to 8 bytes (an open tag: a keyword and a short suffix) that
+// lies whole in s first compared as two words (its first four bytes and its last four), which
+// decides the common case, a whole match, without a loop.
+constexpr std::size_t prefix(std::string_view s, std::size_t k, std::string_view lit, std::size_t from = 0) noexcept {
+    const std::size_t len = lit.size();
+    if (!std::is_constant_evaluated() && from == 0 && len - 4 <= 4 && k < s.size() && s.size() - k >= len) {
+        const char* const a = s.data() + k;
+        const char* const b = lit.data();
+        if (word_at(a) == word_at(b) && word_at(a + len - 4) == word_at(b + len - 4)) return len;
+    }
+    return prefix_plain(s, k, lit, from);
 }
 
 // pair_plain() by memchr, a call per `a`: for a short search (a stream's few new bytes), where

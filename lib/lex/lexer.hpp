@@ -45,8 +45,7 @@ inline std::size_t next_tag_colon(std::string_view input, std::size_t k, std::st
                               : How == colon_search::near ? byte_scan::pair_near(input, k, ':', first)
                                                           : byte_scan::pair(input, k, ':', first);
         if (c == n) return n;
-        std::size_t m = 0;
-        while (m < tag.size() && c + 1 + m < n && input[c + 1 + m] == tag[m]) ++m;
+        const std::size_t m = byte_scan::prefix(input, c + 1, tag);
         if (m == tag.size() || c + 1 + m == n) {
             matched = m;
             return c;

@@ -159,11 +159,9 @@ constexpr run regex_unit(std::string_view s, std::size_t k, int phase = 0) noexc
 
 // How many bytes of `lit` match at k, going on from `from` bytes already matched: all of them,
 // or fewer where a byte differs or the input ends.
+// (byte_scan::prefix_plain(): most often it differs at once, a ':' that is no close tag.)
 constexpr std::size_t literal(std::string_view s, std::size_t k, std::string_view lit, std::size_t from = 0) noexcept {
-    const std::size_t most = k < s.size() ? std::min(lit.size(), s.size() - k) : 0;
-    std::size_t m = from;
-    while (m < most && s[k + m] == lit[m]) ++m;
-    return m;
+    return byte_scan::prefix_plain(s, k, lit, from);
 }
 
 // A run of blanks (space, tab) from k.
