@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -31,6 +32,12 @@ namespace plurnk::detail {
 // Four bytes as one number: a keyword is one look-up of its word (k_keyword_slots, below).
 constexpr std::uint32_t word4(unsigned char a, unsigned char b, unsigned char c, unsigned char d) noexcept {
     return std::uint32_t{a} | std::uint32_t{b} << 8 | std::uint32_t{c} << 16 | std::uint32_t{d} << 24;
+}
+// word4() of the four bytes at p: on a little-endian machine one load.
+inline std::uint32_t word4_at(const char* p) noexcept {
+    if constexpr (std::endian::native == std::endian::little) return byte_scan::word_at(p);
+    const auto b = [p](int n) { return static_cast<unsigned char>(p[n]); };
+    return word4(b(0), b(1), b(2), b(3));
 }
 inline constexpr std::array<std::uint32_t, k_op_count> k_keyword_words = [] {
     std::array<std::uint32_t, k_op_count> w{};
@@ -504,7 +511,8 @@ struct stream_lexer::impl {
     // all there).
     const plurnk::op* keyword_at(std::size_t k) noexcept {
         if (!has(k + 3)) return nullptr;
-        return k_keyword_slots.find(word4(at(k), at(k + 1), at(k + 2), at(k + 3)));
+        if constexpr (k_work_counter) examined_ += 4;
+        return k_keyword_slots.find(word4_at(s_.data() + k));
     }
 
     // DEFAULT mode (modes.cpp)
