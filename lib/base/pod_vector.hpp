@@ -73,6 +73,14 @@ public:
         if (size_ == cap_) grow(size_ + 1);
         return *::new (static_cast<void*>(data_ + size_++)) T{};
     }
+    // Room for `n` records past the end, for the caller to write there and then count with
+    // added(): a few records appended with one capacity check (the lexer's tokens).
+    T* room(std::size_t n) {
+        if (cap_ - size_ < n) grow(size_ + n);
+        return data_ + size_;
+    }
+    // The first `k` records of the last room() are written (k at most the room's size).
+    void added(std::size_t k) noexcept { size_ += k; }
     void pop_back() noexcept { --size_; }
     void clear() noexcept { size_ = 0; }
     void reserve(std::size_t n) {

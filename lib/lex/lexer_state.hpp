@@ -490,7 +490,17 @@ struct stream_lexer::impl {
 
     void emit(tok kind, std::size_t b, std::size_t e) {
         if constexpr (k_work_counter) ++emitted_;
-        out_.tokens.push_back(token{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), kind, cur_.op});
+        out_.tokens.push_back(token_of(kind, b, e));
+    }
+    token token_of(tok kind, std::size_t b, std::size_t e) const noexcept {
+        return token{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), kind, cur_.op};
+    }
+    // emit() of a few tokens at once (the whole-statement reader's parts): room for `n`, written
+    // there (token_of()), then counted.
+    token* token_room(std::size_t n) { return out_.tokens.room(n); }
+    void emitted(std::size_t k) noexcept {
+        if constexpr (k_work_counter) emitted_ += k;
+        out_.tokens.added(k);
     }
 
     // Records an error for a token that started at `start` and failed at `fail_at` (the failing

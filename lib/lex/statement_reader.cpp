@@ -104,10 +104,13 @@ template <class Lexer>
     if (lx.service_ && p + 1 < s.size() && s[p + 1] == '#') r = scan::regex_unit(s, p + 2);
     if (r.v == scan::verdict::bad) r = scan::target(s, p + 1, 0, false);
     if (r.v != scan::verdict::done || s[r.end] != ')') return {r.end, part_end::declined};  // (a line end or a '<' pair: an error)
-    lx.emit(tok::lparen, p, p + 1);
+    token* const w = lx.token_room(3);
+    std::size_t k = 0;
+    w[k++] = lx.token_of(tok::lparen, p, p + 1);
     lx.cur_.depth = 0;
-    if (r.end > p + 1) lx.emit(tok::target_text, p + 1, r.end);
-    lx.emit(tok::rparen, r.end, r.end + 1);
+    if (r.end > p + 1) w[k++] = lx.token_of(tok::target_text, p + 1, r.end);
+    w[k++] = lx.token_of(tok::rparen, r.end, r.end + 1);
+    lx.emitted(k);
     return {r.end + 1, part_end::next};
 }
 
@@ -173,7 +176,9 @@ template <bool Told, class Lexer>
     } else if (p + 1 + m >= n) {
         return {n, part_end::declined};
     }
-    lx.emit(tok::colon, p, p + 1);
+    // The fence, the body and the close tag, emitted once the close is found.
+    token* const w = lx.token_room(3);
+    w[0] = lx.token_of(tok::colon, p, p + 1);
     const std::size_t b = p + 1;
     // The first ':' + open tag from b on: the one close_arrived() found, when it lies here (its
     // search began at the opener's end, before b, and found no earlier one), else searched.
@@ -184,8 +189,10 @@ template <bool Told, class Lexer>
         const scan::verdict v = k < n ? scan::body_close(s, e, false) : scan::verdict::more;
         if (v == scan::verdict::more) return {n, part_end::declined};  // no close, or the tag or the byte after it has not arrived
         if (v == scan::verdict::done) {
-            if (k > b) lx.emit(tok::body_text, b, k);
-            lx.emit(tok::close_tag, k, e);
+            std::size_t t = 1;
+            if (k > b) w[t++] = lx.token_of(tok::body_text, b, k);
+            w[t++] = lx.token_of(tok::close_tag, k, e);
+            lx.emitted(t);
             lx.out_.tail.body_begin = static_cast<std::uint32_t>(b);
             lx.body_scan_ = b;
             return {e, part_end::statement};
