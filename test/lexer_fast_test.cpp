@@ -109,6 +109,38 @@ TEST_CASE("lexer fast path: its switch turns it off", "[lexer_fast]") {
     CHECK(taken(in) == 2);
 }
 
+// A whole input lexed in token windows as parse() lexes it (a token budget of `window` more
+// tokens at each stop, the tokens forgotten there): where each window stopped, and its tokens.
+std::string windows(std::string_view in, std::size_t window, bool fast) {
+    const fast_paths_scope s({.lexer = fast});
+    stream_lexer lx(256, plurnk::parse_dialect::contracts);
+    std::string out;
+    for (std::size_t stops = 0; stops <= in.size() + 1; ++stops) {
+        lx.set_token_budget(lx.output().tokens.size() + window);
+        lx.advance(in, true);
+        out += "stop at " + std::to_string(lx.position()) + ": " + plurnk::fuzz::lex_dump(lx.output(), SIZE_MAX) + "\n";
+        if (lx.at_end()) break;
+        lx.release_tokens();
+    }
+    return out;
+}
+
+// A whole input's clean statements one after another are lexed in one step (lex_clean_run); the
+// run stops where the steps would stop for the token window (past a close tag, one token later),
+// so the windows are the same with the path on and off, whatever their size.
+TEST_CASE("lexer fast path: a run of statements stops where the token window does", "[lexer_fast]") {
+    std::string in;
+    for (int n = 0; n < 12; ++n) {
+        in += "<<READ(src/a.ts)<1,40>::READ\n<<FIND[http,retry](x)<1,20>:/r/i:FIND\n  <<SEND[200]:done:SEND\n"
+              "<<READ(a):READ<<READ(b):READ\r\ntext <<EDIT(a):x:EDITy:EDIT\n<<READ(a\nb)::READ\n"
+              "<<TURN:<<PLAN:p:PLAN\n:TURN\n<<KILL[-3]::KILL";
+    }
+    for (std::size_t window = 1; window <= 40; ++window) {
+        INFO("window " << window);
+        CHECK(windows(in, window, true) == windows(in, window, false));
+    }
+}
+
 TEST_CASE("lexer fast path: the steps alone agree on every conformance vector", "[lexer_fast]") {
     const std::size_t vectors = plurnk::test::for_each_vector([](const plurnk::json_value& v, const std::string& input) {
         const std::string broken = plurnk::fuzz::check_lexer_fast(input);

@@ -525,8 +525,17 @@ struct stream_lexer::impl {
         return k_keyword_slots.find(word4_at(s_.data() + k));
     }
 
+    // The op whose opener (`<<` and its keyword) starts at s_[k], a '<', or null (also while
+    // the keyword's bytes are not all there).
+    const plurnk::op* opener_at(std::size_t k) noexcept {
+        if (!has(k + 1) || at(k + 1) != '<') return nullptr;
+        return keyword_at(k + 2);
+    }
+
     // DEFAULT mode (modes.cpp)
     void lex_default();
+    void lex_opener(plurnk::op op);
+    void lex_clean_run();
     std::size_t scan_text(std::size_t start) noexcept;
     std::size_t enclosure_end(std::size_t k) noexcept;
     std::size_t close_turn_end(std::size_t k) noexcept;
