@@ -125,7 +125,7 @@ std::string windows(std::string_view in, std::size_t window, bool fast) {
     return out;
 }
 
-// A whole input's clean statements one after another are lexed in one step (lex_clean_run); the
+// A whole input's clean statements one after another are lexed in one step (read_run); the
 // run stops where the steps would stop for the token window (past a close tag, one token later),
 // so the windows are the same with the path on and off, whatever their size.
 TEST_CASE("lexer fast path: a run of statements stops where the token window does", "[lexer_fast]") {

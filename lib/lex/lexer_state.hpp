@@ -532,10 +532,22 @@ struct stream_lexer::impl {
         return keyword_at(k + 2);
     }
 
+    // The opener of `op` at cur_.i (opener_at()): its token, the statement's facts, SLOTS (then
+    // the reader may take the rest of the statement).
+    void lex_opener(plurnk::op op) {
+        const std::size_t start = cur_.i;
+        const std::size_t e = run_end(h_opener, start, start + 6, [](unsigned char b) { return k_word_chars[b]; });
+        cur_.op = op;
+        emit(tok::opener, start, e);
+        out_.tail.last_open_begin = static_cast<std::uint32_t>(start);
+        out_.tail.open_tag_begin = cur_.tag_b = static_cast<std::uint32_t>(start + 2);
+        out_.tail.open_tag_end = cur_.tag_e = static_cast<std::uint32_t>(e);
+        cur_.i = e;
+        cur_.lex_mode = mode::slots;
+    }
+
     // DEFAULT mode (modes.cpp)
     void lex_default();
-    void lex_opener(plurnk::op op);
-    void lex_clean_run();
     std::size_t scan_text(std::size_t start) noexcept;
     std::size_t enclosure_end(std::size_t k) noexcept;
     std::size_t close_turn_end(std::size_t k) noexcept;

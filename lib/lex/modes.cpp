@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The lexer's steps (BEHAVIOUR §1), one token or one run a step (or, in a whole input, a
-// run of statements the whole-statement reader takes: lex_clean_run()): DEFAULT mode between
+// run of statements the whole-statement reader takes: statement_reader::read_run()): DEFAULT mode between
 // statements (openers, whitespace, reasoning enclosures, TURN closers, text), then inside a
 // statement SLOTS after an opener, the `<L>` scope and the one-colon close, the three signal
 // modes, TARGET and BODY. State and primitives: lexer_state.hpp; how the lexer works: lexer.cpp.
@@ -8,40 +8,6 @@
 #include "lex/scan.hpp"
 
 namespace plurnk::detail {
-
-// The opener of `op` at cur_.i (opener_at()): its token, the statement's facts, SLOTS (then
-// lex_default() hands the rest of the statement to the reader).
-[[gnu::always_inline]] inline void stream_lexer::impl::lex_opener(plurnk::op op) {
-    const std::size_t start = cur_.i;
-    const std::size_t e = run_end(h_opener, start, start + 6, [](unsigned char b) { return k_word_chars[b]; });
-    cur_.op = op;
-    emit(tok::opener, start, e);
-    out_.tail.last_open_begin = static_cast<std::uint32_t>(start);
-    out_.tail.open_tag_begin = cur_.tag_b = static_cast<std::uint32_t>(start + 2);
-    out_.tail.open_tag_end = cur_.tag_e = static_cast<std::uint32_t>(e);
-    cur_.i = e;
-    cur_.lex_mode = mode::slots;
-}
-
-
-// A whole input whose statement the reader took whole (the lexer is between statements again):
-// the statements after it, while each starts with an opener after blanks, in the same step, each
-// as the next step would lex it. advance() would take that step at once while the token window
-// has room (and nothing here records an error for its error budget), and the step would skip the
-// blanks, find the opener and take it as lex_default() does. (Out of line: a stream's step,
-// which ends at its statement, does not carry the loop.)
-[[gnu::noinline]] void stream_lexer::impl::lex_clean_run() {
-    while (cur_.lex_mode == mode::normal && out_.tokens.size() < token_budget_) {
-        const std::size_t k = scan::whitespace(s_, cur_.i);
-        const plurnk::op* const op = k < s_.size() && s_[k] == '<' ? opener_at(k) : nullptr;
-        if (op == nullptr) return;
-        note_examined(cur_.i, k);
-        cur_.i = k;
-        lex_opener(*op);
-        reader_.start(*this);
-    }
-}
-
 
 // DEFAULT: openers, whitespace, reasoning enclosures, TURN closers, text.
 void stream_lexer::impl::lex_default() {
@@ -61,8 +27,7 @@ void stream_lexer::impl::lex_default() {
             // The rest of a well-formed statement in this step too, or later (statement_reader.cpp).
             if (!fast_ || hit_end_) return;
             if (!finished_) return reader_.start(*this);
-            reader_.start(*this);
-            return lex_clean_run();
+            return reader_.read_run(*this);
         }
     }
     const std::size_t text_end = scan_text(cur_.i);

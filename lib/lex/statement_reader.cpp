@@ -241,8 +241,26 @@ bool statement_reader::read(Lexer& lx, std::size_t close) {
     return true;
 }
 
+// advance() would take the next step at once while the token window has room (and nothing here
+// records an error for its error budget), and that step would skip the blanks, find the opener
+// and take it (lex_default()): so do the same here, and stop where advance() would stop between
+// steps (the window's end) or where the reader declined (the steps take the statement).
+template <class Lexer>
+void statement_reader::read_run(Lexer& lx) {
+    const std::string_view s = lx.s_;
+    while (read(lx) && lx.out_.tokens.size() < lx.token_budget_) {
+        const std::size_t k = scan::whitespace(s, lx.cur_.i);
+        const plurnk::op* const op = k < s.size() && s[k] == '<' ? lx.opener_at(k) : nullptr;
+        if (op == nullptr) return;
+        lx.note_examined(lx.cur_.i, k);
+        lx.cur_.i = k;
+        lx.lex_opener(*op);
+    }
+}
+
 // The reader works on the lexer's state, and on nothing else.
 template void statement_reader::start(stream_lexer::impl&);
+template void statement_reader::read_run(stream_lexer::impl&);
 template bool statement_reader::resume(stream_lexer::impl&);
 
 }  // namespace plurnk::detail

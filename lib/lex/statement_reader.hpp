@@ -18,6 +18,11 @@ public:
     // stream that allows it) the rest of the statement deferred until it may be.
     template <class Lexer>
     void start(Lexer& lx);
+    // A whole input, after an opener's step: the rest of the statement read whole, and while it
+    // was, the statements after it that start with an opener after blanks, each as the next
+    // steps would lex it, while the token window has room.
+    template <class Lexer>
+    void read_run(Lexer& lx);
     // A deferred statement: false while its close has not arrived; else the deferral ends, the
     // statement is read whole if it can be, and the steps go on.
     template <class Lexer>
