@@ -98,6 +98,14 @@ TEST_CASE("byte_scan: pair() and pair_near() find the first byte followed by the
 #endif
         }
     }
+    // A second byte with the high bit set (a negative char).
+    for (std::size_t n : {40, 100}) {
+        const std::string s = random_text(rng, n, ":\xe9\xc3x");
+        for (std::size_t from = 0; from <= n; ++from) {
+            REQUIRE(bs::pair_near(s, from, ':', '\xe9') == bs::pair_plain(s, from, ':', '\xe9'));
+            REQUIRE(bs::pair(s, from, ':', '\xe9') == bs::pair_plain(s, from, ':', '\xe9'));
+        }
+    }
     const std::string colons(1000, ':');
     CHECK(bs::pair(colons, 0, ':', 'E') == 999);
     CHECK(bs::pair(colons, 1000, ':', 'E') == 1000);
