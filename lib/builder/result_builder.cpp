@@ -6,6 +6,7 @@
 #include "builder/result_builder.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 namespace plurnk::detail {
@@ -22,7 +23,16 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
             const unit& un = tree.units[static_cast<std::size_t>(u)];
             if (un.first == next_token_) emit_unit(un, out);
             // The unit's other tokens are nothing more to emit: past them at once, under the
-            // loop's own bounds.
+            // loop's own bounds. A clean unit holds every token of [first, last] (the parser
+            // consumed each into it), so with no tail cut it jumps to its last settled token.
+            if (un.clean && cut_ == UINT32_MAX) {
+                const std::size_t last = std::min<std::size_t>({un.last, settled - 1, toks.size() - 1});
+                assert(std::all_of(tree.token_unit.begin() + static_cast<std::ptrdiff_t>(next_token_),
+                                   tree.token_unit.begin() + static_cast<std::ptrdiff_t>(last) + 1,
+                                   [u](std::int32_t m) { return m == u; }));
+                next_token_ = last;
+                continue;
+            }
             while (next_token_ + 1 < settled && next_token_ + 1 < toks.size() &&
                    toks[next_token_ + 1].begin < cut_ && tree.token_unit[next_token_ + 1] == u) {
                 ++next_token_;
