@@ -99,6 +99,11 @@ public:
         if (c.syn != nullptr && c.lex != SIZE_MAX && lex_recorded(c.lex) < c.syn->recorded) c.syn = nullptr;
         return c;
     }
+    // Whether claim() would find nothing whatever the unit: every collected error is behind the
+    // claim cursors (a clean input's every unit, which then skips the claim).
+    [[nodiscard]] bool nothing_to_claim() const noexcept {
+        return lex_cursor_ == lex_errs_.size() && syn_cursor_ == syn_errs_.size();
+    }
     // A claimed error's diagnostic (source::parser for a parser error, source::lexer for a lexer
     // error); its span is what the error names, which the caller may widen to the unit's.
     new_diagnostic diagnostic(const claimed_error& c, const ledger_input& v) {

@@ -21,7 +21,14 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
         const std::int32_t u = tree.token_unit[next_token_];
         if (u >= 0) {
             const unit& un = tree.units[static_cast<std::size_t>(u)];
-            if (un.first == next_token_) emit_unit(un, out);
+            if (un.first == next_token_) {
+                // With no error to claim, a clean unit is its statement.
+                if (un.clean && ledger_.nothing_to_claim()) {
+                    build_statement(un, out);
+                } else {
+                    emit_unit(un, out);
+                }
+            }
             // The unit's other tokens are nothing more to emit: past them at once, under the
             // loop's own bounds. A clean unit holds every token of [first, last] (the parser
             // consumed each into it), so with no tail cut it jumps to its last settled token.
