@@ -167,6 +167,22 @@ void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, con
     settle_last(true, out, &it);
 }
 
+// The checked statement's records; an event reports it as the records' decoding would give it.
+// (Inline in build_statement(), its one caller: a call per statement saved.)
+inline void result_builder::add_statement(position p, byte_span span, const sink& out) {
+    string_sink sink = live_sink();
+    item_rec rec = item_record(p, span);
+    rec.aux = log_.next_stmt();
+    record_writer w(sink, log_.stmts().emplace_back());
+    w.begin(statement_.op(), statement_.suffix(), span.end);
+    statement_.write(w, sink);
+    w.finish();
+    log_.items().push_back(rec);
+    log_.kinds().push_back(item_kind::statement);
+    if (out) statement_.view(std::get<statement>(event_), p, span);
+    settle_last(true, out, &event_);
+}
+
 // A clean unit's statement: its parts checked (a failure becomes a visitor error in its place),
 // then written, then the parse tier's advisories about it.
 void result_builder::build_statement(const unit& un, const sink& out) {
@@ -183,21 +199,6 @@ void result_builder::build_statement(const unit& un, const sink& out) {
         result_passes::statement_advisories(statement_, p, span,
                                             [&](const new_diagnostic& d) { add_diagnostic(d, true, out); });
     }
-}
-
-// The checked statement's records; an event reports it as the records' decoding would give it.
-void result_builder::add_statement(position p, byte_span span, const sink& out) {
-    string_sink sink = live_sink();
-    item_rec rec = item_record(p, span);
-    rec.aux = log_.next_stmt();
-    record_writer w(sink, log_.stmts().emplace_back());
-    w.begin(statement_.op(), statement_.suffix(), span.end);
-    statement_.write(w, sink);
-    w.finish();
-    log_.items().push_back(rec);
-    log_.kinds().push_back(item_kind::statement);
-    if (out) statement_.view(std::get<statement>(event_), p, span);
-    settle_last(true, out, &event_);
 }
 
 void result_builder::report_last(const sink& out, const item& built) {

@@ -157,7 +157,7 @@ private:
     // Appends an item's records; reports it now when it is final, else at finish().
     void add_text(const token& t, const sink& out);
     void add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out);
-    void add_statement(position p, byte_span span, const sink& out);
+    [[gnu::always_inline]] void add_statement(position p, byte_span span, const sink& out);
     // Bookkeeping for the item just placed at the back of the live records; a final one is
     // reported (when there is a sink) as `built`, the item its records were made from, equal to
     // their decoding (required then).

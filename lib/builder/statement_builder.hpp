@@ -107,14 +107,17 @@ private:
 // clean unit the tokens of a target and of a body lie back to back (a gap is a lexer error,
 // which claims the unit), so each slot is one span.
 inline const statement_parts& statement_builder::parts_of(const unit& un, const token_vector& toks) {
+    // (Not zeroed first: a slot's spans are written when it is present, and read only then.)
     statement_parts& p = parts_;
-    p = statement_parts{};
     const token& open = toks[un.first];
     p.op = open.op;
+    p.present = 0;
     p.whole = span32{open.begin, toks[un.last].end};
     p.suffix = span32{open.begin + 6, open.end};
     if (un.signal != 0) {
         p.present |= statement_parts::has_signal;
+        p.value = span32{};
+        p.tags = span32{};
         const std::uint32_t b = un.signal + 1, e = un.signal_end - 1;  // inside the brackets
         if (traits(p.op).signal == signal_shape::tags) {
             tag_refs_.clear();
