@@ -21,15 +21,16 @@ void reserve_for(V& v, std::size_t n) {
 // place, or the second when the first holds another key, so that two keys sharing a first place
 // (two kinds of error taking turns) do not evict each other on every error.
 template <class Entry, std::size_t N, class Same>
-Entry& memo_place(std::array<Entry, N>& memo, std::uint64_t h, bool& hit, Same same) {
+Entry& memo_place(memo_slots<Entry, N>& memo, std::uint64_t h, bool& hit, Same same) {
     const std::uint64_t m = h * 0x9e3779b97f4a7c15ULL;
-    Entry& a = memo[(m >> 60) % N];
-    Entry& b = memo[(m >> 56) % N];
+    const std::size_t ia = (m >> 60) % N, ib = (m >> 56) % N;
+    const Entry& a = memo[ia];
+    const Entry& b = memo[ib];
     hit = true;
-    if (a.s != nullptr && same(a)) return a;
-    if (b.s != nullptr && same(b)) return b;
+    if (a.s != nullptr && same(a)) return memo.place(ia);
+    if (b.s != nullptr && same(b)) return memo.place(ib);
     hit = false;
-    return a.s == nullptr ? a : b;
+    return memo.place(a.s == nullptr ? ia : ib);
 }
 
 byte_span span_of(const ledger_input& v, std::size_t begin, std::size_t end) noexcept {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/memo_slots.hpp"
 #include "base/pod_vector.hpp"
 #include "base/position.hpp"
 #include "builder/new_diagnostic.hpp"
@@ -200,7 +201,7 @@ private:
         const char* s = nullptr;
         message_id id = message_id::external;
     };
-    std::array<syntax_message, 16> syntax_messages_{};
+    memo_slots<syntax_message, 16> syntax_messages_;
     // The same for lexer errors, by context and offending text (when it is short): a run of
     // errors repeats a few characters in a few contexts.
     struct lex_message {
@@ -210,7 +211,7 @@ private:
         const char* s = nullptr;
         message_id id = message_id::external;
     };
-    std::array<lex_message, 16> lex_messages_{};
+    memo_slots<lex_message, 16> lex_messages_;
 };
 
 // Lexer errors are in recording order already; parser errors (kept in offset order) nearly always

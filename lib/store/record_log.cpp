@@ -69,12 +69,13 @@ void record_log::append_carried() {
 
 const char* record_log::intern(std::string_view message) {
     const std::size_t h = std::hash<std::string_view>{}(message);
-    interned& slot = intern_[h % intern_.size()];
-    if (slot.s != nullptr && slot.hash == h) {
+    const std::size_t i = h % intern_.size();
+    if (const interned& slot = intern_[i]; slot.s != nullptr && slot.hash == h) {
         std::uint32_t n = 0;
         std::memcpy(&n, slot.s - 4, 4);
         if (std::string_view(slot.s, n) == message) return slot.s;
     }
+    interned& slot = intern_.place(i);
     slot = interned{h, strings_.lstring(message)};
     return slot.s;
 }
@@ -84,13 +85,14 @@ std::uint32_t record_log::message(const char* message, plurnk::source src, plurn
     const diag_message m = diag_message::make(src, sev, id, message);
     const std::uint64_t key = std::uint64_t{m.id} << 8 | m.source_severity;
     const std::uint64_t h = (reinterpret_cast<std::uintptr_t>(message) ^ key) * 0x9e3779b97f4a7c15ULL;
-    recent_message& slot = recent_messages_[(h >> 58) % recent_messages_.size()];
-    if (slot.m.message == message && slot.m.id == m.id && slot.m.source_severity == m.source_severity) {
+    const std::size_t i = (h >> 58) % recent_messages_.size();
+    if (const recent_message& slot = recent_messages_[i];
+        slot.m.message == message && slot.m.id == m.id && slot.m.source_severity == m.source_severity) {
         return slot.index;
     }
     const auto index = static_cast<std::uint32_t>(frozen_messages_.size() + messages_.size());
     messages_.push_back(m);
-    slot = recent_message{m, index};
+    recent_messages_.place(i) = recent_message{m, index};
     return index;
 }
 

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "base/frozen_log.hpp"
+#include "base/memo_slots.hpp"
 #include "base/pod_vector.hpp"
 #include "store/result_store.hpp"
 
@@ -142,13 +143,13 @@ private:
         std::size_t hash = 0;
         const char* s = nullptr;
     };
-    std::array<interned, 64> intern_{};
+    memo_slots<interned, 64> intern_;
     // Recent message table entries (a direct-mapped cache, by text address and class).
     struct recent_message {
         diag_message m;
         std::uint32_t index = 0;
     };
-    std::array<recent_message, 64> recent_messages_{};
+    memo_slots<recent_message, 64> recent_messages_;
 };
 
 }  // namespace plurnk::detail
