@@ -39,56 +39,86 @@ void* arena::grow(std::size_t n, std::size_t align) {
 
 // ---- input pieces -------------------------------------------------------------------------------
 
+void input_text::clear() noexcept {
+    has_first_ = false;
+    first_ = piece{};
+    more_.clear();
+    owned_first_ = owned_block{};
+    owned_more_.clear();
+}
+
+void input_text::add_piece(const piece& p) {
+    if (has_first_) {
+        more_.push_back(p);
+    } else {
+        first_ = p;
+        has_first_ = true;
+    }
+}
+
+void input_text::add_owned(owned_block b) {
+    if (owned_first_.data) {
+        owned_more_.push_back(std::move(b));
+    } else {
+        owned_first_ = std::move(b);
+    }
+}
+
 void input_text::set_copied(std::string_view in) {
-    pieces_.clear();
-    owned_.clear();
+    clear();
     if (in.empty()) {
-        pieces_.assign(1, piece{0, {}});
+        add_piece(piece{0, {}});
         return;
     }
-    // A plain block: a std::string would zero it first.
-    auto block = std::make_unique_for_overwrite<char[]>(in.size());
+    // A plain block (a std::string would zero it first), with its reference count in it.
+    std::shared_ptr<char[]> block = std::make_shared_for_overwrite<char[]>(in.size());
     std::memcpy(block.get(), in.data(), in.size());
-    append_owned(0, std::move(block), in.size(), in.size());
+    add_piece(piece{0, std::string_view(block.get(), in.size())});
+    add_owned(owned_block{std::move(block), in.size(), 1});
 }
 
 void input_text::append_copy(std::uint64_t begin, std::string_view bytes) {
     if (bytes.empty()) return;
     const std::string_view copy = copies_.copy(bytes);
     // Bytes that land right after the last piece, in the same chunk, extend it.
-    if (!pieces_.empty()) {
-        piece& last = pieces_.back();
+    if (has_first_) {
+        piece& last = more_.empty() ? first_ : more_.back();
         if (last.begin + last.bytes.size() == begin && last.bytes.data() + last.bytes.size() == copy.data()) {
             last.bytes = std::string_view(last.bytes.data(), last.bytes.size() + copy.size());
             return;
         }
     }
-    pieces_.push_back(piece{begin, copy});
+    add_piece(piece{begin, copy});
 }
 
 void input_text::append_owned(std::uint64_t begin, std::unique_ptr<char[]> block, std::size_t size,
                               std::size_t capacity) {
     if (size == 0) return;
     std::shared_ptr<const char[]> data(std::move(block));
-    pieces_.push_back(piece{begin, std::string_view(data.get(), size)});
-    owned_.push_back(owned_block{std::move(data), capacity});
+    add_piece(piece{begin, std::string_view(data.get(), size)});
+    add_owned(owned_block{std::move(data), capacity, 2});
 }
 
 std::size_t input_text::bytes() const noexcept {
-    std::size_t n = copies_.capacity() + pieces_.capacity() * sizeof(piece);
-    for (const auto& b : owned_) n += b.capacity;
+    std::size_t n = copies_.capacity() + more_.capacity() * sizeof(piece) + owned_first_.capacity;
+    for (const auto& b : owned_more_) n += b.capacity;
     return n;
 }
 
 std::size_t input_text::blocks() const noexcept {
-    return copies_.chunks() + (pieces_.capacity() > 0 ? 1 : 0) + (owned_.capacity() > 0 ? 1 : 0) + 2 * owned_.size();
+    std::size_t n = copies_.chunks() + (more_.capacity() > 0 ? 1 : 0) + (owned_more_.capacity() > 0 ? 1 : 0) +
+                    owned_first_.blocks;
+    for (const auto& b : owned_more_) n += b.blocks;
+    return n;
 }
 
 const char* input_text::find(std::uint64_t offset) const noexcept {
+    if (more_.empty() || offset < more_.front().begin) {
+        return has_first_ && offset >= first_.begin ? first_.bytes.data() + (offset - first_.begin) : nullptr;
+    }
     // The last piece starting at or before offset.
-    auto it = std::upper_bound(pieces_.begin(), pieces_.end(), offset,
+    auto it = std::upper_bound(more_.begin(), more_.end(), offset,
                                [](std::uint64_t o, const piece& p) { return o < p.begin; });
-    if (it == pieces_.begin()) return nullptr;
     --it;
     return it->bytes.data() + (offset - it->begin);
 }

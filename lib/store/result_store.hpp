@@ -307,6 +307,9 @@ private:
 };
 
 // The input bytes items refer to, by absolute offset: pieces in offset order, each contiguous.
+// The first piece and the first block it owns are held inline, so parse()'s input (one piece, a
+// copy in one block that holds its reference count too) costs one allocation and is copied into
+// the result with none; the push parser's later pieces and blocks go in vectors.
 class input_text {
 public:
     struct piece {
@@ -315,7 +318,8 @@ public:
     };
     // parse(): the whole input, borrowed (the caller keeps it) or owned.
     void set_borrowed(std::string_view in) {
-        pieces_.assign(1, piece{0, in});
+        clear();
+        add_piece(piece{0, in});
     }
     void set_copied(std::string_view in);
     // The push parser: `bytes` at absolute offset `begin` are released (copied here).
@@ -325,24 +329,34 @@ public:
     void append_owned(std::uint64_t begin, std::unique_ptr<char[]> block, std::size_t size, std::size_t capacity);
 
     [[nodiscard]] const char* at(std::uint64_t offset) const noexcept {
-        if (pieces_.size() == 1) return pieces_[0].bytes.data() + (offset - pieces_[0].begin);
+        if (more_.empty()) return first_.bytes.data() + (offset - first_.begin);
         return find(offset);
     }
     // Bytes and heap blocks held (memory accounting).
     [[nodiscard]] std::size_t bytes() const noexcept;
     [[nodiscard]] std::size_t blocks() const noexcept;
     [[nodiscard]] std::uint64_t end() const noexcept {
-        return pieces_.empty() ? 0 : pieces_.back().begin + pieces_.back().bytes.size();
+        if (!has_first_) return 0;
+        const piece& l = more_.empty() ? first_ : more_.back();
+        return l.begin + l.bytes.size();
     }
 
 private:
-    const char* find(std::uint64_t offset) const noexcept;
-    std::vector<piece> pieces_;
     struct owned_block {
         std::shared_ptr<const char[]> data;
         std::size_t capacity = 0;
+        std::size_t blocks = 0;  // heap blocks: 1 with its count, 2 when the count came apart
     };
-    std::vector<owned_block> owned_;
+    void clear() noexcept;
+    void add_piece(const piece& p);
+    void add_owned(owned_block b);
+    const char* find(std::uint64_t offset) const noexcept;
+
+    bool has_first_ = false;
+    piece first_;
+    std::vector<piece> more_;  // the pieces after the first
+    owned_block owned_first_;
+    std::vector<owned_block> owned_more_;
     arena copies_;  // released stream input
 };
 
