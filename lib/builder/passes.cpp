@@ -220,7 +220,7 @@ void result_passes::apply_tail(const pass_input& at_end, record_log& log) {
 void result_passes::turn_shape(record_log& log) {
     pod_vector<item_rec>& items = log.items();
     const pod_vector<item_kind>& kinds = log.kinds();
-    bool has_plan = false, has_terminal = false, hard_non_parser = false;
+    bool has_plan = false, has_terminal = false, hard_non_parser = false, any_parser_error = false;
     const auto parser_error = [&](std::size_t i) {
         if (kinds[i] != item_kind::diagnostic) return false;
         const diag_message& d = log.message_of(items[i]);
@@ -232,9 +232,12 @@ void result_passes::turn_shape(record_log& log) {
             has_terminal = has_terminal || is_disposition(log, i);
         } else if (kinds[i] == item_kind::diagnostic) {
             const diag_message& d = log.message_of(items[i]);
-            if (d.severity() == severity::error && d.source() != source::parser) hard_non_parser = true;
+            if (d.severity() == severity::error) (d.source() == source::parser ? any_parser_error : hard_non_parser) = true;
         }
     }
+    // Both shapes below only remove or reword parser errors: with none, there is nothing to do
+    // (the common clean turn is not walked again).
+    if (!any_parser_error) return;
     if (!has_plan || !has_terminal) {
         std::optional<item_rec> first_removed;
         std::uint64_t removed_end = 0;
