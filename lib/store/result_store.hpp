@@ -285,8 +285,8 @@ public:
     [[nodiscard]] std::size_t chunks() const noexcept { return chunks_; }
 
 private:
+    // Its bytes follow it in the same heap block (grow()).
     struct chunk {
-        std::unique_ptr<char[]> data;
         std::shared_ptr<chunk> prev;
         // Unlinks the chain one chunk at a time: a long history must not recurse.
         ~chunk() {
