@@ -36,9 +36,11 @@ namespace {
 std::size_t g_live = 0;  // bytes held now
 std::size_t g_peak = 0;  // the most held since the last reset
 bool g_counting = false;
+std::size_t g_calls = 0;  // allocations (malloc, calloc, realloc, memalign) since the last reset
 
 void add(void* p) {
     if (p == nullptr || !g_counting) return;
+    ++g_calls;
     g_live += malloc_usable_size(p);
     if (g_live > g_peak) g_peak = g_live;
 }
@@ -159,6 +161,25 @@ TEST_CASE("after any hostile shape's parse, the thread's scratch holds at most i
         }
     }
     CHECK(kept > 0);  // the count sees the scratch
+}
+
+TEST_CASE("a repeated small parse allocates only its result's blocks", "[memory]") {
+    // On the thread's scratch (doc/limits.md, "A thread's scratch"), the only allocations left are
+    // the result's: its store, its records (items, kinds, statements), the input copy (one block
+    // with its count: it was a block, a count, two one-entry vectors and two more copying them
+    // into the result) and an arena chunk (one block, its link in it).
+    const std::string in =
+        "<<PLAN:look, then report.:PLAN\n<<READ(src/net/HttpClient.ts)<120,188>::READ\n"
+        "<<FIND(config/settings.json):$.http.retry.maxAttempts:FIND\n<<SEND[200]:done:SEND\n";
+    (void)plurnk::parse(in, plurnk::tier::parse);  // the scratch made
+    g_calls = 0;
+    g_counting = true;
+    const plurnk::parse_result r = plurnk::parse(in, plurnk::tier::parse);
+    g_counting = false;
+    REQUIRE(r.clean());
+    REQUIRE(r.items.size() >= 4);
+    INFO(g_calls << " allocations");
+    CHECK(g_calls <= 6);
 }
 
 TEST_CASE("a megabyte-long op name costs its input copy and its message, no more", "[memory]") {
