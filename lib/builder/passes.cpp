@@ -178,6 +178,7 @@ void result_passes::text_advisories(const text_item& t, message_interner intern,
 
 // Both are worked out before either is added.
 void result_passes::statement_advisories(const statement_builder& st, position at, byte_span span, diagnostic_sink add) {
+    if (st.op() != op::PLAN && !traits(st.op()).path_tag_advisory) return;  // (neither applies: most statements)
     std::optional<new_diagnostic> plan = plan_body_advisory(st, at, span);
     std::optional<new_diagnostic> misplaced = misplaced_target_advisory(st, at, span);
     if (plan) add(*plan);
