@@ -71,6 +71,11 @@ constexpr std::string_view k_contexts[] = {
     "<<KILL[x][y]:KILL<<READ(a)]:READ<<READ(a:x:READ<<WORK::WORK<<READ(z)::READ",
     "<<READ(a)::READ<<READ<<READ<<READ(b)::READ<<READ(",
     "<<PLAN:p:PLAN<<PLAN:q:PLAN<<SEND[200]:x:SEND<<SEND[200]:y:SEND",
+    // runs of clean statements (the clean step takes a run in one call) that end at a statement
+    // with an error, a terminal SEND, a TEXT, and a statement cut by the end of the input
+    "<<READ(a)::READ<<READ(b)::READ<<KILL[1]:KILL<<READ(c)(d):READ<<READ(e)::READ<<READ(f)::READ<<READ(g",
+    "<<PLAN:p:PLAN<<READ(a)::READ<<FIND(b):c:FIND<<SEND[1]:m:SEND<<SEND[200]:d:SEND t<<READ(h)::READ",
+    "<<PLAN:p:PLAN<<READ(a)::READ x <<READ(b)::READ<<READ(c)::READ<<SEND[200]:d:SEND",
 };
 
 }  // namespace

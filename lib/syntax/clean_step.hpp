@@ -122,46 +122,83 @@ class clean_steps : public productions {
 protected:
     using productions::productions;
 
-    // A step the machine is about to take at frame `f` (can_step() said so; `first`: the openers
-    // a statements/client sequence admits), taken without the productions when the tokens it
-    // reads are lexed and fit without an error: a clean statement, or the one token a loop
-    // checks. It leaves the state the productions would leave, field by field, and never looks
-    // past the lexed tokens; false: nothing changed, the productions take the step.
-    bool fast_step(machine::frame& f, tset first);
+    // The steps the machine is about to take at frame `f` (`first`: the openers a
+    // statements/client sequence admits), taken without the productions for as long as each
+    // one's tokens are lexed and fit without an error: a clean statement, or the one token a
+    // loop checks. Each leaves the state the productions would leave, field by field, and none
+    // looks past the lexed tokens. The run stops where can_step() would hold the machine back:
+    // at the end of the lexed tokens, or at an opener at or past `limit` (its close tag is not
+    // lexed yet; a TURN opener is never taken here). False: no step taken, nothing changed.
+    bool fast_run(machine::frame& f, tset first, std::size_t limit);
 
 private:
+    bool sequence_run(machine::frame& f, tset first, std::size_t limit);
+    bool turn_step(machine::frame& f, std::size_t limit);
     bool fast_unit(plurnk::op o, bool mid, bool terminal);
     bool fast_pass(machine::frame& f, recovery_point at, tset next, int then);
 };
 
-// The clean step as the machine takes it: a step the machine (tier_machine.cpp) is about to
-// take, taken without the productions when its tokens are lexed and fit without an error. At an
-// opener the rule admits, clean_statement() checks the statement in one look at its tokens and
-// the unit is recorded as the productions would record it; at a loop's entry or back, the one
-// token the loop checks is taken; in turn_content, a run of TEXT tokens is taken at once. Each
-// leaves the state the productions would leave, field by field, and never looks past the lexed
-// tokens, so there is nothing to undo; a decline changes nothing and the productions take the
-// step. Inline here rather than in a .cpp of its own: the machine's loop calls it at every step,
-// and the call across translation units cost up to 2% of the instructions a byte.
-inline bool clean_steps::fast_step(machine::frame& f, tset first) {
+// The clean step as the machine takes it: the steps the machine (tier_machine.cpp) is about to
+// take, taken without the productions while their tokens are lexed and fit without an error. At
+// an opener the rule admits, clean_statement() checks the statement in one look at its tokens
+// and the unit is recorded as the productions would record it; at a loop's entry or back, the
+// one token the loop checks is taken; in turn_content, a run of TEXT tokens is taken at once.
+// Each leaves the state the productions would leave, field by field, and never looks past the
+// lexed tokens, so there is nothing to undo; a decline changes nothing and the productions take
+// the step. A run of steps is taken here rather than one per turn of the machine's loop: the
+// state between two of them is a loop head the machine would only hand straight back (its
+// checks, can_step() among them, are the run's `limit`). Inline here rather than in a .cpp of
+// its own: the machine's loop calls it at every step, and the call across translation units
+// cost up to 2% of the instructions a byte.
+inline bool clean_steps::fast_run(machine::frame& f, tset first, std::size_t limit) {
+    if (unit_ >= 0) return false;  // (no fast step opens one)
+    if (f.r == machine::rule::sequence) return sequence_run(f, first, limit);
+    if (f.r != machine::rule::turn_content) return false;
+    bool took = false;
+    while (turn_step(f, limit)) took = true;
+    return took;
+}
+
+// statements : statement* EOF, from P_SEQ_LOOP or P_SEQ_BACK: clean statements, each followed
+// by the loop back's sync_back() with the token after it in the loop's set, until one of them
+// does not fit. The phase is kept in a local and written back once.
+inline bool clean_steps::sequence_run(machine::frame& f, tset first, std::size_t limit) {
+    using enum machine::phase;
+    const token* tk = tokens().data();
+    const std::size_t n = tokens().size();
+    const tset next = first | bit(tok::eof);
+    int phase = f.phase;
+    bool took = false;
+    for (std::size_t p = index(); p < n; p = index()) {
+        const token& t = tk[p];
+        const bool opener = t.kind == tok::opener;
+        if (opener && p >= limit) break;  // can_step(): the statement waits for its close
+        if (phase == P_SEQ_LOOP) {  // statement_rule(): any op of the tier, SEND mid or terminal
+            if (!opener || !(first & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) break;
+            phase = P_SEQ_BACK;
+        } else if (phase == P_SEQ_BACK) {  // sync_back(): no error, nothing to skip
+            if (recovering() || !(next & bit(symbol_of(t)))) break;
+            set_point(recovery_point::sequence_loop_back);
+            (void)la();
+            phase = P_SEQ_LOOP;
+        } else {
+            break;
+        }
+        took = true;
+    }
+    f.phase = phase;
+    return took;
+}
+
+// turn_content : TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*, one step.
+inline bool clean_steps::turn_step(machine::frame& f, std::size_t limit) {
     using rp = recovery_point;
     using enum machine::phase;
-    using machine::rule;
     const auto& toks = tokens();
-    if (index() >= toks.size() || unit_ >= 0) return false;
+    if (index() >= toks.size()) return false;
     const token& t = toks[index()];
     const bool opener = t.kind == tok::opener;
-    if (f.r == rule::sequence) {
-        switch (f.phase) {
-            case P_SEQ_LOOP:  // statement_rule(): any op of the tier, SEND mid or terminal
-                if (!opener || !(first & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;
-                f.phase = P_SEQ_BACK;
-                return true;
-            case P_SEQ_BACK: return fast_pass(f, rp::sequence_loop_back, first | bit(tok::eof), P_SEQ_LOOP);
-            default: return false;
-        }
-    }
-    if (f.r != rule::turn_content) return false;
+    if (opener && index() >= limit) return false;  // can_step(): the statement waits for its close
     const tset loop_next = bit(tok::text) | k_mid_openers;
     switch (f.phase) {
         case P_PLAN:

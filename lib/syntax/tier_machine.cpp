@@ -108,17 +108,16 @@ void tier_machine::run_machine() {
         if (!finished() && !can_step(tokens())) return;
         if (fast_) {
             // The steps the fast path can take, each one the machine would take (so each
-            // after can_step()); they never look past the tokens lexed so far, so there is
-            // nothing to undo. The step it declines goes to the productions at once, after
-            // a look for a repeated cycle (replay()) when it took none: a replay is exact
-            // between any two visits of a loop head, so skipping the look where the fast
-            // path takes a step changes nothing but its cost (a stream that parses each
-            // statement as it closes paid for it once per statement).
-            bool took = false;
-            while (fast_step(f, first_)) {
-                took = true;
-                if (!finished() && !can_step(tokens())) return;
-            }
+            // after can_step(): the run stops at an opener past `limit`, the last close); they
+            // never look past the tokens lexed so far, so there is nothing to undo. The step it
+            // declines goes to the productions at once, after a look for a repeated cycle
+            // (replay()) when it took none: a replay is exact between any two visits of a loop
+            // head, so skipping the look where the fast path takes a step changes nothing but
+            // its cost (a stream that parses each statement as it closes paid for it once per
+            // statement).
+            const std::size_t limit = finished() ? npos_ : last_close_ == npos_ ? 0 : last_close_ + 1;
+            const bool took = fast_run(f, first_, limit);
+            if (took && !finished() && !can_step(tokens())) return;
             if (!took && unit_ < 0 && replay(f.phase)) continue;
         }
         if (finished()) {
