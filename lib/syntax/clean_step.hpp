@@ -134,6 +134,7 @@ protected:
 private:
     bool sequence_run(machine::frame& f, tset first, std::size_t limit);
     bool turn_step(machine::frame& f, std::size_t limit);
+    bool turn_loop_run(machine::frame& f, std::size_t limit);
     bool fast_unit(plurnk::op o, bool mid, bool terminal);
     bool fast_pass(machine::frame& f, recovery_point at, tset next, int then);
 };
@@ -148,49 +149,64 @@ private:
 // the step. A run of steps is taken here rather than one per turn of the machine's loop: the
 // state between two of them is a loop head the machine would only hand straight back (its
 // checks, can_step() among them, are the run's `limit`). Inline here rather than in a .cpp of
-// its own: the machine's loop calls it at every step, and the call across translation units
-// cost up to 2% of the instructions a byte.
+// its own: a stream calls it about once per statement, and the call across translation units
+// cost 0.8% of a stream with events at 16-byte chunks; the two loops are kept out of the
+// machine's loop (noinline), where inlining them cost up to 1% on the rows of the other.
 inline bool clean_steps::fast_run(machine::frame& f, tset first, std::size_t limit) {
     if (unit_ >= 0) return false;  // (no fast step opens one)
     if (f.r == machine::rule::sequence) return sequence_run(f, first, limit);
     if (f.r != machine::rule::turn_content) return false;
+    using enum machine::phase;
     bool took = false;
-    while (turn_step(f, limit)) took = true;
-    return took;
+    while (f.phase != P_DECIDE && f.phase != P_LOOP_BACK) {
+        if (!turn_step(f, limit)) return took;
+        took = true;
+    }
+    return turn_loop_run(f, limit) || took;
 }
 
 // statements : statement* EOF, from P_SEQ_LOOP or P_SEQ_BACK: clean statements, each followed
 // by the loop back's sync_back() with the token after it in the loop's set, until one of them
-// does not fit. The phase is kept in a local and written back once.
-inline bool clean_steps::sequence_run(machine::frame& f, tset first, std::size_t limit) {
+// does not fit. One turn of the loop per statement: its statement, then its loop back.
+[[gnu::noinline]] inline bool clean_steps::sequence_run(machine::frame& f, tset first, std::size_t limit) {
     using enum machine::phase;
     const token* tk = tokens().data();
     const std::size_t n = tokens().size();
     const tset next = first | bit(tok::eof);
-    int phase = f.phase;
+    // The token at `p` as a step of the machine may read it (can_step()): lexed, and an opener
+    // only where a statement's close is lexed.
+    const auto steppable = [&](std::size_t p) { return p < n && (tk[p].kind != tok::opener || p < limit); };
     bool took = false;
-    for (std::size_t p = index(); p < n; p = index()) {
-        const token& t = tk[p];
-        const bool opener = t.kind == tok::opener;
-        if (opener && p >= limit) break;  // can_step(): the statement waits for its close
-        if (phase == P_SEQ_LOOP) {  // statement_rule(): any op of the tier, SEND mid or terminal
-            if (!opener || !(first & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) break;
-            phase = P_SEQ_BACK;
-        } else if (phase == P_SEQ_BACK) {  // sync_back(): no error, nothing to skip
-            if (recovering() || !(next & bit(symbol_of(t)))) break;
+    if (f.phase == P_SEQ_BACK) {
+        if (!steppable(index()) || recovering()) return false;
+    } else if (f.phase != P_SEQ_LOOP) {
+        return false;
+    }
+    int phase = f.phase;
+    for (;;) {
+        if (phase == P_SEQ_BACK) {  // sync_back(): no error, nothing to skip
+            if (!(next & bit(symbol_of(tk[index()])))) break;
             set_point(recovery_point::sequence_loop_back);
             (void)la();
             phase = P_SEQ_LOOP;
-        } else {
-            break;
+            took = true;
         }
+        // statement_rule(): any op of the tier, SEND mid or terminal
+        const std::size_t p = index();
+        if (!steppable(p)) break;
+        const token& t = tk[p];
+        if (t.kind != tok::opener || !(first & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) break;
+        phase = P_SEQ_BACK;
         took = true;
+        // (after a clean statement nothing is recovering)
+        if (!steppable(index())) break;
     }
     f.phase = phase;
     return took;
 }
 
-// turn_content : TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*, one step.
+// turn_content : TEXT* plan (mid_statement | TEXT)* terminal_send TEXT*: one step of the plan,
+// the loop's entry or the terminal SEND (the loop itself is turn_loop_run()).
 inline bool clean_steps::turn_step(machine::frame& f, std::size_t limit) {
     using rp = recovery_point;
     using enum machine::phase;
@@ -199,39 +215,71 @@ inline bool clean_steps::turn_step(machine::frame& f, std::size_t limit) {
     const token& t = toks[index()];
     const bool opener = t.kind == tok::opener;
     if (opener && index() >= limit) return false;  // can_step(): the statement waits for its close
-    const tset loop_next = bit(tok::text) | k_mid_openers;
     switch (f.phase) {
         case P_PLAN:
             if (!opener || t.op != plurnk::op::PLAN || !fast_unit(plurnk::op::PLAN, true, false)) return false;
             f.phase = P_LOOP_ENTRY;
             return true;
-        case P_LOOP_ENTRY: return fast_pass(f, rp::turn_loop, loop_next, P_DECIDE);
-        case P_DECIDE:
-            if (t.kind == tok::text) {  // set_point(turn_choice), then match(turn_loop, TEXT)
-                // A run of TEXT tokens: before each but the first, the loop back passes (the
-                // token is TEXT) and the decision takes it. The cursor ends past the run,
-                // each token of it fetched, the last match's mark kept.
-                std::size_t last = index();
-                while (last + 1 < toks.size() && toks[last + 1].kind == tok::text) ++last;
-                (void)la();
-                count_looks(2 * (last - index()));
-                matched(rp::turn_loop);
-                jump(last + 1, std::max(fetched(), last));
-                f.phase = P_LOOP_BACK;
-                return true;
-            }
-            // A mid statement; a SEND by prediction: a clean terminal SEND is also the step
-            // after (P_TERMINAL), as nothing can come between them.
-            if (!opener || !(k_mid_openers & bit(t.op)) || !fast_unit(t.op, true, t.op == plurnk::op::SEND)) return false;
-            f.phase = tree_.units.back().terminal_send ? P_TRAIL_ENTRY : P_LOOP_BACK;
-            return true;
-        case P_LOOP_BACK: return fast_pass(f, rp::turn_loop_back, loop_next, P_DECIDE);
+        case P_LOOP_ENTRY: return fast_pass(f, rp::turn_loop, bit(tok::text) | k_mid_openers, P_DECIDE);
         case P_TERMINAL:
             if (!opener || t.op != plurnk::op::SEND || !fast_unit(plurnk::op::SEND, false, true)) return false;
             f.phase = P_TRAIL_ENTRY;
             return true;
         default: return false;
     }
+}
+
+// turn_content's (mid_statement | TEXT)* loop, from P_DECIDE or P_LOOP_BACK: mid statements and
+// runs of TEXT, each followed by the loop back's sync_back() with the token after it in the
+// loop's set, until one of them does not fit; a clean terminal SEND ends it at P_TRAIL_ENTRY.
+[[gnu::noinline]] inline bool clean_steps::turn_loop_run(machine::frame& f, std::size_t limit) {
+    using rp = recovery_point;
+    using enum machine::phase;
+    const token* tk = tokens().data();
+    const std::size_t n = tokens().size();
+    const tset loop_next = bit(tok::text) | k_mid_openers;
+    int phase = f.phase;
+    if (phase == P_LOOP_BACK && recovering()) return false;  // (after a fast step nothing is)
+    bool took = false;
+    for (;;) {
+        const std::size_t p = index();
+        if (p >= n || (tk[p].kind == tok::opener && p >= limit)) break;  // can_step(), as in sequence_run()
+        const token& t = tk[p];
+        if (phase == P_LOOP_BACK) {  // sync_back(): no error, nothing to skip; then the decision
+            if (!(loop_next & bit(symbol_of(t)))) break;
+            set_point(rp::turn_loop_back);
+            (void)la();
+            phase = P_DECIDE;
+            took = true;
+        }
+        if (t.kind == tok::text) {  // set_point(turn_choice), then match(turn_loop, TEXT)
+            // A run of TEXT tokens: before each but the first, the loop back passes (the
+            // token is TEXT) and the decision takes it. The cursor ends past the run,
+            // each token of it fetched, the last match's mark kept.
+            std::size_t last = p;
+            while (last + 1 < n && tk[last + 1].kind == tok::text) ++last;
+            (void)la();
+            count_looks(2 * (last - p));
+            matched(rp::turn_loop);
+            jump(last + 1, std::max(fetched(), last));
+        } else {
+            // A mid statement; a SEND by prediction: a clean terminal SEND is also the step
+            // after (P_TERMINAL), as nothing can come between them.
+            if (t.kind != tok::opener || !(k_mid_openers & bit(t.op)) ||
+                !fast_unit(t.op, true, t.op == plurnk::op::SEND)) {
+                break;
+            }
+            if (tree_.units.back().terminal_send) {
+                phase = P_TRAIL_ENTRY;
+                took = true;
+                break;
+            }
+        }
+        phase = P_LOOP_BACK;
+        took = true;
+    }
+    f.phase = phase;
+    return took;
 }
 
 // One clean statement of op `o` at the cursor, in its mid form or (a SEND) its terminal form,
