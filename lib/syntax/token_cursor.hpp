@@ -118,6 +118,12 @@ protected:
         p_ = p;
         fetched_ = fetched;
     }
+    // la() where the current token is lexed (the fast path's loops have checked it): it counts
+    // as fetched.
+    void fetch_current() {
+        if constexpr (k_work_counter) ++looks_;
+        fetched_ = std::max(fetched_, p_);
+    }
     // Fetches the fast path made and dropped (it declined): for the work counter only.
     void count_looks(std::size_t looked) {
         if constexpr (k_work_counter) looks_ += looked;
