@@ -106,7 +106,10 @@ protected:
     void append_clean_unit(const unit& u, std::size_t looked) {
         if constexpr (k_work_counter) looks_ += looked;
         const auto index = static_cast<std::int32_t>(tree_.units.size());
-        tree_.units.push_back(u);
+        // Field by field, in place: the unit's fields go from registers to the vector, not
+        // through a copy of the whole.
+        tree_.units.push_back(unit{u.first, u.last, u.signal, u.signal_end, u.target, u.target_end, u.scope, u.body,
+                                   u.body_end, u.clean, u.terminal_send});
         mark_tokens(tree_.token_unit.data() + u.first, u.last + 1 - u.first, index);
         fetched_ = std::max<std::size_t>(fetched_, u.last);
         // consume() moves past every token but a finished stream's eof, which a unit never holds.
