@@ -55,7 +55,7 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
     const statement_shape& row = shapes.of(o, terminal);
     std::size_t i = at + 1;
     // The slots taken (a slot's index is past the opener's, so 0 is none) and where they end.
-    std::uint32_t sig = 0, sig_end = 0, tgt = 0, tgt_end = 0, scp = 0;
+    std::uint32_t sig = 0, sig_end = 0, tgt = 0, tgt_end = 0, scp = 0, body_at = 0;
     bool ok = false;
     for (;;) {  // the slots, each at most once (a second one is the productions' error too)
         if (i >= n) break;
@@ -96,8 +96,7 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
             if (i >= n || tk[i].kind != tok::close_tag) break;
             const bool has_body = i > body;
             if (row.body_required && !has_body) break;  // WORK/FORK: the productions' error
-            u.body = has_body ? static_cast<std::uint32_t>(body) : 0;
-            u.body_end = static_cast<std::uint32_t>(i);
+            body_at = has_body ? static_cast<std::uint32_t>(body) : 0;
             ok = true;
             break;
         }
@@ -111,6 +110,8 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
     u.target = tgt;
     u.target_end = tgt_end;
     u.scope = scp;
+    u.body = body_at;
+    u.body_end = static_cast<std::uint32_t>(i);  // the close tag
     u.clean = true;
     u.terminal_send = terminal;
     return true;
