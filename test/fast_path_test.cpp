@@ -13,8 +13,9 @@
 #include <string>
 #include <string_view>
 
-#include "plurnk/plurnk.hpp"
 #include "builder/fast_target.hpp"
+#include "plurnk/plurnk.hpp"
+#include "record_readback.hpp"
 #include "url/fast_path.hpp"
 #include "url/fast_path_check.hpp"
 
@@ -121,26 +122,13 @@ std::string encoded_disagreement(std::string_view raw) {
     plurnk::url_detail::decode_target_escapes(raw, text);
     url_parts parts;
     if (!plurnk::url_detail::parse_target_fast(text, parts)) return {};
-    for (const bool live : {true, false}) {
-        plurnk::detail::arena strings;
-        plurnk::detail::input_text input;
-        input.set_borrowed(text);
-        plurnk::detail::string_sink sink(strings);
-        if (live) sink.set_live(text, 0);
-        plurnk::statement projected;
-        projected.op = plurnk::op::READ;
-        projected.target = plurnk::url_detail::project_fast(text, parts);
-        const plurnk::detail::stmt_rec a = plurnk::detail::encode_statement(projected, sink);
-        const plurnk::detail::stmt_rec b = fast_target_record(text, parts, sink);
-        const plurnk::detail::text_resolver t{&input, UINT64_MAX, {}};
-        const plurnk::detail::item_rec r{};
-        const plurnk::statement da = plurnk::detail::decode_statement(r, a, t);
-        const plurnk::statement db = plurnk::detail::decode_statement(r, b, t);
-        if (!(da == db)) return live ? "encoded from the components, it reads back otherwise (input)" :
-                                       "encoded from the components, it reads back otherwise (arena)";
-        if (a.bits != b.bits || a.target_kind != b.target_kind) return "its record bits differ";
-    }
-    return {};
+    plurnk::statement projected;
+    projected.op = plurnk::op::READ;
+    projected.target = plurnk::url_detail::project_fast(text, parts);
+    return plurnk_test::readback_disagreement(text, projected,
+                                              [&](plurnk::detail::record_writer& w, plurnk::detail::string_sink& sink) {
+                                                  plurnk::detail::write_fast_target(w, sink, text, parts);
+                                              });
 }
 
 }  // namespace

@@ -333,24 +333,31 @@ bool xpath_matcher_fast(std::string_view body) noexcept {
     return true;
 }
 
-bool selection_fast(std::string_view body, std::vector<double>& marks, resource_selection& out) {
+bool selection_fast(std::string_view body, std::vector<double>& marks, fast_selection& out) {
     if (body.empty()) return false;
     std::string_view target = body;
-    bool marked = false;
+    out.marked = false;
     if (body.back() == '>') {
         // The scope literal holds no `<`, so the last `<` is its only candidate opener.
         const std::size_t open = body.rfind('<');
         if (open == std::string_view::npos || !integer_scope_literal(body.substr(open), marks)) return false;
         target = body.substr(0, open);
-        marked = true;
+        out.marked = true;
     }
-    url_detail::url_parts parts;
-    if (target.empty() || target.find('\\') != std::string_view::npos || !url_detail::parse_target_fast(target, parts)) {
+    if (target.empty() || target.find('\\') != std::string_view::npos ||
+        !url_detail::parse_target_fast(target, out.parts)) {
         return false;
     }
-    out.target = url_detail::project_fast(target, parts);
+    out.text = target;
+    return true;
+}
+
+bool selection_fast(std::string_view body, std::vector<double>& marks, resource_selection& out) {
+    fast_selection f;
+    if (!selection_fast(body, marks, f)) return false;
+    out.target = url_detail::project_fast(f.text, f.parts);
     out.marker.reset();
-    if (marked) out.marker = line_marker{std::span<const double>(marks)};
+    if (f.marked) out.marker = line_marker{std::span<const double>(marks)};
     return true;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "plurnk/ast.hpp"
+#include "url/fast_path.hpp"
 
 namespace plurnk::detail {
 
@@ -41,10 +42,21 @@ namespace plurnk::detail {
 // `_`, literals of those, `-`, `.` and space; no blank space outside literals. False: don't know.
 [[nodiscard]] bool xpath_matcher_fast(std::string_view body) noexcept;
 
+// A COPY/MOVE selection that selection_fast() read: its destination's text, as the targets' fast
+// path read it, and whether a scope follows it (its marks are selection_fast()'s `marks`).
+struct fast_selection {
+    std::string_view text;
+    url_detail::url_parts parts;
+    bool marked = false;
+};
+
 // `body` (a COPY/MOVE body) reads as parse_resource_selection would read it, with a destination
 // free of escapes that the targets' fast path takes (lib/url/fast_path.hpp) and either no scope
-// or a scope literal of integers of at most 15 digits: true, with `out` the selection as views of
-// `body` and its marks in `marks` (which `out` views). False: don't know.
+// or a scope literal of integers of at most 15 digits: true, with `out` the destination as a
+// view of `body` and its parts, and its marks in `marks`. False: don't know.
+[[nodiscard]] bool selection_fast(std::string_view body, std::vector<double>& marks, fast_selection& out);
+// The same, with `out` the selection as url_detail::project_fast() makes it (views of `body` and
+// of `marks`): the value an event's statement holds, and the differentials' reading.
 [[nodiscard]] bool selection_fast(std::string_view body, std::vector<double>& marks, resource_selection& out);
 
 }  // namespace plurnk::detail

@@ -37,7 +37,8 @@ struct fast_url_options {
 
 // A text too long for 16-bit offsets: its fields as srefs (each copied into the arena unless
 // it lies in the live input). Out of line, so that the common case keeps a small frame.
-[[gnu::noinline]] void write_long_url(record_writer& w, string_sink& sink, std::string_view text, const url_detail::url_parts& u) {
+[[gnu::noinline]] path_ref long_url_ref(record_writer& w, string_sink& sink, std::string_view text,
+                                        const url_detail::url_parts& u) {
     const fast_url_options o = fast_url_options_of(u, text);
     const auto piece = [&](const url_detail::text_part& p) { return sink.put(p.of(text)); };
     url_rec rec;
@@ -48,23 +49,31 @@ struct fast_url_options {
     if ((o.has & url_query) != 0) rec.query = piece(o.query);
     if ((o.has & url_fragment) != 0) rec.fragment = piece(u.fragment);
     rec.has = o.has;
-    w.target_url(text, rec);
+    return w.url_ref(text, rec);
 }
 
-}  // namespace
-
-// Every field a piece of the text (sliced_url), packed from the parts (record_writer::target_sliced).
-void write_fast_url(record_writer& w, string_sink& sink, std::string_view text, const url_detail::url_parts& u) {
-    if (text.size() > UINT16_MAX) {
-        write_long_url(w, sink, text, u);
-        return;
-    }
+// Every field a piece of the text (sliced_url), packed from the parts (record_writer::sliced_ref).
+[[gnu::always_inline]] inline path_ref fast_url_ref(record_writer& w, string_sink& sink, std::string_view text,
+                                                    const url_detail::url_parts& u) {
+    if (text.size() > UINT16_MAX) return long_url_ref(w, sink, text, u);
     const auto slice = [](const url_detail::text_part& p) {
         return url_slice{static_cast<std::uint16_t>(p.begin), static_cast<std::uint16_t>(p.end - p.begin)};
     };
     const fast_url_options o = fast_url_options_of(u, text);
-    w.target_sliced(text, o.has, slice(u.scheme), slice(u.pathname), slice(u.hostname), u.port_value, slice(o.query),
-                    slice(u.fragment));
+    return w.sliced_ref(text, o.has, slice(u.scheme), slice(u.pathname), slice(u.hostname), u.port_value,
+                        slice(o.query), slice(u.fragment));
+}
+
+}  // namespace
+
+// Out of line each, the path stored where the record keeps it.
+void write_fast_url(record_writer& w, string_sink& sink, std::string_view text, const url_detail::url_parts& u) {
+    w.target(fast_url_ref(w, sink, text, u));
+}
+
+void write_fast_dest_url(record_writer& w, string_sink& sink, std::string_view text, const url_detail::url_parts& u,
+                         bool marked, std::span<const double> marks) {
+    w.body_selection(fast_url_ref(w, sink, text, u), marked, marks);
 }
 
 }  // namespace plurnk::detail

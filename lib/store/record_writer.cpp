@@ -105,15 +105,14 @@ void record_writer::tags(const tag_list& t) {
     put_tags(base, refs, t.size());
 }
 
-void record_writer::body_selection(const parsed_path& dest, const std::optional<line_marker>& marker) {
+void record_writer::body_selection(const path_ref& dest, bool marked, std::span<const double> marks) {
     r_.body = body_tag::selection;
-    const path_ref d = encode_path(dest);
     r_.bits |= has_dest;
-    if (d.kind != parsed_path::kind_t::local || d.s.n != 0) field(x_dest, d.s, d.kind);
-    if (!marker) return;
+    if (dest.kind != parsed_path::kind_t::local || dest.s.n != 0) field(x_dest, dest.s, dest.kind);
+    if (!marked) return;
     r_.bits |= has_dest_marker;
-    if (marker->marks.empty()) return;
-    field(x_dest_marks, copy_array(sink_.strings(), marker->marks), static_cast<std::uint32_t>(marker->marks.size()));
+    if (marks.empty()) return;
+    field(x_dest_marks, copy_array(sink_.strings(), marks), static_cast<std::uint32_t>(marks.size()));
 }
 
 void write_body(record_writer& w, const plurnk::body& body) {

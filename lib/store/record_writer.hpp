@@ -112,15 +112,21 @@ public:
     }
 
     // The target: decoded text (a local or a regex path), a URL, or a URL the targets' fast path
-    // read, as pieces of its text (`text`, at most 65,535 bytes) or field by field (whose fields
-    // the caller put in the sink; raw is set here).
+    // read (a path_ref that local_ref(), sliced_ref() or url_ref() made).
     void target(const parsed_path& p) { set_target(encode_path(p)); }
-    void target_local(std::string_view text) { set_target(path_ref{sink_.put(text), parsed_path::kind_t::local}); }
-    // A sliced URL is packed from its pieces where the record keeps it (no sliced_url made aside
-    // and copied into the block): `has` names the optional fields present, only hostname, port,
-    // query and fragment (url_has); an absent one's piece is not read. pack_url's layout.
-    void target_sliced(std::string_view text, std::uint8_t has, url_slice scheme, url_slice pathname,
-                       url_slice hostname, std::uint32_t port, url_slice query, url_slice fragment) {
+    void target(const path_ref& p) noexcept { set_target(p); }
+
+    // A fast path's target or COPY/MOVE destination, stored for target() or body_selection(): a
+    // local path's text; a URL as pieces of its text (`text`, at most 65,535 bytes), packed from
+    // them where the record keeps it (no sliced_url made aside and copied into the block), `has`
+    // naming the optional fields present, only hostname, port, query and fragment (url_has), an
+    // absent one's piece not read (pack_url's layout); or field by field (whose fields the caller
+    // put in the sink; raw is set here).
+    [[nodiscard]] path_ref local_ref(std::string_view text) {
+        return path_ref{sink_.put(text), parsed_path::kind_t::local};
+    }
+    [[nodiscard]] path_ref sliced_ref(std::string_view text, std::uint8_t has, url_slice scheme, url_slice pathname,
+                                      url_slice hostname, std::uint32_t port, url_slice query, url_slice fragment) {
         assert((has & ~(url_hostname | url_port | url_query | url_fragment)) == 0);
         const sref raw = sink_.put(text);
         auto* p = static_cast<unsigned char*>(sink_.strings().allocate(k_url_size<sliced_url>[has], 1));
@@ -137,11 +143,11 @@ public:
         if ((has & url_port) != 0) put(port);
         if ((has & url_query) != 0) put(query);
         if ((has & url_fragment) != 0) put(fragment);
-        set_target(path_ref{sref::arena(p, 0), parsed_path::kind_t::url});
+        return path_ref{sref::arena(p, 0), parsed_path::kind_t::url};
     }
-    void target_url(std::string_view text, url_rec fields) {
+    [[nodiscard]] path_ref url_ref(std::string_view text, url_rec fields) {
         fields.raw = sink_.put(text);
-        set_target(path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url});
+        return path_ref{sref::arena(pack_url(fields, sink_.strings()), 0), parsed_path::kind_t::url};
     }
 
     // The scope's marks. At most k_inline_array are copied into the packed block (from where they
@@ -180,7 +186,12 @@ public:
         if (!pattern.empty()) field(x_pattern, sink_.put(pattern));
         if (!flags.empty()) field(x_flags, sink_.put(flags));
     }
-    void body_selection(const parsed_path& dest, const std::optional<line_marker>& marker);
+    void body_selection(const parsed_path& dest, const std::optional<line_marker>& marker) {
+        body_selection(encode_path(dest), marker.has_value(), marker ? marker->marks : std::span<const double>());
+    }
+    // A destination stored as a path_ref (local_ref(), sliced_ref(), url_ref()), with a scope
+    // (`marked`) of `marks` or without one.
+    void body_selection(const path_ref& dest, bool marked, std::span<const double> marks);
 
     void finish() {
         if (mask_ != 0) {
