@@ -226,12 +226,16 @@ void statement_builder::check_send(std::string_view body) {
     body_ = b;
 }
 
-// A COPY/MOVE body: the destination selection, read by its quick reading when it can, else
-// by parse_selection_fields.
+// A COPY/MOVE body: the destination selection, read by its quick reading when it can (kept as
+// the destination's text and parts, which write() packs as it packs a fast target), else by
+// parse_selection_fields.
 bool statement_builder::check_selection(std::string_view body) {
     const bool regex_candidate = dialect_ == parse_dialect::service && body[0] == '#';
-    if (!regex_candidate && selection_fast(body, dest_marks_, body_.emplace<resource_selection>())) return true;
-    body_ = std::monostate{};
+    fast_dest_ = !regex_candidate && selection_fast(body, dest_marks_, dest_);
+    if (fast_dest_) {
+        body_.emplace<resource_selection>();  // write() and view() read dest_
+        return true;
+    }
     result<std::optional<selection_fields>> sel = parse_selection_fields(body, dialect_);
     if (!sel) return fail(std::move(sel).problem().message, message_id::invalid_selection);
     if (sel.value()) {
@@ -262,7 +266,13 @@ void statement_builder::view(statement& st, position at, byte_span span) const {
     if (target_ == target_t::decoded) st.target.emplace(decoded_);
     st.marker.reset();
     if (has_marks_) st.marker.emplace(line_marker{marks_});
-    copy_body(st.body, body_);
+    if (body_.index() != 4 || !fast_dest_) {
+        copy_body(st.body, body_);
+    } else {
+        resource_selection& sel = st.body.emplace<resource_selection>();
+        sel.target = url_detail::project_fast(dest_.text, dest_.parts);
+        if (dest_.marked) sel.marker = line_marker{std::span<const double>(dest_marks_)};
+    }
 }
 
 }  // namespace plurnk::detail

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/pod_vector.hpp"
+#include "builder/body_fast.hpp"
 #include "builder/fast_target.hpp"
 #include "grammar/messages.hpp"
 #include "grammar/op_table.hpp"
@@ -95,7 +96,9 @@ private:
     std::array<double, k_inline_array> marks_scratch_{};  // a short scope's marks
     plurnk::body body_;
     selection_fields selection_;       // the COPY/MOVE destination being built
-    std::vector<double> dest_marks_;   // its scope's marks, when selection_fast() reads the body
+    bool fast_dest_ = false;           // selection_fast() read the selection body_ holds (its target
+    fast_selection dest_;              // left empty) as this destination ...
+    std::vector<double> dest_marks_;   // ... and its scope's marks
     std::optional<std::string> json_;  // the SEND body's JSON
     visitor_failure failure_;          // why the last check() failed
 };
@@ -219,6 +222,10 @@ inline void statement_builder::write(record_writer& w, string_sink& sink) const 
             break;
         }
         default: {
+            if (fast_dest_) {  // packed from the destination's parts
+                write_fast_selection(w, sink, dest_.text, dest_.parts, dest_.marked, dest_marks_);
+                break;
+            }
             const auto& sel = *std::get_if<resource_selection>(&body_);
             w.body_selection(sel.target, sel.marker);
         }
