@@ -196,6 +196,12 @@ private:
     static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
     static constexpr std::size_t k_no_line = static_cast<std::size_t>(-1);
 
+    // A block's line (0-based, from the cut) and line start (see blocks_).
+    struct block_start {
+        std::uint32_t line;
+        std::uint32_t line_start;
+    };
+
     position remember(std::size_t line, std::size_t offset, std::uint32_t col) {
         head_ = (head_ + 1) % k_queries;
         last_[head_] = query{line, offset, col};
@@ -237,7 +243,7 @@ private:
         const std::uint64_t m = byte_scan::mask64(s_.data() + base, '\n') & (~std::uint64_t{0} << (from - base));
         if (const std::size_t next = (from / k_block + 1) * k_block; next <= offset) {
             const std::uint64_t before = next - base == 64 ? m : m & ((std::uint64_t{1} << (next - base)) - 1);
-            blocks_.push_back(block_start{
+            push_block(block_start{
                 static_cast<std::uint32_t>(cur_.line + bit_count(before)),
                 static_cast<std::uint32_t>(before != 0 ? base + 64 - static_cast<std::size_t>(std::countl_zero(before))
                                                        : cur_.line_start)});
@@ -261,8 +267,22 @@ private:
 #endif
     }
     void leave_block(std::size_t ends) {
-        blocks_.push_back(block_start{static_cast<std::uint32_t>(cur_.line + ends),
-                                      ends == 0 ? static_cast<std::uint32_t>(cur_.line_start) : k_unknown});
+        push_block(block_start{static_cast<std::uint32_t>(cur_.line + ends),
+                               ends == 0 ? static_cast<std::uint32_t>(cur_.line_start) : k_unknown});
+    }
+    // The table's room, when it is full: for every block of the input the map has (one a k_block
+    // bytes of it), so that a parse's one input makes one allocation and no copy, whatever lies
+    // next to it on the heap; at least twice what it had, so that a stream's growing input makes
+    // few; and at least 16 (128 bytes), so that a small input's few blocks take one. It is full
+    // only when it holds every block of the input it had then, so it never holds more than 16
+    // blocks or two a k_block bytes of the largest input the map had (16 bytes a 512).
+    void push_block(const block_start& b) {
+        if (blocks_.size() == blocks_.capacity()) reserve_blocks();
+        blocks_.push_back(b);
+    }
+    [[gnu::noinline]] void reserve_blocks() {
+        const std::size_t twice = blocks_.capacity() < 8 ? 16 : 2 * blocks_.capacity();
+        blocks_.reserve(std::max(s_.size() / k_block, twice));
     }
 
     // The line (0-based, from the cut) and the line start at offset `block` * k_block, which the
@@ -329,10 +349,6 @@ private:
     cursor cur_;
     // The line and line start (k_unknown: not found yet) at offset (i + 1) * k_block, for each
     // such offset the cursor passed (offsets of one input fit 32 bits, as tokens' do).
-    struct block_start {
-        std::uint32_t line;
-        std::uint32_t line_start;
-    };
     pod_vector<block_start> blocks_;
     // A query answered: its line, offset and column.
     struct query {
