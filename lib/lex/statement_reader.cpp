@@ -163,18 +163,21 @@ template <bool Told, class Lexer>
     const std::string_view s = lx.s_;
     const std::size_t n = s.size();
     const std::string_view tag = lx.open_tag();
-    const std::size_t m = scan::literal(s, p + 1, tag);
-    if (m == tag.size()) {
-        const std::size_t e = p + 1 + tag.size();
-        const std::size_t k = scan::blanks(s, e);
-        const scan::verdict v = scan::one_colon_close(s, k, false);
-        if (v == scan::verdict::more) return {k, part_end::declined};  // the end, or a '<' whose next byte has not arrived
-        if (v == scan::verdict::done) {
-            lx.emit(tok::close_tag, p, e);
-            return {k, part_end::statement};
+    // Most often the byte after the ':' is not the tag's first (a fence): no literal to match.
+    if (p + 1 >= n || s[p + 1] == tag[0]) {
+        const std::size_t m = scan::literal(s, p + 1, tag);
+        if (m == tag.size()) {
+            const std::size_t e = p + 1 + tag.size();
+            const std::size_t k = scan::blanks(s, e);
+            const scan::verdict v = scan::one_colon_close(s, k, false);
+            if (v == scan::verdict::more) return {k, part_end::declined};  // the end, or a '<' whose next byte has not arrived
+            if (v == scan::verdict::done) {
+                lx.emit(tok::close_tag, p, e);
+                return {k, part_end::statement};
+            }
+        } else if (p + 1 + m >= n) {
+            return {n, part_end::declined};
         }
-    } else if (p + 1 + m >= n) {
-        return {n, part_end::declined};
     }
     // The fence, the body and the close tag, emitted once the close is found.
     token* const w = lx.token_room(3);
