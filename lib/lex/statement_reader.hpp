@@ -61,7 +61,7 @@ private:
     // Whether a ':' and the open tag, and a byte after them, lie from scan_ on (which then moves
     // to the first ':' that may still start them, or the end).
     template <class Lexer>
-    bool close_arrived(Lexer& lx) noexcept;
+    [[gnu::always_inline]] inline bool close_arrived(Lexer& lx) noexcept;
 
     bool defer_ok_ = false;    // stream_lexer::set_deferral
     bool deferring_ = false;   // the statement after the last opener waits (sleep() says how)
