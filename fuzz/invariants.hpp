@@ -58,7 +58,7 @@
 //   P15 the lexer's whole-statement fast path (lib/lexer_fast.cpp) changes nothing: with it on
 //       and off, the lexer's output for the whole input (tokens, errors with their token index,
 //       final mode, last opener, open tag, body start) is the same; and lexing the input as a
-//       growing stream (chunks of 1, 3, 7 and 64 bytes, then the end; with the deferral of a
+//       growing stream (chunks of 1, 3, 7, 64 and 5000 bytes, then the end; with the deferral of a
 //       statement until its close may be here and without) gives that output too, with the
 //       tokens held after every chunk a prefix of it (check_lexer_fast; private header, as P13).
 //   P16 migration between the dialects (format.hpp, check_migrate): migrate_source() keeps the
@@ -972,7 +972,9 @@ inline std::string check_lexer_fast(std::string_view in, std::size_t max_turn_de
         const std::string got = lex_dump(fast.output(), SIZE_MAX);
         if (got != want) return "lexer fast path: the output differs:\n" + got + "\nsteps alone:\n" + want;
     }
-    for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{64}})
+    // (5000: more than statement_reader::k_defer_max after an opener, which the reader then reads
+    // without looking for the statement's close first.)
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{64}, std::size_t{5000}})
     for (const bool defer : {false, true}) {
         detail::stream_lexer fast = lexer(true);
         fast.set_deferral(defer);

@@ -2,8 +2,8 @@
 // The lexer's whole-statement fast path (lib/lexer_fast.cpp): which statements it takes (rows:
 // input -> taken or not, counted by the work counter's fast_statements), and the differential
 // check that it changes nothing (check_lexer_fast, P15 in fuzz/invariants.hpp): the lexer's
-// output with the path on and off is the same, one-shot and streamed in chunks of 1, 3, 7 and 64
-// bytes, on hand-made rows, on every conformance vector, on every hostile shape and on the
+// output with the path on and off is the same, one-shot and streamed in chunks of 1, 3, 7, 64 and
+// 5000 bytes, on hand-made rows, on every conformance vector, on every hostile shape and on the
 // benchmark inputs.
 #include <catch2/catch_test_macros.hpp>
 
@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "../fuzz/invariants.hpp"
 #include "hostile_shapes.hpp"
@@ -138,6 +139,32 @@ TEST_CASE("lexer fast path: a run of statements stops where the token window doe
     for (std::size_t window = 1; window <= 40; ++window) {
         INFO("window " << window);
         CHECK(windows(in, window, true) == windows(in, window, false));
+    }
+}
+
+// A stream with much input after an opener (statement_reader::k_defer_max bytes or more: a
+// large chunk): the reader reads the statement without looking for its close first, and where
+// the close has not arrived it declines at the input's end, and the steps take the statement.
+TEST_CASE("lexer fast path: a stream's large chunk", "[lexer_fast]") {
+    const std::string pad(5000, 'x');
+    const auto taken_streamed = [](std::string_view in) {
+        const std::uint64_t before = work().fast_statements;
+        stream_lexer lx(256, plurnk::parse_dialect::contracts);
+        lx.advance(in, false);
+        return work().fast_statements - before;
+    };
+    const std::pair<std::string, std::uint64_t> rows[] = {
+        {"<<READ(a)<1,2>::READ\n" + pad, 1},            // read whole, the close found by the read
+        {"<<EDIT(a):b:EDIT\n<<SEND[1]:s:SEND\n" + pad, 2},
+        {"<<EDIT(a):" + pad + ":EDIT\n" + pad, 1},     // a long body, closed
+        {"<<EDIT(a):b" + pad, 0},                       // the close not here: declined at the end
+        {"<<READ(a" + pad, 0},                          // a target cut by the end
+        {"<<READ(a):READ" + pad, 0},                    // a fence, and no close
+    };
+    for (const auto& [in, fast] : rows) {
+        INFO("input: " << in.substr(0, 24) << "... (" << in.size() << " bytes)");
+        if constexpr (k_work_counter) CHECK(taken_streamed(in) == fast);
+        CHECK(plurnk::fuzz::check_lexer_fast(in) == "");
     }
 }
 

@@ -41,13 +41,21 @@ void statement_reader::start(Lexer& lx) {
         return;
     }
     // A stream: the path reads the statement only when its close may be here (else it would
-    // decline at the end of the input, and the steps would read the same bytes again).
-    scan_ = lx.cur_.i;
+    // decline at the end of the input, and the steps would read the same bytes again). With much
+    // input after the opener (a large chunk) it most often is, and is not looked for first: where
+    // it is not, the path declines at the input's end as it would at an error, and the steps take
+    // the statement, as they take one that long whose close has not arrived (not deferred).
+    const std::size_t i = lx.cur_.i;
+    if (lx.s_.size() - i >= k_defer_max) {
+        read(lx);
+        return;
+    }
+    scan_ = i;
     if (close_arrived(lx)) {
         read<true>(lx, scan_);
-    } else if (defer_ok_ && lx.s_.size() - lx.cur_.i < k_defer_max) {
+    } else if (defer_ok_) {
         deferring_ = true;
-        start_ = lx.cur_.i;
+        start_ = i;
     }
 }
 
