@@ -475,7 +475,8 @@ struct stream_lexer::impl {
         }
         return k;
     }
-    std::string_view open_tag() const noexcept { return s_.substr(cur_.tag_b, cur_.tag_e - cur_.tag_b); }
+    // (It lies in the input, as the opener put it: no bounds check.)
+    std::string_view open_tag() const noexcept { return {s_.data() + cur_.tag_b, std::size_t{cur_.tag_e} - cur_.tag_b}; }
 
     // Length in bytes of the code point at k (1 for a byte outside a well-formed sequence).
     std::size_t cp_len(std::size_t k) noexcept {
