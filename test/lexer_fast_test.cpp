@@ -54,6 +54,9 @@ constexpr row k_rows[] = {
     {"<<PLAN:p:PLAN <<READ(x)::READ\t\n", 2},
     {"<<WORK[tag]:w:WORK\n", 1},
     {"<<READ(a)::READ  \n", 1},    // the fence and an empty body
+    {"<<READ(a)::READx:READ\n", 1},  // a close tag right after the fence, then a word character: a body
+    {"<<READ(a)::RE:READ\n", 1},     // the tag cut short right after the fence
+    {"<<READ(a)::REA", 0},            // the tag cut by the end right after the fence
     {"<<READ(a):READ  \n", 1},     // the one-colon close, then blanks and a line end
     {"<<READ(a):READ<<READ(b):READ\r\n", 2},
     {"<<EDIT(a):b:EDIT", 0},       // the close tag at the end: the steps decide

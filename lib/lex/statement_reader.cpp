@@ -193,8 +193,10 @@ template <bool Told, class Lexer>
     const std::size_t b = p + 1;
     // The first ':' + open tag from b on: the one close_arrived() found, when it lies here (its
     // search began at the opener's end, before b, and found no earlier one), else searched.
+    // (Not told: an empty body, the close right after the fence, as that search would find it, first.)
     std::size_t bm = tag.size();
-    const std::size_t k0 = Told && close >= b ? close : next_tag_colon<colon_search::near>(s, b, tag, bm);
+    const bool empty = !Told && b < n && s[b] == ':' && byte_scan::prefix(s, b + 1, tag) == bm;
+    const std::size_t k0 = Told && close >= b ? close : empty ? b : next_tag_colon<colon_search::near>(s, b, tag, bm);
     for (std::size_t k = k0;; k = next_tag_colon<colon_search::near>(s, k + 1, tag, bm)) {
         const std::size_t e = k + 1 + bm;
         const scan::verdict v = k < n ? scan::body_close(s, e, false) : scan::verdict::more;
