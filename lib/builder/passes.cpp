@@ -219,6 +219,9 @@ void result_passes::apply_tail(const pass_input& at_end, record_log& log) {
 }
 
 void result_passes::turn_shape(record_log& log) {
+    // Both shapes below only remove or reword parser errors: with none in the message table,
+    // there is nothing to do (the common clean turn is not walked).
+    if (!log.had_parser_errors()) return;
     pod_vector<item_rec>& items = log.items();
     const pod_vector<item_kind>& kinds = log.kinds();
     bool has_plan = false, has_terminal = false, hard_non_parser = false, any_parser_error = false;
@@ -236,8 +239,6 @@ void result_passes::turn_shape(record_log& log) {
             if (d.severity() == severity::error) (d.source() == source::parser ? any_parser_error : hard_non_parser) = true;
         }
     }
-    // Both shapes below only remove or reword parser errors: with none, there is nothing to do
-    // (the common clean turn is not walked again).
     if (!any_parser_error) return;
     if (!has_plan || !has_terminal) {
         std::optional<item_rec> first_removed;

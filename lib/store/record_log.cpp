@@ -82,6 +82,7 @@ const char* record_log::intern(std::string_view message) {
 
 std::uint32_t record_log::message(const char* message, plurnk::source src, plurnk::severity sev,
                                   plurnk::message_id id) {
+    if (src == plurnk::source::parser && sev == plurnk::severity::error) parser_errors_ = true;
     const diag_message m = diag_message::make(src, sev, id, message);
     const std::uint64_t key = std::uint64_t{m.id} << 8 | m.source_severity;
     const std::uint64_t h = (reinterpret_cast<std::uintptr_t>(message) ^ key) * 0x9e3779b97f4a7c15ULL;

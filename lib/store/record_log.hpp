@@ -108,6 +108,9 @@ public:
     // The index in the message table of `message` (interned) with its class: recent ones are found
     // again, so that an error-dense input repeating a few messages adds no entries.
     std::uint32_t message(const char* message, plurnk::source src, plurnk::severity sev, plurnk::message_id id);
+    // Whether message() was ever asked for a parser error: when not, no record is one (the turn
+    // shape's passes look for none in a clean turn).
+    [[nodiscard]] bool had_parser_errors() const noexcept { return parser_errors_; }
     // A diagnostic's item record (its diag_rec appended when the item record cannot hold it).
     [[nodiscard]] item_rec diagnostic(position at, byte_span span, std::uint32_t message);
     // After take_all(): the message and span end of the diagnostic of `r`, and a new message for it.
@@ -125,6 +128,7 @@ private:
     pod_vector<item_kind> kinds_;
     pod_vector<char> fired_;  // per item: already reported to the sink (unless !fires_: none is)
     bool fires_ = true;
+    bool parser_errors_ = false;  // see had_parser_errors()
     pod_vector<stmt_rec> stmts_;
     pod_vector<diag_rec> diags_;
     pod_vector<item_rec> carried_;  // unclaimed errors of released input, in recording order
