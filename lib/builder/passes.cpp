@@ -98,11 +98,9 @@ std::optional<new_diagnostic> plan_body_advisory(const statement_builder& st, po
 }
 
 std::optional<new_diagnostic> misplaced_target_advisory(const statement_builder& st, position at, byte_span span) {
+    if (!result_passes::tags_may_be_paths(st)) return std::nullopt;
     const plurnk::op o = st.op();
-    const plurnk::signal& sig = st.signal();
-    if (!traits(o).path_tag_advisory) return std::nullopt;
-    if (st.has_target() || sig.kind != signal::kind_t::tags) return std::nullopt;
-    for (const auto& tag : sig.tags) {
+    for (const auto& tag : st.signal().tags) {
         if (!path_shaped(tag)) continue;
         const std::string name = std::string(op_name(o)).append(st.suffix());
         return new_diagnostic{at, source::parser, severity::warning,
@@ -177,8 +175,7 @@ void result_passes::text_advisories(const text_item& t, message_interner intern,
 }
 
 // Both are worked out before either is added.
-void result_passes::statement_advisories(const statement_builder& st, position at, byte_span span, diagnostic_sink add) {
-    if (st.op() != op::PLAN && !traits(st.op()).path_tag_advisory) return;  // (neither applies: most statements)
+void result_passes::advise_statement(const statement_builder& st, position at, byte_span span, diagnostic_sink add) {
     std::optional<new_diagnostic> plan = plan_body_advisory(st, at, span);
     std::optional<new_diagnostic> misplaced = misplaced_target_advisory(st, at, span);
     if (plan) add(*plan);

@@ -14,6 +14,7 @@
 #include "base/position.hpp"
 #include "builder/new_diagnostic.hpp"
 #include "builder/statement_builder.hpp"
+#include "grammar/op_table.hpp"
 #include "lex/lexer.hpp"
 #include "plurnk/parse.hpp"
 #include "store/record_log.hpp"
@@ -46,8 +47,16 @@ public:
     // Near-miss op names in a text item just made (parse tier).
     static void text_advisories(const text_item& t, message_interner intern, diagnostic_sink add);
     // Op-shaped text in a PLAN body, a path in EDIT/COPY/MOVE's tag slot: about the statement
-    // just checked and written (parse tier).
-    static void statement_advisories(const statement_builder& st, position at, byte_span span, diagnostic_sink add);
+    // just checked and written (parse tier). Inline, the check that neither can apply (most
+    // statements: not a PLAN, and no tags without a target).
+    static void statement_advisories(const statement_builder& st, position at, byte_span span, diagnostic_sink add) {
+        if (st.op() == op::PLAN || tags_may_be_paths(st)) advise_statement(st, at, span, add);
+    }
+    // Whether the misplaced-target advisory looks at the statement's tags: an op that draws it,
+    // no target, and tags in its signal slot.
+    static bool tags_may_be_paths(const statement_builder& st) noexcept {
+        return traits(st.op()).path_tag_advisory && !st.has_target() && st.signal().kind == signal::kind_t::tags;
+    }
 
     // At finish(), over every record (all live by then): the unparsed tail (items from its opener
     // on are dropped), then the turn shape of the parse tier when there is no tail.
@@ -56,6 +65,7 @@ public:
     [[nodiscard]] std::optional<unparsed_tail> take_tail() noexcept { return std::move(tail_); }
 
 private:
+    static void advise_statement(const statement_builder& st, position at, byte_span span, diagnostic_sink add);
     void apply_tail(const pass_input& at_end, record_log& log);
     static void turn_shape(record_log& log);
 
