@@ -5,6 +5,7 @@
 // while the scratch is in use makes its own; each thread has its own scratch. Results are
 // compared as JSON with the byte spans; the fresh result is a parse made while the scratch is
 // marked in use (which the reentrancy test shows makes a pipeline of its own).
+// And the memo slots such a reset copies (base/memo_slots.hpp).
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/memo_slots.hpp"
 #include "hostile_shapes.hpp"
 #include "pipeline/parse_scratch.hpp"
 #include "plurnk/json.hpp"
@@ -177,4 +179,42 @@ TEST_CASE("threads parsing at once each use their own scratch, with the serial r
         CHECK(reused[static_cast<std::size_t>(t)] >= 3 * same_kind_runs(inputs));  // counted per thread
     }
     CHECK(plurnk::detail::parse_scratch_state().reused == main_before.reused);
+}
+
+// The memos a reset copies (record_log's and error_ledger's messages) fill their slots only once
+// one is placed, and copy them only then: what an unused one reads, and what a copy, an
+// assignment or a move leaves, must still be the memo's contents as if every slot were there.
+TEST_CASE("memo slots read as defaults until placed; copies and assignments keep the contents", "[scratch]") {
+    struct slot {
+        int a = 0;
+        const char* s = nullptr;
+    };
+    using memo = plurnk::detail::memo_slots<slot, 8>;
+    memo m;
+    CHECK(m[3].a == 0);
+    CHECK(m[3].s == nullptr);
+    m.place(3) = slot{7, "x"};
+    CHECK(m[3].a == 7);
+    for (const std::size_t i : {std::size_t{0}, std::size_t{2}, std::size_t{4}, std::size_t{7}}) {
+        CHECK((m[i].a == 0 && m[i].s == nullptr));  // the others: defaults
+    }
+    memo c(m);
+    CHECK(c[3].a == 7);
+    const memo unused;
+    c = unused;  // back to every slot the default ...
+    CHECK(c[3].a == 0);
+    c.place(5).a = 1;  // ... and placing again does not bring the old entry back
+    CHECK(c[5].a == 1);
+    CHECK((c[3].a == 0 && c[3].s == nullptr));
+    c = m;
+    CHECK((c[3].a == 7 && c[5].a == 0));
+    memo moved(std::move(c));
+    CHECK(moved[3].a == 7);
+    memo assigned;
+    assigned = std::move(moved);
+    CHECK(assigned[3].a == 7);
+    memo copied(unused);
+    CHECK(copied[3].s == nullptr);
+    copied.place(1).a = 2;
+    CHECK((copied[1].a == 2 && copied[3].a == 0));
 }

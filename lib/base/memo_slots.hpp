@@ -1,43 +1,58 @@
 // SPDX-License-Identifier: MIT
 // The slots of a direct-mapped memo (private header): an array copied with its owner, except
-// that a copy between two memos that never held an entry copies nothing. parse() resets its
-// thread's pipeline from a pristine one by assignment, once per parse, and a clean input never
-// fills the memos of messages (record_log, error_ledger), so that copy was a few KB for nothing.
+// that a memo that never held an entry neither fills nor copies its slots. parse() resets its
+// thread's pipeline from a pristine one by assignment, once per parse (and makes both, a
+// construction and a copy, on a thread's first parse), and a clean input never fills the memos
+// of messages (record_log, error_ledger), so filling and copying them was a few KB for nothing.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <memory>
+#include <type_traits>
 
 namespace plurnk::detail {
 
-// A memo whose slots are written only through place(): until then every slot is the default,
-// so two such memos are equal and the copy can be skipped.
+// A memo whose slots are written only through place(): until then every slot reads as the
+// default (one shared slot), and the array is neither filled nor copied; the first place()
+// fills it with defaults.
 template <class Slot, std::size_t N>
 class memo_slots {
+    static_assert(std::is_trivially_copyable_v<Slot> && std::is_trivially_destructible_v<Slot>);
+
 public:
-    memo_slots() = default;
-    memo_slots(const memo_slots& o) : used_(o.used_) {
-        if (o.used_) slots_ = o.slots_;
+    memo_slots() noexcept {}  // NOLINT(modernize-use-equals-default): the slots stay unfilled
+    memo_slots(const memo_slots& o) noexcept : used_(o.used_) {
+        if (o.used_) std::construct_at(&s_.slots, o.s_.slots);
     }
-    memo_slots(memo_slots&&) noexcept = default;
-    memo_slots& operator=(const memo_slots& o) {
-        if (used_ || o.used_) slots_ = o.slots_;
+    memo_slots& operator=(const memo_slots& o) noexcept {
+        if (this != &o && o.used_) std::construct_at(&s_.slots, o.s_.slots);  // (trivial: no old one to end)
         used_ = o.used_;
         return *this;
     }
-    memo_slots& operator=(memo_slots&&) noexcept = default;
+    memo_slots(memo_slots&& o) noexcept : memo_slots(o) {}
+    memo_slots& operator=(memo_slots&& o) noexcept { return *this = o; }
     ~memo_slots() = default;
 
     static constexpr std::size_t size() noexcept { return N; }
-    [[nodiscard]] const Slot& operator[](std::size_t i) const noexcept { return slots_[i]; }
+    [[nodiscard]] const Slot& operator[](std::size_t i) const noexcept { return used_ ? s_.slots[i] : k_empty; }
     // A slot to write (the memo holds entries from now on).
     [[nodiscard]] Slot& place(std::size_t i) noexcept {
-        used_ = true;
-        return slots_[i];
+        if (!used_) {
+            std::construct_at(&s_.slots);  // every slot the default
+            used_ = true;
+        }
+        return s_.slots[i];
     }
 
 private:
-    std::array<Slot, N> slots_{};
+    // The slots, filled only once used_ (a union member is not initialized unless asked).
+    union storage {
+        storage() noexcept {}  // NOLINT(modernize-use-equals-default)
+        std::array<Slot, N> slots;
+    };
+    static constexpr Slot k_empty{};
+    storage s_;
     bool used_ = false;
 };
 
