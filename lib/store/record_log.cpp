@@ -38,17 +38,26 @@ void record_log::share() {
     }
 }
 
+namespace {
+// The frozen records before the live ones (nothing to move when none were frozen: parse()).
+template <class T>
+void take_into(frozen_log<T>& frozen, pod_vector<T>& live) {
+    if (!frozen.empty()) live = frozen.take(std::move(live));
+}
+}  // namespace
+
 void record_log::take_all() {
-    items_ = frozen_items_.take(std::move(items_));
-    kinds_ = frozen_kinds_.take(std::move(kinds_));
-    fired_ = frozen_fired_.take(std::move(fired_));
-    stmts_ = frozen_stmts_.take(std::move(stmts_));
-    diags_ = frozen_diags_.take(std::move(diags_));
-    messages_ = frozen_messages_.take(std::move(messages_));
+    take_into(frozen_items_, items_);
+    take_into(frozen_kinds_, kinds_);
+    take_into(frozen_fired_, fired_);
+    take_into(frozen_stmts_, stmts_);
+    take_into(frozen_diags_, diags_);
+    take_into(frozen_messages_, messages_);
 }
 
 void record_log::append_carried() {
-    carried_ = frozen_carried_.take(std::move(carried_));
+    if (carried_.empty() && frozen_carried_.empty()) return;  // (most results)
+    take_into(frozen_carried_, carried_);
     // The carried records go after the items. When they are the many (an error on every line of a
     // long turn), the items go in front of them instead, so the two are not both held twice.
     if (carried_.size() > items_.size()) {
