@@ -400,6 +400,32 @@ TEST_CASE("stream: a callback set late reports what one set at the start reports
     check_all(fixed(5), false, k_eager, true);
     check_all(fixed(16), false, k_default, true);
 }
+// A callback set, then taken away (the stream goes on as one that tells no one: its feeds of a
+// few bytes lex in batches again), with and without a runaway check: the result is still parse()'s.
+TEST_CASE("stream: a callback taken away midway leaves the result parse()'s", "[stream]") {
+    const auto& all = vectors();
+    std::size_t failures = 0;
+    for (std::size_t n = 0; n < all.size(); ++n) {
+        const vector_case& v = all[n];
+        for (const std::size_t size : {std::size_t{1}, std::size_t{3}}) {
+            const std::vector<std::size_t> lengths = fixed(size)(v.input.size(), n);
+            plurnk::stream_parser p(v.tier, v.options);
+            p.set_release_threshold(k_eager);
+            std::size_t events = 0;
+            p.set_callback([&events](const plurnk::stream_event&) { ++events; });
+            if (n % 2 == 1) p.set_runaway_limit(64, [](const plurnk::open_info&) {});
+            std::size_t at = 0;
+            for (std::size_t i = 0; i < lengths.size(); ++i) {
+                if (i == lengths.size() / 2) p.set_callback({});
+                p.feed(std::string_view(v.input).substr(at, lengths[i]));
+                at += lengths[i];
+            }
+            const std::string got = plurnk::to_json(p.finish(), k_spans);
+            if (got != v.want && ++failures <= 10) FAIL_CHECK(v.id << " at " << size << "-byte chunks: " << got);
+        }
+    }
+    CHECK(failures == 0);
+}
 TEST_CASE("stream: 64-byte chunks equal the one-shot parse, with checkpoint/restore", "[stream]") {
     check_all(fixed(64), true, k_default);
 }

@@ -44,6 +44,7 @@ void stream_lexer::advance_steps(std::string_view input, bool finished, std::siz
     } else {
         impl_->sleep(*this);
     }
+    if (sleep_ == sleep_kind::awake) wake_at_ = 0;  // (stays_asleep() tests only the length)
 }
 const lex_output& stream_lexer::output() const noexcept { return impl_->out_; }
 std::size_t stream_lexer::position() const noexcept { return impl_->cur_.i; }
@@ -88,6 +89,7 @@ bool stream_lexer::deferring() const noexcept { return impl_->reader_.deferring(
 void stream_lexer::stop_deferring() noexcept {
     impl_->reader_.stop_deferring();
     sleep_ = sleep_kind::awake;
+    wake_at_ = 0;
 }
 void stream_lexer::forget_errors() noexcept { impl_->out_.errors.clear(); }
 void stream_lexer::release_tokens() noexcept {

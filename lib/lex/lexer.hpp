@@ -149,13 +149,12 @@ public:
     // advance() past its inline check, for a caller that made it (stays_asleep() said no).
     [[gnu::noinline]] void advance_steps(std::string_view input, bool finished, std::size_t pause_at);
     [[nodiscard]] bool paused() const noexcept { return paused_; }
-    // Whether advance(input, false) would run no step. The short form is for inputs that grew by
-    // at most k_short bytes since the last look, and calls nothing.
-    [[gnu::always_inline]] bool stays_asleep(std::string_view input) noexcept { return sleep_ != sleep_kind::awake && still_asleep<false>(input); }
+    // Whether advance(input, false) would run no step. The short form is for inputs that grew
+    // since the last look, mostly by at most k_short bytes, and calls nothing.
+    // (Awake, wake_at_ is 0: the test of the input's length says no for both.)
+    [[gnu::always_inline]] bool stays_asleep(std::string_view input) noexcept { return still_asleep(input); }
     static constexpr std::size_t k_short = 8;
-    [[gnu::always_inline]] bool stays_asleep_short(std::string_view input) noexcept {
-        return sleep_ != sleep_kind::awake && still_asleep<true>(input);
-    }
+    [[gnu::always_inline]] bool stays_asleep_short(std::string_view input) noexcept { return still_asleep_short(input); }
     [[nodiscard]] const lex_output& output() const noexcept;
     // Moves the output out (the lexer is spent afterwards).
     [[nodiscard]] lex_output take_output() noexcept;
@@ -210,29 +209,18 @@ private:
     // `<<`, looked at together).
     enum class sleep_kind : std::uint8_t { awake, run, body, body_pending, literal, length };
 
-    // Whether the bytes of `input` past seen_ (Short: at most k_short of them) leave the step
-    // asleep. Those before the first that wakes it are seen either way: the run or the literal
-    // reaches past them.
-    template <bool Short>
+    // Whether the bytes of `input` past seen_ leave the step asleep. Those before the first that
+    // wakes it are seen either way: the run or the literal reaches past them.
     [[gnu::always_inline]] bool still_asleep(std::string_view input) noexcept {
         const std::size_t n = input.size();
         if (n >= wake_at_) return false;
+        if (sleep_ == sleep_kind::body) return body_asleep(input);
+        if (sleep_ == sleep_kind::body_pending) return body_asleep(input);
         std::size_t k = seen_;
-        if (sleep_ == sleep_kind::body) {
-            if constexpr (!Short) return body_asleep(input);
-            // The short form calls nothing: at a ':' it says no, and the long form decides.
-            while (k < n && input[k] != ':') ++k;
-            count_bytes(k - seen_);
-            seen_ = k;
-            return k == n;
-        }
-        if (sleep_ == sleep_kind::body_pending) return !Short && body_asleep(input);
         switch (sleep_) {
-            case sleep_kind::run: {
-                const byte_set& wake = *wake_;
-                while (k < n && !wake[static_cast<unsigned char>(input[k])]) ++k;
+            case sleep_kind::run:
+                k = run_end(input, k);
                 break;
-            }
             case sleep_kind::literal:
                 // The literal is earlier in the input, lit_shift_ bytes before the compare.
                 while (k < n && k < until_ && input[k] == input[k - lit_shift_]) ++k;
@@ -247,6 +235,34 @@ private:
         count_bytes(k - seen_);
         seen_ = k;
         return k == n;
+    }
+    // The same for an input that grew since the last look (seen_ < input.size()), mostly by 1 to
+    // k_short bytes, calling nothing. A run and a body's run (whose wake set is the ':') are the
+    // common sleeps of a stream fed a few bytes at a time, and are told apart from the rest by one
+    // compare; a body's ':' says no (the long form decides).
+    [[gnu::always_inline]] bool still_asleep_short(std::string_view input) noexcept {
+        const std::size_t n = input.size();
+        if (n >= wake_at_) return false;
+        std::size_t k = seen_;
+        if (sleep_ <= sleep_kind::body) {
+            const byte_set& wake = *wake_;
+            do {  // (k < n: the input grew)
+                if (wake[static_cast<unsigned char>(input[k])]) break;
+            } while (++k < n);
+        } else if (sleep_ == sleep_kind::literal) {
+            while (k < n && k < until_ && input[k] == input[k - lit_shift_]) ++k;
+        } else if (sleep_ == sleep_kind::length) {
+            if (n < until_) k = n;
+        }
+        count_bytes(k - seen_);
+        seen_ = k;
+        return k == n;
+    }
+    // The first byte of the wake set at or after k, or the end.
+    [[gnu::always_inline]] std::size_t run_end(std::string_view input, std::size_t k) const noexcept {
+        const byte_set& wake = *wake_;
+        while (k < input.size() && !wake[static_cast<unsigned char>(input[k])]) ++k;
+        return k;
     }
     // A body waits for its close tag: a ':' and the open tag (at tag_at_, before seen_). A ':'
     // whose next bytes differ from the tag before the input ends starts no close tag (lex_body()
@@ -304,7 +320,7 @@ private:
     std::size_t seen_ = 0;             // asleep: the input looked at (the run or literal reaches here)
     std::size_t pending_ = 0;          // body_pending: the tag's bytes matched after the ':' at seen_
     std::uint8_t close_after_ = 0;     // body: the bytes after the whole tag that wake it (a deferral: 1)
-    std::size_t wake_at_ = k_no_pause; // asleep: an input this long wakes it (a deferred statement's limit)
+    std::size_t wake_at_ = 0;          // an input this long wakes it (a deferred statement's limit; awake: 0)
     impl* impl_;
 };
 

@@ -136,9 +136,11 @@ private:
             std::memcpy(d, s, 4);
             std::memcpy(d + n - 4, s + n - 4, 4);
         } else if (n != 0) {
-            d[0] = s[0];
-            d[n / 2] = s[n / 2];
-            d[n - 1] = s[n - 1];
+            d[0] = s[0];  // (a byte at a time is the common feed: one move)
+            if (n > 1) {
+                d[1] = s[1];
+                d[n - 1] = s[n - 1];
+            }
         }
     }
 
@@ -373,6 +375,18 @@ struct stream_parser::state : detail::pipeline {
     // lex_after: the buffer size at which feed() lexes again; 0 when every feed lexes.
     static constexpr std::size_t k_lazy = 1024;
     std::size_t lex_after = 0;
+    // Whether a feed of a few bytes has more to do than a stream with a callback (which stops
+    // where the lexer stays asleep): a stream that tells no one (lex_after is not 0 only with no
+    // callback) lexes when lex_after is reached, and the runaway check looks after every feed.
+    // feed() tests this once, where it tested both; feed_watched() takes the rest. Set where the
+    // callback or the runaway limit is.
+    bool watched = true;
+    void note_modes(bool has_callback) noexcept { watched = !has_callback || runaway_limit != 0; }
+    // feed() for such a stream (the chunk appended).
+    [[gnu::noinline]] void feed_watched(stream_parser& p, std::string_view chunk) {
+        if (lex_after != 0 || !lexer.stays_asleep_short(buffer.view())) return feed_on(p, chunk, true);
+        if (runaway_limit != 0) check_runaway(p.runaway_);
+    }
     // The lexer and the statement parser up to date, at least as far as a callback would have
     // them: the parser tries when worth_trying() says so, or with `always` (once, for
     // set_callback(): a call per feed that always tried could retry a long step at each).
@@ -500,6 +514,7 @@ void stream_parser::set_callback(callback cb) {
         state_->lex_after = 0;  // from now on every feed lexes
     }
     callback_ = std::move(cb);
+    state_->note_modes(static_cast<bool>(callback_));
 }
 
 namespace {
@@ -549,8 +564,8 @@ void stream_parser::feed(std::string_view chunk) {
     }
     s.buffer.append_short(chunk);
     if (s.buffer.size() < s.lex_after) return;  // a stream that tells no one lexes later
-    if (s.lex_after != 0 || !s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
-    if (s.runaway_limit != 0) return s.check_runaway(runaway_);
+    if (s.watched) return s.feed_watched(*this, chunk);
+    if (!s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
 }
 
 void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, bool appended) {
@@ -685,6 +700,7 @@ open_info stream_parser::open() const {
 void stream_parser::set_runaway_limit(std::size_t max_open_bytes, runaway_callback cb) {
     state& s = *state_;
     s.runaway_limit = max_open_bytes;
+    s.note_modes(static_cast<bool>(callback_));
     runaway_ = std::move(cb);
     // The check looks at what is lexed after each feed: all of it from now on.
     s.lexer.set_deferral(max_open_bytes == 0);
