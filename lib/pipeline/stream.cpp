@@ -85,6 +85,10 @@ public:
     [[nodiscard]] std::size_t room_within_limit() const noexcept { return limit_ - size_; }
     void append(std::string_view s) {
         if (!fits(s.size())) grow(s.size());
+        append_fitting(s);
+    }
+    // The same for bytes that fit.
+    void append_fitting(std::string_view s) noexcept {
         if (s.size() > 16) {
             std::memcpy(data_.get() + size_, s.data(), s.size());
         } else {
@@ -341,6 +345,16 @@ struct stream_parser::state : detail::pipeline {
     // when worth_trying() says so. Out of line: most feeds do not get here, and need not pay for
     // what it keeps in registers.
     [[gnu::noinline]] void feed_on(stream_parser& p, std::string_view chunk, bool appended);
+    // feed_on() for a chunk larger than k_piece, one that does not fit in the buffer's room or
+    // under the input limit, or an empty one: out of line, so that the common feed does not set
+    // up, nor save the registers of, the limit's cut and the loop over the pieces.
+    [[gnu::noinline]] void feed_pieces(stream_parser& p, std::string_view chunk);
+    // The end of a feed: the lexer (then the parser and the builder) on what was appended, and
+    // the runaway check.
+    void lex_fed(stream_parser& p) {
+        lex_more(p.callback_);
+        if (runaway_limit != 0) check_runaway(p.runaway_);
+    }
     static constexpr std::size_t k_piece = 64 * 1024;
     // finish() hands over a buffer holding at least this much (below it, a copy is cheap).
     static constexpr std::size_t k_take_over = 64 * 1024;
@@ -570,36 +584,44 @@ void stream_parser::feed(std::string_view chunk) {
 
 void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, bool appended) {
     if (!appended) {
-        // (After finish() there is no room: what comes is dropped.)
-        if (const std::size_t room = buffer.room_within_limit(); chunk.size() > room) {
-            past_limit += chunk.size() - room;
-            chunk = chunk.substr(0, room);
-        }
-        if (chunk.empty()) return;
-        // A large chunk goes in by pieces, each taken as a feed of its own (without the runaway
-        // check, which looks at the end of the chunk): what settles in a piece is released
-        // before the next is appended, so the buffer and the token vectors stay about a piece
-        // long and warm, where appending the whole chunk would copy it all into fresh memory.
-        // The buffer's room is made for the whole chunk at once, for when nothing settles.
-        if (chunk.size() > k_piece && !buffer.fits(chunk.size())) buffer.grow(chunk.size());
-        // After the first piece, room for the records of the rest at the density seen in it.
-        const std::size_t items = builder.live_items(), statements = builder.live_statements();
-        bool projected = chunk.size() <= 2 * k_piece;
-        while (chunk.size() > k_piece) {
-            reserve_tokens(k_piece, chunk.size());
-            buffer.append(chunk.substr(0, k_piece));
-            chunk.remove_prefix(k_piece);
-            lex_more(p.callback_);
-            if (!projected) {
-                projected = true;
-                builder.expect_rest(k_piece, chunk.size(), items, statements);
-            }
-        }
-        buffer.append(chunk);  // (the pieces leave 1 to k_piece bytes)
+        // A chunk that fits (the buffer's room and the input limit, one bounds check) and is not
+        // large goes in here; the rest, and an empty one, in feed_pieces().
+        if (chunk.size() - 1 >= k_piece || !buffer.fits_within_limit(chunk.size())) return feed_pieces(p, chunk);
+        buffer.append_fitting(chunk);
         if (buffer.size() < lex_after) return;  // a stream that tells no one lexes later
     }
-    lex_more(p.callback_);
-    if (runaway_limit != 0) check_runaway(p.runaway_);
+    lex_fed(p);
+}
+
+void stream_parser::state::feed_pieces(stream_parser& p, std::string_view chunk) {
+    // (After finish() there is no room: what comes is dropped.)
+    if (const std::size_t room = buffer.room_within_limit(); chunk.size() > room) {
+        past_limit += chunk.size() - room;
+        chunk = chunk.substr(0, room);
+    }
+    if (chunk.empty()) return;
+    // A large chunk goes in by pieces, each taken as a feed of its own (without the runaway
+    // check, which looks at the end of the chunk): what settles in a piece is released before
+    // the next is appended, so the buffer and the token vectors stay about a piece long and warm,
+    // where appending the whole chunk would copy it all into fresh memory. The buffer's room is
+    // made for the whole chunk at once, for when nothing settles.
+    if (chunk.size() > k_piece && !buffer.fits(chunk.size())) buffer.grow(chunk.size());
+    // After the first piece, room for the records of the rest at the density seen in it.
+    const std::size_t items = builder.live_items(), statements = builder.live_statements();
+    bool projected = chunk.size() <= 2 * k_piece;
+    while (chunk.size() > k_piece) {
+        reserve_tokens(k_piece, chunk.size());
+        buffer.append(chunk.substr(0, k_piece));
+        chunk.remove_prefix(k_piece);
+        lex_more(p.callback_);
+        if (!projected) {
+            projected = true;
+            builder.expect_rest(k_piece, chunk.size(), items, statements);
+        }
+    }
+    buffer.append(chunk);  // (the pieces leave 1 to k_piece bytes)
+    if (buffer.size() < lex_after) return;  // a stream that tells no one lexes later
+    lex_fed(p);
 }
 
 void stream_parser::state::lex_more(const callback& cb) {
