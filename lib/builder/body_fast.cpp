@@ -344,10 +344,7 @@ bool selection_fast(std::string_view body, std::vector<double>& marks, fast_sele
         target = body.substr(0, open);
         out.marked = true;
     }
-    if (target.empty() || target.find('\\') != std::string_view::npos ||
-        !url_detail::parse_target_fast(target, out.parts)) {
-        return false;
-    }
+    if (!url_detail::parse_raw_target_fast(target, out.parts)) return false;
     out.text = target;
     return true;
 }

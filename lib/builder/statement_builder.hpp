@@ -156,8 +156,7 @@ inline const statement_parts& statement_builder::parts_of(const unit& un, const 
 // in the service dialect a text that starts with `#` may be a regex path: parse_path_fields).
 inline bool statement_builder::check_target(std::string_view raw) {
     const bool regex_candidate = dialect_ == parse_dialect::service && !raw.empty() && raw[0] == '#';
-    if (!raw.empty() && !regex_candidate && raw.find('\\') == std::string_view::npos &&
-        url_detail::parse_target_fast(raw, target_parts_)) {
+    if (!regex_candidate && url_detail::parse_raw_target_fast(raw, target_parts_)) {
         fast_text_ = raw;
         target_ = target_t::fast;
         return true;

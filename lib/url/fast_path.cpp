@@ -70,6 +70,8 @@ constexpr std::array<std::uint8_t, 256> make_classes() {
     return t;
 }
 constexpr std::array<std::uint8_t, 256> k_classes = make_classes();
+// A backslash is in no class: a URL the fast path reads holds none (parse_raw_target_fast).
+static_assert(k_classes[static_cast<unsigned char>('\\')] == 0);
 
 constexpr std::uint8_t class_of(char c) noexcept { return k_classes[static_cast<unsigned char>(c)]; }
 constexpr bool has(char c, std::uint8_t bits) noexcept { return (class_of(c) & bits) != 0; }
@@ -269,6 +271,13 @@ bool parse_target_fast(std::string_view s, url_parts& out) noexcept {
     if (scheme.kind == scheme_scan::url) return read_url(s, scheme.end, out);
     out.kind = url_parts::kind_t::local;
     return scheme.kind == scheme_scan::local_path;
+}
+
+bool parse_raw_target_fast(std::string_view raw, url_parts& out) noexcept {
+    const scheme_scan scheme = scan_scheme(raw);
+    if (scheme.kind == scheme_scan::url) return read_url(raw, scheme.end, out);  // (k_classes: no `\`)
+    out.kind = url_parts::kind_t::local;
+    return scheme.kind == scheme_scan::local_path && !raw.empty() && raw.find('\\') == std::string_view::npos;
 }
 
 // The getters of a URL the fast path read (spec: §4.5 URL serializing): the text itself but

@@ -24,6 +24,7 @@ struct text_part {
     [[nodiscard]] std::string_view of(std::string_view text) const noexcept {
         return text.substr(begin, end - begin);
     }
+    friend bool operator==(const text_part&, const text_part&) = default;
 };
 
 // A target as the WHATWG record holds it, every string a slice of the text that was read.
@@ -48,6 +49,12 @@ struct url_parts {
 // local path (no `scheme://` prefix, BEHAVIOUR §3.4 step 3) or a URL in the fast subset;
 // returns false, with `out` unspecified, when only the full parser can tell.
 [[nodiscard]] bool parse_target_fast(std::string_view text, url_parts& out) noexcept;
+
+// parse_target_fast() for a target as written, before its escapes are decoded: the same answer
+// for a text without a backslash (whose decoding leaves it as it is), and false for one with a
+// backslash (only the decoding can tell what it stands for) and for an empty text. A URL's bytes
+// are read once: its scan already declines a backslash, so only a local path is searched for one.
+[[nodiscard]] bool parse_raw_target_fast(std::string_view raw, url_parts& out) noexcept;
 
 // The target the fast path read, as views of `text` (path.cpp): the fields parse_path gives.
 [[nodiscard]] parsed_path project_fast(std::string_view text, const url_parts& u);

@@ -78,6 +78,22 @@ inline std::string record_difference(const url_record& fast, const url_record& f
     return out;
 }
 
+// parse_raw_target_fast(raw) against parse_target_fast() of the decoded text, which took it
+// (`took`) as `parts`: the same answer without a backslash, a decline with one or for "".
+inline std::string raw_reading_difference(std::string_view raw, bool took, const url_parts& parts) {
+    url_parts raw_parts;
+    const bool raw_took = parse_raw_target_fast(raw, raw_parts);
+    const bool plain = !raw.empty() && raw.find('\\') == std::string_view::npos;
+    if (raw_took != (took && plain)) return raw_took ? "the raw reading took what it must decline" : "the raw reading declined";
+    if (!raw_took || raw_parts.kind != parts.kind) return raw_took ? "the raw reading's kind" : "";
+    if (parts.kind == url_parts::kind_t::local) return "";
+    const bool same = raw_parts.has_port == parts.has_port && raw_parts.port_value == parts.port_value &&
+                      raw_parts.scheme == parts.scheme && raw_parts.hostname == parts.hostname &&
+                      raw_parts.pathname == parts.pathname && raw_parts.query == parts.query &&
+                      raw_parts.fragment == parts.fragment;
+    return same ? "" : "the raw reading's components";
+}
+
 // `raw` as a target and its decoded text as a URL, each through the fast path and the full
 // route: "" when they agree (the fast path declined or gave every component the full parser
 // gives), else what disagreed.
@@ -104,6 +120,7 @@ inline std::string fast_path_disagreement(std::string_view raw) {
             if (p->begin > p->end || p->end > text.size()) return "a part outside the text";
         }
     }
+    if (std::string d = raw_reading_difference(raw, took, parts); !d.empty()) return d;
     const std::optional<url_record> fast_url = parse_url_record(text);
     const std::optional<url_record> full_url = parse_url_record_full(text);
     if (fast_url.has_value() != full_url.has_value()) return "parse_url: record against failure";
