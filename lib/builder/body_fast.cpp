@@ -29,13 +29,21 @@ namespace {
 
 // spec: ECMA-262 §22.2.3.1 RegExpInitialize steps 4-5: each of dgimsuvy at most once, not both
 // u and v.
+// Each flag's bit, one look-up a flag (a search of the flags' string called memchr per flag).
+constexpr std::string_view k_regex_flags = "dgimsuvy";
+constexpr std::array<std::uint8_t, 256> k_regex_flag_bits = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (std::size_t i = 0; i < k_regex_flags.size(); ++i) {
+        t[static_cast<unsigned char>(k_regex_flags[i])] = static_cast<std::uint8_t>(1U << i);
+    }
+    return t;
+}();
 bool valid_regex_flags(std::string_view flags) noexcept {
-    constexpr std::string_view k_flags = "dgimsuvy";
     unsigned seen = 0;
     for (const char c : flags) {
-        const std::size_t i = k_flags.find(c);
-        if (i == std::string_view::npos || (seen & (1U << i)) != 0) return false;
-        seen |= 1U << i;
+        const unsigned bit = k_regex_flag_bits[static_cast<unsigned char>(c)];
+        if (bit == 0 || (seen & bit) != 0) return false;
+        seen |= bit;
     }
     constexpr unsigned u = 1U << 5, v = 1U << 6;
     return (seen & (u | v)) != (u | v);
