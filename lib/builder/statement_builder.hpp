@@ -73,6 +73,7 @@ private:
     bool check_target(std::string_view raw);
     bool decode_target(std::string_view raw);
     void check_scope(std::string_view scope, arena& strings);
+    [[gnu::noinline]] void check_scope_far(std::string_view scope, arena& strings);
     bool check_body(std::string_view body);
     bool check_matcher(std::string_view body);
     void check_send(std::string_view body);
