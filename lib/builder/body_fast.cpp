@@ -210,12 +210,11 @@ bool integer_scope_literal(std::string_view s, std::vector<double>& marks) {
     bool integers = true;
     const scope_scan r = scan_scope<true>(s, 1, scope_phase::number, [&](const scope_number& num) {
         if (!integers) return;
-        if (num.fraction || num.e - num.b - (num.negative ? 1 : 0) > 15) {
+        if (!summed_exactly(num)) {
             integers = false;
             return;
         }
-        const auto v = static_cast<double>(num.integer);
-        marks.push_back(num.negative ? -v : v);
+        marks.push_back(summed_value(num));
     });
     return integers && r.v == scope_scan::verdict::closed && r.at == s.size();
 }

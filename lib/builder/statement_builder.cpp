@@ -7,7 +7,6 @@
 #include "builder/statement_builder.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -39,20 +38,9 @@ double decimal_value(const char* b, const char* e) noexcept {
     return v;
 }
 
-// A scope literal's NUM whose value is the sum the scan made as it passed its digits: up to 15
-// integer digits and no fraction (as in decimal_value()), which a double holds exactly.
-bool summed_mark(const scope_number& num) noexcept {
-    return !num.fraction && num.e - num.b - (num.negative ? 1 : 0) <= 15;
-}
-double summed_value(const scope_number& num) noexcept {
-    // up to 15 digits: the sum is below 2^63, which converts without the unsigned fix-up
-    const double v = static_cast<double>(static_cast<std::int64_t>(num.integer));
-    return num.negative ? -v : v;
-}
-
 // A scope literal's NUM as std::from_chars reads it: summed_value(), or from_chars.
 double mark_value(std::string_view s, const scope_number& num) {
-    if (summed_mark(num)) return summed_value(num);
+    if (summed_exactly(num)) return summed_value(num);
     const std::size_t begin = num.b + (num.negative ? 1 : 0);
     double v = static_cast<double>(num.integer);  // what from_chars leaves of a number out of its range
     std::from_chars(s.data() + begin, s.data() + num.e, v);
@@ -156,33 +144,7 @@ bool statement_builder::decode_target(std::string_view raw) {
     return true;
 }
 
-// scope : `<` NUM ((`,` | `-`) NUM)* `>`. A few numbers go into the statement's packed extras
-// (from marks_scratch_); more straight into the arena (a scope can hold a number per two input
-// bytes), where the record refers to them. n numbers take at least 2n + 1 bytes with the
-// brackets: a short scope fits the scratch without counting its separators. A short scope of
-// summed numbers (summed_mark) is read here, with no call (so no register is saved); any other
-// by check_scope_far().
-void statement_builder::check_scope(std::string_view scope, arena& strings) {
-    if ((scope.size() - 1) / 2 <= marks_scratch_.size()) {
-        double* const marks = marks_scratch_.data();
-        std::size_t n = 0;
-        bool summed = true;
-        (void)scan_scope<true>(scope, 1, scope_phase::number, [&](const scope_number& num) {
-            assert(n < marks_scratch_.size());
-            summed = summed && summed_mark(num);
-            marks[n++] = summed_value(num);
-        });
-        if (summed) {
-            marks_ = std::span<const double>(marks, n);
-            marks_stable_ = false;
-            has_marks_ = true;
-            return;
-        }
-    }
-    check_scope_far(scope, strings);
-}
-
-// A long scope, or one with a number summed_mark() does not take: room for as many numbers as
+// check_scope() for a long scope, or one with a number summed_exactly() does not take: room for as many numbers as
 // the scope's length allows, or for one more than there are separators or signs.
 void statement_builder::check_scope_far(std::string_view scope, arena& strings) {
     const std::size_t most =

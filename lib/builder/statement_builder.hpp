@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,6 +20,7 @@
 #include "builder/fast_target.hpp"
 #include "grammar/messages.hpp"
 #include "grammar/op_table.hpp"
+#include "grammar/scope_literal.hpp"
 #include "grammar/statement_parts.hpp"
 #include "grammar/token.hpp"
 #include "plurnk/parse.hpp"
@@ -163,6 +165,31 @@ inline bool statement_builder::check_target(std::string_view raw) {
         return true;
     }
     return decode_target(raw);
+}
+
+// scope : `<` NUM ((`,` | `-`) NUM)* `>`. A few numbers go into the statement's packed extras
+// (from marks_scratch_); more straight into the arena (a scope can hold a number per two input
+// bytes), where the record refers to them. n numbers take at least 2n + 1 bytes with the
+// brackets: a short scope fits the scratch without counting its separators. A short scope of
+// numbers summed_exactly() is read here, without a call; any other by check_scope_far().
+inline void statement_builder::check_scope(std::string_view scope, arena& strings) {
+    if ((scope.size() - 1) / 2 <= marks_scratch_.size()) {
+        double* const marks = marks_scratch_.data();
+        std::size_t n = 0;
+        bool summed = true;
+        (void)scan_scope<true>(scope, 1, scope_phase::number, [&](const scope_number& num) {
+            assert(n < marks_scratch_.size());
+            summed = summed && summed_exactly(num);
+            marks[n++] = summed_value(num);
+        });
+        if (summed) {
+            marks_ = std::span<const double>(marks, n);
+            marks_stable_ = false;
+            has_marks_ = true;
+            return;
+        }
+    }
+    check_scope_far(scope, strings);
 }
 
 // body : BODY*, by the op's body kind: a matcher (dialect by its leading characters, checked by

@@ -51,6 +51,18 @@ struct scope_number {
     bool negative = false;  // the text starts with its '-'
 };
 
+// Whether a NUM's value is the sum the scan made of its digits, exactly: no fraction and at most
+// 15 integer digits (below 2^53, so a double holds it, and std::from_chars reads the same value).
+constexpr bool summed_exactly(const scope_number& num) noexcept {
+    return !num.fraction && num.e - num.b - (num.negative ? 1 : 0) <= 15;
+}
+// That value, with its sign (when summed_exactly()).
+constexpr double summed_value(const scope_number& num) noexcept {
+    // below 2^63: converted as a signed integer, without the unsigned fix-up
+    const double v = static_cast<double>(static_cast<std::int64_t>(num.integer));
+    return num.negative ? -v : v;
+}
+
 // Reads a scope literal in `s` from `k` in `phase` (just past the '<': phase number; or where a
 // scan that said `more` said to resume). For each NUM that begins at or after `k`, as it ends,
 // calls on_number(b, e) with its text s[b, e) (the sign included), or on_number(scope_number)
