@@ -33,15 +33,14 @@ namespace {
 
 // Byte classes, one bit each: the full parser's classes (code_points.hpp), each narrowed to the
 // fast path's subset, so that a byte the full parser would change is in none of them.
+// (A scheme's bytes are fast_path.hpp's k_scheme_classes.)
 enum : std::uint8_t {
-    k_scheme = 1U << 0,       // a scheme's byte (is_scheme_char) but uppercase
-    k_upper = 1U << 1,        // A-Z, a scheme's byte the fast path declines
-    k_domain = 1U << 2,       // a special host's label byte: [a-z0-9-]
-    k_opaque_host = 1U << 3,  // a non-special host's byte: [a-z0-9._~-]
-    k_path = 1U << 4,         // a path's byte, `/` included: pchar (below) or `/`
-    k_dot = 1U << 5,          // `.` (a path with one may hold a dot segment)
-    k_query = 1U << 6,        // a query's byte: pchar, `/`, `?`, `%`
-    k_fragment = 1U << 7,     // a fragment's byte: pchar, `/`, `?`, `%`, `#`
+    k_domain = 1U << 0,       // a special host's label byte: [a-z0-9-]
+    k_opaque_host = 1U << 1,  // a non-special host's byte: [a-z0-9._~-]
+    k_path = 1U << 2,         // a path's byte, `/` included: pchar (below) or `/`
+    k_dot = 1U << 3,          // `.` (a path with one may hold a dot segment)
+    k_query = 1U << 4,        // a query's byte: pchar, `/`, `?`, `%`
+    k_fragment = 1U << 5,     // a fragment's byte: pchar, `/`, `?`, `%`, `#`
 };
 
 constexpr bool in(std::string_view chars, char c) { return chars.find(c) != std::string_view::npos; }
@@ -57,7 +56,6 @@ constexpr std::array<std::uint8_t, 256> make_classes() {
         const char c = static_cast<char>(b);
         const bool pchar = ascii::is_alnum(b) || in(pchar_marks, c);
         std::uint8_t bits = 0;
-        if (is_scheme_char(b)) bits |= ascii::is_upper(b) ? k_upper : k_scheme;
         if ((in(lower_alnum, c) || c == '-') && !is_forbidden_domain(c)) bits |= k_domain;
         if ((in(lower_alnum, c) || in("._~-", c)) && !is_forbidden_host(c)) bits |= k_opaque_host;
         if ((pchar || c == '/') && !in_set(static_cast<unsigned char>(b), encode_set::path)) bits |= k_path;
@@ -71,7 +69,8 @@ constexpr std::array<std::uint8_t, 256> make_classes() {
 }
 constexpr std::array<std::uint8_t, 256> k_classes = make_classes();
 // A backslash is in no class: a URL the fast path reads holds none (parse_raw_target_fast).
-static_assert(k_classes[static_cast<unsigned char>('\\')] == 0);
+static_assert(k_classes[static_cast<unsigned char>('\\')] == 0 &&
+              scheme_detail::k_scheme_classes[static_cast<unsigned char>('\\')] == 0);
 
 constexpr std::uint8_t class_of(char c) noexcept { return k_classes[static_cast<unsigned char>(c)]; }
 constexpr bool has(char c, std::uint8_t bits) noexcept { return (class_of(c) & bits) != 0; }
@@ -122,32 +121,6 @@ bool dot_segment_at(std::string_view s, std::size_t dot) noexcept {
     std::size_t k = dot + 1;
     if (k < n && s[k] == '.') ++k;
     return k == n || s[k] == '/' || (class_of(s[k]) & k_path) == 0;
-}
-
-// What a target starts with: a local path, a URL the fast path declines, or a URL whose
-// scheme ends at `end` (on its `://`).
-struct scheme_scan {
-    enum kind_t : std::uint8_t { local_path, decline, url } kind;
-    std::size_t end = 0;
-};
-
-// BEHAVIOUR §3.4 step 3: `[A-Za-z][A-Za-z0-9+.-]*://` or a local path, one table look-up a byte.
-// The scheme must be lowercase here: the full parser would lowercase it into a string of its own;
-// an uppercase byte ends the lowercase run, and the rest of the scheme is read only to tell a
-// local path from a URL the fast path declines.
-scheme_scan scan_scheme(std::string_view s) noexcept {
-    const std::size_t n = s.size();
-    if (n == 0 || !ascii::is_alpha(static_cast<unsigned char>(s[0]))) return {scheme_scan::local_path};
-    std::size_t i = 1;
-    while (i < n && has(s[i], k_scheme)) ++i;
-    bool upper = ascii::is_upper(static_cast<unsigned char>(s[0]));
-    if (i < n && has(s[i], k_upper)) {
-        upper = true;
-        while (i < n && has(s[i], k_scheme | k_upper)) ++i;
-    }
-    if (n - i < 3 || s[i] != ':' || s[i + 1] != '/' || s[i + 2] != '/') return {scheme_scan::local_path};
-    if (upper) return {scheme_scan::decline};
-    return {scheme_scan::url, i};
 }
 
 // A name of at most 5 bytes as one integer (its length, then its bytes), so that a scheme is
@@ -251,9 +224,12 @@ bool scan_query_and_fragment(std::string_view s, std::size_t p, url_parts& out) 
 }
 
 
-// A URL whose lowercase scheme ends at `scheme_end`, on its `://` (parse_target_fast). Out of
-// line: a local path, the common case, takes none of its registers.
-[[gnu::noinline]] bool read_url(std::string_view s, std::size_t scheme_end, url_parts& out) noexcept {
+}  // namespace
+
+namespace scheme_detail {
+
+// (Declared in the header.)
+bool read_url(std::string_view s, std::size_t scheme_end, url_parts& out) noexcept {
     const special_scheme* special = special_of(s.substr(0, scheme_end));
     if (special != nullptr && special->port < 0) return false;  // `file`
     out.kind = url_parts::kind_t::url;
@@ -263,21 +239,15 @@ bool scan_query_and_fragment(std::string_view s, std::size_t p, url_parts& out) 
            scan_query_and_fragment(s, p, out);
 }
 
-}  // namespace
+}  // namespace scheme_detail
 
 // Writes every field of `out` for a URL and only its kind for a local path (url_parts).
 bool parse_target_fast(std::string_view s, url_parts& out) noexcept {
+    using namespace scheme_detail;
     const scheme_scan scheme = scan_scheme(s);
     if (scheme.kind == scheme_scan::url) return read_url(s, scheme.end, out);
     out.kind = url_parts::kind_t::local;
     return scheme.kind == scheme_scan::local_path;
-}
-
-bool parse_raw_target_fast(std::string_view raw, url_parts& out) noexcept {
-    const scheme_scan scheme = scan_scheme(raw);
-    if (scheme.kind == scheme_scan::url) return read_url(raw, scheme.end, out);  // (k_classes: no `\`)
-    out.kind = url_parts::kind_t::local;
-    return scheme.kind == scheme_scan::local_path && !raw.empty() && raw.find('\\') == std::string_view::npos;
 }
 
 // The getters of a URL the fast path read (spec: §4.5 URL serializing): the text itself but

@@ -7,10 +7,13 @@
 // in fast_path.cpp, serves parse_url from it too.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include "base/ascii.hpp"
+#include "code_points.hpp"
 #include "plurnk/ast.hpp"
 
 namespace plurnk::url_detail {
@@ -50,11 +53,67 @@ struct url_parts {
 // returns false, with `out` unspecified, when only the full parser can tell.
 [[nodiscard]] bool parse_target_fast(std::string_view text, url_parts& out) noexcept;
 
+// The scheme's reading, which parse_raw_target_fast() inlines where the builder reads a target.
+namespace scheme_detail {
+
+// A scheme's bytes (code_points.hpp's is_scheme_char), one look-up each: lowercase ones (and
+// digits and marks) and uppercase ones, which the fast path declines.
+enum : std::uint8_t { k_scheme = 1U << 0, k_upper = 1U << 1 };
+inline constexpr std::array<std::uint8_t, 256> k_scheme_classes = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (unsigned b = 0; b < 256; ++b) {
+        if (is_scheme_char(b)) t[b] = ascii::is_upper(b) ? k_upper : k_scheme;
+    }
+    return t;
+}();
+constexpr bool has(char c, std::uint8_t bits) noexcept {
+    return (k_scheme_classes[static_cast<unsigned char>(c)] & bits) != 0;
+}
+
+// What a target starts with: a local path, a URL the fast path declines, or a URL whose
+// scheme ends at `end` (on its `://`).
+struct scheme_scan {
+    enum kind_t : std::uint8_t { local_path, decline, url } kind;
+    std::size_t end = 0;
+};
+
+// BEHAVIOUR §3.4 step 3: `[A-Za-z][A-Za-z0-9+.-]*://` or a local path, one table look-up a byte.
+// The scheme must be lowercase here: the full parser would lowercase it into a string of its own;
+// an uppercase byte ends the lowercase run, and the rest of the scheme is read only to tell a
+// local path from a URL the fast path declines.
+constexpr scheme_scan scan_scheme(std::string_view s) noexcept {
+    const std::size_t n = s.size();
+    if (n == 0 || !ascii::is_alpha(static_cast<unsigned char>(s[0]))) return {scheme_scan::local_path};
+    std::size_t i = 1;
+    while (i < n && has(s[i], k_scheme)) ++i;
+    bool upper = ascii::is_upper(static_cast<unsigned char>(s[0]));
+    if (i < n && has(s[i], k_upper)) {
+        upper = true;
+        while (i < n && has(s[i], k_scheme | k_upper)) ++i;
+    }
+    if (n - i < 3 || s[i] != ':' || s[i + 1] != '/' || s[i + 2] != '/') return {scheme_scan::local_path};
+    if (upper) return {scheme_scan::decline};
+    return {scheme_scan::url, i};
+}
+
+// A URL whose lowercase scheme ends at `scheme_end`, on its `://` (fast_path.cpp). Out of line: a
+// local path, the common case, takes none of its registers.
+[[gnu::noinline]] bool read_url(std::string_view s, std::size_t scheme_end, url_parts& out) noexcept;
+
+}  // namespace scheme_detail
+
 // parse_target_fast() for a target as written, before its escapes are decoded: the same answer
 // for a text without a backslash (whose decoding leaves it as it is), and false for one with a
 // backslash (only the decoding can tell what it stands for) and for an empty text. A URL's bytes
 // are read once: its scan already declines a backslash, so only a local path is searched for one.
-[[nodiscard]] bool parse_raw_target_fast(std::string_view raw, url_parts& out) noexcept;
+// Inline: the result builder reads every target through it.
+[[nodiscard]] inline bool parse_raw_target_fast(std::string_view raw, url_parts& out) noexcept {
+    using namespace scheme_detail;
+    const scheme_scan scheme = scan_scheme(raw);
+    if (scheme.kind == scheme_scan::url) return read_url(raw, scheme.end, out);  // (no class holds `\\`)
+    out.kind = url_parts::kind_t::local;
+    return scheme.kind == scheme_scan::local_path && !raw.empty() && raw.find('\\') == std::string_view::npos;
+}
 
 // The target the fast path read, as views of `text` (path.cpp): the fields parse_path gives.
 [[nodiscard]] parsed_path project_fast(std::string_view text, const url_parts& u);
