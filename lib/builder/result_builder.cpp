@@ -17,36 +17,62 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
     // (A stream calls this once per statement, nearly always with no new error.)
     if (!ledger_.took_all(lexed, tree)) ledger_.collect(lexed, ledger_view());
     const auto& toks = lexed.tokens;
-    for (; next_token_ < settled && next_token_ < toks.size() && toks[next_token_].begin < cut_; ++next_token_) {
-        const std::int32_t u = tree.token_unit[next_token_];
-        if (u >= 0) {
-            const unit& un = tree.units[static_cast<std::size_t>(u)];
-            if (un.first == next_token_) {
-                // With no error to claim, a clean unit is its statement.
-                if (un.clean && ledger_.nothing_to_claim()) {
-                    build_statement(un, out);
-                } else {
-                    emit_unit(un, out);
-                }
-            }
-            // The unit's other tokens are nothing more to emit: past them at once, under the
-            // loop's own bounds. A clean unit holds every token of [first, last] (the parser
-            // consumed each into it), so with no tail cut it jumps to its last settled token.
-            if (un.clean && cut_ == UINT32_MAX) {
-                const std::size_t last = std::min<std::size_t>({un.last, settled - 1, toks.size() - 1});
-                assert(std::all_of(tree.token_unit.begin() + static_cast<std::ptrdiff_t>(next_token_),
-                                   tree.token_unit.begin() + static_cast<std::ptrdiff_t>(last) + 1,
-                                   [u](std::int32_t m) { return m == u; }));
-                next_token_ = last;
-                continue;
-            }
-            while (next_token_ + 1 < settled && next_token_ + 1 < toks.size() &&
-                   toks[next_token_ + 1].begin < cut_ && tree.token_unit[next_token_ + 1] == u) {
-                ++next_token_;
-            }
-            continue;
-        }
+    const std::size_t end = std::min(settled, toks.size());
+    for (;;) {
+        if (const unit* un = clean_first(tree, end)) clean_run(un, tree, end, out);
+        if (next_token_ >= end || toks[next_token_].begin >= cut_) break;
+        emit_token(tree, end, out);
+        ++next_token_;
+    }
+}
+
+// The common case in a loop of its own: a run of clean units with no error to claim and no tail
+// cut (clean_first()), from `un` on, each its statement, its first token to one past its last
+// settled one. Stops at the first token that is not such a unit's first, for advance()'s loop
+// (emit_token()).
+void result_builder::clean_run(const unit* un, const syntax_tree& tree, std::size_t end, const sink& out) {
+    do {
+        build_statement(*un, out);
+        // A clean unit holds every token of [first, last] (the parser consumed each into it).
+        const std::size_t last = std::min<std::size_t>(un->last, end - 1);
+        assert(std::all_of(tree.token_unit.begin() + static_cast<std::ptrdiff_t>(next_token_),
+                           tree.token_unit.begin() + static_cast<std::ptrdiff_t>(last) + 1,
+                           [&](std::int32_t m) { return m == tree.token_unit[next_token_]; }));
+        next_token_ = last + 1;
+    } while ((un = clean_first(tree, end)) != nullptr);
+}
+
+// The token at next_token_ (settled, before the tail's cut): a unit's first becomes its statement
+// or its first error, a text token its text item; next_token_ is left at the last token taken.
+void result_builder::emit_token(const syntax_tree& tree, std::size_t end, const sink& out) {
+    const auto& toks = lexed_->tokens;
+    const std::int32_t u = tree.token_unit[next_token_];
+    if (u < 0) {
         if (toks[next_token_].kind == tok::text) add_text(toks[next_token_], out);
+        return;
+    }
+    const unit& un = tree.units[static_cast<std::size_t>(u)];
+    if (un.first == next_token_) {
+        // With no error to claim, a clean unit is its statement.
+        if (un.clean && ledger_.nothing_to_claim()) {
+            build_statement_apart(un, out);
+        } else {
+            emit_unit(un, out);
+        }
+    }
+    // The unit's other tokens are nothing more to emit: past them at once, under the loop's own
+    // bounds. A clean unit holds every token of [first, last], so with no tail cut it jumps to
+    // its last settled token.
+    if (un.clean && cut_ == UINT32_MAX) {
+        const std::size_t last = std::min<std::size_t>(un.last, end - 1);
+        assert(std::all_of(tree.token_unit.begin() + static_cast<std::ptrdiff_t>(next_token_),
+                           tree.token_unit.begin() + static_cast<std::ptrdiff_t>(last) + 1,
+                           [u](std::int32_t m) { return m == u; }));
+        next_token_ = last;
+        return;
+    }
+    while (next_token_ + 1 < end && toks[next_token_ + 1].begin < cut_ && tree.token_unit[next_token_ + 1] == u) {
+        ++next_token_;
     }
 }
 
@@ -122,7 +148,7 @@ void result_builder::emit_unit(const unit& un, const sink& out) {
         return;
     }
     if (!un.clean) return;
-    build_statement(un, out);
+    build_statement_apart(un, out);
 }
 
 // ---- records ------------------------------------------------------------------------------------
@@ -185,7 +211,7 @@ inline void result_builder::add_statement(position p, byte_span span, const sink
 
 // A clean unit's statement: its parts checked (a failure becomes a visitor error in its place),
 // then written, then the parse tier's advisories about it.
-void result_builder::build_statement(const unit& un, const sink& out) {
+inline void result_builder::build_statement(const unit& un, const sink& out) {
     const statement_parts& parts = statement_.parts_of(un, lexed_->tokens);
     const position p = at(parts.whole.begin);
     const byte_span span = span_of(parts.whole.begin, parts.whole.end);
@@ -200,6 +226,8 @@ void result_builder::build_statement(const unit& un, const sink& out) {
                                             [&](const new_diagnostic& d) { add_diagnostic(d, true, out); });
     }
 }
+
+void result_builder::build_statement_apart(const unit& un, const sink& out) { build_statement(un, out); }
 
 void result_builder::report_last(const sink& out, const item& built) {
     const std::size_t i = log_.items().size() - 1;

@@ -137,6 +137,19 @@ private:
 
 
     void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
+    // advance()'s steps: a run of clean units with nothing to claim, then one token of any other
+    // kind (each up to `end`, the settled tokens). clean_first(): the unit next_token_ is the first
+    // token of, when the run takes it (inline: a stream asks after every chunk, the run's frame
+    // is not set up for nothing).
+    [[nodiscard]] const unit* clean_first(const syntax_tree& tree, std::size_t end) const noexcept {
+        if (cut_ != UINT32_MAX || next_token_ >= end) return nullptr;
+        const std::int32_t u = tree.token_unit[next_token_];
+        if (u < 0) return nullptr;
+        const unit& un = tree.units[static_cast<std::size_t>(u)];
+        return un.clean && un.first == next_token_ && ledger_.nothing_to_claim() ? &un : nullptr;
+    }
+    void clean_run(const unit* un, const syntax_tree& tree, std::size_t end, const sink& out);
+    void emit_token(const syntax_tree& tree, std::size_t end, const sink& out);
     void emit_unit(const unit& un, const sink& out);
     void append_unclaimed();
     // finish()'s passes over every item (see result_passes::finish).
@@ -190,7 +203,11 @@ private:
     }
 
     // A clean unit -> its parts -> checked -> records, or its visitor failure (statement_builder).
-    void build_statement(const unit& un, const sink& out);
+    // Inlined into clean_run(), whose loop then keeps its frame and registers from statement to
+    // statement; the other callers (a unit that claimed no error, one after an error) call it
+    // apart.
+    [[gnu::always_inline]] void build_statement(const unit& un, const sink& out);
+    [[gnu::noinline]] void build_statement_apart(const unit& un, const sink& out);
 
     // The advisories, the unparsed tail and the turn shape, with the tier they are of.
     result_passes passes_;
