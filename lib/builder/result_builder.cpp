@@ -31,8 +31,9 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
 // settled one. Stops at the first token that is not such a unit's first, for advance()'s loop
 // (emit_token()).
 void result_builder::clean_run(const unit* un, const syntax_tree& tree, std::size_t end, const sink& out) {
+    string_sink text_sink = live_sink();  // (the input and the arena stay for the whole run)
     do {
-        build_statement(*un, out);
+        build_statement(*un, out, text_sink);
         // A clean unit holds every token of [first, last] (the parser consumed each into it).
         const std::size_t last = std::min<std::size_t>(un->last, end - 1);
         assert(std::all_of(tree.token_unit.begin() + static_cast<std::ptrdiff_t>(next_token_),
@@ -195,8 +196,7 @@ void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, con
 
 // The checked statement's records; an event reports it as the records' decoding would give it.
 // (Inline in build_statement(), its one caller: a call per statement saved.)
-inline void result_builder::add_statement(position p, byte_span span, const sink& out) {
-    string_sink sink = live_sink();
+inline void result_builder::add_statement(position p, byte_span span, const sink& out, string_sink& sink) {
     item_rec rec = item_record(p, span);
     rec.aux = log_.next_stmt();
     record_writer w(sink, log_.stmts().emplace_back());
@@ -211,7 +211,7 @@ inline void result_builder::add_statement(position p, byte_span span, const sink
 
 // A clean unit's statement: its parts checked (a failure becomes a visitor error in its place),
 // then written, then the parse tier's advisories about it.
-inline void result_builder::build_statement(const unit& un, const sink& out) {
+inline void result_builder::build_statement(const unit& un, const sink& out, string_sink& text_sink) {
     const statement_parts& parts = statement_.parts_of(un, lexed_->tokens);
     const position p = at(parts.whole.begin);
     const byte_span span = span_of(parts.whole.begin, parts.whole.end);
@@ -220,14 +220,17 @@ inline void result_builder::build_statement(const unit& un, const sink& out) {
         add_diagnostic(new_diagnostic{p, source::visitor, severity::error, f.message, f.id, span}, true, out);
         return;
     }
-    add_statement(p, span, out);
+    add_statement(p, span, out, text_sink);
     if (passes_.advises()) {
         result_passes::statement_advisories(statement_, p, span,
                                             [&](const new_diagnostic& d) { add_diagnostic(d, true, out); });
     }
 }
 
-void result_builder::build_statement_apart(const unit& un, const sink& out) { build_statement(un, out); }
+void result_builder::build_statement_apart(const unit& un, const sink& out) {
+    string_sink text_sink = live_sink();
+    build_statement(un, out, text_sink);
+}
 
 void result_builder::report_last(const sink& out, const item& built) {
     const std::size_t i = log_.items().size() - 1;

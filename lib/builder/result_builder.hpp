@@ -170,7 +170,7 @@ private:
     // Appends an item's records; reports it now when it is final, else at finish().
     void add_text(const token& t, const sink& out);
     void add_diagnostic(const new_diagnostic& d, bool final_now, const sink& out);
-    [[gnu::always_inline]] void add_statement(position p, byte_span span, const sink& out);
+    [[gnu::always_inline]] void add_statement(position p, byte_span span, const sink& out, string_sink& text_sink);
     // Bookkeeping for the item just placed at the back of the live records; a final one is
     // reported (when there is a sink) as `built`, the item its records were made from, equal to
     // their decoding (required then).
@@ -202,11 +202,11 @@ private:
         return span_of(lexed_->tokens[un.first].begin, lexed_->tokens[un.last].end);
     }
 
-    // A clean unit -> its parts -> checked -> records, or its visitor failure (statement_builder).
-    // Inlined into clean_run(), whose loop then keeps its frame and registers from statement to
-    // statement; the other callers (a unit that claimed no error, one after an error) call it
-    // apart.
-    [[gnu::always_inline]] void build_statement(const unit& un, const sink& out);
+    // A clean unit -> its parts -> checked -> records, or its visitor failure (statement_builder);
+    // `text_sink` is live_sink(), made once per run. Inlined into clean_run(), whose loop then
+    // keeps its frame and registers from statement to statement; the other callers (a unit that
+    // claimed no error, one after an error) call it apart.
+    [[gnu::always_inline]] void build_statement(const unit& un, const sink& out, string_sink& text_sink);
     [[gnu::noinline]] void build_statement_apart(const unit& un, const sink& out);
 
     // The advisories, the unparsed tail and the turn shape, with the tier they are of.
