@@ -211,7 +211,8 @@ inline bool statement_builder::check_body(std::string_view body) {
 inline bool statement_builder::check(std::string_view in, arena& strings) {
     const statement_parts& parts = parts_;
     suffix_ = parts.suffix.of(in);
-    signal_ = plurnk::signal{};
+    // (A signal of kind none holds nothing else: check_signal() writes a field only with its kind.)
+    if (signal_.kind != signal::kind_t::none) signal_ = plurnk::signal{};
     target_ = target_t::none;
     has_marks_ = false;
     body_ = std::monostate{};
