@@ -29,18 +29,24 @@ void result_builder::advance(std::string_view in, const lex_output& lexed, const
 // The common case in a loop of its own: a run of clean units with no error to claim and no tail
 // cut (clean_first()), from `un` on, each its statement, its first token to one past its last
 // settled one. Stops at the first token that is not such a unit's first, for advance()'s loop
-// (emit_token()).
+// (emit_token()). The cut, the ledger, the input and the arena stay as they are through the run
+// (a statement claims no error and binds nothing): what clean_first() asked of them is not asked
+// again, and the string sink is made once.
 void result_builder::clean_run(const unit* un, const syntax_tree& tree, std::size_t end, const sink& out) {
-    string_sink text_sink = live_sink();  // (the input and the arena stay for the whole run)
-    do {
+    string_sink text_sink = live_sink();
+    const std::int32_t* token_unit = tree.token_unit.data();
+    for (;;) {
         build_statement(*un, out, text_sink);
         // A clean unit holds every token of [first, last] (the parser consumed each into it).
-        const std::size_t last = std::min<std::size_t>(un->last, end - 1);
-        assert(std::all_of(tree.token_unit.begin() + static_cast<std::ptrdiff_t>(next_token_),
-                           tree.token_unit.begin() + static_cast<std::ptrdiff_t>(last) + 1,
-                           [&](std::int32_t m) { return m == tree.token_unit[next_token_]; }));
-        next_token_ = last + 1;
-    } while ((un = clean_first(tree, end)) != nullptr);
+        const std::size_t next = std::min<std::size_t>(un->last, end - 1) + 1;
+        assert(std::all_of(token_unit + next_token_, token_unit + next,
+                           [&](std::int32_t m) { return m == token_unit[next_token_]; }));
+        next_token_ = next;
+        if (next >= end || token_unit[next] < 0) return;
+        un = &tree.units[static_cast<std::size_t>(token_unit[next])];
+        if (!un->clean || un->first != next) return;
+        assert(un == clean_first(tree, end));
+    }
 }
 
 // The token at next_token_ (settled, before the tail's cut): a unit's first becomes its statement
