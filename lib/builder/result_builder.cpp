@@ -203,14 +203,15 @@ void result_builder::add_diagnostic(const new_diagnostic& d, bool final_now, con
 // The checked statement's records; an event reports it as the records' decoding would give it.
 // (Inline in build_statement(), its one caller: a call per statement saved.)
 inline void result_builder::add_statement(position p, byte_span span, const sink& out, string_sink& sink) {
+    // (The item record first, stored as it is made, not kept aside across the writer's calls.)
     item_rec rec = item_record(p, span);
     rec.aux = log_.next_stmt();
+    log_.items().push_back(rec);
+    log_.kinds().push_back(item_kind::statement);
     record_writer w(sink, log_.stmts().emplace_back());
     w.begin(statement_.op(), statement_.suffix(), span.end);
     statement_.write(w, sink);
     w.finish();
-    log_.items().push_back(rec);
-    log_.kinds().push_back(item_kind::statement);
     if (out) statement_.view(std::get<statement>(event_), p, span);
     settle_last(true, out, &event_);
 }
