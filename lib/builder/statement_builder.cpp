@@ -158,41 +158,37 @@ void statement_builder::check_scope_far(std::string_view scope, arena& strings) 
 }
 
 // A matcher body: its dialect by its leading characters, checked by the dialect's validator.
+// Made where it is kept (a rejected statement's body is never read); a validator's verdict is
+// made only when the dialect's quick reading (body_fast.hpp) declines.
 bool statement_builder::check_matcher(std::string_view body) {
-    matcher_body m;
-    result<void> err;
-    message_id id = message_id::external;
+    matcher_body& m = body_.emplace<matcher_body>();
+    m.raw = body;
     // The service dialect (SERVICE.md S4-S6): `#` leads a regex `#pattern#flags`, whose
     // failure is an error (never a glob), and a lone `/` leads a glob.
     const bool service = dialect_ == parse_dialect::service;
     if (body.rfind("//", 0) == 0) {
         m.dialect = dialect::xpath;
-        if (!xpath_matcher_fast(body)) err = check_xpath_matcher(body);
-        id = message_id::invalid_xpath_matcher;
-    } else if (service && body[0] == '#') {
+        return xpath_matcher_fast(body) || verdict(check_xpath_matcher(body), message_id::invalid_xpath_matcher);
+    }
+    if (service && body[0] == '#') {
         m.dialect = dialect::regex;
-        id = message_id::invalid_regex_matcher;
-        err = check_hash_regex_matcher(body);
         const hash_split sp = split_hash_regex(body);
         m.pattern = sp.pattern;
         m.flags = sp.flags;
-    } else if (service && body[0] == '/') {
+        return verdict(check_hash_regex_matcher(body), message_id::invalid_regex_matcher);
+    }
+    if (service && body[0] == '/') {
         m.dialect = dialect::glob;
     } else if (body[0] == '/') {
         m.dialect = dialect::regex;
-        id = message_id::invalid_regex_matcher;
-        if (!regex_matcher_fast(body, m.pattern, m.flags)) {
-            err = check_regex_matcher(body);
-            if (err) {
-                const regex_split sp = split_regex(body);
-                m.pattern = sp.pattern;
-                m.flags = sp.flags;
-            }
-        }
+        if (regex_matcher_fast(body, m.pattern, m.flags)) return true;
+        if (!verdict(check_regex_matcher(body), message_id::invalid_regex_matcher)) return false;
+        const regex_split sp = split_regex(body);
+        m.pattern = sp.pattern;
+        m.flags = sp.flags;
     } else if (body[0] == '$') {
         m.dialect = dialect::jsonpath;
-        if (!jsonpath_matcher_fast(body)) err = check_jsonpath_matcher(body);
-        id = message_id::invalid_jsonpath_matcher;
+        return jsonpath_matcher_fast(body) || verdict(check_jsonpath_matcher(body), message_id::invalid_jsonpath_matcher);
     } else if (body[0] == '~') {
         m.dialect = dialect::semantic;
     } else if (body[0] == '@') {
@@ -200,9 +196,6 @@ bool statement_builder::check_matcher(std::string_view body) {
     } else {
         m.dialect = dialect::glob;
     }
-    if (!err) return fail(std::move(err).problem().message, id);
-    m.raw = body;
-    body_ = m;
     return true;
 }
 
@@ -238,6 +231,10 @@ bool statement_builder::check_selection(std::string_view body) {
         body_ = r;
     }
     return true;
+}
+
+bool statement_builder::verdict(result<void> r, message_id id) {
+    return r ? true : fail(std::move(r).problem().message, id);
 }
 
 bool statement_builder::fail(std::string message, message_id id) {

@@ -24,6 +24,7 @@
 #include "grammar/statement_parts.hpp"
 #include "grammar/token.hpp"
 #include "plurnk/parse.hpp"
+#include "plurnk/result.hpp"
 #include "store/record_writer.hpp"
 #include "store/result_store.hpp"
 #include "syntax/spans.hpp"
@@ -81,6 +82,8 @@ private:
     void check_send(std::string_view body);
     bool check_selection(std::string_view body);
     bool fail(std::string message, message_id id);
+    // A validator's verdict: true, or false after fail() with its message as `id`.
+    bool verdict(result<void> r, message_id id);
 
     parse_dialect dialect_;
     statement_parts parts_;
