@@ -136,8 +136,10 @@ private:
     bool sequence_run(machine::frame& f, tset first, std::size_t limit);
     bool turn_step(machine::frame& f, std::size_t limit);
     bool turn_loop_run(machine::frame& f, std::size_t limit);
-    bool take_unit(plurnk::op o, bool mid, bool terminal);
-    bool fast_unit(plurnk::op o, bool mid, bool terminal);
+    // What take_unit() took: nothing, a statement in its mid form or the terminal SEND.
+    enum class unit_form : unsigned char { none, mid, terminal };
+    unit_form take_unit(plurnk::op o, bool mid, bool terminal);
+    unit_form fast_unit(plurnk::op o, bool mid, bool terminal);
     bool fast_pass(machine::frame& f, recovery_point at, tset next, int then);
 };
 
@@ -197,7 +199,10 @@ inline bool clean_steps::fast_run(machine::frame& f, tset first, std::size_t lim
         const std::size_t p = index();
         if (!steppable(p)) break;
         const token& t = tk[p];
-        if (t.kind != tok::opener || !(first & bit(t.op)) || !take_unit(t.op, true, t.op == plurnk::op::SEND)) break;
+        if (t.kind != tok::opener || !(first & bit(t.op)) ||
+            take_unit(t.op, true, t.op == plurnk::op::SEND) == unit_form::none) {
+            break;
+        }
         phase = P_SEQ_BACK;
         took = true;
         // (after a clean statement nothing is recovering)
@@ -219,12 +224,16 @@ inline bool clean_steps::turn_step(machine::frame& f, std::size_t limit) {
     if (opener && index() >= limit) return false;  // can_step(): the statement waits for its close
     switch (f.phase) {
         case P_PLAN:
-            if (!opener || t.op != plurnk::op::PLAN || !fast_unit(plurnk::op::PLAN, true, false)) return false;
+            if (!opener || t.op != plurnk::op::PLAN || fast_unit(plurnk::op::PLAN, true, false) == unit_form::none) {
+                return false;
+            }
             f.phase = P_LOOP_ENTRY;
             return true;
         case P_LOOP_ENTRY: return fast_pass(f, rp::turn_loop, bit(tok::text) | k_mid_openers, P_DECIDE);
         case P_TERMINAL:
-            if (!opener || t.op != plurnk::op::SEND || !fast_unit(plurnk::op::SEND, false, true)) return false;
+            if (!opener || t.op != plurnk::op::SEND || fast_unit(plurnk::op::SEND, false, true) == unit_form::none) {
+                return false;
+            }
             f.phase = P_TRAIL_ENTRY;
             return true;
         default: return false;
@@ -257,21 +266,20 @@ inline bool clean_steps::turn_step(machine::frame& f, std::size_t limit) {
         if (t.kind == tok::text) {  // set_point(turn_choice), then match(turn_loop, TEXT)
             // A run of TEXT tokens: before each but the first, the loop back passes (the
             // token is TEXT) and the decision takes it. The cursor ends past the run,
-            // each token of it fetched, the last match's mark kept.
+            // each token of it fetched (the fetch mark at least at its last token, its first
+            // one's fetch counted), the last match's mark kept.
             std::size_t last = p;
             while (last + 1 < n && tk[last + 1].kind == tok::text) ++last;
-            fetch_current();
-            count_looks(2 * (last - p));
+            count_looks(1 + 2 * (last - p));
             matched(rp::turn_loop);
             jump(last + 1, std::max(fetched(), last));
         } else {
             // A mid statement; a SEND by prediction: a clean terminal SEND is also the step
             // after (P_TERMINAL), as nothing can come between them.
-            if (t.kind != tok::opener || !(k_mid_openers & bit(t.op)) ||
-                !fast_unit(t.op, true, t.op == plurnk::op::SEND)) {
-                break;
-            }
-            if (tree_.units.back().terminal_send) {
+            if (t.kind != tok::opener || !(k_mid_openers & bit(t.op))) break;
+            const unit_form form = fast_unit(t.op, true, t.op == plurnk::op::SEND);
+            if (form == unit_form::none) break;
+            if (form == unit_form::terminal) {
                 phase = P_TRAIL_ENTRY;
                 took = true;
                 break;
@@ -290,7 +298,7 @@ inline bool clean_steps::turn_step(machine::frame& f, std::size_t limit) {
 // the disposition the terminal form needs before its colon, body or close. Its fetches stop
 // at the close tag, which the statement fetches anyway. Always inline: sequence_run() takes it
 // inline (12 instructions a statement less than the call); turn_content calls it as fast_unit().
-[[gnu::always_inline]] inline bool clean_steps::take_unit(plurnk::op o, bool mid, bool terminal) {
+[[gnu::always_inline]] inline clean_steps::unit_form clean_steps::take_unit(plurnk::op o, bool mid, bool terminal) {
     using rp = recovery_point;
     unit u;
     std::size_t looked = 0, more = 0;
@@ -301,17 +309,17 @@ inline bool clean_steps::turn_step(machine::frame& f, std::size_t limit) {
     }
     if (!ok) {
         count_looks(looked);
-        return false;
+        return unit_form::none;
     }
     // begin_unit(), op_statement() taking no error branch (its last match is the close), end_unit()
     unit_errors_ = error_events();
     append_clean_unit(u, looked);
     matched(rp::op_close);
-    return true;
+    return u.terminal_send ? unit_form::terminal : unit_form::mid;
 }
 
 // take_unit() as a call, for turn_content (inline there, it cost its rows more than the call).
-inline bool clean_steps::fast_unit(plurnk::op o, bool mid, bool terminal) {
+inline clean_steps::unit_form clean_steps::fast_unit(plurnk::op o, bool mid, bool terminal) {
     return take_unit(o, mid, terminal);
 }
 
