@@ -50,6 +50,8 @@
 //       the same after every token fed one at a time as an unfinished stream, fed in runs of 3
 //       and of 8 tokens, and after all of them at once; parse() and a parse in windows of one token give the same JSON with spans
 //       (check_statement_fast; private headers, so only where lib/ is on the include path).
+//       Each time, every token's mark (syntax_tree::token_unit, written lazily) is the unit
+//       whose tokens hold it, or -1 (check_token_marks).
 //   P14 the bodies' quick readings (lib/body_fast.hpp) only take what the full route accepts,
 //       with the same parts: a regex matcher check_regex_matcher accepts, split as split_regex
 //       splits it; an XPath or JSONPath matcher its check_*_matcher accepts; a COPY/MOVE
@@ -434,6 +436,24 @@ inline std::string check_parse(std::string_view in, tier t, const parse_options&
 // P13 for one tier. Past k_lockstep_tokens tokens the state is compared at every 16th token only
 // (each comparison costs the whole state).
 inline constexpr std::size_t k_lockstep_tokens = 512;
+
+// A tree's token marks as the units say: one per token, the unit's index over each unit's
+// tokens (first through last, every one of them consumed into it), -1 elsewhere.
+inline std::string check_token_marks(const detail::syntax_tree& tree, std::size_t tokens) {
+    if (tree.token_unit.size() != tokens) return "token marks: " + std::to_string(tree.token_unit.size()) + " marks";
+    std::vector<std::int32_t> want(tokens, -1);
+    for (std::size_t k = 0; k < tree.units.size(); ++k) {
+        const detail::unit& u = tree.units[k];
+        for (std::size_t i = u.first; i <= u.last && i < tokens; ++i) want[i] = static_cast<std::int32_t>(k);
+    }
+    for (std::size_t i = 0; i < tokens; ++i) {
+        if (tree.token_unit[i] != want[i]) {
+            return "token marks: token " + std::to_string(i) + " has " + std::to_string(tree.token_unit[i]) +
+                   ", its unit is " + std::to_string(want[i]);
+        }
+    }
+    return {};
+}
 inline std::string check_statement_fast(std::string_view in, tier t,
                                         parse_dialect dialect = parse_dialect::contracts) {
     using fast_path_switch = detail::fast_paths_scope;  // the parser's fast path as asked
@@ -453,6 +473,13 @@ inline std::string check_statement_fast(std::string_view in, tier t,
         if ((i < k_lockstep_tokens || i % 16 == 0) && fast.dump_state() != full.dump_state()) {
             return "fast path: the parse state differs after token " + std::to_string(i) + ":\n" + fast.dump_state() +
                    "\nproductions alone:\n" + full.dump_state();
+        }
+        if (i < k_lockstep_tokens || i % 16 == 0) {
+            for (const detail::stream_syntax* p : {&fast, &full}) {
+                if (std::string e = check_token_marks(p->tree(), fed.size()); !e.empty()) {
+                    return e + " after token " + std::to_string(i);
+                }
+            }
         }
     }
     fed.push_back(toks.back());
@@ -474,6 +501,9 @@ inline std::string check_statement_fast(std::string_view in, tier t,
                 return "fast path: the parse state differs after token " + std::to_string(i) + " fed in runs of " +
                        std::to_string(run) + ":\n" + fast.dump_state() + "\nproductions alone:\n" + full.dump_state();
             }
+            if (std::string e = check_token_marks(fast.tree(), fed.size()); !e.empty()) {
+                return e + " after token " + std::to_string(i) + " fed in runs of " + std::to_string(run);
+            }
         }
     }
     fast = parser(true);
@@ -482,6 +512,9 @@ inline std::string check_statement_fast(std::string_view in, tier t,
     full.advance(toks, true);
     if (fast.dump_state() != full.dump_state()) {
         return "fast path: the parse state differs:\n" + fast.dump_state() + "\nproductions alone:\n" + full.dump_state();
+    }
+    for (const detail::stream_syntax* p : {&fast, &full}) {
+        if (std::string e = check_token_marks(p->tree(), toks.size()); !e.empty()) return e + " at the end";
     }
     for (const std::size_t w : {std::size_t{1}, SIZE_MAX}) {
         const std::string on = to_json(detail::parse_in_windows(in, t, {}, w), json_options{.spans = true});

@@ -90,6 +90,13 @@ public:
     void resize(std::size_t n) noexcept {
         if (n < size_) size_ = n;
     }
+    // Grows to `n` leaving the new records unwritten, for a caller that writes each before it
+    // is read (the parser's token marks: most of them are written once, by a clean unit), or
+    // shrinks; with room for `spare` more past them, which the caller may write as scratch.
+    void resize_unwritten(std::size_t n, std::size_t spare = 0) {
+        if (n + spare > cap_) grow(n + spare);
+        size_ = n;
+    }
     // Grows to `n` with copies of `v` (or shrinks).
     void resize(std::size_t n, const T& v) {
         if (n > cap_) grow(n);

@@ -272,6 +272,7 @@ inline bool clean_steps::turn_step(machine::frame& f, std::size_t limit) {
             while (last + 1 < n && tk[last + 1].kind == tok::text) ++last;
             count_looks(1 + 2 * (last - p));
             matched(rp::turn_loop);
+            unmark_run(p, last + 1);
             jump(last + 1, std::max(fetched(), last));
         } else {
             // A mid statement; a SEND by prediction: a clean terminal SEND is also the step

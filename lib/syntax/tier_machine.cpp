@@ -38,6 +38,7 @@ void tier_machine::advance(const token_vector& toks, bool finished) {
     (void)note_closes(toks);
     if (toks.empty()) return;
     run_machine();
+    settle_marks();
     if constexpr (k_work_counter) count_token_looks(take_looks());
 }
 
@@ -152,11 +153,16 @@ bool tier_machine::can_step(const token_vector& toks) const noexcept {
 // as it provably repeats. True: the state moved on (the machine looks again from the top).
 bool tier_machine::replay(int phase) {
     if (cycle_replay::anchor_slot(phase) < 0) return false;
+    // The replay reads the marks before the cursor (written) and writes the ones from it to
+    // where it moves the cursor, the cycle's marks shifted.
     cycle_replay::parser_state st{tokens(), index(), fetched(), finished(), last_close_, frames_, follow_,
                                   unit_errors_, rs_, tree_};
     const bool moved = replay_.replay(phase, st);
     count_looks(st.looks);
-    if (moved) jump(st.p, st.fetched);
+    if (moved) {
+        marked_through(st.p);
+        jump(st.p, st.fetched);
+    }
     return moved;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -20,11 +21,13 @@ namespace plurnk::detail {
 
 class token_cursor {
 public:
-    // Reads `toks` from here on; with `finished` they end with the eof token.
+    // Reads `toks` from here on; with `finished` they end with the eof token. The new tokens'
+    // marks are written as units claim them, and the rest -1 by settle_marks().
     void attach(const token_vector& toks, bool finished) {
         toks_ = &toks;
         finished_ = finished;
-        tree_.token_unit.resize(toks.size(), -1);
+        tree_.token_unit.resize_unwritten(toks.size(), 4);
+        marked_ = std::min(marked_, toks.size());
     }
 
     [[nodiscard]] symbol la(std::size_t k = 1) const { return symbol_of(lt(k)); }
@@ -53,6 +56,10 @@ public:
     // finished stream, or past the tokens lexed so far (a starved step), it stays put.
     void consume() {
         if (p_ >= toks_->size()) return;
+        if (p_ == marked_) {  // (the marks stay written up to the cursor, never behind it)
+            tree_.token_unit[p_] = -1;
+            ++marked_;
+        }
         if (unit_ >= 0) {
             unit& u = tree_.units[static_cast<std::size_t>(unit_)];
             if (u.first > u.last) u.first = static_cast<std::uint32_t>(p_);
@@ -78,7 +85,11 @@ protected:
         return position{p_, fetched_, tree_.units.size(), tree_.errors.size()};
     }
     void restore_position(const position& s) {
-        for (std::size_t i = s.p; i <= p_ && i < tree_.token_unit.size(); ++i) tree_.token_unit[i] = -1;
+        // The step's marks are from s.p to p_, and no token past the cursor has one: from s.p
+        // on every mark is -1 again, written later.
+        assert(std::all_of(tree_.token_unit.begin() + std::min(p_ + 1, marked_),
+                           tree_.token_unit.begin() + marked_, [](std::int32_t m) { return m == -1; }));
+        marked_ = s.p;
         p_ = s.p;
         fetched_ = s.fetched;
         tree_.units.resize(s.units);
@@ -91,6 +102,7 @@ protected:
         p_ = 0;
         fetched_ = fetched_ >= tokens ? fetched_ - tokens : 0;
         tree_.token_unit.clear();
+        marked_ = 0;
         tree_.units.clear();
         tree_.errors.clear();
         toks_ = nullptr;
@@ -110,11 +122,40 @@ protected:
         // through a copy of the whole.
         tree_.units.push_back(unit{u.first, u.last, u.signal, u.signal_end, u.target, u.target_end, u.scope, u.body,
                                    u.body_end, u.clean, u.terminal_send});
+        // The marks are written up to the cursor (u.first); past the unit they are -1, written
+        // later (again, where an earlier advance wrote them).
+        assert(u.first <= marked_);
         mark_tokens(tree_.token_unit.data() + u.first, u.last + 1 - u.first, index);
+        marked_ = u.last + 1;
         fetched_ = std::max<std::size_t>(fetched_, u.last);
         // consume() moves past every token but a finished stream's eof, which a unit never holds.
         p_ = u.last + 1;
     }
+    // The marks of the tokens before `i` written (those no unit claimed -1).
+    void unmark_to(std::size_t i) noexcept {
+        if (i <= marked_) return;
+        mark_tokens(tree_.token_unit.data() + marked_, i - marked_, -1);
+        marked_ = i;
+    }
+    // The cursor moves from `p` past the tokens up to `end`, which no unit claims (a run of
+    // TEXT, mostly one token): their marks -1, in one write of four where they are four or
+    // fewer (what it writes past `end` is past the cursor, -1 anyway; attach() keeps room for
+    // four past the tokens).
+    void unmark_run(std::size_t p, std::size_t end) noexcept {
+        assert(p <= marked_);
+        std::int32_t* m = tree_.token_unit.data() + p;
+        if (end - p <= 4) {
+            const std::int32_t four[4] = {-1, -1, -1, -1};
+            std::memcpy(m, four, sizeof four);
+        } else {
+            mark_tokens(m, end - p, -1);
+        }
+        marked_ = end;
+    }
+    // A replay wrote the marks from the cursor to `i` (the cursor it jumps to).
+    void marked_through(std::size_t i) noexcept { marked_ = std::max(marked_, i); }
+    // Every token's mark written: what the tree's readers see after each advance (attach()).
+    void settle_marks() noexcept { unmark_to(tree_.token_unit.size()); }
     // A replayed cycle (statement_parser.cpp): the cursor and the fetch mark where running it
     // would have left them.
     void jump(std::size_t p, std::size_t fetched) {
@@ -151,6 +192,11 @@ private:
     const token_vector* toks_ = nullptr;
     bool finished_ = false;
     std::size_t p_ = 0;
+    // The token marks before this one are written; those from here on are -1, not written yet.
+    // Never behind the cursor: where the cursor moves past tokens, their marks are written. (A
+    // fill of -1 as the tokens arrive, which a unit then wrote over, cost 33 instructions a
+    // statement on statements-1m, most of them memset's `rep stos`.)
+    std::size_t marked_ = 0;
     mutable std::size_t fetched_ = 0;
     mutable std::uint64_t looks_ = 0;
     mutable bool starved_ = false;
