@@ -131,16 +131,10 @@ protected:
         // consume() moves past every token but a finished stream's eof, which a unit never holds.
         p_ = u.last + 1;
     }
-    // The marks of the tokens before `i` written (those no unit claimed -1).
-    void unmark_to(std::size_t i) noexcept {
-        if (i <= marked_) return;
-        mark_tokens(tree_.token_unit.data() + marked_, i - marked_, -1);
-        marked_ = i;
-    }
     // The cursor moves from `p` past the tokens up to `end`, which no unit claims (a run of
-    // TEXT, mostly one token): their marks -1, in one write of four where they are four or
-    // fewer (what it writes past `end` is past the cursor, -1 anyway; attach() keeps room for
-    // four past the tokens).
+    // TEXT, mostly one token), or (settle_marks()) those are the tokens past the cursor: their
+    // marks -1, in one write of four where they are four or fewer (what it writes past `end`
+    // is past the cursor, -1 anyway; attach() keeps room for four past the tokens).
     void unmark_run(std::size_t p, std::size_t end) noexcept {
         assert(p <= marked_);
         std::int32_t* m = tree_.token_unit.data() + p;
@@ -155,7 +149,9 @@ protected:
     // A replay wrote the marks from the cursor to `i` (the cursor it jumps to).
     void marked_through(std::size_t i) noexcept { marked_ = std::max(marked_, i); }
     // Every token's mark written: what the tree's readers see after each advance (attach()).
-    void settle_marks() noexcept { unmark_to(tree_.token_unit.size()); }
+    void settle_marks() noexcept {
+        if (marked_ < tree_.token_unit.size()) unmark_run(marked_, tree_.token_unit.size());
+    }
     // A replayed cycle (statement_parser.cpp): the cursor and the fetch mark where running it
     // would have left them.
     void jump(std::size_t p, std::size_t fetched) {
