@@ -181,6 +181,22 @@ TEST_CASE("byte_scan: first_of() finds the first byte of the set, at every start
     CHECK(checks > 8000);
 }
 
+// holds() (the fast target reader's search of a local path for a backslash) against
+// holds_plain() at every length up to 40 and every place of one byte, or none: in a buffer with
+// that byte on both sides of the view, so that a byte read outside it would be seen.
+TEST_CASE("byte_scan: holds() finds one byte at every length and place, reading none outside", "[byte_scan]") {
+    for (std::size_t n = 0; n <= 40; ++n) {
+        for (std::size_t at = 0; at <= n; ++at) {  // at == n: none
+            std::string buf(n + 32, '\\');
+            for (std::size_t k = 0; k < n; ++k) buf[16 + k] = k == at ? '\\' : 'a';
+            const std::string_view s = std::string_view(buf).substr(16, n);
+            INFO(n << " bytes, the byte at " << at);
+            REQUIRE(bs::holds_plain(s, '\\') == (at < n));
+            REQUIRE(bs::holds(s, '\\') == (at < n));
+        }
+    }
+}
+
 // --- the body's close tag, as the lexer finds it with pair() ---------------------------------
 
 namespace {

@@ -208,20 +208,6 @@ TEST_CASE("fast path: components as offsets into the text", "[fast_path]") {
     CHECK(u.fragment.of(empty_parts).empty());
 }
 
-// holds_backslash() (parse_raw_target_fast's search of a local path) at every length up to 40
-// and every place of one backslash, or none: in a buffer with backslashes on both sides of the
-// view, so that a byte read outside it would be seen.
-TEST_CASE("fast path: holds_backslash at every length and place", "[fast_path]") {
-    for (std::size_t n = 0; n <= 40; ++n) {
-        for (std::size_t at = 0; at <= n; ++at) {  // at == n: none
-            std::string buf(n + 32, '\\');
-            for (std::size_t k = 0; k < n; ++k) buf[16 + k] = k == at ? '\\' : 'a';
-            INFO(n << " bytes, the backslash at " << at);
-            CHECK(plurnk::url_detail::scheme_detail::holds_backslash(std::string_view(buf).substr(16, n)) == (at < n));
-        }
-    }
-}
-
 // parse_target_fast writes every field of a URL it takes (none is reset first): read after
 // another target into the same url_parts, each URL's parts are those of a fresh read.
 TEST_CASE("fast path: a url_parts reused from the target before", "[fast_path]") {

@@ -12,11 +12,8 @@
 #include <cstdint>
 #include <string_view>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "base/ascii.hpp"
+#include "base/byte_scan.hpp"
 #include "code_points.hpp"
 #include "plurnk/ast.hpp"
 
@@ -57,8 +54,8 @@ struct url_parts {
 // returns false, with `out` unspecified, when only the full parser can tell.
 [[nodiscard]] bool parse_target_fast(std::string_view text, url_parts& out) noexcept;
 
-// What parse_raw_target_fast() inlines where the builder reads a target: the scheme's reading
-// and the search of a local path for a backslash.
+// What parse_raw_target_fast() inlines where the builder reads a target: the scheme's reading.
+// (A local path's search for a backslash is byte_scan::holds().)
 namespace scheme_detail {
 
 // A scheme's bytes (code_points.hpp's is_scheme_char), one look-up each: lowercase ones (and
@@ -101,32 +98,6 @@ constexpr scheme_scan scan_scheme(std::string_view s) noexcept {
     return {scheme_scan::url, i};
 }
 
-// Whether `s` holds a backslash, without a call (std::string_view::find calls memchr, about 23
-// instructions for a short target): 16 bytes a compare where the target has SSE2 (every x86-64),
-// the last 16 overlapping those before; 8 to 15 bytes as two overlapping 8-byte halves; fewer,
-// or without SSE2, one byte at a time. No byte outside `s` is read.
-inline bool holds_backslash(std::string_view s) noexcept {
-    const std::size_t n = s.size();
-#if defined(__SSE2__)
-    const char* const p = s.data();
-    const __m128i bs = _mm_set1_epi8('\\');
-    const auto any = [&bs](__m128i v) { return _mm_movemask_epi8(_mm_cmpeq_epi8(v, bs)) != 0; };
-    const auto at = [p](std::size_t k) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k)); };
-    const auto half = [p](std::size_t k) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + k)); };
-    if (n >= 16) {
-        for (std::size_t k = 0; n - k > 16; k += 16) {
-            if (any(at(k))) return true;
-        }
-        return any(at(n - 16));
-    }
-    if (n >= 8) return any(_mm_unpacklo_epi64(half(0), half(n - 8)));
-#endif
-    for (std::size_t k = 0; k < n; ++k) {
-        if (s[k] == '\\') return true;
-    }
-    return false;
-}
-
 // A URL whose lowercase scheme ends at `scheme_end`, on its `://` (fast_path.cpp). Out of line: a
 // local path, the common case, takes none of its registers.
 [[gnu::noinline]] bool read_url(std::string_view s, std::size_t scheme_end, url_parts& out) noexcept;
@@ -143,7 +114,7 @@ inline bool holds_backslash(std::string_view s) noexcept {
     const scheme_scan scheme = scan_scheme(raw);
     if (scheme.kind == scheme_scan::url) return read_url(raw, scheme.end, out);  // (no class holds `\\`)
     out.kind = url_parts::kind_t::local;
-    return scheme.kind == scheme_scan::local_path && !raw.empty() && !holds_backslash(raw);
+    return scheme.kind == scheme_scan::local_path && !raw.empty() && !detail::byte_scan::holds(raw, '\\');
 }
 
 // The target the fast path read, as views of `text` (path.cpp): the fields parse_path gives.
