@@ -32,7 +32,20 @@ inline std::size_t input_limit(const parse_options& o) noexcept {
 class pipeline {
 public:
     pipeline(tier t, const parse_options& o)
-        : lexer(o.max_turn_depth, o.dialect), syntax(t, o.dialect), builder(t, o.dialect) {}
+        : lexer(o.max_turn_depth, o.dialect), syntax(t, o.dialect), builder(t, o.dialect),
+          made_for_{t, o.dialect, o.max_turn_depth} {}
+
+    // Back to the state the constructor gives it, for the same tier and options, so that a
+    // thread's scratch (parse.cpp) or a spare stream state can be used again.
+    void reset() {
+        lexer = stream_lexer(made_for_.max_turn_depth, made_for_.dialect);
+        syntax = stream_syntax(made_for_.t, made_for_.dialect);
+        builder = result_builder(made_for_.t, made_for_.dialect);
+    }
+    // Whether it was made for tier t and options o (what the constructor takes of them).
+    [[nodiscard]] bool made_for(tier t, const parse_options& o) const noexcept {
+        return made_for_.t == t && made_for_.dialect == o.dialect && made_for_.max_turn_depth == o.max_turn_depth;
+    }
 
     // Room for n tokens in the lexer's output and the parser's records of them.
     void reserve_tokens(std::size_t n) {
@@ -84,6 +97,14 @@ public:
     stream_lexer lexer;
     stream_syntax syntax;
     result_builder builder;
+
+private:
+    struct construction {
+        tier t;
+        parse_dialect dialect;
+        std::size_t max_turn_depth;
+    };
+    construction made_for_;
 };
 
 // parse() with windows of `window` tokens (parse.cpp; SIZE_MAX: the whole input in one). Every
