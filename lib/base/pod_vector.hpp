@@ -45,6 +45,12 @@ public:
         return *this;
     }
 
+    // The same records, whatever the capacity (a stage's state compared with a fresh one's: the
+    // reset tests).
+    friend bool operator==(const pod_vector& a, const pod_vector& b) noexcept {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
+
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
     [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
     [[nodiscard]] bool empty() const noexcept { return size_ == 0; }

@@ -41,6 +41,8 @@ struct token {
     std::uint32_t end = 0;
     tok kind = tok::eof;
     plurnk::op op = plurnk::op::PLAN;  // opener, close_tag, close_turn: the op of the open tag
+
+    friend bool operator==(const token&, const token&) = default;
 };
 static_assert(sizeof(token) == 12);
 // The lexer's tokens: realloc'd, not copied, as they grow (pod_vector.hpp).

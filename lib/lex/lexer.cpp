@@ -27,12 +27,24 @@
 
 namespace plurnk::detail {
 
-stream_lexer::stream_lexer(std::size_t max_turn_depth, parse_dialect dialect) : impl_(new impl(max_turn_depth, dialect)) {}
-stream_lexer::~stream_lexer() { delete impl_; }
-stream_lexer::stream_lexer(const stream_lexer& other) : impl_(new impl(*other.impl_)) {}
+stream_lexer::stream_lexer(std::size_t max_turn_depth, parse_dialect dialect) : impl_{new impl(max_turn_depth, dialect)} {}
+stream_lexer::~stream_lexer() { delete impl_.p; }
+stream_lexer::stream_lexer(const stream_lexer& other) : impl_{new impl(*other.impl_)} {}
 stream_lexer& stream_lexer::operator=(const stream_lexer& other) {
     if (this != &other) *impl_ = *other.impl_;
     return *this;
+}
+bool stream_lexer::same(const impl& a, const impl& b) noexcept { return a == b; }
+
+void stream_lexer::reset() noexcept {
+    impl_->reset();
+    // The sleep's fields, as declared (wake_at_ 0: awake).
+    paused_ = false;
+    sleep_ = sleep_kind::awake;
+    wake_ = nullptr;
+    tag_at_ = tag_len_ = until_ = lit_shift_ = seen_ = pending_ = 0;
+    close_after_ = 0;
+    wake_at_ = 0;
 }
 // Out of line (stream_lexer::advance() is inline): a step asleep first takes the bytes seen
 // since it stalled, then the steps run, and the step undone last (if any) may go to sleep.

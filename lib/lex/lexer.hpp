@@ -94,6 +94,8 @@ struct lex_error {
     // The message class and text (lex_error.cpp); `input` is the lexed input.
     [[nodiscard]] message_id id() const noexcept;
     [[nodiscard]] std::string message(std::string_view input) const;
+
+    friend bool operator==(const lex_error&, const lex_error&) = default;
 };
 
 // What the lexer knows of the input's tail, for the builder's end-of-input passes (the unparsed
@@ -112,12 +114,16 @@ struct tail_facts {
             *o = *o >= cut ? static_cast<std::uint32_t>(*o - cut) : 0;
         }
     }
+
+    friend bool operator==(const tail_facts&, const tail_facts&) = default;
 };
 
 struct lex_output {
     token_vector tokens;  // ends with one eof token
     std::vector<lex_error> errors;
     tail_facts tail;
+
+    friend bool operator==(const lex_output&, const lex_output&) = default;
 };
 
 // Lexes the whole input.
@@ -133,6 +139,13 @@ public:
     ~stream_lexer();
     stream_lexer(const stream_lexer&);
     stream_lexer& operator=(const stream_lexer&);
+    // Back to the state the constructor gave it (the same max_turn_depth and dialect, and the
+    // fast-path switch it read then), for the next input: what a parse changed is put back, and
+    // the output's vectors keep their capacity. Allocates nothing.
+    void reset() noexcept;
+    // The whole state, field by field (what is behind impl_ too), for the tests: a reset lexer
+    // equals a fresh one. Not for hot paths.
+    friend bool operator==(const stream_lexer&, const stream_lexer&) = default;
 
     // Lexes what `input` (the whole input so far) adds. Inline, for the streamed case where most
     // feeds do nothing else: the step undone last may be asleep (see sleep_kind), and while the
@@ -198,6 +211,14 @@ public:
 
 private:
     struct impl;
+    // The state behind the pointer (lexer_state.hpp), compared by what it points to.
+    struct impl_ptr {
+        impl* p;
+        impl* operator->() const noexcept { return p; }
+        impl& operator*() const noexcept { return *p; }
+        bool operator==(const impl_ptr& o) const noexcept { return same(*p, *o.p); }
+    };
+    static bool same(const impl& a, const impl& b) noexcept;  // impl's operator== (lexer.cpp)
 
     // How the step undone last waits for more input: not at all (the next byte may decide it);
     // in a run that reached the end (a text or target run, a tag, an integer, an executor, an
@@ -321,7 +342,7 @@ private:
     std::size_t pending_ = 0;          // body_pending: the tag's bytes matched after the ':' at seen_
     std::uint8_t close_after_ = 0;     // body: the bytes after the whole tag that wake it (a deferral: 1)
     std::size_t wake_at_ = 0;          // an input this long wakes it (a deferred statement's limit; awake: 0)
-    impl* impl_;
+    impl_ptr impl_;
 };
 
 }  // namespace plurnk::detail

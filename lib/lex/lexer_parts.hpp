@@ -27,6 +27,8 @@ struct run_hint {
     std::size_t start = k_no_offset;
     std::size_t k = 0;
     int depth = 0;  // scanner state at k (target depth, scope phase)
+
+    friend bool operator==(const run_hint&, const run_hint&) = default;
 };
 enum hint_slot : std::uint8_t {
     h_text, h_target, h_opener, h_tag, h_int, h_ident, h_scope, h_colon_tag, h_colon_blanks,
@@ -51,6 +53,16 @@ public:
             }
         }
     }
+    // As constructed: every hint unset (stored field by field: assigning a fresh array goes
+    // through a copy on the stack).
+    void reset() noexcept {
+        for (run_hint& h : at_) {
+            h.start = k_no_offset;
+            h.k = 0;
+            h.depth = 0;
+        }
+    }
+    friend bool operator==(const run_hints&, const run_hints&) = default;
 
 private:
     std::array<run_hint, h_count> at_{};
@@ -97,6 +109,7 @@ public:
             *this = closer_memo{};
         }
     }
+    friend bool operator==(const closer_memo&, const closer_memo&) = default;
 
 private:
     std::size_t from_ = k_no_offset;
@@ -111,6 +124,8 @@ class open_turns {
     struct entry {
         std::uint32_t b = 0, e = 0;
         bool kept = false;  // in kept_
+
+        friend bool operator==(const entry&, const entry&) = default;
     };
 
 public:
@@ -170,6 +185,13 @@ public:
         }
         return copied;
     }
+    // None open, none opened (as constructed), with the vector's and the store's capacity kept.
+    void reset() noexcept {
+        stack_.clear();
+        kept_.clear();
+        since_release_ = false;
+    }
+    friend bool operator==(const open_turns&, const open_turns&) = default;
 
 private:
     [[nodiscard]] std::string_view suffix_of(const entry& t, std::string_view input) const noexcept {

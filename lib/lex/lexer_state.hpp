@@ -161,12 +161,38 @@ struct lex_cursor {
         shift(tag_e);
         i = 0;
     }
+
+    friend bool operator==(const lex_cursor&, const lex_cursor&) = default;
 };
 
 struct stream_lexer::impl {
     impl(std::size_t max_turn_depth, parse_dialect dialect)
         : max_turn_depth_(max_turn_depth), shapes_(&shapes_of(dialect)), service_(dialect == parse_dialect::service),
           fast_(thread_fast_paths().lexer) {}
+
+    // Back to the state the constructor gave (stream_lexer::reset()): max_turn_depth_, shapes_,
+    // service_ and fast_ stay (a parse does not change them), the rest as declared below, the
+    // vectors and the TURN suffixes' store cleared with their capacity kept.
+    void reset() noexcept {
+        s_ = {};
+        finished_ = eof_emitted_ = hit_end_ = false;
+        token_budget_ = stop_after_ = error_budget_ = static_cast<std::size_t>(-1);
+        cur_ = {};
+        turns_.reset();
+        out_.tokens.clear();
+        out_.errors.clear();
+        out_.tail = {};
+        examined_ = emitted_ = 0;
+        hints_.reset();
+        body_scan_ = 0;
+        closers_ = {};
+        asleep_ = k_no_slot;
+        reader_ = {};
+    }
+    // Every field, for the tests (stream_lexer's operator==). s_ by its bytes: string_view's ==
+    // compares the sizes first, so a comparison with a fresh lexer (s_ empty) reads no input that
+    // may be gone.
+    friend bool operator==(const impl&, const impl&) = default;
 
     // Returns whether it paused (see stream_lexer::advance()).
     bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause) {

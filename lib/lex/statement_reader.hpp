@@ -57,6 +57,8 @@ public:
     // a stream copied for drafts then re-reads at most this much of it for a draft that closes it.
     static constexpr std::size_t k_defer_max = 4096;
 
+    friend bool operator==(const statement_reader&, const statement_reader&) = default;
+
 private:
     // Whether a ':' and the open tag, and a byte after them, lie from scan_ on (which then moves
     // to the first ':' that may still start them, or the end).

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// The lexer's reset (stream_lexer::reset(), lib/lex/lexer.hpp): after any input, lexed whole in
+// parse()'s windows or streamed in chunks, a reset lexer equals a freshly constructed one field
+// by field (operator==, which the compiler enumerates, so a field the reset forgets fails here),
+// keeps its vectors' capacity, and gives the next input what a fresh lexer gives it.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/fast_paths.hpp"
+#include "hostile_shapes.hpp"
+#include "pipeline/pipeline.hpp"
+#include "plurnk/json.hpp"
+#include "plurnk/parse.hpp"
+#include "vectors.hpp"
+
+namespace {
+
+using plurnk::detail::lex_error;
+using plurnk::detail::pipeline;
+using plurnk::detail::stream_lexer;
+using plurnk::detail::token;
+
+struct input {
+    std::string text;
+    plurnk::tier tier = plurnk::tier::parse;
+    plurnk::parse_options options;
+};
+
+std::string turn_2k() {
+    std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + "/../bench/data/turn-2k.txt", std::ios::binary);
+    REQUIRE(f);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+// The inputs: every hostile shape (their errors, long tokens, open ends, both dialects, every
+// tier), turn-2k whole and cut inside a statement, a body and an open TURN, deep TURNs past a
+// small max_turn_depth, and a sample of the conformance vectors.
+std::vector<input> inputs() {
+    std::vector<input> all;
+    for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
+        all.push_back({plurnk::shapes::make(s, 700), s.tier, s.options()});
+    }
+    const std::string turn = turn_2k();
+    all.push_back({turn, plurnk::tier::parse, {}});
+    for (const std::string_view cut : {"<<READ(docs", "<<EDIT(test"}) {  // inside a target, a body
+        const std::size_t at = turn.find(cut);
+        REQUIRE(at != std::string::npos);
+        all.push_back({turn.substr(0, at + cut.size() + 12), plurnk::tier::parse, {}});
+    }
+    const std::string in_turn = "<<TURN_a:\n" + turn;  // an open TURN, whole and cut in a body
+    all.push_back({in_turn, plurnk::tier::log, {}});
+    all.push_back({in_turn.substr(0, in_turn.find("<<EDIT(test") + 30), plurnk::tier::log, {}});
+    plurnk::parse_options shallow;
+    shallow.max_turn_depth = 3;
+    std::string deep;
+    for (int n = 0; n < 12; ++n) deep += "<<TURN_" + std::to_string(n) + ":<<READ(a)::READ\n";
+    all.push_back({deep, plurnk::tier::log, shallow});
+    all.push_back({deep + ":TURN_11\n:TURN_10\n", plurnk::tier::log, shallow});
+    all.push_back({"<<READ(a)::READ\n<<EDIT(f):" + std::string(9000, 'x'), plurnk::tier::statements, {}});
+    std::size_t n = 0;
+    plurnk::test::for_each_vector([&](const plurnk::json_value&, const std::string& text) {
+        if (n++ % 40 == 0) all.push_back({text, plurnk::tier::parse, {}});
+    });
+    plurnk::parse_options service;
+    service.dialect = plurnk::parse_dialect::service;
+    n = 0;
+    plurnk::test::for_each_vector([&](const plurnk::json_value&, const std::string& text) {
+        if (n++ % 8 == 0) all.push_back({text, plurnk::tier::statements, service});
+    }, {"/conformance/service.jsonl"});
+    return all;
+}
+
+// parse()'s drive (parse.cpp's run_windows): the lexer stops every `window` tokens and errors,
+// the parser and the builder take what settled, the tokens go whenever nothing is open.
+std::string drive_windows(pipeline& p, std::string_view in, std::size_t window) {
+    stream_lexer& lexer = p.lexer;
+    p.builder.never_fires();
+    p.builder.input().set_copied(in);
+    p.reserve_tokens(std::min<std::size_t>(in.size() / 3 + 4, 2 * std::min<std::size_t>(window, 4096)));
+    lexer.set_error_budget(window);
+    bool new_window = true;
+    for (;;) {
+        if (new_window) {
+            const std::size_t held = p.tokens().size();
+            lexer.set_token_budget(window > SIZE_MAX - held ? SIZE_MAX : held + window);
+        }
+        lexer.advance(in, true);
+        if (lexer.at_end()) break;
+        new_window = lexer.output().errors.size() < window;
+        p.parse(false);
+        p.build(in, {});
+        lexer.forget_errors();
+        p.builder.forget_lexer_errors();
+        if (p.can_release()) {
+            p.release_tokens();
+            new_window = true;
+        }
+    }
+    p.parse(true);
+    return plurnk::to_json(p.finish(in, {}), plurnk::json_options{.spans = true});
+}
+
+// What a streamed lexer gave: every token and error, offsets from the start of the input.
+struct lexed {
+    std::vector<token> tokens;
+    std::vector<lex_error> errors;
+    plurnk::detail::tail_facts tail;
+    friend bool operator==(const lexed&, const lexed&) = default;
+};
+
+// A stream's drive of the lexer (stream.cpp's lex_steps, without the parser): the input fed
+// `chunk` bytes at a time (with the deferral when `defer`), pausing after a close tag past
+// `threshold` bytes and releasing the input before the lexer's position when it can.
+lexed drive_stream(stream_lexer& lexer, std::string_view in, std::size_t chunk, bool defer, std::size_t threshold) {
+    lexed out;
+    std::string buffer;
+    std::size_t released = 0, taken = 0;
+    const auto take = [&] {
+        const plurnk::detail::lex_output& o = lexer.output();
+        for (; taken < o.tokens.size(); ++taken) {
+            token t = o.tokens[taken];
+            t.begin += static_cast<std::uint32_t>(released);
+            t.end += static_cast<std::uint32_t>(released);
+            out.tokens.push_back(t);
+        }
+        for (lex_error e : o.errors) {
+            e.begin += static_cast<std::uint32_t>(released);
+            e.end += static_cast<std::uint32_t>(released);
+            out.errors.push_back(e);
+        }
+        lexer.forget_errors();
+    };
+    lexer.set_deferral(defer);
+    std::size_t pause_at = threshold;
+    for (std::size_t k = 0; k < in.size(); k += std::min(chunk, in.size() - k)) {
+        buffer.append(in.substr(k, chunk));
+        for (;;) {
+            const bool ran = lexer.advance(buffer, false, pause_at);
+            if (ran) take();
+            if (lexer.position() >= threshold && lexer.can_release(buffer)) {
+                const std::size_t cut = lexer.release(buffer);
+                buffer.erase(0, cut);
+                released += cut;
+                taken = 0;
+                pause_at = threshold;
+            } else if (lexer.paused()) {
+                pause_at = lexer.position() + threshold;
+            }
+            if (!lexer.paused()) break;
+        }
+    }
+    lexer.advance(buffer, true);
+    take();
+    out.tail = lexer.output().tail;
+    return out;
+}
+
+struct capacity {
+    std::size_t tokens, errors;
+};
+capacity capacity_of(const stream_lexer& l) { return {l.output().tokens.capacity(), l.output().errors.capacity()}; }
+
+// After `a` on `l`: reset, it equals a fresh lexer with the same arguments, with its capacity.
+void check_reset(stream_lexer& l, const input& a) {
+    const stream_lexer fresh(a.options.max_turn_depth, a.options.dialect);
+    if (!a.text.empty()) CHECK_FALSE(l == fresh);  // (operator== sees what a parse did)
+    const capacity before = capacity_of(l);
+    l.reset();
+    CHECK(l == fresh);
+    const capacity after = capacity_of(l);
+    CHECK(after.tokens >= before.tokens);
+    CHECK(after.errors >= before.errors);
+}
+
+}  // namespace
+
+TEST_CASE("a reset lexer is a fresh one after parse()'s windows", "[reset]") {
+    const std::vector<input> all = inputs();
+    // With the whole-statement reader and without it (the steps alone): it keeps a state of its own.
+    const bool reader = GENERATE(true, false);
+    const plurnk::detail::fast_paths_scope fast({.lexer = reader});
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const input& a = all[i];
+        const std::string_view b = all[(i + 1) % all.size()].text;  // in a's tier and dialect
+        for (const std::size_t window : {std::size_t{4096}, std::size_t{16}, std::size_t{3}, SIZE_MAX}) {
+            INFO("input " << i << ", window " << window << ": " << a.text.substr(0, 80));
+            pipeline p(a.tier, a.options);
+            (void)drive_windows(p, a.text, window);
+            check_reset(p.lexer, a);
+            // b on the reset lexer (the other stages fresh) is b on a fresh pipeline.
+            const pipeline others(a.tier, a.options);
+            p.syntax = others.syntax;
+            p.builder = others.builder;
+            pipeline q(a.tier, a.options);
+            CHECK(drive_windows(p, b, window) == drive_windows(q, b, window));
+        }
+    }
+}
+
+TEST_CASE("a reset lexer is a fresh one after a stream", "[reset]") {
+    const std::vector<input> all = inputs();
+    struct feed {
+        std::size_t chunk;
+        bool defer;
+        std::size_t threshold;
+    };
+    constexpr feed k_feeds[] = {{1, true, 64}, {7, true, 16}, {7, false, 1}, {64, true, 256}, {SIZE_MAX, false, 64}};
+    const bool reader = GENERATE(true, false);
+    const plurnk::detail::fast_paths_scope fast({.lexer = reader});
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const input& a = all[i];
+        const std::string_view b = all[(i + 1) % all.size()].text;
+        for (const feed& f : k_feeds) {
+            INFO("input " << i << ", chunk " << f.chunk << (f.defer ? " deferred" : "") << ": " << a.text.substr(0, 80));
+            const std::size_t depth = a.options.max_turn_depth;
+            {  // the whole input, finished
+                stream_lexer l(depth, a.options.dialect);
+                (void)drive_stream(l, a.text, f.chunk, f.defer, f.threshold);
+                check_reset(l, a);
+            }
+            // An input left unfinished (a stream dropped, maybe mid-statement), cut at a quarter,
+            // a half or three quarters: the lexer asleep, paused or deferring there.
+            stream_lexer l(depth, a.options.dialect);
+            const std::size_t cut = a.text.size() * (1 + i % 3) / 4;
+            std::string buffer;
+            l.set_deferral(f.defer);
+            for (std::size_t k = 0; k < cut; k += std::min(f.chunk, cut - k)) {
+                buffer.append(a.text.substr(k, std::min(f.chunk, cut - k)));
+                (void)l.advance(buffer, false, f.threshold);
+            }
+            check_reset(l, a);
+            stream_lexer fresh(depth, a.options.dialect);
+            CHECK(drive_stream(l, b, f.chunk, f.defer, f.threshold) == drive_stream(fresh, b, f.chunk, f.defer, f.threshold));
+        }
+    }
+}
