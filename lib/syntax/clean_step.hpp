@@ -120,6 +120,9 @@ inline bool clean_statement(const token_vector& toks, std::size_t at, plurnk::op
 // The clean step as the machine takes it (below), over the productions' state (the
 // dialect's slot rules) and the parse state; it keeps no state of its own.
 class clean_steps : public productions {
+public:
+    friend bool operator==(const clean_steps&, const clean_steps&) = default;
+
 protected:
     using productions::productions;
 

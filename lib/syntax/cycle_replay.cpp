@@ -80,6 +80,7 @@ static bool same_symbol(const token& x, const token& y) { return x.kind == y.kin
 bool cycle_replay::replay(int phase, parser_state& s) {
     const int slot = anchor_slot(phase);
     if (slot < 0) return false;
+    touched_ |= static_cast<std::uint8_t>(1U << slot);
     anchor& last = anchors_[static_cast<std::size_t>(slot)];
     const anchor now = capture(s);
     const std::size_t k = same_state(last, now) ? replay_cycles(last, now, s) : 0;

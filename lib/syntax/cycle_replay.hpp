@@ -14,7 +14,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "grammar/token.hpp"
@@ -62,8 +64,15 @@ public:
     // At a loop head (`phase`) with no unit open: replays the cycle since this head's last visit
     // as often as it provably repeats. True: the state moved on (`s` says where to).
     bool replay(int phase, parser_state& s);
-    // Forgets every anchor (the tokens were released).
-    void clear() noexcept { anchors_ = {}; }
+    // Forgets every anchor (the tokens were released, or the parser is reset): those written
+    // since the last clear() go back to their defaults (the others are at them still).
+    void clear() noexcept {
+        for (unsigned t = touched_; t != 0; t &= t - 1) {
+            anchors_[static_cast<std::size_t>(std::countr_zero(t))] = anchor{};
+        }
+        touched_ = 0;
+    }
+    friend bool operator==(const cycle_replay&, const cycle_replay&) = default;
 
 private:
     using frame = machine::frame;
@@ -75,9 +84,11 @@ private:
         recovery_state rs;
         std::array<frame, k_anchor_depth> frames{};
         std::array<tset, k_anchor_depth> follow{};
+        friend bool operator==(const anchor&, const anchor&) = default;
     };
     // One anchor per loop-head phase (anchor_slot()).
     static constexpr std::size_t k_anchor_slots = 5;
+    static_assert(k_anchor_slots <= 8, "touched_ has a bit per slot");
 
     static anchor capture(const parser_state& s);
     // What one cycle from `a` to `b` changes, `k` times over.
@@ -91,6 +102,8 @@ private:
     std::size_t replay_cycles(anchor& a, const anchor& b, parser_state& s);
 
     std::array<anchor, k_anchor_slots> anchors_{};
+    // Bit i: anchors_[i] was written since the last clear() (the anchors clear() resets).
+    std::uint8_t touched_ = 0;
 };
 
 }  // namespace plurnk::detail

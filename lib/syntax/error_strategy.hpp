@@ -143,7 +143,9 @@ public:
         bool pending_mismatch = true;   // the pending failure: input mismatch, or no viable alternative
         std::size_t pending_token = 0;  // where it happened
         tset pending_expected = 0;      // and what was expected there
+        friend bool operator==(const recovery_state&, const recovery_state&) = default;
     };
+    friend bool operator==(const error_strategy&, const error_strategy&) = default;
 
 protected:
     recovery_state rs_;
@@ -151,6 +153,12 @@ protected:
 
     // Rebases the token indices kept across a release of the first `tokens` tokens.
     void release_recovery(std::size_t tokens);
+    // Back to the state as constructed, with no rule being parsed (tier_machine::reset()).
+    void reset_strategy() noexcept {
+        reset_cursor();
+        rs_ = recovery_state{};
+        follow_.clear();
+    }
 
 private:
     // The rest of sync() and match() when the current token is not one they pass (the success

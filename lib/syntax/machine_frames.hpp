@@ -34,6 +34,7 @@ struct frame {
     int resume = P_EXIT;     // the parent's phase when this frame exits
     tset consume_set = 0;    // P_CONSUME: skip to a token in this set,
     int consume_then = P_EXIT;  // then go on here
+    friend bool operator==(const frame&, const frame&) = default;
 };
 
 }  // namespace plurnk::detail::machine

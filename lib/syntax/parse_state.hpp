@@ -16,7 +16,16 @@
 namespace plurnk::detail {
 
 class parse_state : public error_strategy {
+public:
+    friend bool operator==(const parse_state&, const parse_state&) = default;
+
 protected:
+    // Back to the state as constructed (tier_machine::reset()).
+    void reset_state() noexcept {
+        reset_strategy();
+        unit_errors_ = 0;
+    }
+
     // Opens a unit for the tokens consumed next; returns the unit open before it, for end_unit().
     int begin_unit() {
         const int saved = unit_;

@@ -12,6 +12,10 @@
 namespace plurnk::detail {
 
 class productions : public parse_state {
+public:
+    // (shapes_ and fast_ are set once, when the parser is made: a reset keeps them.)
+    friend bool operator==(const productions&, const productions&) = default;
+
 protected:
     productions(const statement_shapes& shapes, bool fast) : shapes_(&shapes), fast_(fast) {}
 

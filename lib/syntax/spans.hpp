@@ -45,6 +45,7 @@ struct syntax_error {
         friend bool operator==(const message_key&, const message_key&) = default;
     };
     [[nodiscard]] std::optional<message_key> key() const noexcept;
+    friend bool operator==(const syntax_error&, const syntax_error&) = default;
 };
 
 // One statement-level parse context: the tokens it holds (first..last inclusive; empty when
@@ -61,12 +62,14 @@ struct unit {
     std::uint32_t body = 0, body_end = 0;      // the body_text tokens [body, body_end); body 0: none
     bool clean = false;
     bool terminal_send = false;
+    friend bool operator==(const unit&, const unit&) = default;
 };
 
 struct syntax_tree {
     std::vector<unit> units;
     pod_vector<std::int32_t> token_unit;  // per token: unit index or -1
     std::vector<syntax_error> errors;      // in report order
+    friend bool operator==(const syntax_tree&, const syntax_tree&) = default;
 };
 
 }  // namespace plurnk::detail

@@ -28,6 +28,7 @@ namespace {
 class syntax_parser : public tier_machine {
 public:
     using tier_machine::tier_machine;
+    friend bool operator==(const syntax_parser&, const syntax_parser&) = default;
 
     void reserve_errors(std::size_t n) { tree_.errors.reserve(n); }
     // Room for `n` tokens, and for the units they may hold (a statement is rarely under 8 tokens).
@@ -100,6 +101,7 @@ public:
 struct stream_syntax::impl {
     impl(tier t, parse_dialect d) : parser(t, d) {}
     syntax_parser parser;
+    friend bool operator==(const impl&, const impl&) = default;
 };
 
 stream_syntax::stream_syntax(tier t, parse_dialect d) : impl_(new impl(t, d)) {}
@@ -122,6 +124,8 @@ bool stream_syntax::can_step(const token_vector& tokens) const noexcept { return
 std::string stream_syntax::dump_state() const { return impl_->parser.dump_state(); }
 
 void stream_syntax::reserve_tokens(std::size_t n) { impl_->parser.reserve_tokens(n); }
+void stream_syntax::reset() { impl_->parser.reset(); }
+bool operator==(const stream_syntax& a, const stream_syntax& b) noexcept { return *a.impl_ == *b.impl_; }
 
 syntax_tree parse_syntax(const lex_output& lexed, tier t) {
     syntax_parser p(t, parse_dialect::contracts);

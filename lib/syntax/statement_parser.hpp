@@ -45,6 +45,13 @@ public:
     [[nodiscard]] std::string dump_state() const;
     // Room for n tokens' records, so that a large feed does not regrow them step by step.
     void reserve_tokens(std::size_t n);
+    // Back to the state the constructor gives (the same tier and dialect), the records keeping
+    // their room (tier_machine::reset()): cheaper than assigning a fresh parser, whose every
+    // field is copied, the cycle replay's anchors among them.
+    void reset();
+    // The whole parse state is the same (by every field of the parser, not the address it is
+    // kept at): for the tests of reset().
+    friend bool operator==(const stream_syntax& a, const stream_syntax& b) noexcept;
 
 private:
     struct impl;

@@ -19,15 +19,34 @@ namespace plurnk::detail {
 
 using rp = recovery_point;
 
+namespace {
+machine::rule root_rule(tier t) noexcept {
+    switch (t) {
+        case tier::parse: return machine::rule::document;
+        case tier::statements:
+        case tier::client: return machine::rule::sequence;
+        case tier::log: return machine::rule::log;
+    }
+    return machine::rule::document;
+}
+}  // namespace
+
 tier_machine::tier_machine(tier t, parse_dialect d)
     : clean_steps(shapes_of(d), thread_fast_paths().statement),
+      root_(root_rule(t)),
       first_(t == tier::client ? k_client_openers : k_protocol_openers) {
-    switch (t) {
-        case tier::parse: push_frame(rule::document, 0, 0); break;
-        case tier::statements:
-        case tier::client: push_frame(rule::sequence, 0, 0); break;
-        case tier::log: push_frame(rule::log, 0, 0); break;
-    }
+    push_root();
+}
+
+// Each layer's own reset (the cursor and the tree, the error strategy, the unit count), then
+// the machine's: field by field, the vectors cleared (tier_machine.hpp).
+void tier_machine::reset() {
+    reset_state();
+    frames_.clear();
+    push_root();
+    scanned_ = 0;
+    last_close_ = npos_;
+    replay_.clear();
 }
 
 // Parses as far as `toks` allows. Without `finished`, a step that would look past the last
@@ -65,6 +84,11 @@ void tier_machine::release(std::size_t tokens) {
     replay_.clear();
 }
 
+// The tier's top-level rule, the only frame (none before it), as push_frame() would push it.
+void tier_machine::push_root() {
+    frames_.push_back(frame{root_});
+    follow_.push_back(0);
+}
 void tier_machine::push_frame(rule r, tset follow, int parent_resume) {
     if (!frames_.empty()) frames_.back().phase = parent_resume;
     frames_.push_back(frame{r});

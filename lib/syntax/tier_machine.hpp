@@ -37,12 +37,21 @@ public:
     [[nodiscard]] std::size_t looked_at() const noexcept { return scanned_; }
     [[nodiscard]] bool can_step(const token_vector& toks) const noexcept;
 
+    // Back to the state the constructor gives (the same tier and dialect), every vector keeping
+    // its room, so that the next parse allocates nothing the last one did: what a fresh parser
+    // would do next, this one does. (It allocates only where the vectors have no room for the
+    // root frame: a copy made when every frame had exited.)
+    void reset();
+    // Every field of every layer, for the tests that check reset() against a fresh parser.
+    friend bool operator==(const tier_machine&, const tier_machine&) = default;
+
 protected:
     using rule = machine::rule;
     using frame = machine::frame;
     using enum machine::phase;
     static constexpr std::size_t npos_ = static_cast<std::size_t>(-1);
 
+    rule root_;   // the tier's top-level rule, the frame the machine starts with
     tset first_;  // the openers the tier's statements/client sequence admits
     std::vector<frame> frames_;
     std::size_t scanned_ = 0;       // tokens checked for close tags
@@ -59,6 +68,7 @@ private:
         frame last;
     };
 
+    void push_root();
     void push_frame(rule r, tset follow, int parent_resume);
     void pop_frame();
     snapshot take() const;

@@ -76,6 +76,10 @@ public:
     [[nodiscard]] const syntax_tree& tree() const noexcept { return tree_; }
     syntax_tree take_tree() { return std::move(tree_); }
 
+    // Every field, for the tests that compare a reset parser with a fresh one (tier_machine.hpp);
+    // the tokens attached compare by address (a reset or fresh cursor has none).
+    friend bool operator==(const token_cursor&, const token_cursor&) = default;
+
 protected:
     // The cursor's part of a step snapshot.
     struct position {
@@ -106,6 +110,22 @@ protected:
         tree_.units.clear();
         tree_.errors.clear();
         toks_ = nullptr;
+    }
+
+    // Back to the state of a cursor as constructed, the tree's vectors keeping their room
+    // (tier_machine::reset()).
+    void reset_cursor() noexcept {
+        tree_.units.clear();
+        tree_.token_unit.clear();
+        tree_.errors.clear();
+        unit_ = -1;
+        toks_ = nullptr;
+        finished_ = false;
+        p_ = 0;
+        marked_ = 0;
+        fetched_ = 0;
+        looks_ = 0;
+        starved_ = false;
     }
 
     // Token fetches since the last call, for the work counter (work_counter.hpp).
