@@ -8,6 +8,7 @@
 // And the memo slots such a reset copies (base/memo_slots.hpp).
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <fstream>
 #include <iterator>
@@ -107,6 +108,55 @@ TEST_CASE("a parse on the reused scratch gives a fresh pipeline's result", "[scr
     // Those after one of the same tier and dialect ran on a kept pipeline.
     CHECK(plurnk::detail::parse_scratch_state().reused >= before.reused + 2 * same_kind_runs(inputs));
     CHECK(plurnk::detail::parse_scratch_state().released == before.released);
+}
+
+// Every hostile shape at a small size, and turn-2k cut at places that leave a statement, a body
+// or a TURN open, grouped by tier and dialect: within a group each parse runs on the pipeline
+// the one before it left (the reset in place), so every ordered pair of a group is a parse B
+// after a parse A.
+std::vector<std::vector<input>> same_kind_groups() {
+    std::vector<input> pool;
+    for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {
+        pool.push_back({plurnk::shapes::make(s, 1'500), s.tier, s.options()});
+    }
+    const std::string turn = turn_2k();
+    for (const std::size_t cut : {std::size_t{0}, std::size_t{7}, std::size_t{61}, std::size_t{333}, std::size_t{900}, turn.size()}) {
+        pool.push_back({turn.substr(0, cut), plurnk::tier::parse, {}});
+        pool.push_back({turn.substr(0, cut), plurnk::tier::statements, {}});
+    }
+    std::vector<std::vector<input>> groups;
+    for (input& in : pool) {
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const std::vector<input>& x) {
+            return x[0].tier == in.tier && x[0].options.dialect == in.options.dialect;
+        });
+        if (g == groups.end()) {
+            groups.push_back({std::move(in)});
+        } else {
+            g->push_back(std::move(in));
+        }
+    }
+    return groups;
+}
+
+TEST_CASE("every parse after every other of its tier and dialect gives a fresh pipeline's result", "[scratch]") {
+    std::size_t pairs = 0;
+    for (const std::vector<input>& group : same_kind_groups()) {
+        std::vector<std::string> want;
+        for (const input& in : group) want.push_back(parsed_fresh(in));
+        for (std::size_t a = 0; a < group.size(); ++a) {
+            for (std::size_t b = 0; b < group.size(); ++b) {
+                INFO("tier " << static_cast<int>(group[a].tier) << ", input " << a << " then " << b);
+                const plurnk::detail::parse_scratch_stats before = plurnk::detail::parse_scratch_state();
+                CHECK(parsed(group[a]) == want[a]);
+                CHECK(parsed(group[b]) == want[b]);
+                // B ran on the pipeline A left (reset in place), unless A's held more than the cap.
+                const plurnk::detail::parse_scratch_stats after = plurnk::detail::parse_scratch_state();
+                CHECK(after.reused + after.released >= before.reused + before.released + 1);
+                ++pairs;
+            }
+        }
+    }
+    CHECK(pairs > 1'000);
 }
 
 TEST_CASE("a scratch past its cap is released after the parse; a large input goes without it", "[scratch]") {

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The slots of a direct-mapped memo (private header): an array copied with its owner, except
-// that a memo that never held an entry neither fills nor copies its slots. parse() resets its
-// thread's pipeline from a pristine one by assignment, once per parse (and makes both, a
-// construction and a copy, on a thread's first parse), and a clean input never fills the memos
-// of messages (record_log, error_ledger), so filling and copying them was a few KB for nothing.
+// that a memo that never held an entry neither fills nor copies its slots. A stream's copy
+// copies its pipeline, and a clean input never fills the memos of messages (record_log,
+// error_ledger), so filling and copying them would be a few KB for nothing.
 #pragma once
 
 #include <array>

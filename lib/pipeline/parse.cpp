@@ -10,7 +10,6 @@
 // in any chunks, which the stream tests check on every vector. The pipeline is the thread's
 // scratch when it is free (parse_scratch.hpp).
 #include <memory>
-#include <optional>
 #include <utility>
 
 #include "pipeline/parse_scratch.hpp"
@@ -49,43 +48,28 @@ struct scratch_flags {
 };
 constinit thread_local scratch_flags t_flags;
 
-// A thread's scratch (parse_scratch.hpp): the pipeline kept and the one it is reset from, on the
-// heap (a thread's static TLS comes out of its stack, and two pipelines are 13 KB), and what they
-// were made for.
+// A thread's scratch (parse_scratch.hpp): the pipeline kept, on the heap (a thread's static TLS
+// comes out of its stack, and a pipeline is 6 KB), reset in place for the next parse made for the
+// same tier and options.
 struct thread_scratch {
-    struct pipelines {
-        pipelines(tier t, const parse_options& o) : pristine(t, o) {}
-        detail::pipeline pristine;  // as constructed for t, dialect, max_turn_depth
-        std::optional<detail::pipeline> kept;
-    };
-    tier t = tier::parse;
-    parse_dialect dialect = parse_dialect::contracts;
-    std::size_t max_turn_depth = 0;
-    std::unique_ptr<pipelines> p;
+    std::unique_ptr<detail::pipeline> kept;
 
     // The pipeline for a parse, as constructed.
-    detail::pipeline* take(tier to, const parse_options& o) {
-        if (!p || t != to || dialect != o.dialect || max_turn_depth != o.max_turn_depth) {
-            p.reset();
-            p = std::make_unique<pipelines>(to, o);
-            t = to;
-            dialect = o.dialect;
-            max_turn_depth = o.max_turn_depth;
-        }
-        if (p->kept) {
-            *p->kept = p->pristine;  // contents copied, capacity kept
+    detail::pipeline* take(tier t, const parse_options& o) {
+        if (kept && kept->made_for(t, o)) {
+            kept->reset();  // contents as constructed, capacity kept
             ++t_flags.stats.reused;
         } else {
-            p->kept.emplace(p->pristine);
+            kept.reset();
+            kept = std::make_unique<detail::pipeline>(t, o);
             ++t_flags.stats.fresh;
         }
         t_flags.in_use = true;
-        return &*p->kept;
+        return kept.get();
     }
     // After the parse: the pipeline is kept unless it holds more than the cap, without the
     // input (its copy belongs to the result).
     void give_back(std::size_t input_bytes) noexcept {
-        std::optional<detail::pipeline>& kept = p->kept;
         if (held_bytes(*kept, input_bytes) > detail::k_parse_scratch_cap) {
             kept.reset();
             ++t_flags.stats.released;
@@ -94,10 +78,8 @@ struct thread_scratch {
         }
         t_flags.in_use = false;
     }
-    [[nodiscard]] bool held() const noexcept { return p && p->kept; }
-    void release() noexcept {
-        if (p) p->kept.reset();
-    }
+    [[nodiscard]] bool held() const noexcept { return kept != nullptr; }
+    void release() noexcept { kept.reset(); }
 };
 thread_local thread_scratch t_scratch;
 

@@ -2,9 +2,9 @@
 // parse()'s thread scratch (private header; parse.cpp): each thread keeps the pipeline of its last
 // parse (lexer, statement parser and builder, with the capacity of their vectors) and resets it
 // for the next parse instead of allocating a new one, so a repeated small parse allocates only
-// what its result keeps. The reset is a copy of a pipeline as constructed (kept beside it, for
-// the tier, dialect and TURN depth of the last parse), which copies contents into the vectors it
-// finds and keeps their capacity; the scratch keeps nothing of a result between parses. Bounds:
+// what its result keeps. The reset is each stage's own, in place (pipeline::reset(): back to the
+// state its constructor gives for the tier, dialect and TURN depth of the last parse, with the
+// capacity of its vectors kept); the scratch keeps nothing of a result between parses. Bounds:
 // an input too large for the scratch to stay under k_parse_scratch_cap after it (over 32 KiB)
 // parses on a pipeline of its own, and a scratch that holds more than the cap after a parse is
 // released, so memory does not stay high after one big input; a parse that starts while its
