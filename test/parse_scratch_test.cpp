@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/fast_paths.hpp"
 #include "base/memo_slots.hpp"
 #include "hostile_shapes.hpp"
 #include "pipeline/parse_scratch.hpp"
@@ -157,6 +158,25 @@ TEST_CASE("every parse after every other of its tier and dialect gives a fresh p
         }
     }
     CHECK(pairs > 1'000);
+}
+
+// The stages read this thread's fast-path switches when they are made (base/fast_paths.hpp) and a
+// reset keeps what they read: a parse under other switches gets a pipeline made under them, or a
+// differential test's "off" parse would run the fast paths on a kept pipeline.
+TEST_CASE("a parse under other fast-path switches makes a pipeline of them", "[scratch]") {
+    const input in{"<<READ(a)::READ\n<<FIND(b):x:FIND\n", plurnk::tier::parse, {}};
+    const std::string want = parsed_fresh(in);
+    CHECK(parsed(in) == want);  // the scratch is made (or kept) with every path on
+    const plurnk::detail::parse_scratch_stats before = plurnk::detail::parse_scratch_state();
+    {
+        const plurnk::detail::fast_paths_scope off({.lexer = false, .statement = false});
+        CHECK(parsed(in) == want);
+        CHECK(parsed(in) == want);
+    }
+    CHECK(parsed(in) == want);
+    const plurnk::detail::parse_scratch_stats after = plurnk::detail::parse_scratch_state();
+    CHECK(after.fresh == before.fresh + 2);  // made for the switches off, then on again
+    CHECK(after.reused == before.reused + 1);  // the second parse with them off
 }
 
 TEST_CASE("a scratch past its cap is released after the parse; a large input goes without it", "[scratch]") {

@@ -15,6 +15,7 @@ struct fast_paths {
     // The statement parser's clean step (syntax/clean_step.hpp): a clean statement, a loop's
     // one-token check and a run of TEXT taken without the productions; and its cycle replay.
     bool statement = true;
+    friend bool operator==(const fast_paths&, const fast_paths&) = default;
 };
 
 // This thread's switches.

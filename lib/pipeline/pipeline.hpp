@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/fast_paths.hpp"
 #include "base/position.hpp"
 #include "builder/result_builder.hpp"
 #include "grammar/token.hpp"
@@ -33,7 +34,7 @@ class pipeline {
 public:
     pipeline(tier t, const parse_options& o)
         : lexer(o.max_turn_depth, o.dialect), syntax(t, o.dialect), builder(t, o.dialect),
-          made_for_{t, o.dialect, o.max_turn_depth} {}
+          made_for_{t, o.dialect, o.max_turn_depth, thread_fast_paths()} {}
 
     // Back to the state the constructor gives it, for the same tier and options, so that a
     // thread's scratch (parse.cpp) or a spare stream state can be used again.
@@ -42,9 +43,12 @@ public:
         syntax = stream_syntax(made_for_.t, made_for_.dialect);
         builder = result_builder(made_for_.t, made_for_.dialect);
     }
-    // Whether it was made for tier t and options o (what the constructor takes of them).
+    // Whether it was made for tier t and options o (what the constructor takes of them) with
+    // this thread's fast-path switches as they are now (its stages read them when constructed,
+    // and a reset keeps what they read).
     [[nodiscard]] bool made_for(tier t, const parse_options& o) const noexcept {
-        return made_for_.t == t && made_for_.dialect == o.dialect && made_for_.max_turn_depth == o.max_turn_depth;
+        return made_for_.t == t && made_for_.dialect == o.dialect && made_for_.max_turn_depth == o.max_turn_depth &&
+               made_for_.switches == thread_fast_paths();
     }
 
     // Room for n tokens in the lexer's output and the parser's records of them.
@@ -103,6 +107,7 @@ private:
         tier t;
         parse_dialect dialect;
         std::size_t max_turn_depth;
+        fast_paths switches;
     };
     construction made_for_;
 };
