@@ -39,8 +39,8 @@ public:
     // Back to the state the constructor gives it, for the same tier and options, so that a
     // thread's scratch (parse.cpp) or a spare stream state can be used again.
     void reset() {
-        lexer = stream_lexer(made_for_.max_turn_depth, made_for_.dialect);
-        syntax = stream_syntax(made_for_.t, made_for_.dialect);
+        lexer.reset();
+        syntax.reset();
         builder = result_builder(made_for_.t, made_for_.dialect);
     }
     // Whether it was made for tier t and options o (what the constructor takes of them) with
