@@ -35,6 +35,13 @@ public:
 
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
     [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+    // Nothing frozen (the pieces go, or stay with the copies that share them).
+    void clear() noexcept {
+        head_.reset();
+        size_ = 0;
+    }
+    // The same pieces (shared), not equal contents: a state's equality.
+    friend bool operator==(const frozen_log&, const frozen_log&) = default;
 
     // Everything frozen, oldest first, followed by `tail`, with room for `extra` more; the log is
     // empty afterwards. Pieces this log alone refers to are moved, shared ones are copied.

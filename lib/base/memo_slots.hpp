@@ -6,7 +6,9 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 
@@ -34,6 +36,19 @@ public:
     ~memo_slots() = default;
 
     static constexpr std::size_t size() noexcept { return N; }
+    // Back to as constructed: every slot reads as the default again (the array is not touched).
+    void reset() noexcept { used_ = false; }
+    // Whether every slot reads the same (slots without an equality of their own compare as bytes).
+    friend bool operator==(const memo_slots& a, const memo_slots& b) noexcept {
+        for (std::size_t i = 0; i < N; ++i) {
+            if constexpr (std::equality_comparable<Slot>) {
+                if (!(a[i] == b[i])) return false;
+            } else {
+                if (std::memcmp(&a[i], &b[i], sizeof(Slot)) != 0) return false;
+            }
+        }
+        return true;
+    }
     [[nodiscard]] const Slot& operator[](std::size_t i) const noexcept { return used_ ? s_.slots[i] : k_empty; }
     // A slot to write (the memo holds entries from now on).
     [[nodiscard]] Slot& place(std::size_t i) noexcept {

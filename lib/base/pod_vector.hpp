@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -43,12 +44,6 @@ public:
             cap_ = std::exchange(o.cap_, 0);
         }
         return *this;
-    }
-
-    // The same records, whatever the capacity (a stage's state compared with a fresh one's: the
-    // reset tests).
-    friend bool operator==(const pod_vector& a, const pod_vector& b) noexcept {
-        return std::equal(a.begin(), a.end(), b.begin(), b.end());
     }
 
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
@@ -124,6 +119,16 @@ public:
         std::memmove(static_cast<void*>(data_ + o.size_), data_, size_ * sizeof(T));
         std::memcpy(static_cast<void*>(data_), o.data_, o.size_ * sizeof(T));
         size_ += o.size_;
+    }
+    // Equal records, in order (a state's equality: capacity aside). Records without an equality
+    // of their own compare as bytes (trivially copyable: the bytes are the value).
+    friend bool operator==(const pod_vector& a, const pod_vector& b) noexcept {
+        if (a.size_ != b.size_) return false;
+        if constexpr (std::equality_comparable<T>) {
+            return std::equal(a.begin(), a.end(), b.begin());
+        } else {
+            return a.size_ == 0 || std::memcmp(a.data_, b.data_, a.size_ * sizeof(T)) == 0;
+        }
     }
     // Appends the records of `o`.
     void append(const pod_vector& o) {

@@ -36,6 +36,22 @@ public:
     // O(retained()) allows.
     explicit position_map(std::string_view s, bool counted = false) : s_(s), counted_(counted) {}
 
+    // Back to as constructed over no input (`counted` kept), the tables' room kept.
+    void reset() noexcept {
+        s_ = {};
+        cur_ = cursor{};
+        blocks_.clear();
+        for (query& q : last_) q = query{};
+        head_ = 0;
+        marks_.clear();
+        marked_to_ = 0;
+        marked_col_ = 0;
+        line_base_ = 0;
+        col_base_ = 0;
+    }
+    // The same state (the input compared by its bytes): a state's equality, for the tests.
+    friend bool operator==(const position_map&, const position_map&) = default;
+
     // Points the map at the same input grown (or moved): what was computed stays valid.
     void rebind(std::string_view s) noexcept { s_ = s; }
 
@@ -200,6 +216,7 @@ private:
     struct block_start {
         std::uint32_t line;
         std::uint32_t line_start;
+        friend bool operator==(const block_start&, const block_start&) = default;
     };
 
     position remember(std::size_t line, std::size_t offset, std::uint32_t col) {
@@ -325,6 +342,7 @@ private:
     struct mark {
         std::uint32_t offset;
         std::uint32_t col;
+        friend bool operator==(const mark&, const mark&) = default;
     };
 
     // The count to `offset` from the last mark before it instead, when that is past `from`.
@@ -345,6 +363,7 @@ private:
         std::size_t line = 0;
         std::size_t line_start = 0;
         std::uint32_t col = 0;
+        friend bool operator==(const cursor&, const cursor&) = default;
     };
     cursor cur_;
     // The line and line start (k_unknown: not found yet) at offset (i + 1) * k_block, for each
@@ -355,6 +374,7 @@ private:
         std::size_t line = k_no_line;
         std::size_t offset = 0;
         std::uint32_t col = 0;
+        friend bool operator==(const query&, const query&) = default;
     };
     static constexpr std::size_t k_queries = 4;
     query last_[k_queries];  // the last few, the newest at head_ (a ring)

@@ -48,6 +48,7 @@ struct fast_selection {
     std::string_view text;
     url_detail::url_parts parts;
     bool marked = false;
+    friend bool operator==(const fast_selection&, const fast_selection&) = default;
 };
 
 // `body` (a COPY/MOVE body) reads as parse_resource_selection would read it, with a destination

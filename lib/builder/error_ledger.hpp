@@ -35,6 +35,7 @@ struct pending_lex {
     std::uint16_t len;
     lex_context context;
     std::uint8_t flags;
+    friend bool operator==(const pending_lex&, const pending_lex&) = default;
 };
 static_assert(sizeof(pending_lex) == 8);
 // The lexer errors from `first` on (up to the next run) are recorded when token `token_index`
@@ -42,11 +43,13 @@ static_assert(sizeof(pending_lex) == 8);
 struct lex_run {
     std::uint32_t first;
     std::uint32_t token_index;
+    friend bool operator==(const lex_run&, const lex_run&) = default;
 };
 // The end of a lexer error flagged k_long (by its index in the ledger's list).
 struct long_end {
     std::uint32_t index;
     std::uint32_t end;
+    friend bool operator==(const long_end&, const long_end&) = default;
 };
 // A parser error, by its index in syntax_tree::errors.
 struct pending_syn {
@@ -54,6 +57,7 @@ struct pending_syn {
     std::uint32_t offset;
     std::uint32_t index;
     bool consumed = false;
+    friend bool operator==(const pending_syn&, const pending_syn&) = default;
 };
 
 // What the ledger reads of the result builder's current input for one call: the input itself,
@@ -137,6 +141,25 @@ public:
     // parse()'s windows: the lexer's errors so far are collected and the lexer forgets them; the
     // ledger counts from its next error on.
     void forget_lexer_errors() noexcept { lex_seen_ = 0; }
+    // Back to as constructed, the vectors' room kept.
+    void reset() noexcept {
+        lex_seen_ = syn_seen_ = 0;
+        has_prev_ = false;
+        prev_offset_ = k_no_offset;
+        prev_pos_ = position{};
+        prev_context_ = lex_context::between_statements;
+        lex_errs_.clear();
+        lex_runs_.clear();
+        long_ends_.clear();
+        turn_limit_ = 0;
+        syn_errs_.clear();
+        lex_cursor_ = syn_cursor_ = 0;
+        tok_base_ = 0;
+        syntax_messages_.reset();
+        lex_messages_.reset();
+    }
+    // Every field the same (the tests' check of reset()).
+    friend bool operator==(const error_ledger&, const error_ledger&) = default;
     // The bytes its vectors hold (the bound on parse()'s thread scratch).
     [[nodiscard]] std::size_t held_bytes() const noexcept {
         return lex_errs_.capacity() * sizeof(pending_lex) + lex_runs_.capacity() * sizeof(lex_run) +
@@ -200,6 +223,7 @@ private:
         syntax_error::message_key key{};
         const char* s = nullptr;
         message_id id = message_id::external;
+        friend bool operator==(const syntax_message&, const syntax_message&) = default;
     };
     memo_slots<syntax_message, 16> syntax_messages_;
     // The same for lexer errors, by context and offending text (when it is short): a run of
@@ -210,6 +234,7 @@ private:
         std::array<char, 14> text{};
         const char* s = nullptr;
         message_id id = message_id::external;
+        friend bool operator==(const lex_message&, const lex_message&) = default;
     };
     memo_slots<lex_message, 16> lex_messages_;
 };

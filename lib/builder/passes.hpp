@@ -61,6 +61,9 @@ public:
     // At finish(), over every record (all live by then): the unparsed tail (items from its opener
     // on are dropped), then the turn shape of the parse tier when there is no tail.
     void finish(const pass_input& at_end, record_log& log);
+    // Back to as constructed (for the same tier).
+    void reset() noexcept { tail_.reset(); }
+    friend bool operator==(const result_passes&, const result_passes&) = default;
     // The unparsed tail finish() found.
     [[nodiscard]] std::optional<unparsed_tail> take_tail() noexcept { return std::move(tail_); }
 

@@ -212,7 +212,10 @@ inline void result_builder::add_statement(position p, byte_span span, const sink
     w.begin(statement_.op(), statement_.suffix(), span.end);
     statement_.write(w, sink);
     w.finish();
-    if (out) statement_.view(std::get<statement>(event_), p, span);
+    if (out) {
+        statement_.view(std::get<statement>(event_), p, span);
+        event_made_ = true;
+    }
     settle_last(true, out, &event_);
 }
 
@@ -237,6 +240,29 @@ inline void result_builder::build_statement(const unit& un, const sink& out, str
 void result_builder::build_statement_apart(const unit& un, const sink& out) {
     string_sink text_sink = live_sink();
     build_statement(un, out, text_sink);
+}
+
+// Every field as the constructor leaves it (operator== enumerates them for the tests), the tier
+// and dialect aside (the same): the vectors and tables keep their room, and the event statement
+// is made again only when an event used it (parse() makes none).
+void result_builder::reset() noexcept {
+    passes_.reset();
+    in_ = {};
+    lexed_ = nullptr;
+    tree_ = nullptr;
+    pos_.reset();
+    next_token_ = 0;
+    ledger_.reset();
+    cut_ = UINT32_MAX;
+    byte_base_ = 0;
+    log_.reset();
+    index_known_ = true;
+    input_.reset();
+    statement_.reset();
+    if (event_made_) {
+        event_.emplace<statement>();
+        event_made_ = false;
+    }
 }
 
 void result_builder::report_last(const sink& out, const item& built) {

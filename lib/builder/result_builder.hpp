@@ -65,6 +65,15 @@ public:
 
     explicit result_builder(tier t, parse_dialect d = parse_dialect::contracts) : passes_(t), statement_(d) {}
 
+    // Back to the state the constructor gives it (for the same tier and dialect), keeping the room
+    // its vectors and tables have, so that the next input does not allocate them again: parse()'s
+    // thread scratch (see result_builder.cpp).
+    void reset() noexcept;
+    // Every field the same (the lexer's and the parser's output it was last given by address):
+    // reset()'s check, for the tests. A copy is not equal to its original (its arena has no room
+    // of its own yet).
+    friend bool operator==(const result_builder&, const result_builder&) = default;
+
     // The input text the result will view: parse() sets it before finish(); the push parser
     // appends what it releases, and the rest before finish().
     [[nodiscard]] input_text& input() noexcept { return input_; }
@@ -232,6 +241,7 @@ private:
     // The statement an event reports (made only when there is a sink), reused from event to
     // event, inside an item so that it is reported as it is.
     item event_{std::in_place_type<statement>};
+    bool event_made_ = false;  // event_ holds a statement view() wrote (reset() makes it again)
 };
 
 }  // namespace plurnk::detail

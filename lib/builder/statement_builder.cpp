@@ -152,7 +152,7 @@ void statement_builder::check_scope_far(std::string_view scope, arena& strings) 
             ? marks_scratch_.size()
             : 1 + static_cast<std::size_t>(std::count_if(scope.begin(), scope.end(), [](char c) { return c == ',' || c == '-'; }));
     double* marks = most <= marks_scratch_.size() ? marks_scratch_.data() : strings.make_array<double>(most);
-    marks_ = std::span<const double>(marks, scope_marks(scope, marks, most));
+    marks_ = marks_view(marks, scope_marks(scope, marks, most));
     marks_stable_ = marks != marks_scratch_.data();
     has_marks_ = true;
 }
@@ -241,6 +241,34 @@ bool statement_builder::fail(std::string message, message_id id) {
     failure_.message = std::move(message);
     failure_.id = id;
     return false;
+}
+
+// Every field as the constructor leaves it (operator== enumerates them for the tests), the dialect
+// aside (the same); strings and vectors cleared, keeping their room.
+void statement_builder::reset() noexcept {
+    parts_ = statement_parts{};
+    suffix_ = {};
+    tag_refs_.clear();
+    tag_block_ = {};
+    signal_ = plurnk::signal{};
+    target_ = target_t::none;
+    fast_text_ = {};
+    target_parts_ = url_detail::url_parts{};
+    path_.clear();
+    decoded_ = parsed_path{};
+    has_marks_ = false;
+    marks_stable_ = false;
+    marks_ = {};
+    marks_scratch_ = {};
+    body_ = std::monostate{};
+    selection_.target.clear();
+    selection_.marks.reset();
+    fast_dest_ = false;
+    dest_ = fast_selection{};
+    dest_marks_.clear();
+    json_.reset();
+    failure_.message.clear();
+    failure_.id = message_id{};
 }
 
 void statement_builder::view(statement& st, position at, byte_span span) const {

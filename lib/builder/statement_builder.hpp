@@ -36,7 +36,8 @@ namespace plurnk::detail {
 // Why a well-formed statement is not admitted (source: visitor).
 struct visitor_failure {
     std::string message;
-    message_id id;
+    message_id id{};
+    friend bool operator==(const visitor_failure&, const visitor_failure&) = default;
 };
 
 class statement_builder {
@@ -61,6 +62,11 @@ public:
     // holds (a body's alternative, not the whole variant; a fast target projected in place).
     void view(statement& st, position at, byte_span span) const;
 
+    // Back to as constructed (for the same dialect), the scratch's room kept (statement_builder.cpp).
+    void reset() noexcept;
+    // Every field the same (the tests' check of reset()).
+    friend bool operator==(const statement_builder&, const statement_builder&) = default;
+
     // What the passes read of the checked statement.
     [[nodiscard]] plurnk::op op() const noexcept { return parts_.op; }
     [[nodiscard]] std::string_view suffix() const noexcept { return suffix_; }
@@ -70,6 +76,14 @@ public:
 
 private:
     enum class target_t : std::uint8_t { none, fast, decoded };
+    // The scope's marks: a view, equal to another that points at the same numbers (std::span has
+    // no equality).
+    struct marks_view : std::span<const double> {
+        using std::span<const double>::span;
+        friend bool operator==(const marks_view& a, const marks_view& b) noexcept {
+            return a.data() == b.data() && a.size() == b.size();
+        }
+    };
     void check_signal(std::string_view in);
     // Each check's verdict: true, or false after fail() (a rejection is rare: its message is
     // made only then, not carried by every statement's return).
@@ -98,7 +112,7 @@ private:
     parsed_path decoded_;                 // ... as views
     bool has_marks_ = false;
     bool marks_stable_ = false;            // the marks are in the arena (a long scope)
-    std::span<const double> marks_;
+    marks_view marks_;
     std::array<double, k_inline_array> marks_scratch_{};  // a short scope's marks
     plurnk::body body_;
     selection_fields selection_;       // the COPY/MOVE destination being built
@@ -186,7 +200,7 @@ inline void statement_builder::check_scope(std::string_view scope, arena& string
             marks[n++] = summed_value(num);
         });
         if (summed) {
-            marks_ = std::span<const double>(marks, n);
+            marks_ = marks_view(marks, n);
             marks_stable_ = false;
             has_marks_ = true;
             return;

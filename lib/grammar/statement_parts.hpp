@@ -17,6 +17,7 @@ struct span32 {
     std::uint32_t begin = 0, end = 0;
     // (The span lies in `in`: no bounds check.)
     [[nodiscard]] std::string_view of(std::string_view in) const noexcept { return {in.data() + begin, end - begin}; }
+    friend bool operator==(const span32&, const span32&) = default;
 };
 
 struct statement_parts {
@@ -35,6 +36,7 @@ struct statement_parts {
     span32 body;    // the body's text
 
     [[nodiscard]] bool has(slot s) const noexcept { return (present & s) != 0; }
+    friend bool operator==(const statement_parts&, const statement_parts&) = default;
 };
 
 }  // namespace plurnk::detail

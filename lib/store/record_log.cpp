@@ -136,4 +136,29 @@ void record_log::move_to(result_store& store) {
     store.strings = std::exchange(strings_, arena{});  // the log keeps no chunk (a reused builder)
 }
 
+// Every field as the constructor leaves it (operator== enumerates them for the tests): the live
+// vectors cleared (a parse's records went to its result, what is left keeps its room), the
+// frozen logs and the arena let go of what they share, the memos marked unused.
+void record_log::reset() noexcept {
+    items_.clear();
+    kinds_.clear();
+    fired_.clear();
+    fires_ = true;
+    parser_errors_ = false;
+    stmts_.clear();
+    diags_.clear();
+    carried_.clear();
+    frozen_items_.clear();
+    frozen_kinds_.clear();
+    frozen_fired_.clear();
+    frozen_stmts_.clear();
+    frozen_diags_.clear();
+    frozen_carried_.clear();
+    messages_.clear();
+    frozen_messages_.clear();
+    strings_.clear();
+    intern_.reset();
+    recent_messages_.reset();
+}
+
 }  // namespace plurnk::detail

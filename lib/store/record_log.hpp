@@ -123,6 +123,11 @@ public:
     // The records as a result's storage (after take_all(); the log is spent).
     void move_to(result_store& store);
 
+    // Back to as constructed, the live vectors' room kept (see record_log.cpp).
+    void reset() noexcept;
+    // The same records, frozen pieces, chunks and memos: a state's equality, for the tests.
+    friend bool operator==(const record_log&, const record_log&) = default;
+
 private:
     pod_vector<item_rec> items_;
     pod_vector<item_kind> kinds_;
@@ -146,12 +151,14 @@ private:
     struct interned {
         std::size_t hash = 0;
         const char* s = nullptr;
+        friend bool operator==(const interned&, const interned&) = default;
     };
     memo_slots<interned, 64> intern_;
     // Recent message table entries (a direct-mapped cache, by text address and class).
     struct recent_message {
         diag_message m;
         std::uint32_t index = 0;
+        friend bool operator==(const recent_message&, const recent_message&) = default;
     };
     memo_slots<recent_message, 64> recent_messages_;
 };

@@ -171,6 +171,7 @@ struct diag_message {
         return static_cast<plurnk::severity>(source_severity & 15);
     }
     [[nodiscard]] plurnk::message_id message_id() const noexcept { return static_cast<plurnk::message_id>(id); }
+    friend bool operator==(const diag_message&, const diag_message&) = default;
     [[nodiscard]] std::string_view text() const noexcept {
         if (message == nullptr) return {};
         std::uint32_t n = 0;
@@ -280,6 +281,14 @@ public:
     T* make_array(std::size_t n) {
         return static_cast<T*>(allocate(n * sizeof(T), alignof(T)));
     }
+    // Back to as constructed: no chunk (they go, or stay with the copies and results sharing them).
+    void clear() noexcept {
+        head_.reset();
+        cur_ = nullptr;
+        left_ = total_ = chunks_ = 0;
+    }
+    // The same chunks and the same room in them: a state's equality, for the tests.
+    friend bool operator==(const arena&, const arena&) = default;
     // Bytes and chunks held (memory accounting).
     [[nodiscard]] std::size_t capacity() const noexcept { return total_; }
     [[nodiscard]] std::size_t chunks() const noexcept { return chunks_; }
@@ -315,7 +324,15 @@ public:
     struct piece {
         std::uint64_t begin = 0;  // absolute offset of bytes[0]
         std::string_view bytes;
+        friend bool operator==(const piece&, const piece&) = default;
     };
+    // Back to as constructed: no input (the pieces' room kept).
+    void reset() noexcept {
+        clear();
+        copies_.clear();
+    }
+    // The same pieces (their bytes compared), blocks and copies: a state's equality, for the tests.
+    friend bool operator==(const input_text&, const input_text&) = default;
     // parse(): the whole input, borrowed (the caller keeps it) or owned.
     void set_borrowed(std::string_view in) {
         clear();
@@ -346,6 +363,7 @@ private:
         std::shared_ptr<const char[]> data;
         std::size_t capacity = 0;
         std::size_t blocks = 0;  // heap blocks: 1 with its count, 2 when the count came apart
+        friend bool operator==(const owned_block&, const owned_block&) = default;
     };
     void clear() noexcept;
     void add_piece(const piece& p);

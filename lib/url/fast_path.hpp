@@ -47,6 +47,7 @@ struct url_parts {
     text_part pathname;  // always present
     text_part query;     // the record's query: absent without `?`, empty for a bare `?`
     text_part fragment;  // the record's fragment: absent without `#`, empty for a bare `#`
+    friend bool operator==(const url_parts&, const url_parts&) = default;
 };
 
 // Reads `text`, a target after escape decoding. Returns true and fills `out` when the text is a

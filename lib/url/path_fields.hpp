@@ -30,6 +30,23 @@ struct path_fields {
     std::optional<std::vector<header>> headers;  // views into header_text (see rebind)
     std::vector<std::pair<std::string, std::string>> header_text;
 
+    // Back to as constructed, the strings' room kept.
+    void clear() noexcept {
+        kind = parsed_path::kind_t::local;
+        raw.clear();
+        scheme.clear();
+        username.reset();
+        password.reset();
+        hostname.reset();
+        port.reset();
+        pathname.clear();
+        query.reset();
+        fragment.reset();
+        headers.reset();
+        header_text.clear();
+    }
+    friend bool operator==(const path_fields&, const path_fields&) = default;
+
     // Points `headers` at header_text again: a move can move short strings' bytes.
     void rebind();
     // The path as views into these fields (valid while they are neither changed nor moved).
@@ -39,6 +56,7 @@ struct path_fields {
 struct selection_fields {
     path_fields target;
     std::optional<std::vector<double>> marks;
+    friend bool operator==(const selection_fields&, const selection_fields&) = default;
 };
 
 // `raw` as written (escapes not yet decoded); the dialect decides whether it may be a regex path.
