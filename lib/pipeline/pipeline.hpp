@@ -41,7 +41,7 @@ public:
     void reset() {
         lexer.reset();
         syntax.reset();
-        builder = result_builder(made_for_.t, made_for_.dialect);
+        builder.reset();
     }
     // Whether it was made for tier t and options o (what the constructor takes of them) with
     // this thread's fast-path switches as they are now (its stages read them when constructed,
