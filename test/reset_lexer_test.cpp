@@ -236,6 +236,18 @@ TEST_CASE("a reset lexer is a fresh one after a stream", "[reset]") {
                 buffer.append(a.text.substr(k, std::min(f.chunk, cut - k)));
                 (void)l.advance(buffer, false, f.threshold);
             }
+            // A fresh lexer assigned to one so left is a fresh one too (a copy is awake).
+            {
+                stream_lexer m(depth, a.options.dialect);
+                m.set_deferral(f.defer);
+                std::string fed;
+                for (std::size_t k = 0; k < cut; k += std::min(f.chunk, cut - k)) {
+                    fed.append(a.text.substr(k, std::min(f.chunk, cut - k)));
+                    (void)m.advance(fed, false, f.threshold);
+                }
+                m = stream_lexer(depth, a.options.dialect);
+                CHECK(m == stream_lexer(depth, a.options.dialect));
+            }
             check_reset(l, a);
             stream_lexer fresh(depth, a.options.dialect);
             CHECK(drive_stream(l, b, f.chunk, f.defer, f.threshold) == drive_stream(fresh, b, f.chunk, f.defer, f.threshold));

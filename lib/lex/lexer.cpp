@@ -30,14 +30,22 @@ namespace plurnk::detail {
 stream_lexer::stream_lexer(std::size_t max_turn_depth, parse_dialect dialect) : impl_{new impl(max_turn_depth, dialect)} {}
 stream_lexer::~stream_lexer() { delete impl_.p; }
 stream_lexer::stream_lexer(const stream_lexer& other) : impl_{new impl(*other.impl_)} {}
+// A copy is awake (the sleep's fields as declared), whatever its original does: its next advance
+// steps from the cursor, as the original's would once it woke. Assignment gives the same.
 stream_lexer& stream_lexer::operator=(const stream_lexer& other) {
-    if (this != &other) *impl_ = *other.impl_;
+    if (this != &other) {
+        *impl_ = *other.impl_;
+        wake_up();
+    }
     return *this;
 }
 bool stream_lexer::same(const impl& a, const impl& b) noexcept { return a == b; }
 
 void stream_lexer::reset() noexcept {
     impl_->reset();
+    wake_up();
+}
+void stream_lexer::wake_up() noexcept {
     // The sleep's fields, as declared (wake_at_ 0: awake).
     paused_ = false;
     sleep_ = sleep_kind::awake;

@@ -219,6 +219,8 @@ private:
         bool operator==(const impl_ptr& o) const noexcept { return same(*p, *o.p); }
     };
     static bool same(const impl& a, const impl& b) noexcept;  // impl's operator== (lexer.cpp)
+    // The sleep's fields as declared: awake (reset(), a copy).
+    void wake_up() noexcept;
 
     // How the step undone last waits for more input: not at all (the next byte may decide it);
     // in a run that reached the end (a text or target run, a tag, an integer, an executor, an
