@@ -49,41 +49,7 @@ struct drive_mode {
 
 // parse.cpp's run_windows(), without its thread scratch and input limit.
 plurnk::parse_result run_windows(pd::pipeline& p, std::string_view in, const drive_mode& m) {
-    pd::stream_lexer& lexer = p.lexer;
-    pd::result_builder& b = p.builder;
-    const std::size_t window = m.size;
-    b.never_fires();
-    if (m.copied_input) {
-        b.input().set_copied(in);
-    } else {
-        b.input().set_borrowed(in);
-    }
-    p.reserve_tokens(std::min<std::size_t>(in.size() / 3 + 4, 2 * std::min(window, k_window)));
-    lexer.set_error_budget(window);
-    bool new_window = true;
-    bool projected = false;
-    for (;;) {
-        if (new_window) {
-            const std::size_t held = p.tokens().size();
-            lexer.set_token_budget(window > SIZE_MAX - held ? SIZE_MAX : held + window);
-        }
-        lexer.advance(in, true);
-        if (lexer.at_end()) break;
-        new_window = lexer.output().errors.size() < window;
-        p.parse(false);
-        p.build(in, {});
-        if (!projected) {
-            projected = true;
-            const std::size_t done = lexer.position();
-            if (done < in.size()) b.expect_rest(done, in.size() - done, 0, 0);
-        }
-        lexer.forget_errors();
-        b.forget_lexer_errors();
-        if (p.can_release()) {
-            p.release_tokens();
-            new_window = true;
-        }
-    }
+    pd::lex_in_windows(p, in, !m.copied_input, m.size);
     if (!m.finish) return {};
     p.parse(true);
     return p.finish(in, {});

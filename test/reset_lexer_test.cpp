@@ -81,29 +81,7 @@ std::vector<input> inputs() {
 // parse()'s drive (parse.cpp's run_windows): the lexer stops every `window` tokens and errors,
 // the parser and the builder take what settled, the tokens go whenever nothing is open.
 std::string drive_windows(pipeline& p, std::string_view in, std::size_t window) {
-    stream_lexer& lexer = p.lexer;
-    p.builder.never_fires();
-    p.builder.input().set_copied(in);
-    p.reserve_tokens(std::min<std::size_t>(in.size() / 3 + 4, 2 * std::min<std::size_t>(window, 4096)));
-    lexer.set_error_budget(window);
-    bool new_window = true;
-    for (;;) {
-        if (new_window) {
-            const std::size_t held = p.tokens().size();
-            lexer.set_token_budget(window > SIZE_MAX - held ? SIZE_MAX : held + window);
-        }
-        lexer.advance(in, true);
-        if (lexer.at_end()) break;
-        new_window = lexer.output().errors.size() < window;
-        p.parse(false);
-        p.build(in, {});
-        lexer.forget_errors();
-        p.builder.forget_lexer_errors();
-        if (p.can_release()) {
-            p.release_tokens();
-            new_window = true;
-        }
-    }
+    plurnk::detail::lex_in_windows(p, in, false, window);
     p.parse(true);
     return plurnk::to_json(p.finish(in, {}), plurnk::json_options{.spans = true});
 }

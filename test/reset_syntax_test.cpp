@@ -38,25 +38,7 @@ constexpr std::size_t k_window = 4096;  // parse()'s (parse.cpp)
 // lexer in windows of `window` tokens, the parser and the builder after each, the tokens
 // released whenever nothing is open.
 plurnk::parse_result run_windows(pipeline& p, std::string_view in, std::size_t window) {
-    p.builder.never_fires();
-    p.builder.input().set_copied(in);
-    p.reserve_tokens(std::min<std::size_t>(in.size() / 3 + 4, 2 * window));
-    p.lexer.set_error_budget(window);
-    bool new_window = true;
-    for (;;) {
-        if (new_window) p.lexer.set_token_budget(p.tokens().size() + window);
-        p.lexer.advance(in, true);
-        if (p.lexer.at_end()) break;
-        new_window = p.lexer.output().errors.size() < window;
-        p.parse(false);
-        p.build(in, {});
-        p.lexer.forget_errors();
-        p.builder.forget_lexer_errors();
-        if (p.can_release()) {
-            p.release_tokens();
-            new_window = true;
-        }
-    }
+    plurnk::detail::lex_in_windows(p, in, false, window);
     p.parse(true);
     return p.finish(in, {});
 }

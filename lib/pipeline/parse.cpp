@@ -113,10 +113,24 @@ private:
 
 parse_result run_windows(detail::pipeline& p, std::string_view input, std::string_view in,
                          const parse_options& options, std::size_t window) {
+    detail::lex_in_windows(p, in, options.borrow_input, window);
+    p.parse(true);
+    parse_result r = p.finish(in, {});
+    r.dialect = options.dialect;
+    if (in.size() < input.size()) {
+        detail::position_map pos(in);
+        detail::append_input_limit_error(r, pos.at(in.size()), in.size(), input.size());
+    }
+    return r;
+}
+
+}  // namespace
+
+void detail::lex_in_windows(pipeline& p, std::string_view in, bool borrow_input, std::size_t window) {
     detail::stream_lexer& lexer = p.lexer;
     detail::result_builder& b = p.builder;
     b.never_fires();
-    if (options.borrow_input) {
+    if (borrow_input) {
         b.input().set_borrowed(in);
     } else {
         b.input().set_copied(in);
@@ -153,17 +167,7 @@ parse_result run_windows(detail::pipeline& p, std::string_view input, std::strin
             new_window = true;
         }
     }
-    p.parse(true);
-    parse_result r = p.finish(in, {});
-    r.dialect = options.dialect;
-    if (in.size() < input.size()) {
-        detail::position_map pos(in);
-        detail::append_input_limit_error(r, pos.at(in.size()), in.size(), input.size());
-    }
-    return r;
 }
-
-}  // namespace
 
 parse_result detail::parse_in_windows(std::string_view input, tier t, const parse_options& options,
                                       std::size_t window) {

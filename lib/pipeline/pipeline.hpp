@@ -115,6 +115,11 @@ private:
 // parse() with windows of `window` tokens (parse.cpp; SIZE_MAX: the whole input in one). Every
 // window size gives the same result; the tests check that.
 parse_result parse_in_windows(std::string_view input, tier t, const parse_options& options, std::size_t window);
+// What parse_in_windows() runs on its pipeline before `p.parse(true)` and `p.finish()`: the
+// whole input `in` (copied into the builder, or borrowed) lexed in windows of `window` tokens,
+// the parser and the builder taking what each settles, the tokens released whenever nothing
+// is open. The stages' reset tests drive a pipeline with it.
+void lex_in_windows(pipeline& p, std::string_view in, bool borrow_input, std::size_t window);
 
 // The last item of a result whose input went past max_input_bytes: where parsing stopped and how
 // much was left out.
