@@ -10,8 +10,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +20,7 @@
 #include "pipeline/parse_scratch.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
+#include "vectors.hpp"
 
 namespace {
 
@@ -33,11 +32,7 @@ struct input {
     plurnk::parse_options options;
 };
 
-std::string turn_2k() {
-    std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + "/../bench/data/turn-2k.txt", std::ios::binary);
-    REQUIRE(f);
-    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+std::string turn_2k() { return plurnk::test::bench_data("turn-2k.txt"); }
 
 input shape_input(const char* name, std::size_t size) {
     for (const plurnk::shapes::shape& s : plurnk::shapes::all()) {

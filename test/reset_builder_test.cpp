@@ -20,6 +20,7 @@
 #include "pipeline/pipeline.hpp"
 #include "plurnk/json.hpp"
 #include "plurnk/parse.hpp"
+#include "vectors.hpp"
 
 namespace {
 
@@ -149,8 +150,7 @@ std::vector<input_case> extra_inputs() {
         repeat("<<COPY(a):dest/b.md<3-4>:COPY <<MOVE(c):known://h/d<1>:MOVE <<SEND[200]:{\"a\":1}:SEND\n", 100),
         repeat("<<TURN:<<PLAN:step:PLAN <<READ(src/" + std::string(70, 'z') + ")::READ :TURN\n", 150),
     };
-    std::ifstream f(fs::path(PLURNK_TEST_SOURCE_DIR) / ".." / "bench" / "data" / "turn-2k.txt", std::ios::binary);
-    if (f) texts.emplace_back(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    texts.push_back(plurnk::test::bench_data("turn-2k.txt"));
     std::vector<input_case> out;
     for (const std::string& s : texts) {
         for (const plurnk::tier t : {plurnk::tier::statements, plurnk::tier::parse}) {

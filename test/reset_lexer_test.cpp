@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,11 +32,7 @@ struct input {
     plurnk::parse_options options;
 };
 
-std::string turn_2k() {
-    std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + "/../bench/data/turn-2k.txt", std::ios::binary);
-    REQUIRE(f);
-    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+std::string turn_2k() { return plurnk::test::bench_data("turn-2k.txt"); }
 
 // The inputs: every hostile shape (their errors, long tokens, open ends, both dialects, every
 // tier), turn-2k whole and cut inside a statement, a body and an open TURN, deep TURNs past a

@@ -11,8 +11,6 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstddef>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,11 +115,7 @@ void check_all(std::string_view a, std::string_view b, tier t, parse_dialect d =
     }
 }
 
-std::string turn_2k() {
-    std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + "/../bench/data/turn-2k.txt", std::ios::binary);
-    REQUIRE(f);
-    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+std::string turn_2k() { return plurnk::test::bench_data("turn-2k.txt"); }
 
 std::string repeat(std::string_view s, std::size_t n) {
     std::string out;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The inputs of the conformance vectors (test/conformance/parser.jsonl, then own.jsonl), for
-// the tests that run a check over every one of them. Returns how many vectors it read.
+// the tests that run a check over every one of them. Returns how many vectors it read. And the
+// benchmarks' inputs (bench/data), which some tests read too.
 #pragma once
 
 #include <catch2/catch_test_macros.hpp>
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 
 #include "plurnk/json.hpp"
@@ -34,6 +36,13 @@ std::size_t for_each_vector(Fn&& fn,
         }
     }
     return vectors;
+}
+
+// The whole of bench/data/`name` (e.g. "turn-2k.txt").
+inline std::string bench_data(const char* name) {
+    std::ifstream f(std::string(PLURNK_TEST_SOURCE_DIR) + "/../bench/data/" + name, std::ios::binary);
+    REQUIRE(f);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace plurnk::test
