@@ -9,7 +9,6 @@
 // builder takes them). The result is the push parser's, so it is the same as streaming the input
 // in any chunks, which the stream tests check on every vector. The pipeline is the thread's
 // scratch when it is free (parse_scratch.hpp).
-#include <memory>
 #include <utility>
 
 #include "pipeline/parse_scratch.hpp"
@@ -39,49 +38,56 @@ std::size_t held_bytes(const detail::pipeline& p, std::size_t input_bytes) noexc
            k_held_per_input_byte * input_bytes;
 }
 
-// Whether this thread's scratch is in use, and what it did: apart from the scratch, and with
-// nothing to construct or destroy, so that a parse that does not use the scratch (a large input)
-// does not set it up.
-struct scratch_flags {
-    bool in_use = false;
-    detail::parse_scratch_stats stats;
-};
-constinit thread_local scratch_flags t_flags;
-
 // A thread's scratch (parse_scratch.hpp): the pipeline kept, on the heap (a thread's static TLS
 // comes out of its stack, and a pipeline is 6 KB), reset in place for the next parse made for the
-// same tier and options.
+// same tier and options; whether a parse runs on it now, and what it did. One thread-local with
+// nothing to construct or destroy, so that a parse reaches all of it with one lookup and a thread
+// whose parses never use it (large inputs) sets nothing up; `t_scratch_owner` frees the pipeline
+// when the thread ends (the first pipeline kept registers it).
 struct thread_scratch {
-    std::unique_ptr<detail::pipeline> kept;
+    detail::pipeline* kept = nullptr;
+    bool in_use = false;
+    detail::parse_scratch_stats stats;
 
     // The pipeline for a parse, as constructed.
-    detail::pipeline* take(tier t, const parse_options& o) {
-        if (kept && kept->made_for(t, o)) {
-            kept->reset();  // contents as constructed, capacity kept
-            ++t_flags.stats.reused;
-        } else {
-            kept.reset();
-            kept = std::make_unique<detail::pipeline>(t, o);
-            ++t_flags.stats.fresh;
-        }
-        t_flags.in_use = true;
-        return kept.get();
-    }
+    detail::pipeline* take(tier t, const parse_options& o);
     // After the parse: the pipeline is kept unless it holds more than the cap, without the
     // input (its copy belongs to the result).
     void give_back(std::size_t input_bytes) noexcept {
         if (held_bytes(*kept, input_bytes) > detail::k_parse_scratch_cap) {
-            kept.reset();
-            ++t_flags.stats.released;
+            release();
+            ++stats.released;
         } else {
             kept->builder.input() = detail::input_text{};  // its input copy goes (the result has it)
         }
-        t_flags.in_use = false;
+        in_use = false;
     }
-    [[nodiscard]] bool held() const noexcept { return kept != nullptr; }
-    void release() noexcept { kept.reset(); }
+    void release() noexcept {
+        delete kept;
+        kept = nullptr;
+    }
 };
-thread_local thread_scratch t_scratch;
+constinit thread_local thread_scratch t_scratch;
+
+struct scratch_owner {
+    bool armed = false;
+    ~scratch_owner() { t_scratch.release(); }
+};
+thread_local scratch_owner t_scratch_owner;
+
+detail::pipeline* thread_scratch::take(tier t, const parse_options& o) {
+    if (kept != nullptr && kept->made_for(t, o)) {
+        kept->reset();  // contents as constructed, capacity kept
+        ++stats.reused;
+    } else {
+        release();
+        t_scratch_owner.armed = true;  // its destructor runs when the thread ends
+        kept = new detail::pipeline(t, o);
+        ++stats.fresh;
+    }
+    in_use = true;
+    return kept;
+}
 
 // The thread's scratch for one parse, given back when the parse ends (however it ends).
 class scratch_lease {
@@ -89,24 +95,25 @@ public:
     // Null (the parse makes its own pipeline) when the scratch is in use or when the input is too
     // large for the scratch to stay under the cap after it.
     scratch_lease(tier t, const parse_options& o, std::size_t input_bytes)
-        : p_(take(t, o, input_bytes)), input_bytes_(input_bytes) {}
+        : s_(t_scratch), p_(take(s_, t, o, input_bytes)), input_bytes_(input_bytes) {}
     ~scratch_lease() {
-        if (p_ != nullptr) t_scratch.give_back(input_bytes_);
+        if (p_ != nullptr) s_.give_back(input_bytes_);
     }
     scratch_lease(const scratch_lease&) = delete;
     scratch_lease& operator=(const scratch_lease&) = delete;
     [[nodiscard]] detail::pipeline* get() const noexcept { return p_; }
 
 private:
-    static detail::pipeline* take(tier t, const parse_options& o, std::size_t input_bytes) {
+    static detail::pipeline* take(thread_scratch& s, tier t, const parse_options& o, std::size_t input_bytes) {
         if (input_bytes > detail::k_parse_scratch_cap / k_held_per_input_byte) return nullptr;
-        if (t_flags.in_use) {
-            ++t_flags.stats.nested;
+        if (s.in_use) {
+            ++s.stats.nested;
             return nullptr;
         }
-        return t_scratch.take(t, o);
+        return s.take(t, o);
     }
 
+    thread_scratch& s_;
     detail::pipeline* p_;
     std::size_t input_bytes_;
 };
@@ -179,20 +186,20 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
 }
 
 detail::parse_scratch_stats detail::parse_scratch_state() noexcept {
-    parse_scratch_stats s = t_flags.stats;
-    s.held = t_scratch.held();
-    s.in_use = t_flags.in_use;
+    parse_scratch_stats s = t_scratch.stats;
+    s.held = t_scratch.kept != nullptr;
+    s.in_use = t_scratch.in_use;
     return s;
 }
 
 void detail::release_parse_scratch() noexcept {
-    if (!t_flags.in_use) t_scratch.release();
+    if (!t_scratch.in_use) t_scratch.release();
 }
 
 void detail::with_parse_scratch_in_use(function_ref<void()> f) {
     struct mark {
-        bool was = std::exchange(t_flags.in_use, true);
-        ~mark() { t_flags.in_use = was; }
+        bool was = std::exchange(t_scratch.in_use, true);
+        ~mark() { t_scratch.in_use = was; }
     } const in_use;
     f();
 }
