@@ -35,6 +35,11 @@ tier_machine::tier_machine(tier t, parse_dialect d)
     : clean_steps(shapes_of(d), thread_fast_paths().statement),
       root_(root_rule(t)),
       first_(t == tier::client ? k_client_openers : k_protocol_openers) {
+    // Room for the nesting of a turn's rules (document, TURN, statement, its slots: under 16
+    // deep), so that a first parse does not grow the stacks frame by frame.
+    constexpr std::size_t k_first_depth = 16;
+    frames_.reserve(k_first_depth);
+    follow_.reserve(k_first_depth);
     push_root();
 }
 
