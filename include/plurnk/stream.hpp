@@ -20,6 +20,10 @@
 
 namespace plurnk {
 
+namespace detail {
+struct stream_access;
+}
+
 // One settled item. `index` is the item's place in the final result's `items` when that is
 // already known, or npos for diagnostics that are only placed at finish() (errors no statement
 // claims are appended after all statements and text).
@@ -128,6 +132,7 @@ public:
     void set_runaway_limit(std::size_t max_open_bytes, runaway_callback cb);
 
 private:
+    friend struct detail::stream_access;  // the thread's spare state (stream.cpp) and its tests
     struct state;
     std::unique_ptr<state> state_;
     callback callback_;

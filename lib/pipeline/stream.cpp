@@ -30,159 +30,112 @@
 #include <vector>
 
 #include "base/work_counter.hpp"
+#include "pipeline/input_buffer.hpp"
 #include "pipeline/pipeline.hpp"
+#include "pipeline/stream_scratch.hpp"
 
 namespace plurnk {
 
 namespace {
 
-// The input held: bytes that grow at the end and drop a settled prefix. Not a std::string, whose
-// append is a call into the standard library: a feed of a token's few bytes is most of what a
-// stream does, and here it is one bounds check (the room and the input limit together) and a
-// few moves, inline.
-class input_buffer {
-public:
-    input_buffer() = default;
-    input_buffer(const input_buffer& o) { *this = o; }
-    input_buffer& operator=(const input_buffer& o) {
-        if (this != &o) {
-            size_ = 0;
-            if (o.size_ > cap_) {
-                data_ = std::make_unique_for_overwrite<char[]>(o.size_);
-                cap_ = o.size_;
-            }
-            if (o.size_ != 0) std::memcpy(data_.get(), o.data_.get(), o.size_);
-            size_ = o.size_;
-            set_limit(o.limit_);
-        }
-        return *this;
-    }
-    input_buffer(input_buffer&& o) noexcept
-        : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)), cap_(std::exchange(o.cap_, 0)),
-          limit_(std::exchange(o.limit_, 0)), end_(std::exchange(o.end_, 0)) {}
-    input_buffer& operator=(input_buffer&& o) noexcept {
-        data_ = std::move(o.data_);
-        size_ = std::exchange(o.size_, 0);
-        cap_ = std::exchange(o.cap_, 0);
-        limit_ = std::exchange(o.limit_, 0);
-        end_ = std::exchange(o.end_, 0);
-        return *this;
-    }
-    ~input_buffer() = default;
+// What the stream adds to the pipeline (stream_parser::state), apart from what it was made for:
+// all that reset() puts back as the constructor leaves it. Compared by contents, not capacity
+// (a reset stream equals a fresh one: the tests compare them).
+struct stream_fields {
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-    [[nodiscard]] std::string_view view() const noexcept { return {data_.get(), size_}; }
-    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    detail::input_buffer buffer;
+    bool finished = false;
+    std::uint64_t past_limit = 0;  // bytes fed past max_input_bytes (left out)
+    std::size_t released = 0;  // settled bytes dropped from the front of `buffer`
+    std::size_t release_threshold = stream_parser::k_default_release_threshold;
+    std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
+    std::size_t built_settled = 0;   // syntax.settled() at the last builder.advance()
+    std::size_t built_errors = 0;    // lexer and parser errors at the last builder.advance()
 
-    // Whether n more bytes fit without growing.
-    [[nodiscard]] bool fits(std::size_t n) const noexcept { return n <= cap_ - size_; }
-    // The most the buffer may hold (the input limit less what was released); at least size().
-    void set_limit(std::size_t limit) noexcept {
-        limit_ = limit;
-        end_ = std::min(cap_, limit_);
-    }
-    // Whether n more bytes fit without growing and within the limit; how many fit within it.
-    [[nodiscard]] bool fits_within_limit(std::size_t n) const noexcept { return n <= end_ - size_; }
-    [[nodiscard]] std::size_t room_within_limit() const noexcept { return limit_ - size_; }
-    void append(std::string_view s) {
-        if (!fits(s.size())) grow(s.size());
-        append_fitting(s);
-    }
-    // The same for bytes that fit.
-    void append_fitting(std::string_view s) noexcept {
-        if (s.size() > 16) {
-            std::memcpy(data_.get() + size_, s.data(), s.size());
-        } else {
-            copy_short(data_.get() + size_, s.data(), s.size());
-        }
-        size_ += s.size();
-    }
-    // The same for at most 16 bytes that fit: a few moves, no call.
-    void append_short(std::string_view s) noexcept {
-        copy_short(data_.get() + size_, s.data(), s.size());
-        size_ += s.size();
-    }
-    // Hands the block over (with the bytes held and its capacity); the buffer is left empty.
-    struct taken {
-        std::unique_ptr<char[]> block;
-        std::size_t size = 0;
-        std::size_t capacity = 0;
+    // What is open (open(), the runaway check).
+    struct open_tracker {
+        std::size_t scan = 0;            // tokens folded in so far
+        bool has = false;                // a statement is open
+        open_info::where_t where = open_info::where_t::none;
+        plurnk::op op = plurnk::op::PLAN;
+        std::string suffix;
+        std::size_t begin = 0;           // absolute offset of its `<<`
+        std::size_t opener_scan = 0;     // absolute offset where the swallowed-opener scan resumes
+        std::size_t openers = 0;
+        std::vector<std::pair<std::size_t, std::string>> turns;  // open TURN bodies: begin, suffix
+        friend bool operator==(const open_tracker&, const open_tracker&) = default;
     };
-    taken take() noexcept {
-        end_ = 0;
-        limit_ = 0;
-        return taken{std::move(data_), std::exchange(size_, 0), std::exchange(cap_, 0)};
-    }
-    [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
-    // Drops the first n bytes (the limit counts from the new first byte).
-    void erase_front(std::size_t n) noexcept {
-        std::memmove(data_.get(), data_.get() + n, size_ - n);
-        size_ -= n;
-        set_limit(limit_ - n);
-    }
+    open_tracker open_state;
+    std::size_t runaway_limit = 0;
+    std::size_t fired_statement = npos;  // begin of the statement / TURN a runaway was reported for
+    std::size_t fired_turn = npos;
 
-    // Room for `more` bytes past size_, at least doubling (appends stay amortized O(1) a byte).
-    [[gnu::noinline]] void grow(std::size_t more) {
-        const std::size_t cap = std::max({size_ + more, 2 * cap_, k_first_room});
-        auto d = std::make_unique_for_overwrite<char[]>(cap);
-        if (size_ != 0) std::memcpy(d.get(), data_.get(), size_);
-        data_ = std::move(d);
-        cap_ = cap;
-        end_ = std::min(cap_, limit_);
-    }
+    std::size_t lex_after = 0;   // state::k_lazy
+    bool watched = true;         // state::note_modes()
+    std::size_t pause_from = 0;  // state::pause_at()
+    mutable std::size_t close_scan_opener = npos;  // open_to_the_end(): the opener searched after
+    mutable std::size_t close_scan_from = 0;       // and how far (absolute offsets)
 
-private:
-    // memcpy() of n <= 16 bytes, as two overlapping fixed-size moves.
-    static void copy_short(char* d, const char* s, std::size_t n) noexcept {
-        if (n >= 8) {
-            std::memcpy(d, s, 8);
-            std::memcpy(d + n - 8, s + n - 8, 8);
-        } else if (n >= 4) {
-            std::memcpy(d, s, 4);
-            std::memcpy(d + n - 4, s + n - 4, 4);
-        } else if (n != 0) {
-            d[0] = s[0];  // (a byte at a time is the common feed: one move)
-            if (n > 1) {
-                d[1] = s[1];
-                d[n - 1] = s[n - 1];
-            }
-        }
-    }
-
-    // The first room: what is held before a release can happen (the default release threshold),
-    // so that a stream of small feeds does not grow it from a few bytes by doubling.
-    static constexpr std::size_t k_first_room = stream_parser::k_default_release_threshold;
-
-    std::unique_ptr<char[]> data_;
-    std::size_t size_ = 0;
-    std::size_t cap_ = 0;
-    std::size_t limit_ = 0;  // set_limit()
-    std::size_t end_ = 0;    // min(cap_, limit_): what fits_within_limit() measures the room to
+    friend bool operator==(const stream_fields&, const stream_fields&) = default;
 };
 
 }  // namespace
 
-// The pipeline (pipeline.hpp) over the buffer, with what the stream adds: events, laziness,
-// where to pause and what is open.
-struct stream_parser::state : detail::pipeline {
+// The pipeline (pipeline.hpp) over the buffer, with what the stream adds (stream_fields): events,
+// laziness, where to pause and what is open.
+struct stream_parser::state : detail::pipeline, stream_fields {
     state(tier tr, const parse_options& o) : pipeline(tr, o), t(tr), options(o), limit(detail::input_limit(o)) {
         // Room for the tokens of the first release threshold's worth of input (a token per 8
         // bytes or so), rather than growing from one by doubling.
         pipeline::reserve_tokens(k_first_tokens);
+        start();
+    }
+    static constexpr std::size_t k_first_tokens = 512;
+    // What the constructor sets up after the pipeline (the room for tokens is kept by a reset).
+    void start() {
         buffer.set_limit(limit);
         // The rest of a statement is lexed once its close may have arrived (lexer.hpp), except
         // where what is open is looked at after every feed (the runaway check).
         lexer.set_deferral(true);
     }
-    static constexpr std::size_t k_first_tokens = 512;
+    // Back to what the constructor leaves, keeping the room of the buffer and of the vectors
+    // (the thread's spare, stream_scratch.hpp).
+    void reset() {
+        pipeline::reset();
+        pipeline::reserve_tokens(k_first_tokens);  // (kept: a check)
+        detail::input_buffer kept = std::move(buffer);
+        static_cast<stream_fields&>(*this) = stream_fields{};
+        kept.clear();
+        buffer = std::move(kept);
+        start();
+    }
+    // Whether this state, reset, is what the constructor would make for (tr, o).
+    [[nodiscard]] bool made_for(tier tr, const parse_options& o) const noexcept {
+        return pipeline::made_for(tr, o) && limit == detail::input_limit(o);
+    }
+    // What a spare would hold (the room of the buffer and of the vectors that grow with the
+    // input), as parse()'s scratch counts it (parse.cpp), with k_held_per_buffer_byte a byte of
+    // the buffer's room for the rest (the builder's tables follow what was held).
+    [[nodiscard]] std::size_t held_bytes() const noexcept {
+        const detail::lex_output& l = lexer.output();
+        const detail::syntax_tree& s = syntax.tree();
+        return (1 + k_held_per_buffer_byte) * buffer.capacity() + l.tokens.capacity() * sizeof(detail::token) +
+               l.errors.capacity() * sizeof(detail::lex_error) + s.units.capacity() * sizeof(detail::unit) +
+               s.token_unit.capacity() * sizeof(std::int32_t) + s.errors.capacity() * sizeof(detail::syntax_error) +
+               builder.ledger_bytes();
+    }
+    static constexpr std::size_t k_held_per_buffer_byte = 8;
+    // And what it holds of its stream until a reset: the input its items view (which its
+    // builder shares with the result) and the items of a stream not finished, k_held_per_buffer_byte
+    // a byte of input.
+    [[nodiscard]] std::size_t content_bytes() const noexcept {
+        return k_held_per_buffer_byte * (released + buffer.size());
+    }
 
     tier t;
     parse_options options;
     std::size_t limit;  // detail::input_limit(options)
-    input_buffer buffer;
-    bool finished = false;
-    std::uint64_t past_limit = 0;  // bytes fed past max_input_bytes (left out)
-    std::size_t released = 0;  // settled bytes dropped from the front of `buffer`
-    std::size_t release_threshold = stream_parser::k_default_release_threshold;
 
     // Drops the settled input when everything before the lexer's position is taken: no statement
     // open, every token parsed and reported. What stays is the unsettled rest, so memory follows
@@ -216,27 +169,7 @@ struct stream_parser::state : detail::pipeline {
         if (2 * lexer.position() < buffer.size()) return false;  // keep the erase amortized
         return lexer.can_release(buffer.view());
     }
-    std::size_t tried_tokens = 0;  // tokens available at the last statement-parser attempt
-    std::size_t built_settled = 0;   // syntax.settled() at the last builder.advance()
-    std::size_t built_errors = 0;    // lexer and parser errors at the last builder.advance()
-
-    // ---- What is open (open(), the runaway check) ----
-    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-    struct open_tracker {
-        std::size_t scan = 0;            // tokens folded in so far
-        bool has = false;                // a statement is open
-        open_info::where_t where = open_info::where_t::none;
-        plurnk::op op = plurnk::op::PLAN;
-        std::string suffix;
-        std::size_t begin = 0;           // absolute offset of its `<<`
-        std::size_t opener_scan = 0;     // absolute offset where the swallowed-opener scan resumes
-        std::size_t openers = 0;
-        std::vector<std::pair<std::size_t, std::string>> turns;  // open TURN bodies: begin, suffix
-    };
-    open_tracker open_state;
-    std::size_t runaway_limit = 0;
-    std::size_t fired_statement = npos;  // begin of the statement / TURN a runaway was reported for
-    std::size_t fired_turn = npos;
+    // ---- What is open (open(), the runaway check): open_state, in stream_fields ----
 
     // Folds the tokens lexed since the last call (tokens are only appended, or all dropped by a
     // release, which happens only with no statement open).
@@ -386,15 +319,14 @@ struct stream_parser::state : detail::pipeline {
     // bytes then appends them and returns, and the lexer runs on larger pieces, as for larger
     // chunks (the result is the same for every chunking). What asks where the parse stands
     // (safe_prefix(), open(), set_callback(), set_runaway_limit()) catches up first.
-    // lex_after: the buffer size at which feed() lexes again; 0 when every feed lexes.
+    // lex_after (stream_fields): the buffer size at which feed() lexes again; 0 when every feed
+    // lexes.
     static constexpr std::size_t k_lazy = 1024;
-    std::size_t lex_after = 0;
     // Whether a feed of a few bytes has more to do than a stream with a callback (which stops
     // where the lexer stays asleep): a stream that tells no one (lex_after is not 0 only with no
     // callback) lexes when lex_after is reached, and the runaway check looks after every feed.
     // feed() tests this once, where it tested both; feed_watched() takes the rest. Set where the
-    // callback or the runaway limit is.
-    bool watched = true;
+    // callback or the runaway limit is (`watched`, in stream_fields).
     void note_modes(bool has_callback) noexcept { watched = !has_callback || runaway_limit != 0; }
     // feed() for such a stream (the chunk appended).
     [[gnu::noinline]] void feed_watched(stream_parser& p, std::string_view chunk) {
@@ -428,7 +360,6 @@ struct stream_parser::state : detail::pipeline {
         if (release_threshold == 0) return detail::stream_lexer::k_no_pause;
         return std::max({release_threshold, pause_from, (buffer.size() + 1) / 2});
     }
-    std::size_t pause_from = 0;
 
     // Whether a parser attempt is worth it now. Each token is looked at once, not once per feed
     // until the next attempt (that was quadratic on a long run of tokens that end no step).
@@ -491,12 +422,112 @@ struct stream_parser::state : detail::pipeline {
         close_scan_from = released + in.size();
         return opener;
     }
-    mutable std::size_t close_scan_opener = npos;  // open_to_the_end(): the opener searched after
-    mutable std::size_t close_scan_from = 0;       // and how far (absolute offsets)
 };
 
-stream_parser::stream_parser(tier t, const parse_options& options) : state_(std::make_unique<state>(t, options)) {}
-stream_parser::~stream_parser() = default;
+// The thread's spare (stream_scratch.hpp).
+struct detail::stream_access::spare_slot {
+    std::unique_ptr<state> spare;
+    bool dirty = false;  // as its stream left it (the stream that takes it resets it)
+    ~spare_slot();
+};
+
+namespace {
+// Apart from the spare, trivially destructible (usable while the thread's objects are destroyed):
+// what the spare did, and whether the thread's spare is gone (a stream destroyed after it, by a
+// thread_local or static destructor, frees its state).
+struct spare_flags {
+    bool gone = false;
+    detail::stream_scratch_stats stats;
+};
+constinit thread_local spare_flags t_spare_flags;
+thread_local detail::stream_access::spare_slot t_spare;
+}  // namespace
+
+detail::stream_access::spare_slot::~spare_slot() {
+    spare.reset();
+    t_spare_flags.gone = true;
+}
+
+std::unique_ptr<detail::stream_access::state> detail::stream_access::take(tier t, const parse_options& o) {
+    std::unique_ptr<state>& spare = t_spare.spare;
+    if (spare && spare->made_for(t, o)) {
+        std::unique_ptr<state> s = std::move(spare);
+        if (t_spare.dirty) s->reset();  // (if it throws, the state is freed: no spare is left)
+        s->options = o;  // (what the state was made for is the same; the rest of the options too)
+        ++t_spare_flags.stats.reused;
+        return s;
+    }
+    spare.reset();
+    ++t_spare_flags.stats.fresh;
+    return std::make_unique<state>(t, o);
+}
+
+// Reset when taken: a thread's last stream leaves a spare that no stream may take, and the reset
+// is then not done (nor counted) for nothing. A state whose stream's input and items would take
+// the spare past the cap is reset here instead, so that a spare never keeps more than the cap of a
+// dead stream (its input, which its builder shares with the result, may be large). Nothing here
+// or in take() calls user code (the callbacks are the stream_parser's, not the state's), so a
+// callback that makes or destroys streams cannot find the slot half updated; a reset that throws
+// frees the state.
+void detail::stream_access::give_back(std::unique_ptr<state> s) noexcept {
+    if (!s || t_spare_flags.gone || t_spare.spare) return;
+    const std::size_t held = s->held_bytes();
+    if (held > k_stream_scratch_cap) {
+        ++t_spare_flags.stats.released;
+        return;
+    }
+    const bool dirty = held + s->content_bytes() <= k_stream_scratch_cap;
+    if (!dirty) {
+        try {
+            s->reset();
+        } catch (...) {
+            return;
+        }
+        ++t_spare_flags.stats.reset_given;
+    }
+    ++t_spare_flags.stats.kept;
+    t_spare.spare = std::move(s);
+    t_spare.dirty = dirty;
+}
+
+detail::stream_scratch_stats detail::stream_scratch_state() noexcept {
+    stream_scratch_stats r = t_spare_flags.stats;
+    r.held = !t_spare_flags.gone && t_spare.spare != nullptr;
+    return r;
+}
+
+void detail::release_stream_scratch() noexcept {
+    if (!t_spare_flags.gone) t_spare.spare.reset();
+}
+
+[[gnu::cold]] void detail::stream_access::reset(stream_parser& p) {
+    p.callback_ = nullptr;
+    p.runaway_ = nullptr;
+    p.state_->reset();
+}
+
+// (Cold: tests only, kept from weighing on how the stream's own code is inlined.)
+[[gnu::cold]] bool detail::stream_access::is_fresh(const stream_parser& p) {
+    const state& s = *p.state_;
+    const state fresh(s.t, s.options);
+    if (static_cast<const stream_fields&>(s) != fresh || !s.made_for(fresh.t, fresh.options)) return false;
+    // The pipeline: its stages compared where they say how (operator==), else what they hold.
+    const auto same = []<class T>(const T& a, const T& b) {
+        if constexpr (requires { a == b; }) {
+            return a == b;
+        } else {
+            return true;
+        }
+    };
+    if (!same(s.lexer, fresh.lexer) || !same(s.syntax, fresh.syntax) || !same(s.builder, fresh.builder)) return false;
+    const auto& l = s.lexer.output();
+    return s.tokens().empty() && l.errors.empty() && s.lexer.position() == 0 && s.syntax.settled() == 0 &&
+           s.syntax.tree().units.empty() && s.syntax.tree().errors.empty() && s.builder.live_items() == 0 &&
+           s.builder.live_statements() == 0 && s.lexer.deferring() == fresh.lexer.deferring();
+}
+
+stream_parser::stream_parser(tier t, const parse_options& options) : state_(detail::stream_access::take(t, options)) {}
+stream_parser::~stream_parser() { detail::stream_access::give_back(std::move(state_)); }
 // A copy shares the items built so far (share() hands them to a reference-counted log first), so
 // it costs O(retained()) rather than O(history). `other` is const, its state is not: sharing does
 // not change what it reports.
@@ -509,14 +540,21 @@ stream_parser& stream_parser::operator=(const stream_parser& other) {
     if (this != &other) {
         other.state_->builder.share();
         other.state_->builder.mark_positions(other.state_->buffer.view());
-        state_ = std::make_unique<state>(*other.state_);
+        detail::stream_access::give_back(std::exchange(state_, std::make_unique<state>(*other.state_)));
         callback_ = other.callback_;
         runaway_ = other.runaway_;
     }
     return *this;
 }
 stream_parser::stream_parser(stream_parser&&) noexcept = default;
-stream_parser& stream_parser::operator=(stream_parser&&) noexcept = default;
+stream_parser& stream_parser::operator=(stream_parser&& other) noexcept {
+    if (this != &other) {
+        detail::stream_access::give_back(std::exchange(state_, std::move(other.state_)));
+        callback_ = std::move(other.callback_);
+        runaway_ = std::move(other.runaway_);
+    }
+    return *this;
+}
 
 // What settled before the callback is set was settled with no one to tell (a parser with no
 // callback parses and builds in batches): the parser catches up, and what settled is built now,
