@@ -26,16 +26,11 @@ constexpr std::size_t k_window = 4096;
 // parse's peak heap to (the one shape over it is an open statement's tokens, counted below).
 constexpr std::size_t k_held_per_input_byte = 8;
 
-// The bytes a pipeline holds after a parse that grow with its input: the capacity of the lexer's
-// and the parser's vectors and of the builder's error ledger, and k_held_per_input_byte for the
-// rest. memory_test checks it against what the heap holds after every hostile shape.
+// The bytes a pipeline holds after a parse that grow with its input: the capacity of its vectors
+// (pipeline::room_bytes()), and k_held_per_input_byte for the rest. memory_test checks it against
+// what the heap holds after every hostile shape.
 std::size_t held_bytes(const detail::pipeline& p, std::size_t input_bytes) noexcept {
-    const detail::lex_output& l = p.lexer.output();
-    const detail::syntax_tree& s = p.syntax.tree();
-    return l.tokens.capacity() * sizeof(detail::token) + l.errors.capacity() * sizeof(detail::lex_error) +
-           s.units.capacity() * sizeof(detail::unit) + s.token_unit.capacity() * sizeof(std::int32_t) +
-           s.errors.capacity() * sizeof(detail::syntax_error) + p.builder.ledger_bytes() +
-           k_held_per_input_byte * input_bytes;
+    return p.room_bytes() + k_held_per_input_byte * input_bytes;
 }
 
 // A thread's scratch (parse_scratch.hpp): the pipeline kept, on the heap (a thread's static TLS

@@ -43,6 +43,16 @@ public:
         syntax.reset();
         builder.reset();
     }
+    // The room of the vectors that grow with the input: the lexer's and the parser's, and the
+    // builder's error ledger (what a kept pipeline holds besides its fixed size: the bound on
+    // parse()'s scratch and a stream's spare state).
+    [[nodiscard]] std::size_t room_bytes() const noexcept {
+        const lex_output& l = lexer.output();
+        const syntax_tree& s = syntax.tree();
+        return l.tokens.capacity() * sizeof(token) + l.errors.capacity() * sizeof(lex_error) +
+               s.units.capacity() * sizeof(unit) + s.token_unit.capacity() * sizeof(std::int32_t) +
+               s.errors.capacity() * sizeof(syntax_error) + builder.ledger_bytes();
+    }
     // Whether it was made for tier t and options o (what the constructor takes of them) with
     // this thread's fast-path switches as they are now (its stages read them when constructed,
     // and a reset keeps what they read).

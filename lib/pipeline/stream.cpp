@@ -114,16 +114,12 @@ struct stream_parser::state : detail::pipeline, stream_fields {
     [[nodiscard]] bool made_for(tier tr, const parse_options& o) const noexcept {
         return pipeline::made_for(tr, o) && limit == detail::input_limit(o);
     }
-    // What a spare would hold (the room of the buffer and of the vectors that grow with the
-    // input), as parse()'s scratch counts it (parse.cpp), with k_held_per_buffer_byte a byte of
-    // the buffer's room for the rest (the builder's tables follow what was held).
+    // What a spare would hold: the room of the buffer and of the pipeline's vectors that grow
+    // with the input (pipeline::room_bytes(), as parse()'s scratch counts it), with
+    // k_held_per_buffer_byte a byte of the buffer's room for the rest (the builder's tables
+    // follow what was held).
     [[nodiscard]] std::size_t held_bytes() const noexcept {
-        const detail::lex_output& l = lexer.output();
-        const detail::syntax_tree& s = syntax.tree();
-        return (1 + k_held_per_buffer_byte) * buffer.capacity() + l.tokens.capacity() * sizeof(detail::token) +
-               l.errors.capacity() * sizeof(detail::lex_error) + s.units.capacity() * sizeof(detail::unit) +
-               s.token_unit.capacity() * sizeof(std::int32_t) + s.errors.capacity() * sizeof(detail::syntax_error) +
-               builder.ledger_bytes();
+        return (1 + k_held_per_buffer_byte) * buffer.capacity() + room_bytes();
     }
     static constexpr std::size_t k_held_per_buffer_byte = 8;
     // And what it holds of its stream until a reset: the input its items view (which its
