@@ -474,11 +474,15 @@ void detail::stream_access::give_back(std::unique_ptr<state> s) noexcept {
     }
     const bool dirty = held + s->content_bytes() <= k_stream_scratch_cap;
     if (!dirty) {
+#if defined(__cpp_exceptions)
         try {
             s->reset();
         } catch (...) {
             return;
         }
+#else
+        s->reset();  // (the core compiles without exceptions too: running out of memory aborts)
+#endif
         ++t_spare_flags.stats.reset_given;
     }
     ++t_spare_flags.stats.kept;
