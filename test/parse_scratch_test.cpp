@@ -246,6 +246,40 @@ TEST_CASE("threads parsing at once each use their own scratch, with the serial r
     CHECK(plurnk::detail::parse_scratch_state().reused == main_before.reused);
 }
 
+// What a parse from a thread_local's destructor saw, on a thread whose scratch was torn down
+// before it: the object is made before the thread's first parse, so it is destroyed after the
+// scratch's owner, which frees the pipeline at the thread's end.
+struct parse_at_exit {
+    std::string* json = nullptr;
+    plurnk::detail::parse_scratch_stats* after = nullptr;
+    ~parse_at_exit() {
+        if (json == nullptr) return;
+        *json = parsed({turn_2k(), plurnk::tier::parse, {}});
+        *after = plurnk::detail::parse_scratch_state();
+    }
+};
+
+TEST_CASE("a parse after the thread's scratch is freed at its end makes and frees a pipeline of its own", "[scratch]") {
+    const std::string want = parsed_fresh({turn_2k(), plurnk::tier::parse, {}});
+    std::string got;
+    plurnk::detail::parse_scratch_stats during{}, after{};
+    std::thread([&] {  // (no assertions on other threads: what it saw is checked after)
+        thread_local parse_at_exit late;
+        late.json = &got;
+        late.after = &after;
+        (void)plurnk::parse("<<READ(a)::READ", plurnk::tier::parse);  // the scratch kept till the thread ends
+        during = plurnk::detail::parse_scratch_state();
+    }).join();
+    CHECK(during.held);
+    CHECK(during.fresh == 1);
+    CHECK(got == want);
+    // Nothing kept that no one would free, and no new pipeline counted as the scratch's.
+    CHECK_FALSE(after.held);
+    CHECK_FALSE(after.in_use);
+    CHECK(after.fresh == 1);
+    CHECK(after.reused == 0);
+}
+
 // The memos a reset copies (record_log's and error_ledger's messages) fill their slots only once
 // one is placed, and copy them only then: what an unused one reads, and what a copy, an
 // assignment or a move leaves, must still be the memo's contents as if every slot were there.

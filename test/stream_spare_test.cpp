@@ -329,6 +329,44 @@ TEST_CASE("each thread has its own spare, freed when it exits", "[stream][spare]
     plurnk::detail::release_stream_scratch();
 }
 
+// Streams made and destroyed by a thread_local's destructor that runs after the thread's spare was
+// freed (the object is made before the thread's first stream, so it is destroyed after the
+// spare's owner).
+struct streams_at_exit {
+    std::string* json = nullptr;
+    plurnk::detail::stream_scratch_stats* after = nullptr;
+    std::optional<plurnk::stream_parser> made_before;  // made while the spare is there
+    ~streams_at_exit() {
+        if (json == nullptr) return;
+        made_before.reset();  // destroyed now
+        plurnk::stream_parser p;
+        p.feed("<<EDIT(p):x:EDIT");
+        *json = plurnk::to_json(p.finish(), k_spans);
+        *after = stream_scratch_state();
+    }
+};
+
+TEST_CASE("streams destroyed after the thread's spare is freed at its end free their own state", "[stream][spare]") {
+    const std::string want = plurnk::to_json(plurnk::parse("<<EDIT(p):x:EDIT", plurnk::tier::parse), k_spans);
+    std::string got;
+    plurnk::detail::stream_scratch_stats during{}, after{};
+    std::thread([&] {  // (no assertions on other threads: what it saw is checked after)
+        thread_local streams_at_exit late;
+        late.json = &got;
+        late.after = &after;
+        { plurnk::stream_parser p; }  // the spare kept till the thread ends
+        late.made_before.emplace(plurnk::tier::parse);  // (takes it)
+        { plurnk::stream_parser q; }  // a spare again
+        during = stream_scratch_state();
+    }).join();
+    CHECK(during.held);
+    CHECK(during.kept == 2);
+    CHECK(got == want);
+    // Neither the stream made before nor the one made then left a state that no one frees.
+    CHECK_FALSE(after.held);
+    CHECK(after.kept == 2);
+}
+
 TEST_CASE("a reset that throws leaves no spare half reset", "[stream][spare]") {
     plurnk::detail::release_stream_scratch();
     // Reset when taken: the n-th allocation of the taking stream's construction fails.

@@ -9,8 +9,10 @@
 // builder takes them). The result is the push parser's, so it is the same as streaming the input
 // in any chunks, which the stream tests check on every vector. The pipeline is the thread's
 // scratch when it is free (parse_scratch.hpp).
+#include <memory>
 #include <utility>
 
+#include "base/thread_spare.hpp"
 #include "pipeline/parse_scratch.hpp"
 #include "pipeline/pipeline.hpp"
 
@@ -33,82 +35,67 @@ std::size_t held_bytes(const detail::pipeline& p, std::size_t input_bytes) noexc
     return p.room_bytes() + k_held_per_input_byte * input_bytes;
 }
 
-// A thread's scratch (parse_scratch.hpp): the pipeline kept, on the heap (a thread's static TLS
-// comes out of its stack, and a pipeline is 6 KB), reset in place for the next parse made for the
-// same tier and options; whether a parse runs on it now, and what it did. One thread-local with
-// nothing to construct or destroy, so that a parse reaches all of it with one lookup and a thread
-// whose parses never use it (large inputs) sets nothing up; `t_scratch_owner` frees the pipeline
-// when the thread ends (the first pipeline kept registers it).
-struct thread_scratch {
-    detail::pipeline* kept = nullptr;
+// A thread's scratch (parse_scratch.hpp): the pipeline kept in the thread's spare slot
+// (base/thread_spare.hpp: on the heap, as a thread's static TLS comes out of its stack and a
+// pipeline is 6 KB; freed when the thread ends), reset in place for the next parse made for the
+// same tier and options; beside it, whether a parse runs on it now, and what it did.
+struct scratch_extra {
     bool in_use = false;
     detail::parse_scratch_stats stats;
-
-    // The pipeline for a parse, as constructed.
-    detail::pipeline* take(tier t, const parse_options& o);
-    // After the parse: the pipeline is kept unless it holds more than the cap, without the
-    // input (its copy belongs to the result).
-    void give_back(std::size_t input_bytes) noexcept {
-        if (held_bytes(*kept, input_bytes) > detail::k_parse_scratch_cap) {
-            release();
-            ++stats.released;
-        } else {
-            kept->builder.input() = detail::input_text{};  // its input copy goes (the result has it)
-        }
-        in_use = false;
-    }
-    void release() noexcept {
-        delete kept;
-        kept = nullptr;
-    }
 };
-constinit thread_local thread_scratch t_scratch;
-
-struct scratch_owner {
-    bool armed = false;
-    ~scratch_owner() { t_scratch.release(); }
-};
-thread_local scratch_owner t_scratch_owner;
-
-detail::pipeline* thread_scratch::take(tier t, const parse_options& o) {
-    if (kept != nullptr && kept->made_for(t, o)) {
-        kept->reset();  // contents as constructed, capacity kept
-        ++stats.reused;
-    } else {
-        release();
-        t_scratch_owner.armed = true;  // its destructor runs when the thread ends
-        kept = new detail::pipeline(t, o);
-        ++stats.fresh;
-    }
-    in_use = true;
-    return kept;
-}
+using scratch_spare = detail::thread_spare<detail::pipeline, scratch_extra>;
+using scratch_slot = scratch_spare::slot;
 
 // The thread's scratch for one parse, given back when the parse ends (however it ends).
 class scratch_lease {
 public:
-    // Null (the parse makes its own pipeline) when the scratch is in use or when the input is too
-    // large for the scratch to stay under the cap after it.
+    // Null (the parse makes its own pipeline) when the scratch is in use, when the input is too
+    // large for the scratch to stay under the cap after it, or when the thread's scratch is gone
+    // (a parse from a destructor that runs after it at the thread's end).
     scratch_lease(tier t, const parse_options& o, std::size_t input_bytes)
-        : s_(t_scratch), p_(take(s_, t, o, input_bytes)), input_bytes_(input_bytes) {}
+        : s_(scratch_spare::here()), p_(take(s_, t, o, input_bytes)), input_bytes_(input_bytes) {}
     ~scratch_lease() {
-        if (p_ != nullptr) s_.give_back(input_bytes_);
+        if (p_ != nullptr) give_back();
     }
     scratch_lease(const scratch_lease&) = delete;
     scratch_lease& operator=(const scratch_lease&) = delete;
     [[nodiscard]] detail::pipeline* get() const noexcept { return p_; }
 
 private:
-    static detail::pipeline* take(thread_scratch& s, tier t, const parse_options& o, std::size_t input_bytes) {
-        if (input_bytes > detail::k_parse_scratch_cap / k_held_per_input_byte) return nullptr;
-        if (s.in_use) {
-            ++s.stats.nested;
+    // The pipeline for a parse, as constructed: the kept one reset, or a new one kept.
+    static detail::pipeline* take(scratch_slot& s, tier t, const parse_options& o, std::size_t input_bytes) {
+        if (input_bytes > detail::k_parse_scratch_cap / k_held_per_input_byte || s.gone) return nullptr;
+        if (s.extra.in_use) {
+            ++s.extra.stats.nested;
             return nullptr;
         }
-        return s.take(t, o);
+        detail::pipeline* p = s.get();
+        if (p != nullptr && p->made_for(t, o)) {
+            p->reset();  // contents as constructed, capacity kept
+            ++s.extra.stats.reused;
+        } else {
+            s.drop();  // (before the new one is made: one pipeline at a time)
+            s.keep(std::make_unique<detail::pipeline>(t, o));
+            p = s.get();
+            ++s.extra.stats.fresh;
+        }
+        s.extra.in_use = true;
+        return p;
+    }
+    // After the parse: the pipeline is kept unless it holds more than the cap, without the
+    // input (its copy belongs to the result).
+    void give_back() noexcept {
+        if (held_bytes(*p_, input_bytes_) > detail::k_parse_scratch_cap) return release_past_cap();
+        p_->builder.input() = detail::input_text{};
+        s_.extra.in_use = false;
+    }
+    [[gnu::cold, gnu::noinline]] void release_past_cap() noexcept {
+        s_.drop();
+        ++s_.extra.stats.released;
+        s_.extra.in_use = false;
     }
 
-    thread_scratch& s_;
+    scratch_slot& s_;
     detail::pipeline* p_;
     std::size_t input_bytes_;
 };
@@ -181,21 +168,24 @@ parse_result detail::parse_in_windows(std::string_view input, tier t, const pars
 }
 
 detail::parse_scratch_stats detail::parse_scratch_state() noexcept {
-    parse_scratch_stats s = t_scratch.stats;
-    s.held = t_scratch.kept != nullptr;
-    s.in_use = t_scratch.in_use;
+    const scratch_slot& slot = scratch_spare::here();
+    parse_scratch_stats s = slot.extra.stats;
+    s.held = slot.get() != nullptr;
+    s.in_use = slot.extra.in_use;
     return s;
 }
 
 void detail::release_parse_scratch() noexcept {
-    if (!t_scratch.in_use) t_scratch.release();
+    scratch_slot& slot = scratch_spare::here();
+    if (!slot.extra.in_use) slot.drop();
 }
 
 void detail::with_parse_scratch_in_use(function_ref<void()> f) {
     struct mark {
-        bool was = std::exchange(t_scratch.in_use, true);
-        ~mark() { t_scratch.in_use = was; }
-    } const in_use;
+        bool& in_use = scratch_spare::here().extra.in_use;
+        bool was = std::exchange(in_use, true);
+        ~mark() { in_use = was; }
+    } const marked;
     f();
 }
 
