@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -25,7 +23,6 @@
 namespace {
 
 namespace pd = plurnk::detail;
-namespace fs = std::filesystem;
 
 constexpr plurnk::json_options k_spans{.spans = true};
 constexpr std::size_t k_window = 4096;  // parse()'s (parse.cpp)
@@ -104,26 +101,20 @@ outcome drive(pd::pipeline& p, const input_case& c, const drive_mode& m,
     return o;
 }
 
+// Every conformance vector (vectors.hpp), in its tier and dialect.
 std::vector<input_case> load_vectors() {
     std::vector<input_case> out;
-    const fs::path dir = fs::path(PLURNK_TEST_SOURCE_DIR) / "conformance";
-    for (const char* name : {"parser.jsonl", "own.jsonl", "service.jsonl"}) {
-        plurnk::parse_options options;
-        if (std::string_view(name) == "service.jsonl") options.dialect = plurnk::parse_dialect::service;
-        std::ifstream f(dir / name, std::ios::binary);
-        REQUIRE(f);
-        std::string line;
-        while (std::getline(f, line)) {
-            const auto v = plurnk::parse_json(line);
-            if (!v) continue;
-            const plurnk::json_value* tier = v->find("tier");
-            const plurnk::json_value* input = v->find("input");
-            if (tier == nullptr || input == nullptr) continue;
-            const auto t = plurnk::tier_from_name(tier->string);
-            if (!t) continue;
-            out.push_back(input_case{*t, options, input->string});
-        }
-    }
+    plurnk::parse_options options;
+    const auto add = [&](const plurnk::json_value& v, const std::string& text) {
+        const plurnk::json_value* tier = v.find("tier");
+        REQUIRE(tier != nullptr);
+        const auto t = plurnk::tier_from_name(tier->string);
+        REQUIRE(t);
+        out.push_back(input_case{*t, options, text});
+    };
+    plurnk::test::for_each_vector(add);
+    options.dialect = plurnk::parse_dialect::service;
+    plurnk::test::for_each_vector(add, {"/conformance/service.jsonl"});
     return out;
 }
 
