@@ -141,6 +141,7 @@ void result_builder::bind(std::string_view in, const lex_output& lexed, const sy
     lexed_ = &lexed;
     tree_ = &tree;
     pos_.rebind(in);
+    log_.first_room();
 }
 
 void result_builder::emit_unit(const unit& un, const sink& out) {
