@@ -138,7 +138,9 @@ struct stream_parser::state : detail::pipeline, stream_fields {
     // what is still open. Done only when at least release_threshold bytes can go, so the
     // erase's cost (the bytes kept) is amortized by the bytes dropped.
     void maybe_release() {
-        if (!lexer_releasable() || !can_release()) return;
+        // (The lexer's position is within the buffer: below the threshold, the call that asks for
+        // it is not made. A stream with a callback asks after every statement.)
+        if (buffer.size() < release_threshold || !lexer_releasable() || !can_release()) return;
         const std::size_t cut = release(buffer.view(), [this] {
             // No statement is open (can_release says so). The dropped tokens are folded first
             // when they may open or close a TURN body (those open stay open: the lexer keeps
@@ -300,8 +302,10 @@ struct stream_parser::state : detail::pipeline, stream_fields {
         pipeline::reserve_tokens(want);
     }
     void parse_more(const callback& cb);
-    // The builder on what settled since it last ran (with `cb` for events), then a release.
-    void build(const callback& cb);
+    // The builder on what settled since it last ran (with `cb` for events), then a release
+    // (`lexed`: the lexer's output, where the caller has it).
+    void build(const callback& cb) { build(cb, lexer.output()); }
+    void build(const callback& cb, const detail::lex_output& lexed);
 
     // The lexer on what the buffer holds, then the statement parser and the builder when
     // worth_trying() says so. The lexer pauses at a statement's close tag where a release could
@@ -362,14 +366,15 @@ struct stream_parser::state : detail::pipeline, stream_fields {
     bool worth_trying() {
         const auto& toks = tokens();
         if (toks.size() == tried_tokens) return false;
+        // A close tag or a TURN's closer among the tokens not looked at yet ends a step: try.
+        const auto [from, close] = syntax.note_closes(toks);
         // No token since the parser last looked: the answer is still the last one, which was no
         // (a yes ran the parser, which sets tried_tokens).
-        const std::size_t from = syntax.looked_at();
         if (toks.size() == from) return false;
         detail::count_token_looks(toks.size() - from);
-        // A close tag or a TURN's closer among them ends a step: try. Else a statement under way
-        // settles nothing before its close tag, and the parser would not even try its step.
-        if (syntax.note_closes(toks)) return true;
+        // Else a statement under way settles nothing before its close tag, and the parser would
+        // not even try its step.
+        if (close) return true;
         if (!syntax.can_step(toks)) return false;
         bool opener = false, other = false;  // a statement's opener; any token but a TURN's `<<TURN:`
         for (std::size_t i = from; i < toks.size(); ++i) {
@@ -580,19 +585,21 @@ decltype(auto) with_sink(const stream_parser::callback& cb, F&& use) {
 }  // namespace
 
 void stream_parser::state::parse_more(const callback& cb) {
-    parse(false);
-    tried_tokens = tokens().size();
+    // (pipeline::parse(false) with the lexer's output asked once for it, this and build(): each
+    // question is a call.)
+    const detail::lex_output& lexed = lexer.output();
+    syntax.advance(lexed.tokens, false);
+    tried_tokens = lexed.tokens.size();
     // With no callback, nothing is reported before finish(): the builder runs when the input can
     // be released, on every statement settled since, rather than once per statement (its code
     // and data are fetched once per batch). What it builds is the same either way.
-    if (cb || release_due()) build(cb);
+    if (cb || release_due()) build(cb, lexed);
 }
 
-void stream_parser::state::build(const callback& cb) {
+void stream_parser::state::build(const callback& cb, const detail::lex_output& lexed) {
     // The builder takes settled tokens and new errors: with neither there is nothing for it to do
     // (nor to release, which needs every token settled).
     // (pipeline::build() with what this asked the lexer and the parser: each question is a call.)
-    const detail::lex_output& lexed = lexer.output();
     const detail::syntax_tree& tree = syntax.tree();
     const std::size_t settled = syntax.settled();
     const std::size_t errors = lexed.errors.size() + tree.errors.size();

@@ -118,8 +118,10 @@ const syntax_tree& stream_syntax::tree() const noexcept { return impl_->parser.t
 std::size_t stream_syntax::settled() const noexcept { return impl_->parser.settled(); }
 bool stream_syntax::can_release(std::size_t tokens) const noexcept { return impl_->parser.can_release(tokens); }
 void stream_syntax::release(std::size_t tokens) { impl_->parser.release(tokens); }
-bool stream_syntax::note_closes(const token_vector& tokens) noexcept { return impl_->parser.note_closes(tokens); }
-std::size_t stream_syntax::looked_at() const noexcept { return impl_->parser.looked_at(); }
+stream_syntax::closes stream_syntax::note_closes(const token_vector& tokens) noexcept {
+    const std::size_t from = impl_->parser.looked_at();
+    return closes{from, impl_->parser.note_closes(tokens)};
+}
 bool stream_syntax::can_step(const token_vector& tokens) const noexcept { return impl_->parser.can_step(tokens); }
 std::string stream_syntax::dump_state() const { return impl_->parser.dump_state(); }
 

@@ -34,11 +34,15 @@ public:
     [[nodiscard]] bool can_release(std::size_t tokens) const noexcept;
     void release(std::size_t tokens);
     // What a driver asks before it calls advance() with more tokens (the parser would answer the
-    // same inside it): note_closes() looks at the tokens not looked at yet (from looked_at()) for
-    // the last close tag, TURN closer or eof, and says whether one came; can_step() says whether
-    // the next step could run on `tokens` (a statement waits for a close after its opener).
-    bool note_closes(const token_vector& tokens) noexcept;
-    [[nodiscard]] std::size_t looked_at() const noexcept;
+    // same inside it): note_closes() looks at the tokens not looked at yet for the last close
+    // tag, TURN closer or eof, and says whether one came and from which token it looked (one call,
+    // where a stream asked two a wake); can_step() says whether the next step could run on
+    // `tokens` (a statement waits for a close after its opener).
+    struct closes {
+        std::size_t from;  // the first token not looked at before the call
+        bool came;
+    };
+    closes note_closes(const token_vector& tokens) noexcept;
     [[nodiscard]] bool can_step(const token_vector& tokens) const noexcept;
     // Every field of the parse state as text (the tree, the cursor, the recovery state, the rule
     // frames), for the tests that compare the fast path (clean_step.hpp) with the productions.
