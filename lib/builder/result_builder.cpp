@@ -11,21 +11,6 @@
 
 namespace plurnk::detail {
 
-void result_builder::advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
-             const sink& out) {
-    bind(in, lexed, tree);
-    // (A stream calls this once per statement, nearly always with no new error.)
-    if (!ledger_.took_all(lexed, tree)) ledger_.collect(lexed, ledger_view());
-    const auto& toks = lexed.tokens;
-    const std::size_t end = std::min(settled, toks.size());
-    for (;;) {
-        if (const unit* un = clean_first(tree, end)) clean_run(un, tree, end, out);
-        if (next_token_ >= end || toks[next_token_].begin >= cut_) break;
-        emit_token(tree, end, out);
-        ++next_token_;
-    }
-}
-
 // The common case in a loop of its own: a run of clean units with no error to claim and no tail
 // cut (clean_first()), from `un` on, each its statement, its first token to one past its last
 // settled one. Stops at the first token that is not such a unit's first, for advance()'s loop

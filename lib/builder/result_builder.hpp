@@ -78,9 +78,23 @@ public:
     // appends what it releases, and the rest before finish().
     [[nodiscard]] input_text& input() noexcept { return input_; }
 
-// Emits what the first `settled` tokens decide. `in` is the whole input so far.
+// Emits what the first `settled` tokens decide. `in` is the whole input so far. Inline: a
+// stream with a callback calls it once per statement, and the call was a tenth of what the
+// builder adds to a statement there.
     void advance(std::string_view in, const lex_output& lexed, const syntax_tree& tree, std::size_t settled,
-                 const sink& out);
+                 const sink& out) {
+        bind(in, lexed, tree);
+        // (A stream calls this once per statement, nearly always with no new error.)
+        if (!ledger_.took_all(lexed, tree)) ledger_.collect(lexed, ledger_view());
+        const auto& toks = lexed.tokens;
+        const std::size_t end = std::min(settled, toks.size());
+        for (;;) {
+            if (const unit* un = clean_first(tree, end)) clean_run(un, tree, end, out);
+            if (next_token_ >= end || toks[next_token_].begin >= cut_) break;
+            emit_token(tree, end, out);
+            ++next_token_;
+        }
+    }
 
 // Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
     parse_result finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out);
