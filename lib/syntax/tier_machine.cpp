@@ -117,7 +117,7 @@ void tier_machine::restore(const snapshot& s) {
     unit_errors_ = s.unit_errors;
 }
 
-void tier_machine::run_machine() {
+[[gnu::always_inline]] inline void tier_machine::run_machine() {
     while (!frames_.empty()) {
         frame& f = frames_.back();
         if (f.phase == P_EXIT) {

@@ -74,7 +74,7 @@ private:
     snapshot take() const;
     void restore(const snapshot& s);
 
-    void run_machine();
+    void run_machine();  // (advance()'s loop, inline there: tier_machine.cpp)
     bool replay(int phase);
 
     void fail_frame(std::size_t fi);
