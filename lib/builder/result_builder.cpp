@@ -121,14 +121,6 @@ void result_builder::release(std::string_view dropped, std::size_t tokens) {
     in_ = {};
 }
 
-void result_builder::bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree) {
-    in_ = in;
-    lexed_ = &lexed;
-    tree_ = &tree;
-    pos_.rebind(in);
-    log_.first_room();
-}
-
 void result_builder::emit_unit(const unit& un, const sink& out) {
     const auto& toks = lexed_->tokens;
     const std::uint32_t lo = toks[un.first].begin;

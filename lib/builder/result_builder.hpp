@@ -159,7 +159,14 @@ private:
     static constexpr std::size_t stream_event_npos = static_cast<std::size_t>(-1);
 
 
-    void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree);
+    // The input and the stages' output advance() reads (inline there: a few stores).
+    void bind(std::string_view in, const lex_output& lexed, const syntax_tree& tree) {
+        in_ = in;
+        lexed_ = &lexed;
+        tree_ = &tree;
+        pos_.rebind(in);
+        log_.first_room();
+    }
     // advance()'s steps: a run of clean units with nothing to claim, then one token of any other
     // kind (each up to `end`, the settled tokens). clean_first(): the unit next_token_ is the first
     // token of, when the run takes it (inline: a stream asks after every chunk, the run's frame

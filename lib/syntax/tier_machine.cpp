@@ -66,20 +66,6 @@ void tier_machine::advance(const token_vector& toks, bool finished) {
     if constexpr (k_work_counter) count_token_looks(take_looks());
 }
 
-// The last close among the tokens not looked at yet is the first one found from the newest back.
-bool tier_machine::note_closes(const token_vector& toks) noexcept {
-    const std::size_t from = scanned_;
-    scanned_ = toks.size();
-    for (std::size_t i = toks.size(); i > from;) {
-        const tok k = toks[--i].kind;
-        if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) {
-            last_close_ = i;
-            return true;
-        }
-    }
-    return false;
-}
-
 // See stream_syntax::release().
 void tier_machine::release(std::size_t tokens) {
     scanned_ = 0;

@@ -32,8 +32,21 @@ public:
     void release(std::size_t tokens);
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return index(); }
-    // See stream_syntax::note_closes(), looked_at() and can_step().
-    bool note_closes(const token_vector& toks) noexcept;
+    // See stream_syntax::note_closes(), looked_at() and can_step(). The last close among the
+    // tokens not looked at yet is the first one found from the newest back. (Inline: a stream
+    // asks at every wake, through stream_syntax.)
+    bool note_closes(const token_vector& toks) noexcept {
+        const std::size_t from = scanned_;
+        scanned_ = toks.size();
+        for (std::size_t i = toks.size(); i > from;) {
+            const tok k = toks[--i].kind;
+            if (k == tok::close_tag || k == tok::close_turn || k == tok::eof) {
+                last_close_ = i;
+                return true;
+            }
+        }
+        return false;
+    }
     [[nodiscard]] std::size_t looked_at() const noexcept { return scanned_; }
     [[nodiscard]] bool can_step(const token_vector& toks) const noexcept;
 
