@@ -88,7 +88,8 @@ public:
     // new result: finish() moves them to its store): growing from nothing cost a turn of 15
     // statements seven reallocations, a copy each. The sizes are on pod_vector's own growth
     // sequence (16, 24, 36, ...), so a larger result grows as it did (another sequence moved
-    // statements-1m's largest copies). Room left unused is address space.
+    // statements-1m's largest copies). A result holds at most about 1.2 KB of it unused
+    // (36 item records of 16 bytes, their kinds, 16 statement records of 40).
     void first_room() {
         if (items_.capacity() != 0) return;
         items_.reserve(k_first_items);

@@ -32,7 +32,8 @@ public:
     void release(std::size_t tokens);
     // Tokens before this index are settled: their units and errors can no longer change.
     [[nodiscard]] std::size_t settled() const noexcept { return index(); }
-    // See stream_syntax::note_closes(), looked_at() and can_step(). The last close among the
+    // See stream_syntax::note_closes() and can_step(); looked_at() is where note_closes() looks
+    // from (the stream's note_closes() returns it). The last close among the
     // tokens not looked at yet is the first one found from the newest back. (Inline: a stream
     // asks at every wake, through stream_syntax.)
     bool note_closes(const token_vector& toks) noexcept {
