@@ -219,7 +219,8 @@ std::string body_and_close(std::string_view in, bool fast, const std::vector<std
     std::string out;
     for (const plurnk::detail::token& t : lx.output().tokens) {
         if (t.kind == tok::body_text || t.kind == tok::close_tag) {
-            out += "[" + std::to_string(t.begin) + "," + std::to_string(t.end) + ") ";
+            out += '[';
+            ((out += std::to_string(t.begin)) += ',') += std::to_string(t.end) + ") ";
             if (t.kind == tok::close_tag) break;
         }
     }
@@ -248,8 +249,9 @@ TEST_CASE("byte_scan: the body's close is found past every ':' that starts no cl
             const std::string body = std::string(pad, 'p') + body0;
             const std::string in = open + body + close + "\n<<READ(b)::READ\n";
             const std::size_t b = open.size(), c = b + body.size();
-            const std::string want = "[" + std::to_string(b) + "," + std::to_string(c) + ") [" + std::to_string(c) + "," +
-                                     std::to_string(c + close.size()) + ") ";
+            std::string want = "[";
+            want += std::to_string(b) + "," + std::to_string(c) + ") [" + std::to_string(c) + "," +
+                    std::to_string(c + close.size()) + ") ";
             std::vector<std::vector<std::size_t>> feeds = {{}, {1}, {2}, {3}, {16}, {31}, {32}, {33}, {64}};
             for (std::vector<std::size_t>& f : feeds) {
                 if (f.size() == 1) f.assign(in.size() / f[0] + 1, f[0]);

@@ -21,7 +21,7 @@ std::string parts_dump(std::string_view in, const statement_parts& p, std::span<
     s += " whole=" + std::string(p.whole.of(in)) + " suffix=" + std::string(p.suffix.of(in));
     if (p.has(statement_parts::has_signal)) {
         s += " sig";
-        if (p.value.end > p.value.begin) s += "=" + std::string(p.value.of(in));
+        if (p.value.end > p.value.begin) (s += '=') += p.value.of(in);
         for (const tag_list::ref& r : refs) s += " tag=" + std::string(in.substr(p.tags.begin + r.offset, r.length));
     }
     if (p.has(statement_parts::has_target)) s += " tgt=" + std::string(p.target.of(in));
