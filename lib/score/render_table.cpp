@@ -49,11 +49,11 @@ void crosstab_table(std::string& out, const report& r) {
     out += "\nclean by " + text_only(x->keys[0]) + " \u00d7 " + text_only(x->keys[1]) + " (rows: " + text_only(x->keys[0]) +
            ", columns: " + text_only(x->keys[1]) + "; share of turns admitted cleanly [95% CI] (turns))\n";
     std::string h = fit(text_only(x->keys[0]) + " \\ " + text_only(x->keys[1]), 20);
-    for (const auto& c : x->cols) h += " " + fit(text_only(value_label(c)), 30, true);
+    for (const auto& c : x->cols) (h += ' ') += fit(text_only(value_label(c)), 30, true);
     out += h + "\n" + std::string(width(h), '-') + "\n";
     for (std::size_t i = 0; i < x->rows.size(); ++i) {
         std::string line = fit(text_only(value_label(x->rows[i])), 20);
-        for (std::size_t j = 0; j < x->cols.size(); ++j) line += " " + fit(cell_text(x->at(i, j), "%", "\u2013"), 30, true);
+        for (std::size_t j = 0; j < x->cols.size(); ++j) (line += ' ') += fit(cell_text(x->at(i, j), "%", "\u2013"), 30, true);
         out += line + "\n";
     }
 }
@@ -61,7 +61,7 @@ void crosstab_table(std::string& out, const report& r) {
 // A kind of class, the `top` in most turns, with each one's template and first example.
 void classes_table(std::string& out, const char* title, const std::map<std::string, tally>& m, std::size_t top) {
     if (m.empty()) return;
-    out += "\n" + std::string(title) + " (" + std::to_string(m.size()) + " classes; by turns)\n";
+    (out += '\n') += std::string(title) + " (" + std::to_string(m.size()) + " classes; by turns)\n";
     out += fit("turns", 9, true) + fit("count", 9, true) + "  " + fit("class", 28) + "  " + fit("template", 48) +
            "  example\n";
     for (const ranked& x : top_of(m, top)) {
@@ -107,7 +107,7 @@ void counts_line(std::string& out, const char* title, const std::map<std::string
     for (const auto& [k, n] : v) sum += n;
     out += std::string(title) + ":";
     for (const auto& [k, n] : v) {
-        out += " " + (empty_is_none && k.empty() ? std::string("(none)") : text_only(k)) + " " + thousands(n) + " (" +
+        (out += ' ') += (empty_is_none && k.empty() ? std::string("(none)") : text_only(k)) + " " + thousands(n) + " (" +
                pct(static_cast<double>(n) / static_cast<double>(sum)) + ")";
     }
     out += "\n";
@@ -130,7 +130,7 @@ std::string render_table(const report& r, const render_options& o) {
     if (r.groups.size() > 1) per_group_table(out, r, t, o.top);
     if (!t.shape.empty()) {
         out += "\nturn shape (of " + thousands(t.shape_checked) + " parse-tier turns):";
-        for (const auto& [k, x] : t.shape) out += " " + text_only(k) + " " + thousands(x.turns);
+        for (const auto& [k, x] : t.shape) (out += ' ') += text_only(k) + " " + thousands(x.turns);
         out += "\n";
     }
     out += "\n";

@@ -156,7 +156,7 @@ std::uint64_t get(const std::map<std::string, std::uint64_t>& m, const std::stri
 
 std::string example_ref(const example& e) {
     std::string s = e.file.empty() ? e.id : e.id.empty() ? e.file : e.file + " " + e.id;
-    if (e.line != 0) s += " " + std::to_string(e.line) + ":" + std::to_string(e.column);
+    if (e.line != 0) (s += ' ') += std::to_string(e.line) + ":" + std::to_string(e.column);
     return s;
 }
 
