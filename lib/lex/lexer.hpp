@@ -268,11 +268,20 @@ private:
         if (n >= wake_at_) return false;
         std::size_t k = seen_;
         if (sleep_ <= sleep_kind::body) {
+            // (Each way out says what it found, so that the caller's branch needs no compare.)
             const byte_set& wake = *wake_;
             do {  // (k < n: the input grew)
-                if (wake[static_cast<unsigned char>(input[k])]) break;
+                if (wake[static_cast<unsigned char>(input[k])]) {
+                    count_bytes(k - seen_);
+                    seen_ = k;
+                    return false;
+                }
             } while (++k < n);
-        } else if (sleep_ == sleep_kind::literal) {
+            count_bytes(n - seen_);
+            seen_ = n;
+            return true;
+        }
+        if (sleep_ == sleep_kind::literal) {
             while (k < n && k < until_ && input[k] == input[k - lit_shift_]) ++k;
         } else if (sleep_ == sleep_kind::length) {
             if (n < until_) k = n;

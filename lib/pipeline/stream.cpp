@@ -274,8 +274,12 @@ struct stream_parser::state : detail::pipeline, stream_fields {
     // or under the input limit) and is not `appended` yet, or the lexer's step woke. The lexer
     // runs its steps, then the statement parser and the builder take the tokens lexed so far
     // when worth_trying() says so. Out of line: most feeds do not get here, and need not pay for
-    // what it keeps in registers.
-    [[gnu::noinline]] void feed_on(stream_parser& p, std::string_view chunk, bool appended);
+    // what it keeps in registers. Static, with feed()'s own arguments first: feed() hands over in
+    // a jump, moving no register (the state is loaded here).
+    [[gnu::noinline]] static void feed_on(stream_parser& p, std::string_view chunk, bool appended) {
+        p.state_->feed_rest(p, chunk, appended);
+    }
+    [[gnu::always_inline]] inline void feed_rest(stream_parser& p, std::string_view chunk, bool appended);
     // feed_on() for a chunk larger than k_piece, one that does not fit in the buffer's room or
     // under the input limit, or an empty one: out of line, so that the common feed does not set
     // up, nor save the registers of, the limit's cut and the loop over the pieces.
@@ -328,10 +332,11 @@ struct stream_parser::state : detail::pipeline, stream_fields {
     // feed() tests this once, where it tested both; feed_watched() takes the rest. Set where the
     // callback or the runaway limit is (`watched`, in stream_fields).
     void note_modes(bool has_callback) noexcept { watched = !has_callback || runaway_limit != 0; }
-    // feed() for such a stream (the chunk appended).
-    [[gnu::noinline]] void feed_watched(stream_parser& p, std::string_view chunk) {
-        if (lex_after != 0 || !lexer.stays_asleep_short(buffer.view())) return feed_on(p, chunk, true);
-        if (runaway_limit != 0) check_runaway(p.runaway_);
+    // feed() for such a stream (the chunk appended); static as feed_on() is.
+    [[gnu::noinline]] static void feed_watched(stream_parser& p, std::string_view chunk) {
+        state& s = *p.state_;
+        if (s.lex_after != 0 || !s.lexer.stays_asleep_short(s.buffer.view())) return feed_on(p, chunk, true);
+        if (s.runaway_limit != 0) s.check_runaway(p.runaway_);
     }
     // The lexer and the statement parser up to date, at least as far as a callback would have
     // them: the parser tries when worth_trying() says so, or with `always` (once, for
@@ -619,15 +624,15 @@ void stream_parser::state::build(const callback& cb, const detail::lex_output& l
 void stream_parser::feed(std::string_view chunk) {
     state& s = *state_;
     if (chunk.size() - 1 >= detail::stream_lexer::k_short || !s.buffer.fits_within_limit(chunk.size())) {
-        return s.feed_on(*this, chunk, false);
+        return state::feed_on(*this, chunk, false);
     }
-    s.buffer.append_short(chunk);
-    if (s.buffer.size() < s.lex_after) return;  // a stream that tells no one lexes later
-    if (s.watched) return s.feed_watched(*this, chunk);
-    if (!s.lexer.stays_asleep_short(s.buffer.view())) return s.feed_on(*this, chunk, true);
+    const std::string_view held = s.buffer.append_few(chunk);
+    if (held.size() < s.lex_after) return;  // a stream that tells no one lexes later
+    if (s.watched) return state::feed_watched(*this, chunk);
+    if (!s.lexer.stays_asleep_short(held)) return state::feed_on(*this, chunk, true);
 }
 
-void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk, bool appended) {
+void stream_parser::state::feed_rest(stream_parser& p, std::string_view chunk, bool appended) {
     if (!appended) {
         // A chunk that fits (the buffer's room and the input limit, one bounds check) and is not
         // large goes in here; the rest, and an empty one, in feed_pieces().
