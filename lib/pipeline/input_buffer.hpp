@@ -73,23 +73,23 @@ public:
         }
         size_ += s.size();
     }
-    // The same for 1 to 8 bytes that fit (a feed of a token's bytes): two overlapping moves, no
-    // call, and a byte at a time (the common feed) after one compare. Returns the bytes held,
-    // known before the moves (which may alias the buffer's fields: read after them, they would be
-    // loaded again).
+    // The same for 1 to 16 bytes that fit (a feed of a token's bytes): two overlapping moves, no
+    // call. Returns the bytes held, known before the moves (which may alias the buffer's fields:
+    // read after them, they would be loaded again).
     std::string_view append_few(std::string_view s) noexcept {
         const std::size_t n = s.size(), at = size_;
         char* const base = data_.get();
         char* const d = base + at;
         size_ = at + n;
-        if (n == 1) {
+        if (n < 4) {
             d[0] = s[0];
-        } else if (n >= 4) {
+            if (n > 1) std::memcpy(d + n - 2, s.data() + n - 2, 2);
+        } else if (n < 8) {
             std::memcpy(d, s.data(), 4);
             std::memcpy(d + n - 4, s.data() + n - 4, 4);
         } else {
-            std::memcpy(d, s.data(), 2);
-            std::memcpy(d + n - 2, s.data() + n - 2, 2);
+            std::memcpy(d, s.data(), 8);
+            std::memcpy(d + n - 8, s.data() + n - 8, 8);
         }
         return {base, at + n};
     }

@@ -291,6 +291,11 @@ struct stream_parser::state : detail::pipeline, stream_fields {
         if (runaway_limit != 0) check_runaway(p.runaway_);
     }
     static constexpr std::size_t k_piece = 64 * 1024;
+    // feed() appends a chunk of up to k_few bytes inline (input_buffer::append_few()); the lexer's
+    // short sleep check looks at up to k_short of them (a byte at a time, where the long check
+    // finds a body's ':' with memchr).
+    static constexpr std::size_t k_few = 16;
+    static constexpr std::size_t k_short = detail::stream_lexer::k_short;
     // finish() hands over a buffer holding at least this much (below it, a copy is cheap).
     static constexpr std::size_t k_take_over = 64 * 1024;
     // Before a piece of n bytes of a large chunk with `rest` bytes to go (the piece included):
@@ -335,7 +340,9 @@ struct stream_parser::state : detail::pipeline, stream_fields {
     // feed() for such a stream (the chunk appended); static as feed_on() is.
     [[gnu::noinline]] static void feed_watched(stream_parser& p, std::string_view chunk) {
         state& s = *p.state_;
-        if (s.lex_after != 0 || !s.lexer.stays_asleep_short(s.buffer.view())) return feed_on(p, chunk, true);
+        if (s.lex_after != 0 || chunk.size() > k_short || !s.lexer.stays_asleep_short(s.buffer.view())) {
+            return feed_on(p, chunk, true);
+        }
         if (s.runaway_limit != 0) s.check_runaway(p.runaway_);
     }
     // The lexer and the statement parser up to date, at least as far as a callback would have
@@ -618,18 +625,21 @@ void stream_parser::state::build(const callback& cb, const detail::lex_output& l
 }
 
 // The common feed, all inline and with no call but in tail position (so it saves no registers):
-// the chunk fits, and the lexer's step stays asleep. The rest is feed_on().
+// a chunk of up to k_few bytes that fits is appended here; a stream that tells no one is done
+// with it, and one with a callback is when the lexer's step stays asleep (its short check, for
+// up to stream_lexer::k_short bytes: a longer chunk has the long one, in feed_on()). The rest is
+// feed_on().
 // (After finish() the buffer has no room: every feed goes to feed_on(), which drops it, as it
 // does an empty chunk.)
 void stream_parser::feed(std::string_view chunk) {
     state& s = *state_;
-    if (chunk.size() - 1 >= detail::stream_lexer::k_short || !s.buffer.fits_within_limit(chunk.size())) {
+    if (chunk.size() - 1 >= state::k_few || !s.buffer.fits_within_limit(chunk.size())) {
         return state::feed_on(*this, chunk, false);
     }
     const std::string_view held = s.buffer.append_few(chunk);
     if (held.size() < s.lex_after) return;  // a stream that tells no one lexes later
     if (s.watched) return state::feed_watched(*this, chunk);
-    if (!s.lexer.stays_asleep_short(held)) return state::feed_on(*this, chunk, true);
+    if (chunk.size() > state::k_short || !s.lexer.stays_asleep_short(held)) return state::feed_on(*this, chunk, true);
 }
 
 void stream_parser::state::feed_rest(stream_parser& p, std::string_view chunk, bool appended) {
