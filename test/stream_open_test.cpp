@@ -27,9 +27,12 @@ struct fired {
     std::vector<plurnk::open_info> events;
 };
 
-// Feeds `input` in `chunk`-byte pieces with a runaway limit; the events and the final JSON.
-std::string run(std::string_view input, plurnk::tier t, std::size_t chunk, std::size_t limit, fired& f) {
+// Feeds `input` in `chunk`-byte pieces with a runaway limit; the events and the final JSON. With
+// `items`, a callback takes the items too (the stream lexes at every feed that wakes its lexer).
+std::string run(std::string_view input, plurnk::tier t, std::size_t chunk, std::size_t limit, fired& f,
+                bool items = false) {
     plurnk::stream_parser p(t);
+    if (items) p.set_callback([](const plurnk::stream_event&) {});
     p.set_runaway_limit(limit, [&f](const plurnk::open_info& o) { f.events.push_back(o); });
     for (std::size_t at = 0; at < input.size(); at += chunk) p.feed(input.substr(at, chunk));
     return plurnk::to_json(p.finish());
@@ -218,4 +221,25 @@ TEST_CASE("runaway: a long TURN body fires once for the TURN, and a statement in
     CHECK(f.events[1].where == W::body);
     CHECK(f.events[1].op == plurnk::op::EDIT);
     CHECK(f.events[1].bytes > 2048);
+}
+
+TEST_CASE("runaway: a stream whose callback takes the items fires as one without", "[stream][open]") {
+    // Such a stream lexes at each feed that wakes its lexer (a ':' in a body, a close tag's
+    // byte), and the runaway check follows those feeds too, at every chunking.
+    std::string log = "<<TURN:\n<<PLAN:p:PLAN\n<<READ[oops(b.py)::READ\n<<EXEC[sh]:ls:EXEC\n";
+    for (int i = 0; i < 40; ++i) log += "<<READ(a.md)::READ\n";
+    log += "<<EDIT(x):a:b:EDI:" + std::string(300, 'y');  // still open at the end
+    for (const std::size_t chunk : {1, 2, 5, 9, 16, 64}) {
+        fired quiet, told;
+        const std::string expected = run(log, plurnk::tier::log, chunk, 128, quiet);
+        CHECK(run(log, plurnk::tier::log, chunk, 128, told, true) == expected);
+        REQUIRE(told.events.size() == quiet.events.size());
+        CHECK(!told.events.empty());
+        for (std::size_t i = 0; i < told.events.size(); ++i) {
+            CHECK(told.events[i].where == quiet.events[i].where);
+            CHECK(told.events[i].op == quiet.events[i].op);
+            CHECK(told.events[i].begin == quiet.events[i].begin);
+            CHECK(told.events[i].bytes == quiet.events[i].bytes);
+        }
+    }
 }

@@ -271,22 +271,23 @@ struct stream_parser::state : detail::pipeline, stream_fields {
     }
 
     // The rest of a feed() that left its fast path: the chunk did not fit (in the buffer's room
-    // or under the input limit) and is not `appended` yet, or the lexer's step woke. The lexer
-    // runs its steps, then the statement parser and the builder take the tokens lexed so far
-    // when worth_trying() says so. Out of line: most feeds do not get here, and need not pay for
-    // what it keeps in registers. Static, with feed()'s own arguments first: feed() hands over in
-    // a jump, moving no register (the state is loaded here).
-    [[gnu::noinline]] static void feed_on(stream_parser& p, std::string_view chunk, bool appended) {
-        p.state_->feed_rest(p, chunk, appended);
-    }
-    [[gnu::always_inline]] inline void feed_rest(stream_parser& p, std::string_view chunk, bool appended);
+    // or under the input limit), or is larger than k_few. It is appended here (or by pieces,
+    // feed_pieces()), then lexed (lex_fed()). Out of line: most feeds do not get here, and need
+    // not pay for what it keeps in registers. Static, with feed()'s own arguments first: feed()
+    // hands over in a jump, moving no register (the state is loaded here).
+    [[gnu::noinline]] static void feed_on(stream_parser& p, std::string_view chunk);
+    // A feed whose bytes feed() appended and that may wake the lexer's step: lex_fed().
+    [[gnu::noinline]] static void feed_woken(stream_parser& p) { p.state_->lex_fed(p); }
     // feed_on() for a chunk larger than k_piece, one that does not fit in the buffer's room or
     // under the input limit, or an empty one: out of line, so that the common feed does not set
     // up, nor save the registers of, the limit's cut and the loop over the pieces.
     [[gnu::noinline]] void feed_pieces(stream_parser& p, std::string_view chunk);
     // The end of a feed: the lexer (then the parser and the builder) on what was appended, and
-    // the runaway check.
-    void lex_fed(stream_parser& p) {
+    // the runaway check. A stream with a callback and no runaway check has nothing to do after
+    // the lexer's steps (lex_after stays 0 while there is a callback: set_callback()), so they
+    // are a jump, and the caller saves no register for what would follow.
+    [[gnu::always_inline]] void lex_fed(stream_parser& p) {
+        if (p.callback_ && runaway_limit == 0) return lex_steps(p.callback_);
         lex_more(p.callback_);
         if (runaway_limit != 0) check_runaway(p.runaway_);
     }
@@ -341,7 +342,7 @@ struct stream_parser::state : detail::pipeline, stream_fields {
     [[gnu::noinline]] static void feed_watched(stream_parser& p, std::string_view chunk) {
         state& s = *p.state_;
         if (s.lex_after != 0 || chunk.size() > k_short || !s.lexer.stays_asleep_short(s.buffer.view())) {
-            return feed_on(p, chunk, true);
+            return feed_woken(p);
         }
         if (s.runaway_limit != 0) s.check_runaway(p.runaway_);
     }
@@ -627,30 +628,29 @@ void stream_parser::state::build(const callback& cb, const detail::lex_output& l
 // The common feed, all inline and with no call but in tail position (so it saves no registers):
 // a chunk of up to k_few bytes that fits is appended here; a stream that tells no one is done
 // with it, and one with a callback is when the lexer's step stays asleep (its short check, for
-// up to stream_lexer::k_short bytes: a longer chunk has the long one, in feed_on()). The rest is
-// feed_on().
+// up to stream_lexer::k_short bytes: a longer chunk has the long one, in lex_steps()). The rest
+// is feed_on() (the chunk not appended) or feed_woken() (appended).
 // (After finish() the buffer has no room: every feed goes to feed_on(), which drops it, as it
 // does an empty chunk.)
 void stream_parser::feed(std::string_view chunk) {
     state& s = *state_;
     if (chunk.size() - 1 >= state::k_few || !s.buffer.fits_within_limit(chunk.size())) {
-        return state::feed_on(*this, chunk, false);
+        return state::feed_on(*this, chunk);
     }
     const std::string_view held = s.buffer.append_few(chunk);
     if (held.size() < s.lex_after) return;  // a stream that tells no one lexes later
     if (s.watched) return state::feed_watched(*this, chunk);
-    if (chunk.size() > state::k_short || !s.lexer.stays_asleep_short(held)) return state::feed_on(*this, chunk, true);
+    if (chunk.size() > state::k_short || !s.lexer.stays_asleep_short(held)) return state::feed_woken(*this);
 }
 
-void stream_parser::state::feed_rest(stream_parser& p, std::string_view chunk, bool appended) {
-    if (!appended) {
-        // A chunk that fits (the buffer's room and the input limit, one bounds check) and is not
-        // large goes in here; the rest, and an empty one, in feed_pieces().
-        if (chunk.size() - 1 >= k_piece || !buffer.fits_within_limit(chunk.size())) return feed_pieces(p, chunk);
-        buffer.append_fitting(chunk);
-        if (buffer.size() < lex_after) return;  // a stream that tells no one lexes later
-    }
-    lex_fed(p);
+void stream_parser::state::feed_on(stream_parser& p, std::string_view chunk) {
+    state& s = *p.state_;
+    // A chunk that fits (the buffer's room and the input limit, one bounds check) and is not
+    // large goes in here; the rest, and an empty one, in feed_pieces().
+    if (chunk.size() - 1 >= k_piece || !s.buffer.fits_within_limit(chunk.size())) return s.feed_pieces(p, chunk);
+    s.buffer.append_fitting(chunk);
+    if (s.buffer.size() < s.lex_after) return;  // a stream that tells no one lexes later
+    s.lex_fed(p);
 }
 
 void stream_parser::state::feed_pieces(stream_parser& p, std::string_view chunk) {
