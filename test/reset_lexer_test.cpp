@@ -226,3 +226,31 @@ TEST_CASE("a reset lexer is a fresh one after a stream", "[reset]") {
         }
     }
 }
+
+// The short sleep check (stays_asleep_short(), what a stream's feed() asks for a chunk of a few
+// bytes) leaves the lexer as the long one (in advance()) does, byte by byte and in small chunks:
+// where it says asleep, the long one would have too, and moved the sleep the same way (a body's
+// ':' that ends the input pends; a pending ':' whose next byte matches the tag goes on pending).
+TEST_CASE("the short sleep check leaves the lexer as the long one does", "[reset]") {
+    const std::vector<input> all = inputs();
+    const bool defer = GENERATE(true, false);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const input& a = all[i];
+        for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}}) {
+            INFO("input " << i << ", chunk " << chunk << (defer ? " deferred" : "") << ": " << a.text.substr(0, 80));
+            stream_lexer quick(a.options.max_turn_depth, a.options.dialect);
+            stream_lexer slow(a.options.max_turn_depth, a.options.dialect);
+            quick.set_deferral(defer);
+            slow.set_deferral(defer);
+            std::string buffer;
+            std::size_t diverged = std::string::npos;
+            for (std::size_t k = 0; k < a.text.size() && diverged == std::string::npos; k += chunk) {
+                buffer.append(a.text.substr(k, chunk));
+                if (!quick.stays_asleep_short(buffer)) (void)quick.advance(buffer, false);
+                (void)slow.advance(buffer, false);
+                if (!(quick == slow)) diverged = buffer.size();
+            }
+            CHECK(diverged == std::string::npos);
+        }
+    }
+}

@@ -262,7 +262,9 @@ private:
     // The same for an input that grew since the last look (seen_ < input.size()), mostly by 1 to
     // k_short bytes, calling nothing. A run and a body's run (whose wake set is the ':') are the
     // common sleeps of a stream fed a few bytes at a time, and are told apart from the rest by one
-    // compare; a body's ':' says no (the long form decides).
+    // compare. A body's ':' that ends the input, and a byte that goes on matching the tag after a
+    // pending ':', move the sleep here (woke_short(), pending_short()); any other ':' says no (the
+    // long form decides).
     [[gnu::always_inline]] bool still_asleep_short(std::string_view input) noexcept {
         const std::size_t n = input.size();
         if (n >= wake_at_) return false;
@@ -271,16 +273,13 @@ private:
             // (Each way out says what it found, so that the caller's branch needs no compare.)
             const byte_set& wake = *wake_;
             do {  // (k < n: the input grew)
-                if (wake[static_cast<unsigned char>(input[k])]) {
-                    count_bytes(k - seen_);
-                    seen_ = k;
-                    return false;
-                }
+                if (wake[static_cast<unsigned char>(input[k])]) return woke_short(k, n);
             } while (++k < n);
             count_bytes(n - seen_);
             seen_ = n;
             return true;
         }
+        if (sleep_ == sleep_kind::body_pending) return pending_short(input);
         if (sleep_ == sleep_kind::literal) {
             while (k < n && k < until_ && input[k] == input[k - lit_shift_]) ++k;
         } else if (sleep_ == sleep_kind::length) {
@@ -289,6 +288,26 @@ private:
         count_bytes(k - seen_);
         seen_ = k;
         return k == n;
+    }
+    // still_asleep_short() at a byte of the wake set (at k, before n). A body's ':' that ends the
+    // input pends, as body_asleep() finds (no ':' before it, and none of the tag's bytes after it
+    // yet); anything else says no. (Each wake went through the stream's feed_woken() and its
+    // lexer steps only to move the sleep: at every ':' of a body, fed a byte at a time.)
+    [[gnu::always_inline]] bool woke_short(std::size_t k, std::size_t n) noexcept {
+        count_bytes(k - seen_);
+        seen_ = k;
+        if (sleep_ != sleep_kind::body || k != n - 1 || tag_len_ == 0) return false;
+        pending_ = 0;
+        sleep_ = sleep_kind::body_pending;
+        return true;
+    }
+    // And at a pending ':' (seen_): one byte more that matches the tag's next byte, short of its
+    // last, extends the match (asleep, as body_asleep() finds); anything else says no.
+    [[gnu::always_inline]] bool pending_short(std::string_view input) noexcept {
+        const std::size_t n = input.size(), m = pending_;
+        if (seen_ + 2 + m != n || m + 1 >= tag_len_ || input[n - 1] != input[tag_at_ + m]) return false;
+        pending_ = m + 1;
+        return true;
     }
     // The first byte of the wake set at or after k, or the end.
     [[gnu::always_inline]] std::size_t run_end(std::string_view input, std::size_t k) const noexcept {
