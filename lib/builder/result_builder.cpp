@@ -68,6 +68,16 @@ void result_builder::emit_token(const syntax_tree& tree, std::size_t end, const 
     }
 }
 
+void result_builder::emit_tokens(const syntax_tree& tree, std::size_t end, const sink& out) {
+    const auto& toks = lexed_->tokens;
+    for (;;) {
+        emit_token(tree, end, out);
+        ++next_token_;
+        if (const unit* un = clean_first(tree, end)) clean_run(un, tree, end, out);
+        if (next_token_ >= end || toks[next_token_].begin >= cut_) return;
+    }
+}
+
 parse_result result_builder::finish(std::string_view in, const lex_output& lexed, const syntax_tree& tree, const sink& out) {
     // Nothing from the unparsed tail's opener on survives apply_tail(): such items are not
     // even made (on an unclosed hostile input that is nearly all of them).

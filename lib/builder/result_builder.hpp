@@ -88,12 +88,9 @@ public:
         if (!ledger_.took_all(lexed, tree)) ledger_.collect(lexed, ledger_view());
         const auto& toks = lexed.tokens;
         const std::size_t end = std::min(settled, toks.size());
-        for (;;) {
-            if (const unit* un = clean_first(tree, end)) clean_run(un, tree, end, out);
-            if (next_token_ >= end || toks[next_token_].begin >= cut_) break;
-            emit_token(tree, end, out);
-            ++next_token_;
-        }
+        if (const unit* un = clean_first(tree, end)) clean_run(un, tree, end, out);
+        if (next_token_ >= end || toks[next_token_].begin >= cut_) return;
+        emit_tokens(tree, end, out);
     }
 
 // Everything is lexed and parsed: the final result. Items not reported yet go to `out`.
@@ -180,6 +177,10 @@ private:
     }
     void clean_run(const unit* un, const syntax_tree& tree, std::size_t end, const sink& out);
     void emit_token(const syntax_tree& tree, std::size_t end, const sink& out);
+    // advance()'s loop past its first run: the token at next_token_ (not a clean run's first),
+    // then runs and tokens up to `end` or the tail cut. Out of line, with emit_token() inline in
+    // it: a text- or error-dense input emits most of its tokens here.
+    void emit_tokens(const syntax_tree& tree, std::size_t end, const sink& out);
     void emit_unit(const unit& un, const sink& out);
     void append_unclaimed();
     // finish()'s passes over every item (see result_passes::finish).
