@@ -162,7 +162,6 @@ private:
         lexed_ = &lexed;
         tree_ = &tree;
         pos_.rebind(in);
-        log_.first_room();
     }
     // advance()'s steps: a run of clean units with nothing to claim, then one token of any other
     // kind (each up to `end`, the settled tokens). clean_first(): the unit next_token_ is the first

@@ -84,21 +84,6 @@ public:
         stmts_.reserve(stmts_.size() + project(stmts_.size() - statements_before));
     }
 
-    // Room for the first records of a result, made at once where the live vectors have none (a
-    // new result: finish() moves them to its store): growing from nothing cost a turn of 15
-    // statements seven reallocations, a copy each. The sizes are on pod_vector's own growth
-    // sequence (16, 24, 36, ...), so a larger result grows as it did (another sequence moved
-    // statements-1m's largest copies). A result holds at most about 1.2 KB of it unused
-    // (36 item records of 16 bytes, their kinds, 16 statement records of 40).
-    void first_room() {
-        if (items_.capacity() != 0) return;
-        items_.reserve(k_first_items);
-        kinds_.reserve(k_first_items);
-        stmts_.reserve(k_first_stmts);
-    }
-    static constexpr std::size_t k_first_items = 36;
-    static constexpr std::size_t k_first_stmts = 16;
-
     // Keeps the items (and their reported flags) for which keep(index) holds (finish() only, when
     // every item is in the live vectors).
     template <class Pred>
