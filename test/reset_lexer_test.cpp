@@ -254,3 +254,44 @@ TEST_CASE("the short sleep check leaves the lexer as the long one does", "[reset
         }
     }
 }
+
+// A deferred statement's sleep that wakes at the statement's close, found whole (a ':', the open
+// tag and a byte after them), hands that close to the reader, which reads the statement from it
+// without searching again (sleep_kind::closed). A copy of the lexer is awake and searches for the
+// close itself: fed the same bytes after every feed, the two must lex the same (tokens, errors,
+// position, whether a statement still waits, a pause), in chunks of 1 to 16 bytes, pausing after
+// close tags as a stream does. A close handed over wrong (one whose byte after the tag has not
+// arrived) or stale (an input past the deferral's limit, not woken at a close) reads otherwise.
+TEST_CASE("a deferred statement's close found by the sleep is the one the reader finds", "[reset]") {
+    std::vector<input> all = inputs();
+    // Bodies whose ':' start no close, or start one only after a word character, and long ones.
+    for (const std::string_view body : {"a:EDI:EDITx:EDIT_:ED", "::::EDIT", ":E:ED:EDI:EDIT:x"}) {
+        all.push_back({"<<EDIT(f):" + std::string(body) + ":EDIT\n<<READ(a)::READ\n", plurnk::tier::parse, {}});
+    }
+    all.push_back({"<<EDIT(f):" + std::string(5000, ':') + ":EDIT\n<<READ(a)::READ\n", plurnk::tier::parse, {}});
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const input& a = all[i];
+        for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{16}}) {
+            INFO("input " << i << ", chunk " << chunk << ": " << a.text.substr(0, 80));
+            stream_lexer lx(a.options.max_turn_depth, a.options.dialect);
+            lx.set_deferral(true);
+            std::string buffer;
+            std::size_t pause_at = 64, diverged = std::string::npos;
+            for (std::size_t k = 0; k < a.text.size() && diverged == std::string::npos; k += chunk) {
+                buffer.append(a.text.substr(k, chunk));
+                for (;;) {
+                    stream_lexer probe = lx;  // awake: its advance() looks for the close itself
+                    (void)lx.advance(buffer, false, pause_at);
+                    (void)probe.advance(buffer, false, pause_at);
+                    if (!(lx.output() == probe.output() && lx.position() == probe.position() &&
+                          lx.deferring() == probe.deferring() && lx.paused() == probe.paused())) {
+                        diverged = buffer.size();
+                    }
+                    if (!lx.paused() || diverged != std::string::npos) break;
+                    pause_at = lx.position() + 64;
+                }
+            }
+            CHECK(diverged == std::string::npos);
+        }
+    }
+}

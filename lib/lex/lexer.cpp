@@ -57,8 +57,9 @@ void stream_lexer::wake_up() noexcept {
 // Out of line (stream_lexer::advance() is inline): a step asleep first takes the bytes seen
 // since it stalled, then the steps run, and the step undone last (if any) may go to sleep.
 void stream_lexer::advance_steps(std::string_view input, bool finished, std::size_t pause_at) {
+    const bool closed = sleep_ == sleep_kind::closed;  // (seen_: the close, found whole)
     if (sleep_ != sleep_kind::awake) impl_->resume(seen_);
-    paused_ = impl_->advance(input, finished, pause_at);
+    paused_ = impl_->advance(input, finished, pause_at, closed);
     if (paused_) {
         sleep_ = sleep_kind::awake;  // no step was undone
     } else {

@@ -230,7 +230,10 @@ private:
     // (body_asleep()); in the middle of a literal (a close tag after its ':', a one-colon close),
     // which the byte that matches it only extends; or on a length (the four keyword bytes after a
     // `<<`, looked at together).
-    enum class sleep_kind : std::uint8_t { awake, run, body, body_pending, literal, length };
+    // `closed`: a body's run (or a deferred statement's) woke at its close, found whole (the
+    // ':' at seen_, the open tag and, for a deferral, a byte after them): advance_steps() hands
+    // it to the reader, which then does not search for it again.
+    enum class sleep_kind : std::uint8_t { awake, run, body, body_pending, literal, length, closed };
 
     // Whether the bytes of `input` past seen_ leave the step asleep. Those before the first that
     // wakes it are seen either way: the run or the literal reaches past them.
@@ -253,7 +256,8 @@ private:
                 break;
             case sleep_kind::awake:
             case sleep_kind::body:
-            case sleep_kind::body_pending: break;
+            case sleep_kind::body_pending:
+            case sleep_kind::closed: break;
         }
         count_bytes(k - seen_);
         seen_ = k;
@@ -356,7 +360,10 @@ private:
         count_bytes(k - seen_);
         seen_ = k;
         if (k == n) return true;
-        if (m == tag_len_ && k + 1 + m + close_after_ <= n) return false;  // the close may be here
+        if (m == tag_len_ && k + 1 + m + close_after_ <= n) {  // the close may be here
+            sleep_ = sleep_kind::closed;
+            return false;
+        }
         pending_ = m;
         sleep_ = sleep_kind::body_pending;
         return true;

@@ -194,8 +194,10 @@ struct stream_lexer::impl {
     // may be gone.
     friend bool operator==(const impl&, const impl&) = default;
 
-    // Returns whether it paused (see stream_lexer::advance()).
-    bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause) {
+    // Returns whether it paused (see stream_lexer::advance()). `closed`: the sleep woke at the
+    // close of the statement deferred, found whole where it moved the reader's search to.
+    bool advance(std::string_view in, bool finished, std::size_t pause_at = stream_lexer::k_no_pause,
+                 bool closed = false) {
         s_ = in;
         finished_ = finished;
         bool paused = false;
@@ -204,7 +206,7 @@ struct stream_lexer::impl {
             hit_end_ = false;
             // A statement deferred (statement_reader.cpp) is lexed once its close may be here (or it
             // is long); read whole, it may end where the lexer pauses.
-            bool wait = reader_.deferring() && !reader_.resume(*this);
+            bool wait = reader_.deferring() && !reader_.resume(*this, closed);
             const std::size_t deferred_tokens = reader_.take_tokens_before();
             if (!wait && !finished_ && cur_.i >= pause_at && cur_.lex_mode == mode::normal && !out_.tokens.empty() &&
                 out_.tokens.back().kind == tok::close_tag && out_.tokens.size() > deferred_tokens) {

@@ -59,6 +59,14 @@ void statement_reader::start(Lexer& lx) {
     }
 }
 
+// The close the sleep found whole at scan_ (what close_arrived() would find there, first: the
+// sleep's search went from scan_ over the same bytes).
+template <class Lexer>
+bool statement_reader::told_close(Lexer& lx) noexcept {
+    if constexpr (k_work_counter) lx.examined_ += 1 + lx.open_tag().size();
+    return true;
+}
+
 template <class Lexer>
 bool statement_reader::close_arrived(Lexer& lx) noexcept {
     const std::string_view s = lx.s_;
@@ -73,8 +81,8 @@ bool statement_reader::close_arrived(Lexer& lx) noexcept {
 }
 
 template <class Lexer>
-bool statement_reader::resume(Lexer& lx) {
-    const bool arrived = !lx.finished_ && close_arrived(lx);
+bool statement_reader::resume(Lexer& lx, bool closed) {
+    const bool arrived = !lx.finished_ && (closed ? told_close(lx) : close_arrived(lx));
     if (arrived || lx.finished_) {
         deferring_ = false;
         tokens_before_ = lx.out_.tokens.size();
@@ -274,6 +282,6 @@ void statement_reader::read_run(Lexer& lx) {
 // The reader works on the lexer's state, and on nothing else.
 template void statement_reader::start(stream_lexer::impl&);
 template void statement_reader::read_run(stream_lexer::impl&);
-template bool statement_reader::resume(stream_lexer::impl&);
+template bool statement_reader::resume(stream_lexer::impl&, bool);
 
 }  // namespace plurnk::detail

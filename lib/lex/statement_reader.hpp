@@ -24,9 +24,10 @@ public:
     template <class Lexer>
     void read_run(Lexer& lx);
     // A deferred statement: false while its close has not arrived; else the deferral ends, the
-    // statement is read whole if it can be, and the steps go on.
+    // statement is read whole if it can be, and the steps go on. `closed`: the lexer's sleep
+    // found the close whole at scan() (resume_scan() moved it there), as close_arrived() would.
     template <class Lexer>
-    bool resume(Lexer& lx);
+    bool resume(Lexer& lx, bool closed = false);
     // The rest of a statement after its opener, in one pass, when it is well formed: its tokens
     // emitted and the lexer between statements; false: nothing changed. `Told`: close_arrived()
     // found the statement's close at `close` (the first ':' and open tag after the opener, with a
@@ -64,6 +65,8 @@ private:
     // to the first ':' that may still start them, or the end).
     template <class Lexer>
     [[gnu::always_inline]] inline bool close_arrived(Lexer& lx) noexcept;
+    template <class Lexer>
+    [[gnu::always_inline]] inline bool told_close(Lexer& lx) noexcept;
 
     bool defer_ok_ = false;    // stream_lexer::set_deferral
     bool deferring_ = false;   // the statement after the last opener waits (sleep() says how)
