@@ -305,13 +305,20 @@ private:
         sleep_ = sleep_kind::body_pending;
         return true;
     }
-    // And at a pending ':' (seen_): one byte more that matches the tag's next byte, short of its
-    // last, extends the match (asleep, as body_asleep() finds); anything else says no.
+    // And at a pending ':' (seen_): one byte more that matches the tag's next byte extends the
+    // match (asleep, as body_asleep() finds), short of a body's last byte (its close: it wakes);
+    // a deferred statement's tag, whole, waits for the byte after it, which wakes it at its close
+    // (closed, as body_settle() finds). Anything else says no.
     [[gnu::always_inline]] bool pending_short(std::string_view input) noexcept {
         const std::size_t n = input.size(), m = pending_;
-        if (seen_ + 2 + m != n || m + 1 >= tag_len_ || input[n - 1] != input[tag_at_ + m]) return false;
-        pending_ = m + 1;
-        return true;
+        if (seen_ + 2 + m != n) return false;
+        if (m + 1 < tag_len_ + close_after_) {
+            if (input[n - 1] != input[tag_at_ + m]) return false;
+            pending_ = m + 1;
+            return true;
+        }
+        if (m == tag_len_) sleep_ = sleep_kind::closed;  // (a body pends short of its tag's last byte)
+        return false;
     }
     // The first byte of the wake set at or after k, or the end.
     [[gnu::always_inline]] std::size_t run_end(std::string_view input, std::size_t k) const noexcept {
